@@ -1,0 +1,288 @@
+package dev.svc.chat.reference;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.auth.RandomIds;
+import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.gateway.FanOut;
+import dev.svc.chat.reference.gateway.Gateway;
+import dev.svc.chat.reference.gateway.GatewayConfig;
+import dev.svc.chat.reference.http.Routes;
+import dev.svc.chat.reference.model.Json;
+import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.SendRateLimiter;
+import dev.svc.chat.reference.store.InMemoryStore;
+import dev.svc.chat.reference.store.Store;
+import dev.svc.chat.reference.store.TenantRecord;
+import io.javalin.Javalin;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * An in-process chat server that implements the contract: REST under {@code /v1}, the Socket.IO v4 gateway
+ * on {@code /socket.io/}, session tokens, tenants. Made for tests, samples and local development:
+ *
+ * <pre>{@code
+ * try (ReferenceServer server = ReferenceServer.builder().build().start()) {
+ *     String apiUrl = server.apiUrl();   // http://127.0.0.1:<port>/v1
+ *     String apiKey = server.apiKey();   // API key of the dev tenant "dev"
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} stops Jetty, closes every socket and stops every thread the server started.
+ */
+public final class ReferenceServer implements AutoCloseable {
+
+    /** The id of the tenant every server starts with. */
+    public static final String DEV_TENANT_ID = "dev";
+
+    private final Builder options;
+    private final String apiKey;
+    private final Store store = new InMemoryStore();
+    private final ObjectMapper mapper;
+    private final SessionTokens tokens;
+    private final ChatService service;
+    private final Gateway gateway;
+    private final Object lifecycle = new Object();
+    private Javalin app;
+    private int port = -1;
+    private boolean closed;
+
+    private ReferenceServer(Builder builder) {
+        this.options = builder.copy();
+        this.apiKey = builder.apiKey != null ? builder.apiKey : RandomIds.testApiKey();
+        ObjectMapper mapper = Json.newMapper();
+        this.tokens = new SessionTokens(store, options.clock);
+        FanOut fanOut = Gateway.newFanOut(mapper);
+        this.service = new ChatService(store, options.clock,
+                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), fanOut);
+        this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
+                options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit),
+                mapper, options.clock, store, tokens, fanOut, service);
+        store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)),
+                TenantSettings.defaults(options.autoCreateUsers));
+        this.mapper = mapper;
+    }
+
+    /** Returns a builder with the defaults: 127.0.0.1, a free port, a generated key, the system clock. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts listening; returns this server. Throws {@link IllegalStateException} if started or closed. */
+    public ReferenceServer start() {
+        synchronized (lifecycle) {
+            if (app != null || closed) {
+                throw new IllegalStateException(closed ? "closed" : "already started");
+            }
+            Javalin javalin = Javalin.create(config -> {
+                config.showJavalinBanner = false;
+                config.startupWatcherEnabled = false;
+                config.jetty.modifyWebSocketServletFactory(gateway::configure);
+                // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:
+                // a token differing from an earlier one only in letter case would be read as the earlier one.
+                config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
+            });
+            Routes.install(javalin, mapper, store, tokens, service);
+            gateway.install(javalin);
+            javalin.start(options.host, options.port);
+            app = javalin;
+            port = javalin.port();
+            return this;
+        }
+    }
+
+    /** Returns the port the server listens on. Throws {@link IllegalStateException} before {@link #start()}. */
+    public int port() {
+        synchronized (lifecycle) {
+            if (port < 0) {
+                throw new IllegalStateException("not started");
+            }
+            return port;
+        }
+    }
+
+    /** Returns the host the server listens on, e.g. {@code 127.0.0.1}. */
+    public String host() {
+        return options.host;
+    }
+
+    /** Returns the API base URL, {@code http://<host>:<port>/v1}. */
+    public String apiUrl() {
+        return "http://" + hostForUrl() + ":" + port() + "/v1";
+    }
+
+    /** Returns the Socket.IO endpoint, {@code ws://<host>:<port>/socket.io/?EIO=4&transport=websocket}. */
+    public String socketUrl() {
+        return "ws://" + hostForUrl() + ":" + port() + Gateway.PATH + "?EIO=4&transport=websocket";
+    }
+
+    /** Returns the API key of the dev tenant. */
+    public String apiKey() {
+        return apiKey;
+    }
+
+    /** Returns the id of the dev tenant, {@value #DEV_TENANT_ID}. */
+    public String tenantId() {
+        return DEV_TENANT_ID;
+    }
+
+    /** Creates another tenant (own key, own token secret, default settings), e.g. for isolation tests. */
+    public TenantInfo createTenant() {
+        String id = "t_" + RandomIds.base62(12);
+        String key = RandomIds.testApiKey();
+        store.createTenant(new TenantRecord(id, key, RandomIds.bytes(32)), TenantSettings.defaults(true));
+        return new TenantInfo(id, key);
+    }
+
+    /** Stops Jetty, closes every socket and stops every thread this server started. Idempotent. */
+    @Override
+    public void close() {
+        Javalin running;
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = app;
+        }
+        gateway.close();
+        if (running != null) {
+            running.stop();
+        }
+    }
+
+    private String hostForUrl() {
+        String host = options.host;
+        if ("0.0.0.0".equals(host)) {
+            return "127.0.0.1";
+        }
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    /** Options of a {@link ReferenceServer}; each setter checks its input. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port;
+        private String apiKey;
+        private Clock clock = Clock.systemUTC();
+        private Duration pingInterval = Duration.ofSeconds(25);
+        private Duration pingTimeout = Duration.ofSeconds(20);
+        private Duration connectTimeout = Duration.ofSeconds(45);
+        private boolean autoCreateUsers = true;
+        private double sendPerSecond = 20;
+        private int sendBurst = 40;
+        private int outboundQueueLimit = GatewayConfig.DEFAULT_OUTBOUND_LIMIT;
+
+        private Builder() {
+        }
+
+        /** Sets the interface to listen on (default {@code 127.0.0.1}). */
+        public Builder host(String host) {
+            Objects.requireNonNull(host, "host");
+            if (host.isBlank()) {
+                throw new IllegalArgumentException("host is blank");
+            }
+            this.host = host;
+            return this;
+        }
+
+        /** Sets the port, 0 for a free one (default 0). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0 to 65535: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Sets the dev tenant's API key; it must start with {@code sk_} (default: a generated test key). */
+        public Builder apiKey(String apiKey) {
+            Objects.requireNonNull(apiKey, "apiKey");
+            if (!apiKey.startsWith("sk_") || apiKey.length() < 8) {
+                throw new IllegalArgumentException("apiKey must start with sk_ and have at least 8 characters");
+            }
+            this.apiKey = apiKey;
+            return this;
+        }
+
+        /** Sets the clock of token times, timestamps and rate limits (default {@link Clock#systemUTC()}). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Sets how often the gateway pings (default 25 s). */
+        public Builder pingInterval(Duration pingInterval) {
+            this.pingInterval = positive(pingInterval, "pingInterval");
+            return this;
+        }
+
+        /** Sets how long the gateway waits for a pong (default 20 s). */
+        public Builder pingTimeout(Duration pingTimeout) {
+            this.pingTimeout = positive(pingTimeout, "pingTimeout");
+            return this;
+        }
+
+        /** Sets how long a connection may go without a Socket.IO CONNECT (default 45 s). */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive(connectTimeout, "connectTimeout");
+            return this;
+        }
+
+        /** Sets the dev tenant's initial {@code autoCreateUsers} (default true). */
+        public Builder autoCreateUsers(boolean autoCreateUsers) {
+            this.autoCreateUsers = autoCreateUsers;
+            return this;
+        }
+
+        /** Sets the per-user send limit: {@code perSecond} sustained, {@code burst} at once (default 20, 40). */
+        public Builder sendRateLimit(double perSecond, int burst) {
+            if (!(perSecond > 0) || Double.isInfinite(perSecond) || burst < 1) {
+                throw new IllegalArgumentException("perSecond must be positive and finite, burst at least 1");
+            }
+            this.sendPerSecond = perSecond;
+            this.sendBurst = burst;
+            return this;
+        }
+
+        /** Sets how many frames may wait for one connection before it is dropped (tests of slow clients). */
+        Builder outboundQueueLimit(int frames) {
+            if (frames < 1) {
+                throw new IllegalArgumentException("frames must be at least 1");
+            }
+            this.outboundQueueLimit = frames;
+            return this;
+        }
+
+        /** Returns a new, not yet started server with these options. */
+        public ReferenceServer build() {
+            return new ReferenceServer(this);
+        }
+
+        private Builder copy() {
+            Builder copy = new Builder();
+            copy.host = host;
+            copy.port = port;
+            copy.apiKey = apiKey;
+            copy.clock = clock;
+            copy.pingInterval = pingInterval;
+            copy.pingTimeout = pingTimeout;
+            copy.connectTimeout = connectTimeout;
+            copy.autoCreateUsers = autoCreateUsers;
+            copy.sendPerSecond = sendPerSecond;
+            copy.sendBurst = sendBurst;
+            copy.outboundQueueLimit = outboundQueueLimit;
+            return copy;
+        }
+
+        private static Duration positive(Duration value, String name) {
+            Objects.requireNonNull(value, name);
+            if (value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.svc.chat.reference.auth;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.store.Store;
+import dev.svc.chat.reference.store.TenantRecord;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Date;
+import java.util.UUID;
+
+/**
+ * Mints and verifies session tokens: JWT, HS256 only, one secret per tenant. Verification checks the
+ * signature first and the expiry last, so a forged token is {@code unauthorized} even when also expired.
+ */
+public final class SessionTokens {
+
+    /** The {@code iss} claim of every token. */
+    public static final String ISSUER = "svc";
+
+    private final Store store;
+    private final Clock clock;
+
+    /** Creates a token service over the tenants of {@code store}, telling time by {@code clock}. */
+    public SessionTokens(Store store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /**
+     * A minted token.
+     *
+     * @param token the compact JWT
+     * @param expiresAt its {@code exp}
+     */
+    public record Minted(String token, Instant expiresAt) {
+        /** Hides the token: it must never reach a log. */
+        @Override
+        public String toString() {
+            return "Minted[expiresAt=" + expiresAt + "]";
+        }
+    }
+
+    /** Mints a token for {@code userId} of {@code tenant}, valid {@code expiresInSeconds} from now. */
+    public Minted mint(TenantRecord tenant, String userId, String name, int expiresInSeconds) {
+        // JWT times are whole seconds; truncating iat keeps expiresAt equal to the exp claim.
+        Instant issuedAt = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Instant expiresAt = issuedAt.plusSeconds(expiresInSeconds);
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
+                .issuer(ISSUER)
+                .subject(userId)
+                .claim("tid", tenant.id())
+                .issueTime(Date.from(issuedAt))
+                .expirationTime(Date.from(expiresAt))
+                .jwtID(UUID.randomUUID().toString());
+        if (name != null) {
+            claims.claim("name", name);
+        }
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT).build(), claims.build());
+        try {
+            jwt.sign(new MACSigner(tenant.jwtSecret()));
+        } catch (JOSEException e) {
+            throw new IllegalStateException("cannot sign", e);
+        }
+        return new Minted(jwt.serialize(), expiresAt);
+    }
+
+    /**
+     * Returns the principal of a valid token, else throws 401 {@code unauthorized} (anything wrong with it)
+     * or 401 {@code token_expired} (well signed, complete, but {@code exp <= now}).
+     */
+    public Principal verify(String token) {
+        if (token == null || token.isEmpty() || token.startsWith("sk_")) {
+            throw ApiException.unauthorized();
+        }
+        try {
+            SignedJWT jwt = SignedJWT.parse(token);
+            // Only HS256: "none", other HMAC sizes and every asymmetric algorithm are refused.
+            if (!JWSAlgorithm.HS256.equals(jwt.getHeader().getAlgorithm())) {
+                throw ApiException.unauthorized();
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            String tenantId = claims.getStringClaim("tid");
+            if (tenantId == null) {
+                throw ApiException.unauthorized();
+            }
+            TenantRecord tenant = store.tenant(tenantId).orElseThrow(ApiException::unauthorized);
+            if (!jwt.verify(new MACVerifier(tenant.jwtSecret()))) {
+                throw ApiException.unauthorized();
+            }
+            String subject = claims.getSubject();
+            Date issuedAt = claims.getIssueTime();
+            Date expiresAt = claims.getExpirationTime();
+            if (!ISSUER.equals(claims.getIssuer()) || !Inputs.isUserId(subject) || issuedAt == null
+                    || expiresAt == null || claims.getJWTID() == null) {
+                throw ApiException.unauthorized();
+            }
+            Principal principal = new Principal(tenant, subject, expiresAt.toInstant());
+            if (principal.isExpiredAt(clock.instant())) {
+                throw ApiException.tokenExpired();
+            }
+            return principal;
+        } catch (ParseException | JOSEException | RuntimeException e) {
+            if (e instanceof ApiException) {
+                throw (ApiException) e;
+            }
+            throw ApiException.unauthorized();
+        }
+    }
+}

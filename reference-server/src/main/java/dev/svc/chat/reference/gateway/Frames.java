@@ -1,0 +1,69 @@
+package dev.svc.chat.reference.gateway;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Encodes the WebSocket text frames the server sends: Engine.IO packets with Socket.IO packets inside. */
+final class Frames {
+
+    /** Engine.IO ping. */
+    static final String PING = "2";
+    /** Socket.IO DISCONNECT on the default namespace: the server ends the session. */
+    static final String DISCONNECT = "41";
+
+    private final ObjectMapper mapper;
+
+    Frames(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** Returns the Engine.IO open packet. */
+    String open(String sid, long pingIntervalMs, long pingTimeoutMs, int maxPayload) {
+        Map<String, Object> open = new LinkedHashMap<>();
+        open.put("sid", sid);
+        open.put("upgrades", List.of());
+        open.put("pingInterval", pingIntervalMs);
+        open.put("pingTimeout", pingTimeoutMs);
+        open.put("maxPayload", maxPayload);
+        return "0" + json(open);
+    }
+
+    /** Returns the CONNECT answer of an accepted handshake. */
+    String connected(String socketSid) {
+        return "40" + json(Map.of("sid", socketSid));
+    }
+
+    /** Returns a CONNECT_ERROR with the contract's {@code {message: code, data: {code}}}. */
+    String connectError(String code) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("message", code);
+        error.put("data", Map.of("code", code));
+        return "44" + json(error);
+    }
+
+    /** Returns the CONNECT_ERROR for a namespace this server does not have. */
+    String invalidNamespace(String nsp) {
+        return "44" + nsp + "," + json(Map.of("message", "Invalid namespace"));
+    }
+
+    /** Returns an EVENT {@code 42["name",payload]}. */
+    String event(String name, Object payload) {
+        return "42[" + json(name) + "," + json(payload) + "]";
+    }
+
+    /** Returns an ACK {@code 43<id>[payload]}. */
+    String ack(long ackId, Object payload) {
+        return "43" + ackId + "[" + json(payload) + "]";
+    }
+
+    private String json(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize " + value.getClass().getSimpleName(), e);
+        }
+    }
+}

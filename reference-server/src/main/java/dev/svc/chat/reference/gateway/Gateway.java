@@ -1,0 +1,239 @@
+package dev.svc.chat.reference.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.auth.RandomIds;
+import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.store.Store;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.websocket.WsContext;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.websocket.server.JettyWebSocketServletFactory;
+
+/**
+ * The Socket.IO v4 gateway on {@code /socket.io/}: Engine.IO v4 over WebSocket only, default namespace
+ * only. It owns the connections, one timer thread for heartbeats and deadlines, and a small pool that
+ * drives the asynchronous writes; {@link #close()} stops all of them.
+ */
+public final class Gateway implements AutoCloseable {
+
+    /** The path of the endpoint (the official client's default). */
+    public static final String PATH = "/socket.io/";
+
+    private final GatewayConfig config;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+    private final Store store;
+    private final SessionTokens tokens;
+    private final Frames frames;
+    private final FanOut fanOut;
+    private final ClientEvents events;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final ExecutorService writers;
+    private final Map<String, GatewayConnection> connections = new ConcurrentHashMap<>();
+
+    /** Creates a gateway; nothing runs until {@link #install} and the server's start. */
+    public Gateway(GatewayConfig config, ObjectMapper mapper, Clock clock, Store store, SessionTokens tokens,
+                   FanOut fanOut, ChatService service) {
+        this.config = config;
+        this.mapper = mapper;
+        this.clock = clock;
+        this.store = store;
+        this.tokens = tokens;
+        this.frames = new Frames(mapper);
+        this.fanOut = fanOut;
+        this.events = new ClientEvents(service);
+        this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("svc-ref-gateway-timer"));
+        // Cancelled heartbeat timers would otherwise pile up in the queue until their delay passes.
+        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.writers = Executors.newFixedThreadPool(
+                Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors())),
+                daemonThreads("svc-ref-gateway-writer"));
+    }
+
+    /** Returns the fan-out a {@link ChatService} publishes to; it is created before the service. */
+    public static FanOut newFanOut(ObjectMapper mapper) {
+        return new FanOut(new Frames(mapper));
+    }
+
+    /** Applies the gateway's limits to Jetty's WebSocket factory. */
+    public void configure(JettyWebSocketServletFactory factory) {
+        factory.setMaxTextMessageSize(config.maxPayload());
+        factory.setMaxBinaryMessageSize(config.maxPayload());
+        // A frame may be as large as a message: the official client sends each packet as one frame.
+        factory.setMaxFrameSize(config.maxPayload());
+        // Our heartbeat keeps healthy connections busy; Jetty's idle timeout only reaps stuck ones.
+        factory.setIdleTimeout(config.pingInterval().plus(config.pingTimeout()).plus(Duration.ofSeconds(10)));
+    }
+
+    /** Installs the endpoint and the HTTP answers of engine.io for requests it refuses. */
+    public void install(Javalin app) {
+        app.wsBeforeUpgrade(PATH, this::checkUpgrade);
+        app.ws(PATH, ws -> {
+            ws.onConnect(ctx -> onOpen(ctx));
+            ws.onMessage(ctx -> withConnection(ctx, c -> c.onText(ctx.message())));
+            ws.onBinaryMessage(ctx -> withConnection(ctx, GatewayConnection::onBinary));
+            ws.onClose(ctx -> withConnection(ctx, GatewayConnection::onClosed));
+            ws.onError(ctx -> withConnection(ctx, GatewayConnection::closeNow));
+        });
+        // Plain HTTP (long-polling, or a GET without Upgrade) is refused as engine.io refuses it.
+        app.get(PATH, ctx -> refuseHttp(ctx));
+        app.post(PATH, ctx -> refuseHttp(ctx));
+    }
+
+    /** Closes every connection and stops the gateway's threads. */
+    @Override
+    public void close() {
+        for (GatewayConnection connection : new ArrayList<>(connections.values())) {
+            connection.closeNow();
+        }
+        scheduler.shutdownNow();
+        writers.shutdown();
+        try {
+            if (!writers.awaitTermination(2, TimeUnit.SECONDS)) {
+                writers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            writers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Returns the number of open connections. */
+    public int connectionCount() {
+        return connections.size();
+    }
+
+    Principal authenticate(JsonNode auth) {
+        if (auth != null && auth.isObject()) {
+            JsonNode token = auth.get("token");
+            if (token != null && token.isTextual()) {
+                return tokens.verify(token.textValue());
+            }
+            JsonNode apiKey = auth.get("apiKey");
+            if (apiKey != null && apiKey.isTextual() && apiKey.textValue().startsWith("sk_")) {
+                return store.tenantByApiKey(apiKey.textValue()).map(Principal::apiKey)
+                        .orElseThrow(ApiException::unauthorized);
+            }
+        }
+        throw ApiException.unauthorized();
+    }
+
+    String newSocketSid() {
+        return RandomIds.base64Url(20);
+    }
+
+    void forget(GatewayConnection connection) {
+        connections.values().remove(connection);
+    }
+
+    GatewayConfig config() {
+        return config;
+    }
+
+    ObjectMapper mapper() {
+        return mapper;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    Frames frames() {
+        return frames;
+    }
+
+    FanOut fanOut() {
+        return fanOut;
+    }
+
+    ClientEvents events() {
+        return events;
+    }
+
+    ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    ExecutorService writers() {
+        return writers;
+    }
+
+    private void onOpen(WsContext ctx) {
+        GatewayConnection connection = new GatewayConnection(this, ctx.session, RandomIds.base64Url(20));
+        connections.put(ctx.sessionId(), connection);
+        connection.open();
+    }
+
+    private void withConnection(WsContext ctx, java.util.function.Consumer<GatewayConnection> action) {
+        GatewayConnection connection = connections.get(ctx.sessionId());
+        if (connection != null) {
+            action.accept(connection);
+        }
+    }
+
+    private void checkUpgrade(Context ctx) throws IOException {
+        String eio = ctx.queryParam("EIO");
+        String transport = ctx.queryParam("transport");
+        if (!"4".equals(eio)) {
+            refuseUpgrade(ctx, 5, "Unsupported protocol version");
+        } else if (!"websocket".equals(transport)) {
+            refuseUpgrade(ctx, 0, "Transport unknown");
+        }
+    }
+
+    private void refuseUpgrade(Context ctx, int code, String message) throws IOException {
+        // Javalin does not write a result during the upgrade phase: write the answer ourselves and stop.
+        byte[] body = engineError(code, message);
+        ctx.res().setStatus(400);
+        ctx.res().setContentType("application/json");
+        ctx.res().setContentLength(body.length);
+        ctx.res().getOutputStream().write(body);
+        ctx.res().flushBuffer();
+        ctx.skipRemainingHandlers();
+    }
+
+    private void refuseHttp(Context ctx) {
+        String eio = ctx.queryParam("EIO");
+        String transport = ctx.queryParam("transport");
+        byte[] body;
+        if (!"websocket".equals(transport)) {
+            body = engineError(0, "Transport unknown");
+        } else if (!"4".equals(eio)) {
+            body = engineError(5, "Unsupported protocol version");
+        } else {
+            body = engineError(3, "Bad request");
+        }
+        ctx.status(400).contentType("application/json").result(body);
+    }
+
+    private static byte[] engineError(int code, String message) {
+        return ("{\"code\":" + code + ",\"message\":\"" + message + "\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static ThreadFactory daemonThreads(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,32 @@
+package dev.svc.chat.reference.gateway;
+
+import java.time.Duration;
+
+/**
+ * The gateway's timing and limits.
+ *
+ * @param pingInterval how often the server pings
+ * @param pingTimeout how long the server waits for the pong
+ * @param connectTimeout how long a connection may stay without a Socket.IO session
+ * @param maxPayload the largest frame accepted, in bytes (larger closes with 1009)
+ * @param outboundLimit the most frames queued for one connection before it is dropped
+ */
+public record GatewayConfig(Duration pingInterval, Duration pingTimeout, Duration connectTimeout, int maxPayload,
+                            int outboundLimit) {
+
+    /** The official server's maxPayload (maxHttpBufferSize), 1 MB. */
+    public static final int DEFAULT_MAX_PAYLOAD = 1_000_000;
+    /** Frames queued for one connection before it counts as stuck (chosen). */
+    public static final int DEFAULT_OUTBOUND_LIMIT = 1_000;
+
+    /** Checks the values. */
+    public GatewayConfig {
+        if (pingInterval.isNegative() || pingInterval.isZero() || pingTimeout.isNegative() || pingTimeout.isZero()
+                || connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException("durations must be positive");
+        }
+        if (maxPayload < 1 || outboundLimit < 1) {
+            throw new IllegalArgumentException("limits must be positive");
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package dev.svc.chat.reference.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.service.ApiException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One WebSocket: an Engine.IO v4 session (open packet, server pings, pong deadline) carrying at most one
+ * Socket.IO session on the default namespace (handshake, joined room, token expiry). Jetty's reader thread,
+ * the timers and the fan-out all touch it; its state is guarded by its monitor, and every frame goes
+ * through its {@link Outbound} queue.
+ */
+final class GatewayConnection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
+
+    private final Gateway gateway;
+    private final Session session;
+    private final String engineSid;
+    private final Outbound out;
+
+    // Guarded by this.
+    private boolean closed;
+    private Principal principal;
+    private String joinedRoomId;
+    private ScheduledFuture<?> pingTimer;
+    private ScheduledFuture<?> pongTimer;
+    private ScheduledFuture<?> connectTimer;
+    private ScheduledFuture<?> expiryTimer;
+    // Read without the lock by the fan-out.
+    private volatile boolean apiKey;
+
+    GatewayConnection(Gateway gateway, Session session, String engineSid) {
+        this.gateway = gateway;
+        this.session = session;
+        this.engineSid = engineSid;
+        this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(), this::dropSlow);
+    }
+
+    /** Sends the open packet and starts the heartbeat and the connect deadline. */
+    synchronized void open() {
+        GatewayConfig config = gateway.config();
+        out.send(gateway.frames().open(engineSid, config.pingInterval().toMillis(),
+                config.pingTimeout().toMillis(), config.maxPayload()));
+        pingTimer = schedule(this::ping, config.pingInterval());
+        connectTimer = schedule(this::connectTimedOut, config.connectTimeout());
+    }
+
+    /** Handles one text frame from the client: one Engine.IO packet. */
+    void onText(String frame) {
+        if (frame.isEmpty()) {
+            closeNow();
+            return;
+        }
+        switch (frame.charAt(0)) {
+            case '3' -> onPong();
+            case '4' -> onSocketIo(frame.substring(1));
+            case '5', '6' -> { } // upgrade and noop mean nothing on a WebSocket-only session
+            // '2' is a ping in the wrong direction: the official server closes too. '1' is the client asking to
+            // close; engine.io ignores it on a WebSocket, we honour it (nothing else could be meant by it).
+            // Anything else is not an Engine.IO packet ("parse error" in engine.io): close.
+            default -> closeNow();
+        }
+    }
+
+    /** Binary frames are not supported: the connection is closed. */
+    void onBinary() {
+        closeNow();
+    }
+
+    /** Cleans up after the WebSocket closed, whoever closed it. */
+    void onClosed() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            cancelTimers();
+            endSession();
+        }
+        out.abort();
+        gateway.forget(this);
+    }
+
+    /** Enqueues a frame from the fan-out. */
+    void deliver(String frame) {
+        out.send(frame);
+    }
+
+    /** Returns whether this connection authenticated with an API key. */
+    boolean isApiKey() {
+        return apiKey;
+    }
+
+    /** Makes {@code roomId} the joined room of this connection, leaving the previous one. */
+    synchronized void join(String roomId) {
+        if (principal == null) {
+            return;
+        }
+        gateway.fanOut().moveJoined(this, principal.tenantId(), joinedRoomId, roomId);
+        joinedRoomId = roomId;
+    }
+
+    /** Leaves {@code roomId} if it is the joined room. */
+    synchronized void leave(String roomId) {
+        if (principal != null && roomId.equals(joinedRoomId)) {
+            gateway.fanOut().moveJoined(this, principal.tenantId(), joinedRoomId, null);
+            joinedRoomId = null;
+        }
+    }
+
+    /** Closes at once, dropping pending frames: protocol errors, timeouts, shutdown. */
+    void closeNow() {
+        out.abort();
+        if (session.isOpen()) {
+            // Like the official server: no status code (the client sees 1005).
+            session.close(StatusCode.NO_CODE, null);
+        }
+    }
+
+    private void onSocketIo(String text) {
+        SocketIoPacket packet;
+        try {
+            packet = SocketIoPacket.parse(text, gateway.mapper());
+        } catch (SocketIoPacket.InvalidPacketException e) {
+            closeNow();
+            return;
+        }
+        boolean connected;
+        synchronized (this) {
+            connected = principal != null;
+        }
+        boolean defaultNsp = "/".equals(packet.nsp());
+        if (packet.type() == SocketIoPacket.CONNECT && !defaultNsp) {
+            out.send(gateway.frames().invalidNamespace(packet.nsp()));
+        } else if (packet.type() == SocketIoPacket.CONNECT && !connected) {
+            handshake(packet.data());
+        } else if (connected && defaultNsp && packet.type() == SocketIoPacket.EVENT) {
+            onEvent(packet);
+        } else if (connected && defaultNsp && packet.type() == SocketIoPacket.DISCONNECT) {
+            clientDisconnect();
+        } else if (connected && defaultNsp && packet.type() == SocketIoPacket.ACK) {
+            return; // the server never asks for acks; a stray one is harmless
+        } else {
+            // The official server's "invalid state": CONNECT twice, anything before CONNECT, CONNECT_ERROR.
+            closeNow();
+        }
+    }
+
+    private void handshake(JsonNode auth) {
+        Principal who;
+        try {
+            who = gateway.authenticate(auth);
+        } catch (ApiException e) {
+            out.send(gateway.frames().connectError(e.code()));
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            principal = who;
+            apiKey = who.isApiKey();
+            cancel(connectTimer);
+            connectTimer = null;
+            // The answer is queued before the connection is indexed, so no event can overtake it.
+            out.send(gateway.frames().connected(gateway.newSocketSid()));
+            gateway.fanOut().register(this, who);
+            scheduleExpiryCheck();
+        }
+    }
+
+    private void onEvent(SocketIoPacket packet) {
+        Principal who;
+        synchronized (this) {
+            who = principal;
+        }
+        if (who == null) {
+            return;
+        }
+        if (who.isExpiredAt(gateway.clock().instant())) {
+            expire();
+            return;
+        }
+        String name = packet.data().get(0).textValue();
+        JsonNode arg = packet.data().size() > 1 ? packet.data().get(1) : null;
+        Map<String, Object> ack;
+        try {
+            ack = gateway.events().handle(this, who, name, arg);
+        } catch (ApiException e) {
+            ack = ClientEvents.error(e);
+        } catch (RuntimeException e) {
+            LOG.error("event {} failed", name, e);
+            ack = ClientEvents.error(ApiException.internal());
+        }
+        if (packet.ackId() != null) {
+            out.send(gateway.frames().ack(packet.ackId(), ack));
+        }
+    }
+
+    private synchronized void clientDisconnect() {
+        endSession();
+        // Without a session the engine connection must find a new one in time, as after opening.
+        connectTimer = schedule(this::connectTimedOut, gateway.config().connectTimeout());
+    }
+
+    /** Ends the Socket.IO session (if any): out of the fan-out, timers of the token stopped. */
+    private void endSession() {
+        if (principal != null) {
+            gateway.fanOut().unregister(this, principal, joinedRoomId);
+        }
+        principal = null;
+        joinedRoomId = null;
+        cancel(expiryTimer);
+        expiryTimer = null;
+    }
+
+    private void ping() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            // Checked on every ping against the injected clock, so a virtual clock that jumps is noticed.
+            if (principal != null && principal.isExpiredAt(gateway.clock().instant())) {
+                expire();
+                return;
+            }
+            out.send(Frames.PING);
+            pongTimer = schedule(this::closeNow, gateway.config().pingTimeout());
+        }
+    }
+
+    private synchronized void onPong() {
+        if (closed || pongTimer == null) {
+            return; // an unsolicited pong changes nothing
+        }
+        cancel(pongTimer);
+        pongTimer = null;
+        // Like engine.io v4: the next ping is one interval after the pong.
+        pingTimer = schedule(this::ping, gateway.config().pingInterval());
+    }
+
+    private synchronized void connectTimedOut() {
+        if (!closed && principal == null) {
+            closeNow();
+        }
+    }
+
+    private synchronized void scheduleExpiryCheck() {
+        if (closed || principal == null || principal.expiresAt() == null) {
+            return;
+        }
+        Duration left = Duration.between(gateway.clock().instant(), principal.expiresAt());
+        expiryTimer = schedule(this::checkExpiry, left.isNegative() ? Duration.ZERO : left);
+    }
+
+    private synchronized void checkExpiry() {
+        if (closed || principal == null) {
+            return;
+        }
+        if (principal.isExpiredAt(gateway.clock().instant())) {
+            expire();
+        } else {
+            // A virtual clock has not reached exp yet: look again when it might have.
+            scheduleExpiryCheck();
+        }
+    }
+
+    /** The contract's expiry sequence: session-expired, then DISCONNECT, then close. */
+    private synchronized void expire() {
+        if (closed || principal == null) {
+            return;
+        }
+        endSession();
+        cancelTimers();
+        out.send(gateway.frames().event("session-expired", Map.of("code", "token_expired")));
+        out.send(Frames.DISCONNECT);
+        out.closeAfterFlush();
+    }
+
+    private void dropSlow() {
+        LOG.warn("dropping connection {}: outbound queue over {} frames", engineSid,
+                gateway.config().outboundLimit());
+        // The client is not reading, so a close frame would wait behind the backlog: cut the TCP connection.
+        session.disconnect();
+    }
+
+    private void cancelTimers() {
+        cancel(pingTimer);
+        cancel(pongTimer);
+        cancel(connectTimer);
+        cancel(expiryTimer);
+        pingTimer = pongTimer = connectTimer = expiryTimer = null;
+    }
+
+    private ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+        try {
+            return gateway.scheduler().schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            return null; // shutting down: every connection is being closed
+        }
+    }
+
+    private static void cancel(ScheduledFuture<?> timer) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "GatewayConnection[" + engineSid + "]";
+    }
+}

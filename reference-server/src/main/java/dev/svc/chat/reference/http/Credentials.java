@@ -1,0 +1,41 @@
+package dev.svc.chat.reference.http;
+
+import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.store.Store;
+import io.javalin.http.Context;
+
+/**
+ * Reads the credential a route requires. Each route accepts exactly one kind: the other kind, or none, is
+ * 401 {@code unauthorized}, so a session token can never reach an API-key route or the reverse.
+ */
+final class Credentials {
+
+    private final Store store;
+    private final SessionTokens tokens;
+
+    Credentials(Store store, SessionTokens tokens) {
+        this.store = store;
+        this.tokens = tokens;
+    }
+
+    /** Returns the tenant of the {@code x-api-key} header, else throws 401. */
+    Principal apiKey(Context ctx) {
+        String key = ctx.header("x-api-key");
+        if (key == null || !key.startsWith("sk_")) {
+            throw ApiException.unauthorized();
+        }
+        return store.tenantByApiKey(key).map(Principal::apiKey).orElseThrow(ApiException::unauthorized);
+    }
+
+    /** Returns the user of the {@code Authorization: Bearer} session token, else throws 401. */
+    Principal session(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw ApiException.unauthorized();
+        }
+        // SessionTokens refuses an "sk_" string, so an API key sent as a bearer is unauthorized too.
+        return tokens.verify(header.substring(7).trim());
+    }
+}

@@ -1,0 +1,44 @@
+package dev.svc.chat.reference.http;
+
+import dev.svc.chat.reference.service.ApiException;
+import io.javalin.Javalin;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where failures become the contract's error body. Javalin's own responses (no route, wrong
+ * method) are mapped too, and anything unexpected is a 500 {@code internal} without a stack trace.
+ */
+final class ErrorMapping {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
+
+    private ErrorMapping() {
+    }
+
+    /** Registers the exception handlers on {@code app}. */
+    static void install(Javalin app, Responses responses) {
+        app.exception(ApiException.class, (e, ctx) -> {
+            if (e.retryAfterSeconds() > 0) {
+                ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
+            }
+            responses.error(ctx, e.status(), e.code(), e.getMessage());
+        });
+        app.exception(HttpResponseException.class, (e, ctx) -> {
+            switch (e.getStatus()) {
+                case 404, 405 -> responses.error(ctx, 404, "not_found", "No such route");
+                case 413 -> responses.error(ctx, 413, "payload_too_large", "Body too large");
+                case 400 -> responses.error(ctx, 400, "bad_request", "Bad request");
+                default -> internal(responses, ctx, e);
+            }
+        });
+        app.exception(Exception.class, (e, ctx) -> internal(responses, ctx, e));
+    }
+
+    private static void internal(Responses responses, io.javalin.http.Context ctx, Exception e) {
+        // Logged here with its trace for the operator; the client only ever sees the generic body.
+        LOG.error("internal error on {} {}", ctx.method(), ctx.path(), e);
+        responses.error(ctx, 500, "internal", "Internal server error");
+    }
+}

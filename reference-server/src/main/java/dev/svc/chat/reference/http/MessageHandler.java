@@ -1,0 +1,75 @@
+package dev.svc.chat.reference.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.MessageParts;
+import dev.svc.chat.reference.store.PageRequest;
+import io.javalin.http.Context;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/** The session-token routes of rooms and messages: list rooms, read history, send. */
+final class MessageHandler {
+
+    private static final Pattern NON_NEGATIVE = Pattern.compile("[0-9]{1,18}");
+
+    private final Credentials credentials;
+    private final ObjectMapper mapper;
+    private final Responses responses;
+    private final ChatService service;
+
+    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service) {
+        this.credentials = credentials;
+        this.mapper = mapper;
+        this.responses = responses;
+        this.service = service;
+    }
+
+    void listRooms(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        responses.json(ctx, 200, Map.of("rooms", service.roomsOf(principal)));
+    }
+
+    void history(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        Long limit = number(ctx, "limit");
+        Long before = number(ctx, "before");
+        Long after = number(ctx, "after");
+        if (limit != null && (limit < 1 || limit > Inputs.MAX_PAGE)) {
+            throw ApiException.badRequest("limit must be from 1 to " + Inputs.MAX_PAGE);
+        }
+        if (before != null && after != null) {
+            throw ApiException.badRequest("before and after cannot be combined");
+        }
+        PageRequest page = new PageRequest(limit != null ? limit.intValue() : Inputs.DEFAULT_PAGE, before, after);
+        responses.json(ctx, 200, service.messages(principal, ctx.pathParam("roomId"), page));
+    }
+
+    void send(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        JsonBody body = JsonBody.read(ctx, mapper);
+        List<JsonNode> parts = MessageParts.validate(body.get("parts"));
+        String clientMessageId = body.requiredText("clientMessageId", Inputs.MAX_CLIENT_MESSAGE_ID);
+        String senderId = body.optionalString("senderId");
+        ChatService.SendResult result = service.send(principal, ctx.pathParam("roomId"), senderId,
+                clientMessageId, parts);
+        responses.json(ctx, result.created() ? 201 : 200, result.message());
+    }
+
+    /** Returns a non-negative integer query parameter, null when absent or empty, else throws 400. */
+    private static Long number(Context ctx, String name) {
+        String raw = ctx.queryParam(name);
+        if (raw == null || raw.isEmpty()) {
+            return null;
+        }
+        if (!NON_NEGATIVE.matcher(raw).matches()) {
+            throw ApiException.badRequest(name + " must be a non-negative integer");
+        }
+        return Long.parseLong(raw);
+    }
+}

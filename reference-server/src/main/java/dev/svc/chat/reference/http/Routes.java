@@ -1,0 +1,43 @@
+package dev.svc.chat.reference.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.store.Store;
+import io.javalin.Javalin;
+
+/** Wires every REST route of the contract to its handler, and the error mapping. */
+public final class Routes {
+
+    private Routes() {
+    }
+
+    /** Installs the REST API on {@code app}. */
+    public static void install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
+                               ChatService service) {
+        Credentials credentials = new Credentials(store, tokens);
+        Responses responses = new Responses(mapper);
+        ErrorMapping.install(app, responses);
+
+        TokenHandler token = new TokenHandler(credentials, mapper, responses, service, tokens);
+        UserHandler users = new UserHandler(credentials, mapper, responses, service);
+        RoomAdminHandler roomAdmin = new RoomAdminHandler(credentials, mapper, responses, service);
+        SettingsHandler settings = new SettingsHandler(credentials, mapper, responses, service);
+        MessageHandler messages = new MessageHandler(credentials, mapper, responses, service);
+
+        // API-key routes (tenant backends)
+        app.post("/v1/auth/token", token::mint);
+        app.post("/v1/users", users::upsert);
+        app.get("/v1/users/{userId}", users::get);
+        app.post("/v1/chat/rooms", roomAdmin::create);
+        app.post("/v1/chat/rooms/{roomId}/members", roomAdmin::addMembers);
+        app.delete("/v1/chat/rooms/{roomId}/members/{userId}", roomAdmin::removeMember);
+        app.get("/v1/tenant/settings", settings::get);
+        app.patch("/v1/tenant/settings", settings::patch);
+
+        // Session-token routes (apps)
+        app.get("/v1/chat/rooms", messages::listRooms);
+        app.get("/v1/chat/rooms/{roomId}/messages", messages::history);
+        app.post("/v1/chat/rooms/{roomId}/messages", messages::send);
+    }
+}

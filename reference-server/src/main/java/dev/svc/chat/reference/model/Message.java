@@ -1,0 +1,33 @@
+package dev.svc.chat.reference.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An immutable chat message as the contract's Message shape.
+ *
+ * @param id the message's UUID
+ * @param roomId the room it belongs to
+ * @param seq its per-room sequence number, from 1 without holes
+ * @param senderId the author's userId
+ * @param parts the parts as the client sent them (never mutated after storing)
+ * @param clientMessageId the sender's idempotency key
+ * @param createdAt when it was stored
+ * @param editedAt when it was last edited, or null
+ * @param deletedAt when it was deleted, or null
+ * @param reactions emoji to the userIds that reacted with it; always present, empty when none
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Message(String id, String roomId, long seq, String senderId, List<JsonNode> parts,
+                      String clientMessageId, Instant createdAt, Instant editedAt, Instant deletedAt,
+                      Map<String, List<String>> reactions) {
+
+    /** Copies the collections so that the snapshot is immutable. */
+    public Message {
+        parts = List.copyOf(parts);
+        reactions = Map.copyOf(reactions);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.svc.chat.reference.service;
+
+import dev.svc.chat.reference.model.Room;
+
+/**
+ * Where the service hands realtime events. Implementations only enqueue and never block: they are called
+ * while the room's lock is held, which is what keeps per-room events in seq order on every connection.
+ */
+public interface EventPublisher {
+
+    /** A publisher that drops everything, for a server without a gateway. */
+    EventPublisher NONE = (tenantId, room, event, payload) -> { };
+
+    /**
+     * Sends {@code event} with {@code payload} to every connection of every member of {@code room} and to
+     * the API-key connections that joined it.
+     */
+    void toRoomMembers(String tenantId, Room room, String event, Object payload);
+}

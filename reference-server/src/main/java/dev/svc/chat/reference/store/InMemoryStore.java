@@ -1,0 +1,293 @@
+package dev.svc.chat.reference.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.model.MessagePage;
+import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.model.User;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * A {@link Store} in memory: concurrent maps per tenant, and one monitor per room guarding its members and
+ * messages. Nothing survives a restart.
+ */
+public final class InMemoryStore implements Store {
+
+    private final Map<String, TenantData> tenants = new ConcurrentHashMap<>();
+    private final Map<String, String> tenantIdByApiKey = new ConcurrentHashMap<>();
+
+    /** Creates an empty store. */
+    public InMemoryStore() {
+    }
+
+    @Override
+    public void createTenant(TenantRecord tenant, TenantSettings settings) {
+        if (tenants.putIfAbsent(tenant.id(), new TenantData(tenant, settings)) != null) {
+            throw new IllegalStateException("tenant exists: " + tenant.id());
+        }
+        tenantIdByApiKey.put(tenant.apiKey(), tenant.id());
+    }
+
+    @Override
+    public Optional<TenantRecord> tenantByApiKey(String apiKey) {
+        String id = tenantIdByApiKey.get(apiKey);
+        return id == null ? Optional.empty() : tenant(id);
+    }
+
+    @Override
+    public Optional<TenantRecord> tenant(String tenantId) {
+        TenantData data = tenants.get(tenantId);
+        return data == null ? Optional.empty() : Optional.of(data.record);
+    }
+
+    @Override
+    public TenantSettings settings(String tenantId) {
+        return data(tenantId).settings;
+    }
+
+    @Override
+    public TenantSettings updateSettings(String tenantId, UnaryOperator<TenantSettings> change) {
+        TenantData data = data(tenantId);
+        synchronized (data) {
+            data.settings = change.apply(data.settings);
+            return data.settings;
+        }
+    }
+
+    @Override
+    public User upsertUser(String tenantId, String userId, String username, Instant now) {
+        return data(tenantId).users.compute(userId, (id, old) -> {
+            if (old == null) {
+                return new User(id, username, now, now);
+            }
+            if (username == null || username.equals(old.username())) {
+                return old;
+            }
+            return new User(id, username, old.createdAt(), now);
+        });
+    }
+
+    @Override
+    public User ensureUser(String tenantId, String userId, Instant now) {
+        return data(tenantId).users.computeIfAbsent(userId, id -> new User(id, null, now, now));
+    }
+
+    @Override
+    public Optional<User> user(String tenantId, String userId) {
+        return Optional.ofNullable(data(tenantId).users.get(userId));
+    }
+
+    @Override
+    public Room createRoom(String tenantId, String name, Collection<String> memberIds, Instant now) {
+        TenantData data = data(tenantId);
+        RoomData room = new RoomData(UUID.randomUUID().toString(), name, now);
+        synchronized (room) {
+            room.members.addAll(memberIds);
+            data.rooms.put(room.id, room);
+            for (String member : room.members) {
+                data.indexMember(member, room.id);
+            }
+            return room.snapshot();
+        }
+    }
+
+    @Override
+    public Optional<Room> room(String tenantId, String roomId) {
+        RoomData room = data(tenantId).rooms.get(roomId);
+        if (room == null) {
+            return Optional.empty();
+        }
+        synchronized (room) {
+            return Optional.of(room.snapshot());
+        }
+    }
+
+    @Override
+    public Optional<Room> addMembers(String tenantId, String roomId, Collection<String> userIds) {
+        TenantData data = data(tenantId);
+        RoomData room = data.rooms.get(roomId);
+        if (room == null) {
+            return Optional.empty();
+        }
+        synchronized (room) {
+            for (String userId : userIds) {
+                if (room.members.add(userId)) {
+                    data.indexMember(userId, roomId);
+                }
+            }
+            return Optional.of(room.snapshot());
+        }
+    }
+
+    @Override
+    public Optional<Room> removeMember(String tenantId, String roomId, String userId) {
+        TenantData data = data(tenantId);
+        RoomData room = data.rooms.get(roomId);
+        if (room == null) {
+            return Optional.empty();
+        }
+        synchronized (room) {
+            if (room.members.remove(userId)) {
+                data.unindexMember(userId, roomId);
+            }
+            return Optional.of(room.snapshot());
+        }
+    }
+
+    @Override
+    public List<Room> roomsOf(String tenantId, String userId) {
+        TenantData data = data(tenantId);
+        Set<String> ids = data.roomIdsByUser.get(userId);
+        List<Room> rooms = new ArrayList<>();
+        if (ids == null) {
+            return rooms;
+        }
+        for (String id : ids) {
+            RoomData room = data.rooms.get(id);
+            if (room != null) {
+                synchronized (room) {
+                    // The index is updated under the room's monitor; re-check so a racing removal is honoured.
+                    if (room.members.contains(userId)) {
+                        rooms.add(room.snapshot());
+                    }
+                }
+            }
+        }
+        return rooms;
+    }
+
+    @Override
+    public Optional<Message> messageByClientId(String tenantId, String roomId, String senderId,
+                                               String clientMessageId) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            return Optional.ofNullable(room.byClientKey.get(clientKey(senderId, clientMessageId)));
+        }
+    }
+
+    @Override
+    public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
+                                      List<JsonNode> parts, Instant now) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            String key = clientKey(senderId, clientMessageId);
+            Message first = room.byClientKey.get(key);
+            if (first != null) {
+                return new AppendResult(first, false, room.snapshot());
+            }
+            long seq = room.messages.size() + 1L;
+            Message message = new Message(UUID.randomUUID().toString(), roomId, seq, senderId, parts,
+                    clientMessageId, now, null, null, Map.of());
+            room.messages.add(message);
+            room.byClientKey.put(key, message);
+            room.lastMessageAt = now;
+            return new AppendResult(message, true, room.snapshot());
+        }
+    }
+
+    @Override
+    public MessagePage messages(String tenantId, String roomId, PageRequest page) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            // seq n lives at index n - 1 because seqs have no holes.
+            int count = room.messages.size();
+            int from;
+            int to;
+            boolean hasMore;
+            if (page.after() != null) {
+                from = (int) Math.min(count, Math.max(0, page.after()));
+                to = Math.min(count, from + page.limit());
+                hasMore = to < count;
+            } else {
+                to = page.before() != null ? (int) Math.min(count, Math.max(0, page.before() - 1)) : count;
+                from = Math.max(0, to - page.limit());
+                hasMore = from > 0;
+            }
+            return new MessagePage(new ArrayList<>(room.messages.subList(from, to)), hasMore);
+        }
+    }
+
+    private TenantData data(String tenantId) {
+        TenantData data = tenants.get(tenantId);
+        if (data == null) {
+            throw new NoSuchElementException("no tenant " + tenantId);
+        }
+        return data;
+    }
+
+    private RoomData existingRoom(String tenantId, String roomId) {
+        RoomData room = data(tenantId).rooms.get(roomId);
+        if (room == null) {
+            throw new NoSuchElementException("no room " + roomId);
+        }
+        return room;
+    }
+
+    private static String clientKey(String senderId, String clientMessageId) {
+        // userIds never contain a NUL, so the key is unambiguous.
+        return senderId + '\u0000' + clientMessageId;
+    }
+
+    private static final class TenantData {
+        final TenantRecord record;
+        volatile TenantSettings settings;
+        final Map<String, User> users = new ConcurrentHashMap<>();
+        final Map<String, RoomData> rooms = new ConcurrentHashMap<>();
+        final Map<String, Set<String>> roomIdsByUser = new ConcurrentHashMap<>();
+
+        TenantData(TenantRecord record, TenantSettings settings) {
+            this.record = record;
+            this.settings = settings;
+        }
+
+        void indexMember(String userId, String roomId) {
+            // compute (not computeIfAbsent + add) so a racing unindex cannot drop the set we add to.
+            roomIdsByUser.compute(userId, (k, ids) -> {
+                Set<String> set = ids != null ? ids : ConcurrentHashMap.newKeySet();
+                set.add(roomId);
+                return set;
+            });
+        }
+
+        void unindexMember(String userId, String roomId) {
+            roomIdsByUser.computeIfPresent(userId, (k, ids) -> {
+                ids.remove(roomId);
+                return ids.isEmpty() ? null : ids;
+            });
+        }
+    }
+
+    /** One room's mutable state; every access holds its monitor. */
+    private static final class RoomData {
+        final String id;
+        final String name;
+        final Instant createdAt;
+        final LinkedHashSet<String> members = new LinkedHashSet<>();
+        final List<Message> messages = new ArrayList<>();
+        final Map<String, Message> byClientKey = new HashMap<>();
+        Instant lastMessageAt;
+
+        RoomData(String id, String name, Instant createdAt) {
+            this.id = id;
+            this.name = name;
+            this.createdAt = createdAt;
+        }
+
+        Room snapshot() {
+            return new Room(id, name, new ArrayList<>(members), createdAt, messages.size(), lastMessageAt);
+        }
+    }
+}

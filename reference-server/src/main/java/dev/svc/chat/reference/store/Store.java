@@ -1,0 +1,77 @@
+package dev.svc.chat.reference.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.model.MessagePage;
+import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.model.User;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The server's state: tenants, users, rooms and messages. Every method is safe under concurrent calls and
+ * each one is atomic on its own; callers that need several steps to be atomic (seq order of fan-out,
+ * membership limits) hold the service's per-room lock around them. Data of one tenant is never visible
+ * through another tenant's id.
+ */
+public interface Store {
+
+    /** Stores a new tenant with the given settings. */
+    void createTenant(TenantRecord tenant, TenantSettings settings);
+
+    /** Returns the tenant whose API key is {@code apiKey}. */
+    Optional<TenantRecord> tenantByApiKey(String apiKey);
+
+    /** Returns the tenant with id {@code tenantId}. */
+    Optional<TenantRecord> tenant(String tenantId);
+
+    /** Returns the settings of an existing tenant. */
+    TenantSettings settings(String tenantId);
+
+    /** Atomically replaces the settings of an existing tenant with {@code change} applied, and returns them. */
+    TenantSettings updateSettings(String tenantId, UnaryOperator<TenantSettings> change);
+
+    /**
+     * Creates or updates a user. A null {@code username} keeps the stored one; {@code updatedAt} moves only
+     * when something changed.
+     */
+    User upsertUser(String tenantId, String userId, String username, Instant now);
+
+    /** Returns the user, creating it without a username if it does not exist. */
+    User ensureUser(String tenantId, String userId, Instant now);
+
+    /** Returns the user with that id. */
+    Optional<User> user(String tenantId, String userId);
+
+    /** Creates a room with a fresh UUID; members are expected to be users already. */
+    Room createRoom(String tenantId, String name, Collection<String> memberIds, Instant now);
+
+    /** Returns the room with that id. */
+    Optional<Room> room(String tenantId, String roomId);
+
+    /** Adds members (ignoring present ones) and returns the room, or empty if there is no such room. */
+    Optional<Room> addMembers(String tenantId, String roomId, Collection<String> userIds);
+
+    /** Removes a member (if present) and returns the room, or empty if there is no such room. */
+    Optional<Room> removeMember(String tenantId, String roomId, String userId);
+
+    /** Returns the rooms the user is a member of, in no particular order. */
+    List<Room> roomsOf(String tenantId, String userId);
+
+    /** Returns the message stored for that idempotency key, if any. */
+    Optional<Message> messageByClientId(String tenantId, String roomId, String senderId, String clientMessageId);
+
+    /**
+     * Appends a message with the next seq unless (room, sender, clientMessageId) is already stored, in which
+     * case the first message is returned with {@code created} false. The room must exist.
+     */
+    AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
+                               List<JsonNode> parts, Instant now);
+
+    /** Returns one page of the room's history; the room must exist. */
+    MessagePage messages(String tenantId, String roomId, PageRequest page);
+}

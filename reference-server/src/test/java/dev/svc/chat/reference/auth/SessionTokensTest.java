@@ -1,0 +1,93 @@
+package dev.svc.chat.reference.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.store.InMemoryStore;
+import dev.svc.chat.reference.store.TenantRecord;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** Claim checks that need a validly signed token, so they are made here with the tenant's secret. */
+class SessionTokensTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-21T10:00:00Z");
+    private final byte[] secret = RandomIds.bytes(32);
+    private final InMemoryStore store = new InMemoryStore();
+    private final SessionTokens tokens = new SessionTokens(store, Clock.fixed(NOW, ZoneOffset.UTC));
+
+    SessionTokensTest() {
+        store.createTenant(new TenantRecord("t1", "sk_test_t1", secret), TenantSettings.defaults(true));
+    }
+
+    @Test
+    void validTokenVerifies() throws Exception {
+        Principal p = tokens.verify(sign(b -> { }));
+        assertEquals("alice", p.userId());
+        assertEquals("t1", p.tenantId());
+    }
+
+    @Test
+    void everyMissingClaimIsUnauthorized() throws Exception {
+        String[] claims = {"iss", "sub", "tid", "iat", "exp", "jti"};
+        for (String claim : claims) {
+            String token = sign(b -> b.claim(claim, null));
+            ApiException e = assertThrows(ApiException.class, () -> tokens.verify(token), claim);
+            assertEquals("unauthorized", e.code(), claim);
+        }
+    }
+
+    @Test
+    void wrongIssuerOrBadSubjectIsUnauthorized() throws Exception {
+        assertEquals("unauthorized", assertThrows(ApiException.class,
+                () -> tokens.verify(sign(b -> b.issuer("other")))).code());
+        assertEquals("unauthorized", assertThrows(ApiException.class,
+                () -> tokens.verify(sign(b -> b.subject("bad subject")))).code());
+        assertEquals("unauthorized", assertThrows(ApiException.class,
+                () -> tokens.verify(sign(b -> b.claim("tid", "nobody")))).code());
+    }
+
+    @Test
+    void expiryIsCheckedAfterTheSignature() throws Exception {
+        String expired = sign(b -> b.expirationTime(Date.from(NOW)));
+        assertEquals("token_expired", assertThrows(ApiException.class, () -> tokens.verify(expired)).code());
+        String[] parts = expired.split("\\.");
+        char flipped = parts[2].charAt(10) == 'x' ? 'y' : 'x';
+        String forged = parts[0] + "." + parts[1] + "." + parts[2].substring(0, 10) + flipped
+                + parts[2].substring(11);
+        assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(forged)).code());
+    }
+
+    @Test
+    void otherHmacSizeIsUnauthorized() throws Exception {
+        JWTClaimsSet claims = base().build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS384), claims);
+        jwt.sign(new MACSigner(RandomIds.bytes(48)));
+        assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(jwt.serialize())).code());
+    }
+
+    private JWTClaimsSet.Builder base() {
+        return new JWTClaimsSet.Builder().issuer("svc").subject("alice").claim("tid", "t1")
+                .issueTime(Date.from(NOW.minusSeconds(10))).expirationTime(Date.from(NOW.plusSeconds(3600)))
+                .jwtID("j1");
+    }
+
+    private String sign(Consumer<JWTClaimsSet.Builder> change) throws Exception {
+        JWTClaimsSet.Builder builder = base();
+        change.accept(builder);
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), builder.build());
+        jwt.sign(new MACSigner(secret));
+        return jwt.serialize();
+    }
+}
