@@ -1,0 +1,65 @@
+package dev.svc.chat;
+
+/**
+ * Thrown when the service refused a request: a REST call answered with a non-2xx status, a refused realtime
+ * handshake (CONNECT_ERROR), or an acknowledgement with {@code ok: false}. It carries the HTTP status,
+ * the machine-readable error code and the human message of the service's error body
+ * {@code {"error": {"code", "message"}}}. Realtime refusals carry the status the REST API uses for the same
+ * code (for example 401 for {@code unauthorized} and {@code token_expired}).
+ */
+public final class ApiException extends ChatException {
+  /** The serialization version of this class. */
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+  private final String code;
+
+  /**
+   * Creates an API error.
+   *
+   * @param status the HTTP status (or the status the REST API uses for {@code code})
+   * @param code the machine-readable error code, such as {@code not_found}
+   * @param message the human-readable message from the service
+   */
+  public ApiException(int status, String code, String message) {
+    super(message);
+    if (code == null) throw new NullPointerException("code == null");
+    this.status = status;
+    this.code = code;
+  }
+
+  /**
+   * Returns the HTTP status of the refusal, such as 401, 403 or 404.
+   *
+   * @return the status
+   */
+  public int status() {
+    return status;
+  }
+
+  /**
+   * Returns the machine-readable error code, such as {@code unauthorized}, {@code token_expired},
+   * {@code forbidden} or {@code not_found}; {@code http_<status>} when the body was not the service's
+   * error JSON.
+   *
+   * @return the code
+   */
+  public String code() {
+    return code;
+  }
+
+  /**
+   * Returns whether the refusal was because the session token expired: the app should fetch a new token
+   * and call {@link ChatClient#connect(String, String)} again.
+   *
+   * @return true for the code {@code token_expired}
+   */
+  public boolean isTokenExpired() {
+    return "token_expired".equals(code);
+  }
+
+  @Override
+  public String toString() {
+    return "ApiException{status=" + status + ", code=" + code + ", message=" + getMessage() + "}";
+  }
+}

@@ -1,0 +1,153 @@
+package dev.svc.chat;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A chat client for one user: REST operations and a realtime connection to the gateway. Create one with
+ * {@link Svc#init(SvcOptions)}, call {@link #connect(String, String)} with a session token from the
+ * tenant's backend, and {@link #close()} it when done.
+ *
+ * <p>Every method is thread-safe and returns at once. Returned futures complete on the callback executor
+ * (see {@link SvcOptions.Builder#callbackExecutor}) and fail with a {@link ChatException}: an
+ * {@link ApiException} when the service refused, a {@link TransportException} when the network failed, a
+ * {@link ChatStateException} when the client's state did not allow the operation.
+ */
+public interface ChatClient extends AutoCloseable {
+  /**
+   * Authenticates as {@code userId} with a session token and opens the realtime connection. Calling it
+   * again with a new token (a refresh) reconnects with that token, keeping this client's handlers and its
+   * joined room. The token is also used for every REST call from now on.
+   *
+   * <p>If the transport fails before the gateway accepted the handshake, the future fails with a
+   * {@link TransportException} while the client keeps retrying in the background (state
+   * {@link ConnectionState#RECONNECTING}).
+   *
+   * @param userId the user the token is for: 1 to 128 characters of {@code A-Z a-z 0-9 _ - . @ :}
+   * @param token the session token (a JWT), never an API key
+   * @return a future completed when the gateway accepted the handshake; failed with an
+   *     {@link ApiException} ({@code unauthorized}, {@code token_expired}) when it refused
+   * @throws IllegalArgumentException if {@code userId} is invalid, or {@code token} is empty or is an API
+   *     key ({@code sk_...}): API keys never belong in client code
+   */
+  CompletableFuture<Void> connect(String userId, String token);
+
+  /**
+   * Closes the realtime connection politely (Socket.IO DISCONNECT, then a WebSocket close) and does not
+   * reconnect. The token and the joined room are remembered for a later {@link #connect}. Handlers stay.
+   *
+   * @return a future completed once the client is {@link ConnectionState#DISCONNECTED}
+   */
+  CompletableFuture<Void> disconnect();
+
+  /**
+   * Disconnects and releases everything the client created: its threads, and its OkHttp client's threads
+   * and connections when the SDK created that client. Nothing that was given in {@link SvcOptions} is
+   * shut down. Pending futures fail with a {@link TransportException} (or a {@link ChatStateException}
+   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It may
+   * block for up to about a second while the WebSocket closes; after it returns no thread of the client's
+   * remains. Calling it again does nothing.
+   */
+  @Override
+  void close();
+
+  /**
+   * Joins a room on the realtime connection, leaving the previously joined one: a connection has one
+   * joined room, which typing and room presence apply to. The room is remembered and joined again after
+   * every reconnect. Messages of all the user's rooms arrive whether joined or not.
+   *
+   * <p>While connecting or reconnecting the join waits for the connection.
+   *
+   * @param roomId the room id
+   * @return a future with the joined room; failed with an {@link ApiException} ({@code forbidden},
+   *     {@code not_found}) if the gateway refused, or a {@link ChatStateException} if the client is
+   *     disconnected
+   */
+  CompletableFuture<Room> joinRoom(String roomId);
+
+  /**
+   * Leaves a room on the realtime connection, and forgets it as the joined room.
+   *
+   * @param roomId the room id
+   * @return a future completed when the gateway acknowledged (at once when not connected)
+   */
+  CompletableFuture<Void> leaveRoom(String roomId);
+
+  /**
+   * Lists the rooms the user is a member of.
+   *
+   * @return a future with the rooms
+   */
+  CompletableFuture<List<Room>> listRooms();
+
+  /**
+   * Fetches the latest 50 messages of a room.
+   *
+   * @param roomId the room id
+   * @return a future with the page, in ascending seq order
+   */
+  CompletableFuture<MessagePage> getMessages(String roomId);
+
+  /**
+   * Fetches a page of a room's history.
+   *
+   * @param roomId the room id
+   * @param query which page: latest, before a seq, or after a seq
+   * @return a future with the page, in ascending seq order
+   */
+  CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query);
+
+  /**
+   * Sends a message with a new random {@code clientMessageId} (a UUID). Transport failures are retried
+   * with the same id, which the service deduplicates.
+   *
+   * @param roomId the room id
+   * @param parts 1 to 10 parts
+   * @return a future with the stored message
+   */
+  CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts);
+
+  /**
+   * Sends a message with the given {@code clientMessageId}. Sending again with the same id returns the
+   * first message and emits nothing new, so an app may retry freely.
+   *
+   * @param roomId the room id
+   * @param parts 1 to 10 parts
+   * @param clientMessageId 1 to 64 characters, unique per message (a UUID is best)
+   * @return a future with the stored message
+   */
+  CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId);
+
+  /**
+   * Sends a message of one text part.
+   *
+   * @param roomId the room id
+   * @param text the text, 1 to 4,000 characters
+   * @return a future with the stored message
+   */
+  CompletableFuture<Message> sendText(String roomId, String text);
+
+  /**
+   * Registers a handler for one type of event. Handlers run on the callback executor in arrival order.
+   *
+   * @param type the event type, such as {@link EventType#NEW_MESSAGE}
+   * @param handler the handler
+   * @param <T> the payload type
+   * @return a subscription whose {@link Subscription#remove()} removes exactly this handler
+   */
+  <T> Subscription on(EventType<T> type, EventHandler<T> handler);
+
+  /**
+   * Returns the connection state now.
+   *
+   * @return the state
+   */
+  ConnectionState state();
+
+  /**
+   * Returns the user given to the latest {@link #connect(String, String)}.
+   *
+   * @return the user id, or null before the first connect
+   */
+  @Nullable String userId();
+}

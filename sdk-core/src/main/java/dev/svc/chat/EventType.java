@@ -1,0 +1,61 @@
+package dev.svc.chat;
+
+/**
+ * A typed key for the events a {@link ChatClient} delivers: pass one to
+ * {@link ChatClient#on(EventType, EventHandler)}. Realtime events carry the gateway's event name (for
+ * example {@code new-message}); client-side events such as {@link #CONNECTION_STATE} are not sent by the
+ * service.
+ *
+ * @param <T> the payload type handlers receive
+ */
+public final class EventType<T> {
+  /** A message arrived in any of the user's rooms (gateway event {@code new-message}). */
+  public static final EventType<Message> NEW_MESSAGE =
+      new EventType<>("new-message", Message.class, true);
+
+  /** The connection state changed. It is raised by the client itself, not by the service. */
+  public static final EventType<ConnectionStateChange> CONNECTION_STATE =
+      new EventType<>("connection-state", ConnectionStateChange.class, false);
+
+  private final String name;
+  private final Class<T> payloadType;
+  private final boolean fromGateway;
+
+  private EventType(String name, Class<T> payloadType, boolean fromGateway) {
+    this.name = name;
+    this.payloadType = payloadType;
+    this.fromGateway = fromGateway;
+  }
+
+  /**
+   * Returns the event's name: the gateway's event name for realtime events.
+   *
+   * @return the name, such as {@code new-message}
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns the class of the payload handlers receive.
+   *
+   * @return the payload class
+   */
+  public Class<T> payloadType() {
+    return payloadType;
+  }
+
+  /**
+   * Returns whether the event comes from the realtime gateway (true) or is raised by the client (false).
+   *
+   * @return true for gateway events
+   */
+  public boolean isFromGateway() {
+    return fromGateway;
+  }
+
+  @Override
+  public String toString() {
+    return "EventType{" + name + "}";
+  }
+}

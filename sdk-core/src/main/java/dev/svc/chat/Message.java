@@ -1,0 +1,373 @@
+package dev.svc.chat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A chat message as the service stores it. Timestamps are milliseconds since the epoch (UTC).
+ */
+public final class Message {
+  private final String id;
+  private final String roomId;
+  private final long seq;
+  private final String senderId;
+  private final List<MessagePart> parts;
+  private final String clientMessageId;
+  private final long createdAt;
+  private final @Nullable Long editedAt;
+  private final @Nullable Long deletedAt;
+  private final Map<String, List<String>> reactions;
+
+  private Message(Builder b) {
+    this.id = require(b.id, "id");
+    this.roomId = require(b.roomId, "roomId");
+    this.senderId = require(b.senderId, "senderId");
+    this.clientMessageId = require(b.clientMessageId, "clientMessageId");
+    this.seq = b.seq;
+    this.parts = Collections.unmodifiableList(new ArrayList<>(b.parts));
+    this.createdAt = b.createdAt;
+    this.editedAt = b.editedAt;
+    this.deletedAt = b.deletedAt;
+    Map<String, List<String>> r = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : b.reactions.entrySet()) {
+      r.put(e.getKey(), Collections.unmodifiableList(new ArrayList<>(e.getValue())));
+    }
+    this.reactions = Collections.unmodifiableMap(r);
+  }
+
+  private static String require(@Nullable String value, String name) {
+    if (value == null) throw new IllegalStateException(name + " not set");
+    return value;
+  }
+
+  /**
+   * Returns a new builder.
+   *
+   * @return an empty builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns the message id, a UUID made by the service.
+   *
+   * @return the id
+   */
+  public String id() {
+    return id;
+  }
+
+  /**
+   * Returns the id of the room the message belongs to.
+   *
+   * @return the room id
+   */
+  public String roomId() {
+    return roomId;
+  }
+
+  /**
+   * Returns the message's sequence number in its room: 1 for the first message, no holes.
+   *
+   * @return the sequence number
+   */
+  public long seq() {
+    return seq;
+  }
+
+  /**
+   * Returns the user id of the sender.
+   *
+   * @return the sender id
+   */
+  public String senderId() {
+    return senderId;
+  }
+
+  /**
+   * Returns the parts; empty for a deleted message.
+   *
+   * @return an unmodifiable list
+   */
+  public List<MessagePart> parts() {
+    return parts;
+  }
+
+  /**
+   * Returns the id the sending client chose for the message (a UUID).
+   *
+   * @return the client message id
+   */
+  public String clientMessageId() {
+    return clientMessageId;
+  }
+
+  /**
+   * Returns when the message was created, in epoch milliseconds.
+   *
+   * @return the creation time
+   */
+  public long createdAt() {
+    return createdAt;
+  }
+
+  /**
+   * Returns when the message was last edited, in epoch milliseconds.
+   *
+   * @return the time, or null if never
+   */
+  public @Nullable Long editedAt() {
+    return editedAt;
+  }
+
+  /**
+   * Returns when the message was deleted, in epoch milliseconds.
+   *
+   * @return the time, or null if not deleted
+   */
+  public @Nullable Long deletedAt() {
+    return deletedAt;
+  }
+
+  /**
+   * Returns whether the message was deleted.
+   *
+   * @return true when {@link #deletedAt()} is set
+   */
+  public boolean isDeleted() {
+    return deletedAt != null;
+  }
+
+  /**
+   * Returns the reactions: for each emoji, the ids of the users who reacted with it.
+   *
+   * @return an unmodifiable map of emoji to unmodifiable user id lists
+   */
+  public Map<String, List<String>> reactions() {
+    return reactions;
+  }
+
+  /**
+   * Returns the concatenated text of the message's text parts, a convenience for display.
+   *
+   * @return the text, empty when there is none
+   */
+  public String text() {
+    StringBuilder sb = new StringBuilder();
+    for (MessagePart p : parts) {
+      if (p.isText() && p.text() != null) sb.append(p.text());
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Returns a builder initialised with this message's fields.
+   *
+   * @return a new builder
+   */
+  public Builder newBuilder() {
+    Builder b = new Builder().id(id).roomId(roomId).seq(seq).senderId(senderId).parts(parts)
+        .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt);
+    b.reactions.putAll(reactions);
+    return b;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) return true;
+    if (!(o instanceof Message)) return false;
+    Message m = (Message) o;
+    return id.equals(m.id) && roomId.equals(m.roomId) && seq == m.seq && senderId.equals(m.senderId)
+        && parts.equals(m.parts) && clientMessageId.equals(m.clientMessageId) && createdAt == m.createdAt
+        && (editedAt == null ? m.editedAt == null : editedAt.equals(m.editedAt))
+        && (deletedAt == null ? m.deletedAt == null : deletedAt.equals(m.deletedAt))
+        && reactions.equals(m.reactions);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = id.hashCode();
+    h = 31 * h + roomId.hashCode();
+    h = 31 * h + (int) (seq ^ (seq >>> 32));
+    h = 31 * h + senderId.hashCode();
+    h = 31 * h + parts.hashCode();
+    h = 31 * h + clientMessageId.hashCode();
+    h = 31 * h + (int) (createdAt ^ (createdAt >>> 32));
+    h = 31 * h + (editedAt == null ? 0 : editedAt.hashCode());
+    h = 31 * h + (deletedAt == null ? 0 : deletedAt.hashCode());
+    return 31 * h + reactions.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Message{id=" + id + ", roomId=" + roomId + ", seq=" + seq + ", senderId=" + senderId
+        + ", parts=" + parts + ", clientMessageId=" + clientMessageId + ", createdAt=" + createdAt
+        + (editedAt == null ? "" : ", editedAt=" + editedAt)
+        + (deletedAt == null ? "" : ", deletedAt=" + deletedAt)
+        + (reactions.isEmpty() ? "" : ", reactions=" + reactions) + "}";
+  }
+
+  /** Builds a {@link Message}; {@code id}, {@code roomId}, {@code senderId} and {@code clientMessageId} are required. */
+  public static final class Builder {
+    private @Nullable String id;
+    private @Nullable String roomId;
+    private long seq;
+    private @Nullable String senderId;
+    private final List<MessagePart> parts = new ArrayList<>();
+    private @Nullable String clientMessageId;
+    private long createdAt;
+    private @Nullable Long editedAt;
+    private @Nullable Long deletedAt;
+    private final Map<String, List<String>> reactions = new LinkedHashMap<>();
+
+    Builder() {
+    }
+
+    /**
+     * Sets the message id.
+     *
+     * @param id the id
+     * @return this builder
+     */
+    public Builder id(String id) {
+      this.id = nonNull(id, "id");
+      return this;
+    }
+
+    /**
+     * Sets the room id.
+     *
+     * @param roomId the room id
+     * @return this builder
+     */
+    public Builder roomId(String roomId) {
+      this.roomId = nonNull(roomId, "roomId");
+      return this;
+    }
+
+    /**
+     * Sets the sequence number.
+     *
+     * @param seq the sequence number, at least 0
+     * @return this builder
+     */
+    public Builder seq(long seq) {
+      if (seq < 0) throw new IllegalArgumentException("seq < 0: " + seq);
+      this.seq = seq;
+      return this;
+    }
+
+    /**
+     * Sets the sender id.
+     *
+     * @param senderId the user id
+     * @return this builder
+     */
+    public Builder senderId(String senderId) {
+      this.senderId = nonNull(senderId, "senderId");
+      return this;
+    }
+
+    /**
+     * Replaces the parts.
+     *
+     * @param parts the parts, none null
+     * @return this builder
+     */
+    public Builder parts(List<MessagePart> parts) {
+      nonNull(parts, "parts");
+      this.parts.clear();
+      for (MessagePart p : parts) this.parts.add(nonNull(p, "part"));
+      return this;
+    }
+
+    /**
+     * Adds a part.
+     *
+     * @param part the part
+     * @return this builder
+     */
+    public Builder addPart(MessagePart part) {
+      this.parts.add(nonNull(part, "part"));
+      return this;
+    }
+
+    /**
+     * Sets the client message id.
+     *
+     * @param clientMessageId the id
+     * @return this builder
+     */
+    public Builder clientMessageId(String clientMessageId) {
+      this.clientMessageId = nonNull(clientMessageId, "clientMessageId");
+      return this;
+    }
+
+    /**
+     * Sets the creation time.
+     *
+     * @param epochMillis epoch milliseconds
+     * @return this builder
+     */
+    public Builder createdAt(long epochMillis) {
+      this.createdAt = epochMillis;
+      return this;
+    }
+
+    /**
+     * Sets the edit time.
+     *
+     * @param epochMillis epoch milliseconds, or null
+     * @return this builder
+     */
+    public Builder editedAt(@Nullable Long epochMillis) {
+      this.editedAt = epochMillis;
+      return this;
+    }
+
+    /**
+     * Sets the deletion time.
+     *
+     * @param epochMillis epoch milliseconds, or null
+     * @return this builder
+     */
+    public Builder deletedAt(@Nullable Long epochMillis) {
+      this.deletedAt = epochMillis;
+      return this;
+    }
+
+    /**
+     * Sets the users who reacted with an emoji.
+     *
+     * @param emoji the emoji
+     * @param userIds the user ids, none null
+     * @return this builder
+     */
+    public Builder reaction(String emoji, List<String> userIds) {
+      nonNull(emoji, "emoji");
+      List<String> copy = new ArrayList<>();
+      for (String u : nonNull(userIds, "userIds")) copy.add(nonNull(u, "userId"));
+      reactions.put(emoji, copy);
+      return this;
+    }
+
+    /**
+     * Returns the message.
+     *
+     * @return a new immutable message
+     * @throws IllegalStateException if a required field is not set
+     */
+    public Message build() {
+      return new Message(this);
+    }
+
+    private static <V> V nonNull(@Nullable V v, String name) {
+      if (v == null) throw new NullPointerException(name + " == null");
+      return v;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package dev.svc.chat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One page of a room's history, as answered by {@link ChatClient#getMessages(String, MessageQuery)}.
+ * Messages are in ascending {@code seq} order (chronological).
+ */
+public final class MessagePage {
+  private final List<Message> messages;
+  private final boolean hasMore;
+
+  /**
+   * Creates a page.
+   *
+   * @param messages the messages in ascending seq order, none null
+   * @param hasMore whether more messages lie beyond the page in the direction asked
+   */
+  public MessagePage(List<Message> messages, boolean hasMore) {
+    if (messages == null) throw new NullPointerException("messages == null");
+    List<Message> copy = new ArrayList<>(messages.size());
+    for (Message m : messages) {
+      if (m == null) throw new NullPointerException("message == null");
+      copy.add(m);
+    }
+    this.messages = Collections.unmodifiableList(copy);
+    this.hasMore = hasMore;
+  }
+
+  /**
+   * Returns the messages in ascending {@code seq} order.
+   *
+   * @return an unmodifiable list
+   */
+  public List<Message> messages() {
+    return messages;
+  }
+
+  /**
+   * Returns whether more messages lie beyond this page in the direction asked: older ones for
+   * {@link MessageQuery#latest(int)} and {@link MessageQuery#before(long, int)}, newer ones for
+   * {@link MessageQuery#after(long, int)}.
+   *
+   * @return true if another page exists
+   */
+  public boolean hasMore() {
+    return hasMore;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) return true;
+    if (!(o instanceof MessagePage)) return false;
+    MessagePage p = (MessagePage) o;
+    return hasMore == p.hasMore && messages.equals(p.messages);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * messages.hashCode() + (hasMore ? 1 : 0);
+  }
+
+  @Override
+  public String toString() {
+    return "MessagePage{messages=" + messages + ", hasMore=" + hasMore + "}";
+  }
+}

@@ -1,0 +1,233 @@
+package dev.svc.chat;
+
+import java.util.List;
+import java.util.concurrent.Executor;
+
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/**
+ * The settings of a {@link ChatClient}: the service's API URL and optional collaborators. Create with
+ * {@link #builder(String)}.
+ */
+public final class SvcOptions {
+  /** The default time to wait for the gateway to acknowledge an emitted event: 10 seconds. */
+  public static final long DEFAULT_ACK_TIMEOUT_MILLIS = 10_000;
+  /** The default base of the reconnect backoff: 0.5 seconds. */
+  public static final long DEFAULT_RECONNECT_BASE_MILLIS = 500;
+  /** The default cap of the reconnect backoff: 30 seconds. */
+  public static final long DEFAULT_RECONNECT_MAX_MILLIS = 30_000;
+
+  private final String apiUrl;
+  private final @Nullable OkHttpClient okHttpClient;
+  private final @Nullable Executor callbackExecutor;
+  private final ChatLogger logger;
+  private final long ackTimeoutMillis;
+  private final long reconnectBaseMillis;
+  private final long reconnectMaxMillis;
+
+  private SvcOptions(Builder b) {
+    this.apiUrl = b.apiUrl;
+    this.okHttpClient = b.okHttpClient;
+    this.callbackExecutor = b.callbackExecutor;
+    this.logger = b.logger;
+    this.ackTimeoutMillis = b.ackTimeoutMillis;
+    this.reconnectBaseMillis = b.reconnectBaseMillis;
+    this.reconnectMaxMillis = b.reconnectMaxMillis;
+  }
+
+  /**
+   * Returns a builder for a client of the service at {@code apiUrl}.
+   *
+   * @param apiUrl the API base, {@code http(s)://host[:port]/v1} as the tenant's session route answers it;
+   *     a trailing slash is tolerated
+   * @return a new builder
+   * @throws IllegalArgumentException if the URL is not an http(s) URL whose path ends with {@code /v1}
+   */
+  public static Builder builder(String apiUrl) {
+    return new Builder(apiUrl);
+  }
+
+  /**
+   * Returns the API base without a trailing slash, such as {@code https://chat.example.com/v1}.
+   *
+   * @return the API URL
+   */
+  public String apiUrl() {
+    return apiUrl;
+  }
+
+  /**
+   * Returns the OkHttp client the SDK derives its own from, if one was given.
+   *
+   * @return the given client, or null when the SDK creates one
+   */
+  public @Nullable OkHttpClient okHttpClient() {
+    return okHttpClient;
+  }
+
+  /**
+   * Returns the executor that runs event handlers and completes futures, if one was given.
+   *
+   * @return the given executor, or null when the client creates its own daemon thread
+   */
+  public @Nullable Executor callbackExecutor() {
+    return callbackExecutor;
+  }
+
+  /**
+   * Returns the logger.
+   *
+   * @return the logger; {@link ChatLogger#NONE} unless one was given
+   */
+  public ChatLogger logger() {
+    return logger;
+  }
+
+  /**
+   * Returns how long to wait for the gateway to acknowledge an emitted event.
+   *
+   * @return milliseconds
+   */
+  public long ackTimeoutMillis() {
+    return ackTimeoutMillis;
+  }
+
+  /**
+   * Returns the base delay of the reconnect backoff.
+   *
+   * @return milliseconds
+   */
+  public long reconnectBaseMillis() {
+    return reconnectBaseMillis;
+  }
+
+  /**
+   * Returns the largest delay of the reconnect backoff.
+   *
+   * @return milliseconds
+   */
+  public long reconnectMaxMillis() {
+    return reconnectMaxMillis;
+  }
+
+  @Override
+  public String toString() {
+    return "SvcOptions{apiUrl=" + apiUrl + "}";
+  }
+
+  /** Builds {@link SvcOptions}. */
+  public static final class Builder {
+    private final String apiUrl;
+    private @Nullable OkHttpClient okHttpClient;
+    private @Nullable Executor callbackExecutor;
+    private ChatLogger logger = ChatLogger.NONE;
+    private long ackTimeoutMillis = DEFAULT_ACK_TIMEOUT_MILLIS;
+    private long reconnectBaseMillis = DEFAULT_RECONNECT_BASE_MILLIS;
+    private long reconnectMaxMillis = DEFAULT_RECONNECT_MAX_MILLIS;
+
+    Builder(String apiUrl) {
+      this.apiUrl = normalizeApiUrl(apiUrl);
+    }
+
+    /**
+     * Sets an OkHttp client to share, for example among many chat clients of one bot. The SDK derives its
+     * own with {@link OkHttpClient#newBuilder()} (sharing the connection pool and dispatcher) and never
+     * shuts the given one down. Each connected chat client holds one of the dispatcher's
+     * {@code maxRequests} slots (64 by default) for as long as it is connected: raise it when sharing
+     * among more clients.
+     *
+     * @param client the client to share
+     * @return this builder
+     */
+    public Builder okHttpClient(OkHttpClient client) {
+      if (client == null) throw new NullPointerException("client == null");
+      this.okHttpClient = client;
+      return this;
+    }
+
+    /**
+     * Sets the executor that runs event handlers and completes futures, such as an Android main-thread
+     * executor. Callbacks are submitted one at a time, in order, even to a multi-threaded executor. The
+     * client never shuts the given executor down. By default each client owns one daemon thread named
+     * {@code svc-chat-callbacks-N}.
+     *
+     * @param executor the executor
+     * @return this builder
+     */
+    public Builder callbackExecutor(Executor executor) {
+      if (executor == null) throw new NullPointerException("executor == null");
+      this.callbackExecutor = executor;
+      return this;
+    }
+
+    /**
+     * Sets the logger.
+     *
+     * @param logger the logger
+     * @return this builder
+     */
+    public Builder logger(ChatLogger logger) {
+      if (logger == null) throw new NullPointerException("logger == null");
+      this.logger = logger;
+      return this;
+    }
+
+    /**
+     * Sets how long to wait for the gateway to acknowledge an emitted event (such as {@code join-room})
+     * before failing it with a {@link TransportException}.
+     *
+     * @param millis at least 1
+     * @return this builder
+     */
+    public Builder ackTimeoutMillis(long millis) {
+      if (millis < 1) throw new IllegalArgumentException("ackTimeoutMillis < 1: " + millis);
+      this.ackTimeoutMillis = millis;
+      return this;
+    }
+
+    /**
+     * Sets the reconnect backoff: before attempt {@code n} (from 0) the client waits a random time between
+     * 0 and {@code min(maxMillis, baseMillis * 2^n)}.
+     *
+     * @param baseMillis at least 1
+     * @param maxMillis at least {@code baseMillis}
+     * @return this builder
+     */
+    public Builder reconnectDelay(long baseMillis, long maxMillis) {
+      if (baseMillis < 1) throw new IllegalArgumentException("baseMillis < 1: " + baseMillis);
+      if (maxMillis < baseMillis) throw new IllegalArgumentException("maxMillis < baseMillis");
+      this.reconnectBaseMillis = baseMillis;
+      this.reconnectMaxMillis = maxMillis;
+      return this;
+    }
+
+    /**
+     * Returns the options.
+     *
+     * @return new immutable options
+     */
+    public SvcOptions build() {
+      return new SvcOptions(this);
+    }
+
+    private static String normalizeApiUrl(String apiUrl) {
+      if (apiUrl == null) throw new NullPointerException("apiUrl == null");
+      HttpUrl url = HttpUrl.parse(apiUrl.trim());
+      if (url == null) {
+        throw new IllegalArgumentException("apiUrl is not an http(s) URL: " + apiUrl);
+      }
+      if (url.query() != null || url.fragment() != null) {
+        throw new IllegalArgumentException("apiUrl must not have a query or fragment: " + apiUrl);
+      }
+      List<String> segments = url.pathSegments();
+      int last = segments.size() - 1;
+      if (last >= 0 && segments.get(last).isEmpty()) last--;
+      if (last < 0 || !segments.get(last).equals("v1")) {
+        throw new IllegalArgumentException("apiUrl must end with /v1, like https://host/v1: " + apiUrl);
+      }
+      String s = url.toString();
+      return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+  }
+}

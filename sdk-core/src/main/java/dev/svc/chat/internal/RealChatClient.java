@@ -1,0 +1,239 @@
+package dev.svc.chat.internal;
+
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.squareup.moshi.JsonDataException;
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.ChatStateException;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.EventHandler;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Room;
+import dev.svc.chat.Subscription;
+import dev.svc.chat.SvcOptions;
+import dev.svc.chat.internal.realtime.EngineListener;
+import dev.svc.chat.internal.realtime.JoinedRoom;
+import dev.svc.chat.internal.realtime.RealtimeEngine;
+import dev.svc.chat.internal.realtime.ReconnectPolicy;
+import dev.svc.chat.internal.rest.RestApi;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+import okhttp3.HttpUrl;
+
+/**
+ * The {@link ChatClient}: wires the REST API, the realtime engine (the actor that owns connection state),
+ * the joined room, the event hub and the callback executor, and owns what it created.
+ */
+public final class RealChatClient implements ChatClient {
+  private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
+
+  private final Log log;
+  private final CallbackExecutor callbacks;
+  private final HttpClientHolder http;
+  private final RealtimeEngine engine;
+  private final JoinedRoom joinedRoom;
+  private final EventHub hub;
+  private final GatewayEvents gatewayEvents = GatewayEvents.STANDARD;
+  private final RestApi rest;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile String userId;
+  private volatile String token;
+
+  /** Creates a client with the system clock and a secure random source for backoff jitter. */
+  public RealChatClient(SvcOptions options) {
+    this(options, new SecureRandom(), Clock.SYSTEM);
+  }
+
+  /** Creates a client with injected randomness and time (tests). */
+  public RealChatClient(SvcOptions options, Random random, Clock clock) {
+    int id = CLIENT_IDS.incrementAndGet();
+    this.log = new Log(options.logger());
+    this.callbacks = options.callbackExecutor() != null
+        ? CallbackExecutor.on(options.callbackExecutor(), log)
+        : CallbackExecutor.ownThread("svc-chat-callbacks-" + id, log);
+    this.http = HttpClientHolder.create(options.okHttpClient(), "svc-chat-http-" + id);
+    this.hub = new EventHub(callbacks, log);
+    Scheduler actor = new ExecutorScheduler("svc-chat-engine-" + id, log);
+    HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
+    this.engine = new RealtimeEngine(http.client, RealtimeEngine.socketUrl(apiUrl), actor,
+        new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
+        options.ackTimeoutMillis(), new Listener(), log);
+    this.joinedRoom = new JoinedRoom(engine, log);
+    this.rest = new RestApi(http.client, apiUrl, new RestApi.TokenSource() {
+      @Override
+      public String token() {
+        return token;
+      }
+    }, callbacks, actor, log);
+  }
+
+  @Override
+  public CompletableFuture<Void> connect(String userId, String token) {
+    Inputs.userId(userId);
+    Inputs.sessionToken(token);
+    if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    this.userId = userId;
+    this.token = token;
+    return callbacks.relay(engine.connect(token));
+  }
+
+  @Override
+  public CompletableFuture<Void> disconnect() {
+    if (closed.get()) return completed(null);
+    return callbacks.relay(engine.disconnect());
+  }
+
+  @Override
+  public void close() {
+    if (engine.actor().inActor()) {
+      // only a ChatLogger could call from there; waiting for the actor on the actor would deadlock
+      throw new IllegalStateException("close() must not be called from a ChatLogger");
+    }
+    if (!closed.compareAndSet(false, true)) return;
+    rest.close();
+    engine.shutdown();
+    http.release();
+    callbacks.shutdown();
+  }
+
+  @Override
+  public CompletableFuture<Room> joinRoom(final String roomId) {
+    Inputs.roomId(roomId);
+    if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    final CompletableFuture<Room> result = new CompletableFuture<>();
+    engine.post(result, new Runnable() {
+      @Override
+      public void run() {
+        joinedRoom.join(roomId, result);
+      }
+    });
+    return callbacks.relay(result);
+  }
+
+  @Override
+  public CompletableFuture<Void> leaveRoom(final String roomId) {
+    Inputs.roomId(roomId);
+    if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    engine.post(result, new Runnable() {
+      @Override
+      public void run() {
+        joinedRoom.leave(roomId, result);
+      }
+    });
+    return callbacks.relay(result);
+  }
+
+  @Override
+  public CompletableFuture<List<Room>> listRooms() {
+    return rest.listRooms();
+  }
+
+  @Override
+  public CompletableFuture<MessagePage> getMessages(String roomId) {
+    return getMessages(roomId, MessageQuery.latest(MessageQuery.DEFAULT_LIMIT));
+  }
+
+  @Override
+  public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
+    Inputs.roomId(roomId);
+    Inputs.nonNull(query, "query");
+    return rest.getMessages(roomId, query);
+  }
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts) {
+    return sendMessage(roomId, parts, UUID.randomUUID().toString());
+  }
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId) {
+    Inputs.roomId(roomId);
+    Inputs.parts(parts);
+    Inputs.clientMessageId(clientMessageId);
+    return rest.sendMessage(roomId, parts, clientMessageId, userId);
+  }
+
+  @Override
+  public CompletableFuture<Message> sendText(String roomId, String text) {
+    Inputs.nonNull(text, "text");
+    if (text.isEmpty()) throw new IllegalArgumentException("text is empty");
+    return sendMessage(roomId, Collections.singletonList(MessagePart.text(text)));
+  }
+
+  @Override
+  public <T> Subscription on(EventType<T> type, EventHandler<T> handler) {
+    Inputs.nonNull(type, "type");
+    Inputs.nonNull(handler, "handler");
+    return hub.on(type, handler);
+  }
+
+  @Override
+  public ConnectionState state() {
+    return engine.state();
+  }
+
+  @Override
+  public String userId() {
+    return userId;
+  }
+
+  @Override
+  public String toString() {
+    return "ChatClient{userId=" + userId + ", state=" + state() + "}";
+  }
+
+  private <T> CompletableFuture<T> failed(Throwable error) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    callbacks.fail(f, error);
+    return f;
+  }
+
+  private <T> CompletableFuture<T> completed(T value) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    callbacks.complete(f, value);
+    return f;
+  }
+
+  /** Receives the engine's reports on the actor thread and hands them to the room and the handlers. */
+  private final class Listener implements EngineListener {
+    @Override
+    public void onStateChange(ConnectionStateChange change) {
+      joinedRoom.onStateChange(change);
+      hub.publish(EventType.CONNECTION_STATE, change);
+    }
+
+    @Override
+    public void onServerEvent(SocketIoPacket event) {
+      GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
+      if (decoder == null) {
+        if (log.isDebug()) log.debug("ignored gateway event '" + event.eventName + "'");
+        return;
+      }
+      publish(decoder, event);
+    }
+
+    private <T> void publish(GatewayEvents.Decoder<T> decoder, SocketIoPacket event) {
+      T payload;
+      try {
+        payload = decoder.decode(event);
+      } catch (IOException | JsonDataException | IllegalArgumentException | IllegalStateException e) {
+        log.warn("dropped a malformed '" + event.eventName + "' event", e);
+        return;
+      }
+      hub.publish(decoder.type, payload);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.svc.chat.internal.json;
+
+/**
+ * Parses and formats the wire's ISO-8601 UTC timestamps ({@code 2026-11-21T10:00:00.000Z}) as epoch
+ * milliseconds. Written by hand because {@code java.time} is not on Android API 24.
+ */
+public final class IsoTimestamps {
+  private IsoTimestamps() {
+  }
+
+  /**
+   * Returns the epoch milliseconds of {@code text}: {@code YYYY-MM-DDTHH:MM:SS}, optional fraction of 1 to 9
+   * digits (truncated to millis), then {@code Z} or an offset {@code +HH:MM} / {@code -HH:MM}.
+   *
+   * @throws IllegalArgumentException if the text is not such a timestamp
+   */
+  public static long parse(String text) {
+    int n = text.length();
+    if (n < 20 || text.charAt(4) != '-' || text.charAt(7) != '-'
+        || (text.charAt(10) != 'T' && text.charAt(10) != 't')
+        || text.charAt(13) != ':' || text.charAt(16) != ':') {
+      throw invalid(text);
+    }
+    int year = digits(text, 0, 4);
+    int month = digits(text, 5, 7);
+    int day = digits(text, 8, 10);
+    int hour = digits(text, 11, 13);
+    int minute = digits(text, 14, 16);
+    int second = digits(text, 17, 19);
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)
+        || hour > 23 || minute > 59 || second > 60) {
+      throw invalid(text);
+    }
+    int i = 19;
+    int millis = 0;
+    if (text.charAt(i) == '.') {
+      int start = ++i;
+      while (i < n && isDigit(text.charAt(i))) i++;
+      int count = i - start;
+      if (count < 1 || count > 9) throw invalid(text);
+      for (int k = 0; k < 3; k++) {
+        millis = millis * 10 + (k < count ? text.charAt(start + k) - '0' : 0);
+      }
+    }
+    if (i >= n) throw invalid(text);
+    long offsetMinutes;
+    char c = text.charAt(i);
+    if ((c == 'Z' || c == 'z') && i == n - 1) {
+      offsetMinutes = 0;
+    } else if ((c == '+' || c == '-') && i + 6 == n && text.charAt(i + 3) == ':') {
+      int oh = digits(text, i + 1, i + 3);
+      int om = digits(text, i + 4, i + 6);
+      if (oh > 23 || om > 59) throw invalid(text);
+      offsetMinutes = (c == '+' ? 1 : -1) * (oh * 60L + om);
+    } else {
+      throw invalid(text);
+    }
+    long days = daysFromCivil(year, month, day);
+    long secs = days * 86_400L + hour * 3_600L + minute * 60L + Math.min(second, 59) - offsetMinutes * 60L;
+    return secs * 1000L + millis;
+  }
+
+  /** Returns {@code epochMillis} as {@code YYYY-MM-DDTHH:MM:SS.mmmZ} in UTC. */
+  public static String format(long epochMillis) {
+    long days = Math.floorDiv(epochMillis, 86_400_000L);
+    long msOfDay = Math.floorMod(epochMillis, 86_400_000L);
+    long z = days + 719_468L;
+    long era = (z >= 0 ? z : z - 146_096L) / 146_097L;
+    long doe = z - era * 146_097L;
+    long yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long day = doy - (153 * mp + 2) / 5 + 1;
+    long month = mp < 10 ? mp + 3 : mp - 9;
+    long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+    if (year < 0 || year > 9999) throw new IllegalArgumentException("year out of range: " + year);
+    StringBuilder sb = new StringBuilder(24);
+    pad(sb, year, 4).append('-');
+    pad(sb, month, 2).append('-');
+    pad(sb, day, 2).append('T');
+    pad(sb, msOfDay / 3_600_000L, 2).append(':');
+    pad(sb, (msOfDay / 60_000L) % 60, 2).append(':');
+    pad(sb, (msOfDay / 1_000L) % 60, 2).append('.');
+    pad(sb, msOfDay % 1_000L, 3).append('Z');
+    return sb.toString();
+  }
+
+  static long daysFromCivil(long year, int month, int day) {
+    long y = month <= 2 ? year - 1 : year;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153L * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146_097L + doe - 719_468L;
+  }
+
+  private static int daysInMonth(int year, int month) {
+    switch (month) {
+      case 2:
+        boolean leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        return leap ? 29 : 28;
+      case 4: case 6: case 9: case 11:
+        return 30;
+      default:
+        return 31;
+    }
+  }
+
+  private static int digits(String s, int from, int to) {
+    int v = 0;
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (!isDigit(c)) throw invalid(s);
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static StringBuilder pad(StringBuilder sb, long value, int width) {
+    String s = Long.toString(value);
+    for (int i = s.length(); i < width; i++) sb.append('0');
+    return sb.append(s);
+  }
+
+  private static IllegalArgumentException invalid(String text) {
+    return new IllegalArgumentException("not an ISO-8601 UTC timestamp: " + text);
+  }
+}

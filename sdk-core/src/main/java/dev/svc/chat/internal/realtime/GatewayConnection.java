@@ -1,0 +1,115 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.socketio.EngineIoCodec;
+import dev.svc.chat.internal.socketio.EngineIoHandshake;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import okio.ByteString;
+
+/**
+ * One WebSocket to the gateway and the state that lives and dies with it. A reconnect makes a new one, so
+ * a late callback of an old socket is recognised (it is no longer the engine's current connection) and
+ * ignored. Its fields are confined to the actor thread; its listener only posts to the actor.
+ */
+final class GatewayConnection {
+  final int id;
+  WebSocket webSocket;
+  /** The server's OPEN packet; null until it arrived. */
+  EngineIoHandshake handshake;
+  /** Whether the gateway accepted our Socket.IO CONNECT. */
+  boolean accepted;
+  /** Whether the gateway sent {@code session-expired} on this connection. */
+  boolean sessionExpired;
+  /** Binary frames still to swallow after a BINARY_EVENT or BINARY_ACK header. */
+  int binaryFramesToSkip;
+  Scheduler.Timer handshakeTimer;
+  Scheduler.Timer watchdog;
+  private final CountDownLatch gone = new CountDownLatch(1);
+
+  GatewayConnection(int id) {
+    this.id = id;
+  }
+
+  long maxPayload() {
+    return handshake == null ? EngineIoCodec.DEFAULT_MAX_PAYLOAD : handshake.maxPayload;
+  }
+
+  void cancelTimers() {
+    if (handshakeTimer != null) handshakeTimer.cancel();
+    if (watchdog != null) watchdog.cancel();
+    handshakeTimer = null;
+    watchdog = null;
+  }
+
+  /** Waits until the socket is closed or failed, up to {@code millis}; returns whether it is. */
+  boolean awaitGone(long millis) {
+    try {
+      return gone.await(millis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Returns the OkHttp listener that forwards this connection's socket events to the engine's actor. */
+  WebSocketListener listener(final RealtimeEngine engine, final Scheduler actor) {
+    final GatewayConnection conn = this;
+    return new WebSocketListener() {
+      @Override
+      public void onMessage(WebSocket webSocket, final String text) {
+        actor.execute(new Runnable() {
+          @Override
+          public void run() {
+            engine.onText(conn, text);
+          }
+        });
+      }
+
+      @Override
+      public void onMessage(WebSocket webSocket, ByteString bytes) {
+        actor.execute(new Runnable() {
+          @Override
+          public void run() {
+            engine.onBinary(conn);
+          }
+        });
+      }
+
+      @Override
+      public void onClosing(WebSocket webSocket, int code, String reason) {
+        webSocket.close(1000, null); // answer the close so OkHttp finishes the socket now
+        lost("transport_closed", new TransportException("the gateway closed the connection (" + code + ")"));
+      }
+
+      @Override
+      public void onClosed(WebSocket webSocket, int code, String reason) {
+        gone.countDown();
+        lost("transport_closed", new TransportException("the connection closed (" + code + ")"));
+      }
+
+      @Override
+      public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+        gone.countDown();
+        String why = response == null ? "the connection failed"
+            : "the WebSocket upgrade was answered " + response.code();
+        if (response != null) response.close();
+        lost("transport_error", new TransportException(why + ": " + t, t));
+      }
+
+      private void lost(final String reason, final TransportException cause) {
+        actor.execute(new Runnable() {
+          @Override
+          public void run() {
+            engine.onTransportLost(conn, reason, cause);
+          }
+        });
+      }
+    };
+  }
+}

@@ -1,0 +1,162 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+import com.squareup.moshi.JsonDataException;
+import dev.svc.chat.ChatException;
+import dev.svc.chat.ChatStateException;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.Room;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.json.AckReply;
+import dev.svc.chat.internal.json.Json;
+import dev.svc.chat.internal.json.RoomJsonAdapter;
+
+/**
+ * The connection's one joined room: joins and leaves it with acknowledged events, remembers it, and joins
+ * it again after every reconnect. Joins asked for while connecting wait for the connection. Confined to
+ * the engine's actor thread.
+ */
+public final class JoinedRoom {
+  private final RealtimeEngine engine;
+  private final Log log;
+  private String roomId;
+  private final List<PendingJoin> waiting = new ArrayList<>();
+
+  public JoinedRoom(RealtimeEngine engine, Log log) {
+    this.engine = engine;
+    this.log = log;
+  }
+
+  /** Returns the remembered room id, or null. For tests and diagnostics. */
+  public String roomId() {
+    return roomId;
+  }
+
+  /** Joins {@code id}; called on the actor thread. */
+  public void join(String id, CompletableFuture<Room> result) {
+    switch (engine.state()) {
+      case CONNECTED:
+        send(id, result);
+        break;
+      case CONNECTING:
+      case RECONNECTING:
+        waiting.add(new PendingJoin(id, result));
+        break;
+      default:
+        result.completeExceptionally(new ChatStateException(
+            "cannot join a room while " + engine.state() + "; call connect() first"));
+    }
+  }
+
+  /** Leaves {@code id} and forgets it; called on the actor thread. */
+  public void leave(final String id, final CompletableFuture<Void> result) {
+    if (id.equals(roomId)) roomId = null;
+    for (Iterator<PendingJoin> it = waiting.iterator(); it.hasNext(); ) {
+      PendingJoin p = it.next();
+      if (p.roomId.equals(id)) {
+        it.remove();
+        p.result.completeExceptionally(new ChatStateException("left room " + id + " before it was joined"));
+      }
+    }
+    if (engine.state() != ConnectionState.CONNECTED) {
+      result.complete(null);
+      return;
+    }
+    CompletableFuture<String> ack = new CompletableFuture<>();
+    ack.whenComplete(new BiConsumer<String, Throwable>() {
+      @Override
+      public void accept(String argsJson, Throwable error) {
+        if (error != null) {
+          result.completeExceptionally(error);
+          return;
+        }
+        try {
+          AckReply reply = AckReply.parse(argsJson);
+          if (reply.ok) {
+            result.complete(null);
+          } else {
+            result.completeExceptionally(reply.error.toApiException());
+          }
+        } catch (JsonDataException e) {
+          result.completeExceptionally(new ChatException("malformed leave-room acknowledgement", e));
+        }
+      }
+    });
+    engine.emitWithAckInActor("leave-room", Json.object("roomId", id), ack);
+  }
+
+  /** Follows the connection: (re)joins when connected, gives up waiting joins when disconnected. */
+  public void onStateChange(ConnectionStateChange change) {
+    switch (change.current()) {
+      case CONNECTED:
+        if (!waiting.isEmpty()) {
+          List<PendingJoin> joins = new ArrayList<>(waiting);
+          waiting.clear();
+          for (PendingJoin p : joins) send(p.roomId, p.result);
+        } else if (roomId != null) {
+          log.info("joining room " + roomId + " again after reconnecting");
+          send(roomId, new CompletableFuture<Room>());
+        }
+        break;
+      case DISCONNECTED:
+      case CLOSED:
+        List<PendingJoin> joins = new ArrayList<>(waiting);
+        waiting.clear();
+        for (PendingJoin p : joins) {
+          p.result.completeExceptionally(new TransportException(
+              "the connection ended (" + change.reason() + ") before room " + p.roomId + " was joined"));
+        }
+        if (change.current() == ConnectionState.CLOSED) roomId = null;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private void send(final String id, final CompletableFuture<Room> result) {
+    CompletableFuture<String> ack = new CompletableFuture<>();
+    ack.whenComplete(new BiConsumer<String, Throwable>() {
+      @Override
+      public void accept(String argsJson, Throwable error) {
+        if (error != null) {
+          result.completeExceptionally(error);
+          return;
+        }
+        try {
+          AckReply reply = AckReply.parse(argsJson);
+          if (!reply.ok) {
+            if (id.equals(roomId)) roomId = null; // refused (no longer a member?): stop re-joining it
+            log.warn("joining room " + id + " was refused: " + reply.error.code, null);
+            result.completeExceptionally(reply.error.toApiException());
+            return;
+          }
+          String roomJson = reply.field("room");
+          Room room = roomJson == null ? null : RoomJsonAdapter.INSTANCE.fromJson(roomJson);
+          if (room == null) throw new JsonDataException("join-room acknowledgement without room");
+          roomId = id;
+          result.complete(room);
+        } catch (java.io.IOException | RuntimeException e) {
+          result.completeExceptionally(new ChatException("malformed join-room acknowledgement", e));
+        }
+      }
+    });
+    engine.emitWithAckInActor("join-room", Json.object("roomId", id), ack);
+  }
+
+  private static final class PendingJoin {
+    final String roomId;
+    final CompletableFuture<Room> result;
+
+    PendingJoin(String roomId, CompletableFuture<Room> result) {
+      this.roomId = roomId;
+      this.result = result;
+    }
+  }
+}

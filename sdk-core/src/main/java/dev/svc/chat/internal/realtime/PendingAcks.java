@@ -1,0 +1,81 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Scheduler;
+
+/**
+ * The emitted events waiting for the gateway's acknowledgement, by ack id. Ids are integers from 0, never
+ * reused within a client. Confined to the actor thread.
+ */
+final class PendingAcks {
+  private final Scheduler scheduler;
+  private final long timeoutMillis;
+  private final Map<Integer, Pending> pending = new HashMap<>();
+  private int nextId;
+
+  PendingAcks(Scheduler scheduler, long timeoutMillis) {
+    this.scheduler = scheduler;
+    this.timeoutMillis = timeoutMillis;
+  }
+
+  /** Registers {@code future} for the next ack id, with a timeout, and returns the id. */
+  int register(final String event, CompletableFuture<String> future) {
+    final int id = nextId;
+    nextId = nextId == Integer.MAX_VALUE ? 0 : nextId + 1;
+    Scheduler.Timer timer = scheduler.schedule(new Runnable() {
+      @Override
+      public void run() {
+        fail(id, new TransportException("no acknowledgement of '" + event + "' within " + timeoutMillis + " ms"));
+      }
+    }, timeoutMillis);
+    pending.put(id, new Pending(future, timer));
+    return id;
+  }
+
+  /** Completes the emit with ack id {@code id}; returns false for an unknown (late or foreign) id. */
+  boolean complete(int id, String argsJson) {
+    Pending p = pending.remove(id);
+    if (p == null) return false;
+    p.timer.cancel();
+    p.future.complete(argsJson);
+    return true;
+  }
+
+  /** Fails the emit with ack id {@code id}, if still pending. */
+  void fail(int id, Throwable error) {
+    Pending p = pending.remove(id);
+    if (p == null) return;
+    p.timer.cancel();
+    p.future.completeExceptionally(error);
+  }
+
+  /** Fails every pending emit, such as when the connection is lost. */
+  void failAll(Throwable error) {
+    List<Pending> all = new ArrayList<>(pending.values());
+    pending.clear();
+    for (Pending p : all) {
+      p.timer.cancel();
+      p.future.completeExceptionally(error);
+    }
+  }
+
+  int size() {
+    return pending.size();
+  }
+
+  private static final class Pending {
+    final CompletableFuture<String> future;
+    final Scheduler.Timer timer;
+
+    Pending(CompletableFuture<String> future, Scheduler.Timer timer) {
+      this.future = future;
+      this.timer = timer;
+    }
+  }
+}

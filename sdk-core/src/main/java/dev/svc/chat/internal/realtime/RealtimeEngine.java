@@ -1,0 +1,480 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.ApiException;
+import dev.svc.chat.ChatStateException;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.json.Json;
+import dev.svc.chat.internal.json.ServiceError;
+import dev.svc.chat.internal.socketio.EngineIoCodec;
+import dev.svc.chat.internal.socketio.EngineIoPacket;
+import dev.svc.chat.internal.socketio.MalformedFrameException;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+
+/**
+ * The realtime connection to the gateway: Engine.IO v4 and Socket.IO v5 over an OkHttp WebSocket, as an
+ * actor. Every field is confined to the {@link Scheduler}'s thread; public methods and OkHttp callbacks
+ * only post to it. It owns the state machine of {@link ConnectionState}, the handshake, the heartbeat
+ * watchdog, reconnects with backoff, and acknowledgements.
+ */
+public final class RealtimeEngine {
+  /** How long a WebSocket may take from opening to the gateway's CONNECT answer. */
+  static final long HANDSHAKE_TIMEOUT_MILLIS = 20_000;
+  private static final long CLOSE_GRACE_MILLIS = 1_000;
+
+  private final OkHttpClient http;
+  private final String socketUrl;
+  private final Scheduler actor;
+  private final ReconnectPolicy reconnectPolicy;
+  private final EngineListener listener;
+  private final Log log;
+  private final PendingAcks acks;
+
+  private ConnectionState state = ConnectionState.DISCONNECTED;
+  private volatile ConnectionState publishedState = ConnectionState.DISCONNECTED;
+  private String token;
+  private GatewayConnection current;
+  private int connectionCount;
+  private int reconnectAttempt;
+  private Scheduler.Timer reconnectTimer;
+  private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>();
+  /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
+  private final Set<CompletableFuture<?>> openCommands =
+      Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
+
+  public RealtimeEngine(OkHttpClient http, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
+      long ackTimeoutMillis, EngineListener listener, Log log) {
+    this.http = http;
+    this.socketUrl = socketUrl;
+    this.actor = actor;
+    this.reconnectPolicy = reconnectPolicy;
+    this.listener = listener;
+    this.log = log;
+    this.acks = new PendingAcks(actor, ackTimeoutMillis);
+  }
+
+  /** Returns the gateway URL for an API URL: its origin plus {@code /socket.io/?EIO=4&transport=websocket}. */
+  public static String socketUrl(okhttp3.HttpUrl apiUrl) {
+    return apiUrl.newBuilder().encodedPath("/socket.io/").query("EIO=4&transport=websocket").build().toString();
+  }
+
+  /** Returns the state as last published; callable from any thread. */
+  public ConnectionState state() {
+    return publishedState;
+  }
+
+  /** Returns the scheduler that is this engine's actor. */
+  public Scheduler actor() {
+    return actor;
+  }
+
+  // ---------------------------------------------------------------- commands (any thread)
+
+  /** Connects, or reconnects with a new token; completes when the gateway accepted the handshake. */
+  public CompletableFuture<Void> connect(final String token) {
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    post(result, new Runnable() {
+      @Override
+      public void run() {
+        doConnect(token, result);
+      }
+    });
+    return result;
+  }
+
+  /** Disconnects politely and stays disconnected. */
+  public CompletableFuture<Void> disconnect() {
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    post(result, new Runnable() {
+      @Override
+      public void run() {
+        if (state != ConnectionState.CLOSED) {
+          stop(ConnectionState.DISCONNECTED, "client_disconnect", new TransportException("disconnected"));
+        }
+        result.complete(null);
+      }
+    });
+    return result;
+  }
+
+  /**
+   * Closes for good: disconnects politely, waits briefly for the socket to end, then cancels it so no
+   * OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
+   */
+  public void shutdown() {
+    final GatewayConnection[] last = new GatewayConnection[1];
+    final CountDownLatch done = new CountDownLatch(1);
+    boolean posted = actor.execute(new Runnable() {
+      @Override
+      public void run() {
+        last[0] = current;
+        stop(ConnectionState.CLOSED, "closed", new TransportException("the client was closed"));
+        done.countDown();
+      }
+    });
+    try {
+      if (posted) done.await(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    GatewayConnection conn = last[0];
+    if (conn != null && conn.webSocket != null && !conn.awaitGone(CLOSE_GRACE_MILLIS)) {
+      conn.webSocket.cancel();
+    }
+    actor.shutdown();
+    failOpenCommands();
+  }
+
+  /** Emits an event that expects an acknowledgement; completes with the ACK's argument array (JSON). */
+  public CompletableFuture<String> emitWithAck(final String event, final String argsJson) {
+    final CompletableFuture<String> result = new CompletableFuture<>();
+    post(result, new Runnable() {
+      @Override
+      public void run() {
+        emitWithAckInActor(event, argsJson, result);
+      }
+    });
+    return result;
+  }
+
+  /**
+   * Runs {@code command} on the actor; {@code result} is its outcome. If the engine is shut down before
+   * the command ran, {@code result} fails with a {@link ChatStateException} instead of never completing.
+   */
+  public void post(final CompletableFuture<?> result, Runnable command) {
+    openCommands.add(result);
+    result.whenComplete(new java.util.function.BiConsumer<Object, Throwable>() {
+      @Override
+      public void accept(Object v, Throwable e) {
+        openCommands.remove(result);
+      }
+    });
+    if (!actor.execute(command)) failOpenCommands();
+  }
+
+  private void failOpenCommands() {
+    for (CompletableFuture<?> f : new ArrayList<>(openCommands)) {
+      f.completeExceptionally(new ChatStateException("the client is closed"));
+    }
+  }
+
+  // ---------------------------------------------------------------- actor side
+
+  /** Emits on the actor thread. The connection must be accepted, or the future fails at once. */
+  void emitWithAckInActor(String event, String argsJson, CompletableFuture<String> result) {
+    GatewayConnection conn = current;
+    if (state != ConnectionState.CONNECTED || conn == null || !conn.accepted) {
+      result.completeExceptionally(new ChatStateException("cannot emit '" + event + "' while " + state));
+      return;
+    }
+    int id = acks.register(event, result);
+    String frame = EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.event(event, argsJson, id)));
+    RuntimeException failure = send(conn, frame);
+    if (failure != null) acks.fail(id, failure);
+  }
+
+  private void doConnect(String newToken, CompletableFuture<Void> result) {
+    if (state == ConnectionState.CLOSED) {
+      result.completeExceptionally(new ChatStateException("the client is closed"));
+      return;
+    }
+    boolean sameToken = newToken.equals(token);
+    token = newToken;
+    if (state == ConnectionState.CONNECTED && sameToken) {
+      result.complete(null);
+      return;
+    }
+    connectWaiters.add(result);
+    if (state == ConnectionState.CONNECTING && sameToken) return; // the attempt under way will answer
+    cancelReconnectTimer();
+    GatewayConnection old = current;
+    if (old != null) {
+      // a refresh: the old handshake carried the old token, so start over on a new socket
+      current = null;
+      closePolitely(old);
+      acks.failAll(new TransportException("reconnecting with a new token"));
+    }
+    reconnectAttempt = 0;
+    setState(ConnectionState.CONNECTING, "connect", null);
+    open();
+  }
+
+  private void open() {
+    final GatewayConnection conn = new GatewayConnection(++connectionCount);
+    current = conn;
+    if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
+    conn.handshakeTimer = actor.schedule(new Runnable() {
+      @Override
+      public void run() {
+        onTransportLost(conn, "handshake_failed",
+            new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms"));
+      }
+    }, HANDSHAKE_TIMEOUT_MILLIS);
+    Request request = new Request.Builder().url(socketUrl).build();
+    conn.webSocket = http.newWebSocket(request, conn.listener(this, actor));
+  }
+
+  void onText(GatewayConnection conn, String text) {
+    if (conn != current) return;
+    EngineIoPacket packet;
+    try {
+      packet = EngineIoCodec.decode(text);
+    } catch (MalformedFrameException e) {
+      log.warn("dropped a malformed frame", e);
+      return;
+    }
+    if (conn.handshake == null) {
+      onFirstPacket(conn, packet);
+      return;
+    }
+    switch (packet.type) {
+      case PING:
+        send(conn, EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
+        armWatchdog(conn);
+        break;
+      case MESSAGE:
+        onSocketIoPacket(conn, packet.data);
+        break;
+      case CLOSE:
+        onTransportLost(conn, "transport_closed", new TransportException("the gateway sent an Engine.IO close"));
+        break;
+      default:
+        if (log.isDebug()) log.debug("ignored Engine.IO packet " + packet.type);
+    }
+  }
+
+  private void onFirstPacket(GatewayConnection conn, EngineIoPacket packet) {
+    if (packet.type != EngineIoPacket.Type.OPEN) {
+      onTransportLost(conn, "handshake_failed",
+          new TransportException("the gateway's first packet was " + packet.type + ", not OPEN"));
+      return;
+    }
+    try {
+      conn.handshake = EngineIoCodec.parseOpen(packet.data);
+    } catch (MalformedFrameException e) {
+      onTransportLost(conn, "handshake_failed", new TransportException(e.getMessage(), e));
+      return;
+    }
+    if (log.isDebug()) log.debug("connection #" + conn.id + " opened: " + conn.handshake);
+    armWatchdog(conn);
+    // the CONNECT carries the token: never log it
+    String connect = SocketIoCodec.encode(SocketIoPacket.connect(Json.object("token", token)));
+    RuntimeException failure = send(conn, EngineIoCodec.message(connect));
+    if (failure != null) onTransportLost(conn, "handshake_failed", failure);
+  }
+
+  private void onSocketIoPacket(GatewayConnection conn, String data) {
+    SocketIoPacket packet;
+    try {
+      packet = SocketIoCodec.decode(data);
+    } catch (MalformedFrameException e) {
+      log.warn("dropped a malformed Socket.IO packet", e);
+      return;
+    }
+    conn.binaryFramesToSkip += packet.attachments;
+    if (!packet.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) {
+      if (log.isDebug()) log.debug("ignored a packet for namespace " + packet.namespace);
+      return;
+    }
+    switch (packet.type) {
+      case CONNECT:
+        onAccepted(conn);
+        break;
+      case CONNECT_ERROR:
+        onRefused(conn, packet.data);
+        break;
+      case DISCONNECT:
+        onServerDisconnect(conn);
+        break;
+      case EVENT:
+        if ("session-expired".equals(packet.eventName)) conn.sessionExpired = true;
+        listener.onServerEvent(packet);
+        break;
+      case ACK:
+        if (!acks.complete(packet.ackId, packet.data) && log.isDebug()) {
+          log.debug("ignored an acknowledgement with unknown id " + packet.ackId);
+        }
+        break;
+      case BINARY_EVENT:
+        log.warn("dropped binary event '" + packet.eventName + "' and its " + packet.attachments
+            + " attachments: binary payloads are not supported", null);
+        break;
+      case BINARY_ACK:
+        acks.fail(packet.ackId, new TransportException("binary acknowledgements are not supported"));
+        break;
+      default:
+        throw new AssertionError(packet.type);
+    }
+  }
+
+  void onBinary(GatewayConnection conn) {
+    if (conn != current) return;
+    if (conn.binaryFramesToSkip > 0) {
+      conn.binaryFramesToSkip--;
+    } else {
+      log.warn("dropped an unexpected binary frame", null);
+    }
+  }
+
+  private void onAccepted(GatewayConnection conn) {
+    if (conn.accepted) return;
+    conn.accepted = true;
+    if (conn.handshakeTimer != null) conn.handshakeTimer.cancel();
+    conn.handshakeTimer = null;
+    reconnectAttempt = 0;
+    log.info("connected (connection #" + conn.id + ")");
+    setState(ConnectionState.CONNECTED, "connected", null);
+    completeConnectWaiters(null);
+  }
+
+  private void onRefused(GatewayConnection conn, String data) {
+    ServiceError error = ServiceError.fromConnectError(data);
+    ApiException cause = error.toApiException();
+    log.info("the gateway refused the handshake: " + error.code);
+    stop(ConnectionState.DISCONNECTED, error.code, cause, false);
+  }
+
+  private void onServerDisconnect(GatewayConnection conn) {
+    if (conn.sessionExpired) {
+      stop(ConnectionState.DISCONNECTED, "token_expired",
+          new ApiException(401, "token_expired", "the session token expired"), false);
+    } else {
+      stop(ConnectionState.DISCONNECTED, "server_disconnect",
+          new TransportException("the gateway disconnected the client"), false);
+    }
+  }
+
+  /** Handles the loss of {@code conn}: unless it is stale, go RECONNECTING and retry after a backoff. */
+  void onTransportLost(GatewayConnection conn, String reason, RuntimeException cause) {
+    if (conn != current) return;
+    current = null;
+    conn.cancelTimers();
+    if (conn.webSocket != null) conn.webSocket.cancel();
+    log.info("connection #" + conn.id + " lost: " + reason);
+    acks.failAll(new TransportException("the connection was lost (" + reason + ")", cause));
+    completeConnectWaiters(new TransportException("could not connect (" + reason + "); retrying", cause));
+    setState(ConnectionState.RECONNECTING, reason, cause);
+    long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
+    if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
+    reconnectTimer = actor.schedule(new Runnable() {
+      @Override
+      public void run() {
+        reconnectTimer = null;
+        if (state == ConnectionState.RECONNECTING && current == null) open();
+      }
+    }, delay);
+  }
+
+  /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */
+  private void stop(ConnectionState target, String reason, RuntimeException cause) {
+    stop(target, reason, cause, true);
+  }
+
+  /**
+   * Ends the connection without reconnecting, in state {@code target}. {@code polite}: send DISCONNECT
+   * first (not when the gateway itself refused or disconnected us).
+   */
+  private void stop(ConnectionState target, String reason, RuntimeException cause, boolean polite) {
+    cancelReconnectTimer();
+    GatewayConnection conn = current;
+    current = null;
+    if (conn != null) {
+      if (!polite) conn.accepted = false; // closePolitely says DISCONNECT only on an accepted connection
+      closePolitely(conn);
+    }
+    acks.failAll(cause instanceof ApiException ? new TransportException("disconnected (" + reason + ")", cause)
+        : cause);
+    completeConnectWaiters(cause);
+    setState(target, reason, cause instanceof TransportException ? null : cause);
+  }
+
+  /** Sends DISCONNECT when the gateway accepted us, then closes the WebSocket normally. */
+  private void closePolitely(GatewayConnection conn) {
+    conn.cancelTimers();
+    if (conn.webSocket == null) return;
+    if (conn.accepted) conn.webSocket.send(EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.disconnect())));
+    conn.webSocket.close(1000, null);
+  }
+
+  private void armWatchdog(final GatewayConnection conn) {
+    if (conn.watchdog != null) conn.watchdog.cancel();
+    final long limit = conn.handshake.pingIntervalMillis + conn.handshake.pingTimeoutMillis;
+    conn.watchdog = actor.schedule(new Runnable() {
+      @Override
+      public void run() {
+        onTransportLost(conn, "ping_timeout", new TransportException("no ping from the gateway within " + limit + " ms"));
+      }
+    }, limit);
+  }
+
+  /** Sends a frame; returns the failure, or null when it was queued. */
+  private RuntimeException send(GatewayConnection conn, String frame) {
+    long size = utf8Size(frame);
+    if (size > conn.maxPayload()) {
+      return new ApiException(413, "payload_too_large",
+          "frame of " + size + " bytes exceeds the gateway's maxPayload of " + conn.maxPayload());
+    }
+    if (!conn.webSocket.send(frame)) return new TransportException("the connection is closing");
+    return null;
+  }
+
+  private void setState(ConnectionState next, String reason, Throwable cause) {
+    if (state == next) return;
+    ConnectionState previous = state;
+    state = next;
+    publishedState = next;
+    listener.onStateChange(new ConnectionStateChange(previous, next, reason, cause));
+  }
+
+  private void completeConnectWaiters(RuntimeException error) {
+    if (connectWaiters.isEmpty()) return;
+    List<CompletableFuture<Void>> waiters = new ArrayList<>(connectWaiters);
+    connectWaiters.clear();
+    for (CompletableFuture<Void> f : waiters) {
+      if (error == null) {
+        f.complete(null);
+      } else {
+        f.completeExceptionally(error);
+      }
+    }
+  }
+
+  private void cancelReconnectTimer() {
+    if (reconnectTimer != null) reconnectTimer.cancel();
+    reconnectTimer = null;
+  }
+
+  /** Returns the UTF-8 length of {@code s} without encoding it. */
+  static long utf8Size(String s) {
+    long size = 0;
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        size++;
+      } else if (c < 0x800) {
+        size += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        size += 4;
+        i++;
+      } else {
+        size += 3;
+      }
+    }
+    return size;
+  }
+}

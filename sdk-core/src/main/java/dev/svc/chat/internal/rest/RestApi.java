@@ -1,0 +1,179 @@
+package dev.svc.chat.internal.rest;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.squareup.moshi.JsonAdapter;
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
+import com.squareup.moshi.JsonReader;
+import dev.svc.chat.ChatException;
+import dev.svc.chat.ChatStateException;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Room;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.CallbackExecutor;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.json.MessageJsonAdapter;
+import dev.svc.chat.internal.json.ResponseAdapters;
+import dev.svc.chat.internal.json.ServiceError;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * The session-token REST routes of contract section 4. Answers are read with the hand-written adapters;
+ * a non-2xx answer becomes an {@link dev.svc.chat.ApiException}. Futures complete on the callback executor.
+ */
+public final class RestApi {
+  /** Attempts of an idempotent send after the first, on transport failures only. */
+  static final int SEND_RETRIES = 2;
+  private static final long RETRY_DELAY_MILLIS = 250;
+  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+
+  /** Supplies the session token of the latest connect, or null before it. */
+  public interface TokenSource {
+    String token();
+  }
+
+  private final OkHttpClient http;
+  private final HttpUrl apiUrl;
+  private final TokenSource tokens;
+  private final CallbackExecutor callbacks;
+  private final Scheduler timers;
+  private final Log log;
+  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+  /** Results not yet complete, failed by {@link #close()} so none is left hanging. */
+  private final Set<CompletableFuture<?>> open = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  public RestApi(OkHttpClient http, HttpUrl apiUrl, TokenSource tokens, CallbackExecutor callbacks,
+      Scheduler timers, Log log) {
+    this.http = http;
+    this.apiUrl = apiUrl;
+    this.tokens = tokens;
+    this.callbacks = callbacks;
+    this.timers = timers;
+    this.log = log;
+  }
+
+  /** {@code GET /v1/chat/rooms}. */
+  public CompletableFuture<List<Room>> listRooms() {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").build();
+    return call(new Request.Builder().url(url).get(), ResponseAdapters.ROOM_LIST, 0);
+  }
+
+  /** {@code GET /v1/chat/rooms/{roomId}/messages?limit=&before=&after=}. */
+  public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
+    HttpUrl.Builder url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("messages").addQueryParameter("limit", Integer.toString(query.limit()));
+    if (query.before() != null) url.addQueryParameter("before", Long.toString(query.before()));
+    if (query.after() != null) url.addQueryParameter("after", Long.toString(query.after()));
+    return call(new Request.Builder().url(url.build()).get(), ResponseAdapters.MESSAGE_PAGE, 0);
+  }
+
+  /**
+   * {@code POST /v1/chat/rooms/{roomId}/messages}, retried on transport failures with the same id. The
+   * {@code senderId} is the user the app connected as: a token of another user is refused with 403.
+   */
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId,
+      String senderId) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("messages").build();
+    RequestBody body = RequestBody.create(ResponseAdapters.sendMessageBody(parts, clientMessageId, senderId), JSON);
+    return call(new Request.Builder().url(url).post(body), MessageJsonAdapter.INSTANCE, SEND_RETRIES);
+  }
+
+  /** Cancels the calls in flight; later calls fail at once. */
+  public void close() {
+    closed = true;
+    for (Call c : inFlight) c.cancel();
+    for (CompletableFuture<?> f : open) callbacks.fail(f, new TransportException("the client was closed"));
+  }
+
+  private <T> CompletableFuture<T> call(Request.Builder request, JsonAdapter<T> adapter, int retries) {
+    final CompletableFuture<T> result = new CompletableFuture<>();
+    open.add(result);
+    result.whenComplete(new java.util.function.BiConsumer<T, Throwable>() {
+      @Override
+      public void accept(T value, Throwable error) {
+        open.remove(result);
+      }
+    });
+    String token = tokens.token();
+    if (closed) {
+      callbacks.fail(result, new ChatStateException("the client is closed"));
+    } else if (token == null) {
+      callbacks.fail(result, new ChatStateException("call connect(userId, token) before any REST call"));
+    } else {
+      Request r = request.header("Authorization", "Bearer " + token)
+          .header("Accept", "application/json").build();
+      enqueue(r, adapter, retries, result);
+    }
+    return result;
+  }
+
+  private <T> void enqueue(final Request request, final JsonAdapter<T> adapter, final int retriesLeft,
+      final CompletableFuture<T> result) {
+    if (closed) {
+      callbacks.fail(result, new TransportException("the client was closed"));
+      return;
+    }
+    final Call call = http.newCall(request);
+    inFlight.add(call);
+    call.enqueue(new Callback() {
+      @Override
+      public void onFailure(Call c, IOException e) {
+        inFlight.remove(c);
+        if (retriesLeft > 0 && !closed && !c.isCanceled()) {
+          log.info(request.method() + " " + request.url().encodedPath() + " failed (" + e + "); retrying");
+          timers.schedule(new Runnable() {
+            @Override
+            public void run() {
+              enqueue(request, adapter, retriesLeft - 1, result);
+            }
+          }, RETRY_DELAY_MILLIS * (SEND_RETRIES - retriesLeft + 1));
+          return;
+        }
+        callbacks.fail(result, new TransportException(request.method() + " " + request.url().encodedPath()
+            + " failed: " + e.getMessage(), e));
+      }
+
+      @Override
+      public void onResponse(Call c, Response response) {
+        inFlight.remove(c);
+        try (ResponseBody body = response.body()) {
+          if (!response.isSuccessful()) {
+            callbacks.fail(result, ServiceError.fromHttp(response.code(), body == null ? "" : body.string()));
+            return;
+          }
+          if (body == null) throw new JsonDataException("empty body");
+          T value = adapter.fromJson(JsonReader.of(body.source()));
+          if (value == null) throw new JsonDataException("null body");
+          callbacks.complete(result, value);
+        } catch (JsonEncodingException e) {
+          callbacks.fail(result, new ChatException("malformed answer to " + request.method() + " "
+              + request.url().encodedPath() + ": " + e.getMessage(), e));
+        } catch (IOException e) {
+          onFailure(c, e);
+        } catch (JsonDataException | IllegalArgumentException | IllegalStateException e) {
+          callbacks.fail(result, new ChatException("malformed answer to " + request.method() + " "
+              + request.url().encodedPath() + ": " + e.getMessage(), e));
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,83 @@
+package dev.svc.chat.internal.socketio;
+
+import java.io.IOException;
+
+import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonReader;
+import dev.svc.chat.internal.json.Json;
+
+/** Parses and encodes Engine.IO v4 packets (WebSocket transport: one packet per text frame). */
+public final class EngineIoCodec {
+  /** The payload limit assumed until the server's OPEN packet says otherwise (the official default). */
+  public static final long DEFAULT_MAX_PAYLOAD = 1_000_000;
+
+  private static final EngineIoPacket.Type[] TYPES = EngineIoPacket.Type.values();
+  private static final JsonReader.Options OPEN_NAMES =
+      JsonReader.Options.of("sid", "pingInterval", "pingTimeout", "maxPayload");
+
+  private EngineIoCodec() {
+  }
+
+  /** Returns the packet in a text frame. */
+  public static EngineIoPacket decode(String frame) throws MalformedFrameException {
+    if (frame.isEmpty()) throw new MalformedFrameException("empty Engine.IO frame");
+    int t = frame.charAt(0) - '0';
+    if (t < 0 || t >= TYPES.length) {
+      throw new MalformedFrameException("unknown Engine.IO packet type: " + abbreviate(frame));
+    }
+    return new EngineIoPacket(TYPES[t], frame.substring(1));
+  }
+
+  /** Returns the text frame of a packet. */
+  public static String encode(EngineIoPacket.Type type, String data) {
+    return (char) ('0' + type.ordinal()) + data;
+  }
+
+  /** Returns the text frame of a MESSAGE packet carrying a Socket.IO packet. */
+  public static String message(String socketIoPacket) {
+    return '4' + socketIoPacket;
+  }
+
+  /** Parses the data of an OPEN packet. */
+  public static EngineIoHandshake parseOpen(String data) throws MalformedFrameException {
+    String sid = null;
+    long pingInterval = -1;
+    long pingTimeout = -1;
+    long maxPayload = DEFAULT_MAX_PAYLOAD;
+    try {
+      JsonReader reader = Json.reader(data);
+      reader.beginObject();
+      while (reader.hasNext()) {
+        switch (reader.selectName(OPEN_NAMES)) {
+          case 0:
+            sid = reader.nextString();
+            break;
+          case 1:
+            pingInterval = reader.nextLong();
+            break;
+          case 2:
+            pingTimeout = reader.nextLong();
+            break;
+          case 3:
+            maxPayload = reader.nextLong();
+            break;
+          default:
+            reader.skipName();
+            reader.skipValue();
+        }
+      }
+      reader.endObject();
+      if (reader.peek() != JsonReader.Token.END_DOCUMENT) throw new JsonDataException("trailing data");
+    } catch (IOException | JsonDataException e) {
+      throw new MalformedFrameException("malformed OPEN packet: " + e.getMessage());
+    }
+    if (sid == null || pingInterval <= 0 || pingTimeout <= 0 || maxPayload <= 0) {
+      throw new MalformedFrameException("OPEN packet without sid, pingInterval, pingTimeout: " + abbreviate(data));
+    }
+    return new EngineIoHandshake(sid, pingInterval, pingTimeout, maxPayload);
+  }
+
+  static String abbreviate(String s) {
+    return s.length() <= 200 ? s : s.substring(0, 200) + "...(" + s.length() + " chars)";
+  }
+}

@@ -1,0 +1,153 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.testing.Await;
+import dev.svc.chat.testing.EventRecorder;
+import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.GatedExecutor;
+import dev.svc.chat.testing.GatewaySession;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.mockwebserver.MockResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** close(): releases what the client created, keeps what it was given. */
+class CloseTest {
+  private FakeGateway gateway;
+
+  private final java.util.Set<Thread> before = new java.util.HashSet<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    before.addAll(Thread.getAllStackTraces().keySet());
+    gateway = new FakeGateway();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    gateway.close();
+  }
+
+  private static GatewaySession connect(ChatClient client, FakeGateway gateway) throws Exception {
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    GatewaySession session = gateway.nextSession();
+    session.awaitConnect();
+    Await.value(connected);
+    return session;
+  }
+
+  /**
+   * Returns the live threads the SDK may have made: ours by name, and any non-daemon OkHttp thread that
+   * did not exist before the test (other tests' leftovers are not this test's business).
+   */
+  private List<String> sdkThreads() {
+    List<String> names = new ArrayList<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (!t.isAlive() || before.contains(t)) continue;
+      String n = t.getName();
+      if (n.startsWith("svc-chat-") || (n.startsWith("OkHttp") && !t.isDaemon())) names.add(n);
+    }
+    return names;
+  }
+
+  @Test
+  void closeDisconnectsAndLeavesNoThreadBehind() throws Exception {
+    ChatClient client = Svc.init(gateway.apiUrl());
+    EventRecorder events = EventRecorder.attach(client);
+    GatewaySession session = connect(client, gateway);
+    gateway.enqueueRest(new MockResponse().setBody("{\"rooms\":[]}"));
+    Await.value(client.listRooms());
+    assertFalse(sdkThreads().isEmpty(), "the client should have threads while open");
+
+    client.close();
+    assertEquals("41", session.nextNonPong());
+    assertEquals("<close 1000>", session.nextFrame());
+    assertEquals(ConnectionState.CLOSED, client.state());
+    events.awaitState(ConnectionState.CLOSED);
+    for (String thread : events.threads) assertTrue(thread.startsWith("svc-chat-callbacks-"), thread);
+    Await.until("the SDK's threads to end, still alive: " + sdkThreads(), () -> sdkThreads().isEmpty());
+  }
+
+  @Test
+  void closeIsIdempotentAndLaterCallsFail() throws Exception {
+    ChatClient client = Svc.init(gateway.apiUrl());
+    connect(client, gateway);
+    client.close();
+    client.close();
+    Await.failure(client.connect("alice", "good-jwt"), ChatStateException.class);
+    Await.failure(client.joinRoom("r1"), ChatStateException.class);
+    Await.failure(client.listRooms(), ChatStateException.class);
+    Await.value(client.disconnect());
+  }
+
+  @Test
+  void closeFailsPendingFutures() throws Exception {
+    ChatClient client = Svc.init(gateway.apiUrl());
+    GatewaySession session = connect(client, gateway);
+    CompletableFuture<Room> joined = client.joinRoom("r1");
+    session.nextEmit("join-room");
+    client.close();
+    Await.failure(joined, TransportException.class);
+  }
+
+  @Test
+  void closeKeepsWhatItWasGiven() throws Exception {
+    OkHttpClient shared = new OkHttpClient();
+    GatedExecutor executor = new GatedExecutor(2);
+    try {
+      ChatClient client = Svc.init(SvcOptions.builder(gateway.apiUrl()).okHttpClient(shared)
+          .callbackExecutor(executor).build());
+      connect(client, gateway);
+      client.close();
+      assertFalse(shared.dispatcher().executorService().isShutdown());
+      assertFalse(executor.isShutdown());
+      gateway.enqueueRest(new MockResponse().setBody("still here"));
+      try (Response r = shared.newCall(new Request.Builder().url(gateway.apiUrl() + "/x").build()).execute()) {
+        assertEquals("still here", r.body().string());
+      }
+    } finally {
+      executor.close();
+      shared.dispatcher().executorService().shutdown();
+      shared.connectionPool().evictAll();
+    }
+  }
+
+  @Test
+  void aJvmWithAClosedClientExitsAtOnce() throws Exception {
+    String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        ExitProbe.class.getName(), gateway.apiUrl())
+        .redirectErrorStream(true).start();
+    GatewaySession session = gateway.nextSession();
+    session.awaitConnect();
+    boolean exited = p.waitFor(10, TimeUnit.SECONDS);
+    String output = new String(p.getInputStream().readAllBytes());
+    if (!exited) p.destroyForcibly();
+    assertTrue(exited, "the JVM did not exit after close(): " + output);
+    assertEquals(0, p.exitValue(), output);
+    assertTrue(output.contains("closed in "), output);
+  }
+
+  /** The main of {@link #aJvmWithAClosedClientExitsAtOnce}: connect, close, return. */
+  public static final class ExitProbe {
+    public static void main(String[] args) throws Exception {
+      ChatClient client = Svc.init(args[0]);
+      client.connect("alice", "good-jwt").get(5, TimeUnit.SECONDS);
+      long start = System.nanoTime();
+      client.close();
+      System.out.println("closed in " + (System.nanoTime() - start) / 1_000_000 + " ms");
+    }
+  }
+}

@@ -1,0 +1,325 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.testing.Await;
+import dev.svc.chat.testing.EventRecorder;
+import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.Frames;
+import dev.svc.chat.testing.GatewaySession;
+import dev.svc.chat.testing.RecordingLogger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The realtime connection against a fake gateway speaking the official server's frames. */
+class RealtimeTest {
+  private FakeGateway gateway;
+  private RecordingLogger logger;
+  private ChatClient client;
+  private EventRecorder events;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    gateway = new FakeGateway();
+    logger = new RecordingLogger();
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).logger(logger).reconnectDelay(10, 100)
+        .ackTimeoutMillis(2_000).build());
+    events = EventRecorder.attach(client);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    client.close();
+    gateway.close();
+    assertFalse(logger.mentions("good-jwt"), "a token was logged");
+    assertFalse(logger.mentions("new-jwt"), "a token was logged");
+  }
+
+  private GatewaySession connect() throws Exception {
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    GatewaySession session = gateway.nextSession();
+    assertEquals("{\"token\":\"good-jwt\"}", session.awaitConnect());
+    Await.value(connected);
+    events.assertNextState(ConnectionState.CONNECTING, "connect");
+    events.assertNextState(ConnectionState.CONNECTED, "connected");
+    return session;
+  }
+
+  private Room join(GatewaySession session, String roomId) throws Exception {
+    CompletableFuture<Room> joined = client.joinRoom(roomId);
+    GatewaySession.Emit emit = session.nextEmit("join-room");
+    assertEquals("{\"roomId\":\"" + roomId + "\"}", emit.payload);
+    session.ack(emit, "{\"ok\":true,\"room\":" + Frames.roomJson(roomId) + "}");
+    return Await.value(joined);
+  }
+
+  @Test
+  void connectsWithTheTokenInTheConnectPacket() throws Exception {
+    GatewaySession session = connect();
+    assertEquals("/socket.io/?EIO=4&transport=websocket", session.upgradeRequest.getPath());
+    assertEquals(ConnectionState.CONNECTED, client.state());
+    assertEquals("alice", client.userId());
+  }
+
+  @Test
+  void connectErrorTokenExpiredFailsWithApiExceptionAndDoesNotReconnect() throws Exception {
+    gateway.onConnect = auth -> "44{\"message\":\"token_expired\",\"data\":{\"code\":\"token_expired\"}}";
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    gateway.nextSession();
+    ApiException e = Await.failure(connected, ApiException.class);
+    assertEquals(401, e.status());
+    assertEquals("token_expired", e.code());
+    assertTrue(e.isTokenExpired());
+    events.assertNextState(ConnectionState.CONNECTING);
+    ConnectionStateChange c = events.assertNextState(ConnectionState.DISCONNECTED, "token_expired");
+    assertTrue(c.cause() instanceof ApiException);
+    gateway.assertNoSession(300);
+    assertEquals(ConnectionState.DISCONNECTED, client.state());
+  }
+
+  @Test
+  void connectErrorWithOnlyAMessageIsUnauthorized() throws Exception {
+    gateway.onConnect = auth -> "44{\"message\":\"unauthorized\"}";
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    gateway.nextSession();
+    ApiException e = Await.failure(connected, ApiException.class);
+    assertEquals(401, e.status());
+    assertEquals("unauthorized", e.code());
+    assertFalse(e.isTokenExpired());
+    gateway.assertNoSession(300);
+  }
+
+  @Test
+  void refusesAnApiKeyAndBadUserIds() throws Exception {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> client.connect("alice", "sk_live_abc"));
+    assertTrue(e.getMessage().contains("API keys never belong in client code"), e.getMessage());
+    assertFalse(e.getMessage().contains("sk_live_abc"));
+    assertThrows(IllegalArgumentException.class, () -> client.connect("", "t"));
+    assertThrows(IllegalArgumentException.class, () -> client.connect("al ice", "t"));
+    assertThrows(IllegalArgumentException.class, () -> client.connect(new String(new char[129]).replace('\0', 'a'), "t"));
+    client.connect("a-Z_0.9@x:y", "t"); // every allowed character
+    gateway.nextSession();
+  }
+
+  @Test
+  void unreachableGatewayFailsConnectAndKeepsRetrying() throws Exception {
+    FakeGateway gone = new FakeGateway();
+    String url = gone.apiUrl();
+    gone.close();
+    try (ChatClient offline = Svc.init(SvcOptions.builder(url).reconnectDelay(10, 100).build())) {
+      EventRecorder offlineEvents = EventRecorder.attach(offline);
+      Await.failure(offline.connect("alice", "good-jwt"), TransportException.class);
+      offlineEvents.assertNextState(ConnectionState.CONNECTING);
+      offlineEvents.assertNextState(ConnectionState.RECONNECTING, "transport_error");
+      assertEquals(ConnectionState.RECONNECTING, offline.state());
+    }
+  }
+
+  @Test
+  void answersPingWithPongAndNeverPings() throws Exception {
+    GatewaySession session = connect();
+    session.send("2");
+    assertEquals("3", session.nextFrame());
+    session.send("2");
+    assertEquals("3", session.nextFrame());
+  }
+
+  @Test
+  void watchdogReconnectsAndRejoinsTheJoinedRoom() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(600, 400); // and the gateway never pings
+    GatewaySession first = connect();
+    join(first, "r1");
+    ConnectionStateChange lost = events.assertNextState(ConnectionState.RECONNECTING, "ping_timeout");
+    assertTrue(lost.cause() instanceof TransportException);
+    gateway.openPacket = FakeGateway.openPacket(25_000, 20_000);
+    GatewaySession second = gateway.nextSession();
+    assertEquals("{\"token\":\"good-jwt\"}", second.awaitConnect());
+    events.assertNextState(ConnectionState.CONNECTED);
+    GatewaySession.Emit rejoin = second.nextEmit("join-room");
+    assertEquals("{\"roomId\":\"r1\"}", rejoin.payload);
+  }
+
+  @Test
+  void pingsKeepTheWatchdogQuiet() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(300, 300);
+    GatewaySession session = connect();
+    for (int i = 0; i < 8; i++) { // 8 x ~100 ms > the 600 ms limit
+      session.send("2");
+      assertEquals("3", session.nextFrame());
+      events.assertNoStateChange(100);
+    }
+    assertEquals(ConnectionState.CONNECTED, client.state());
+  }
+
+  @Test
+  void serverCloseReconnects() throws Exception {
+    GatewaySession first = connect();
+    first.close();
+    events.assertNextState(ConnectionState.RECONNECTING, "transport_closed");
+    gateway.nextSession().awaitConnect();
+    events.assertNextState(ConnectionState.CONNECTED);
+  }
+
+  @Test
+  void droppedConnectionReconnects() throws Exception {
+    GatewaySession first = connect();
+    first.cancel();
+    ConnectionStateChange c = events.assertNextState(ConnectionState.RECONNECTING);
+    assertNotNull(c.cause());
+    gateway.nextSession().awaitConnect();
+    events.assertNextState(ConnectionState.CONNECTED);
+  }
+
+  @Test
+  void failedHandshakeReconnects() throws Exception {
+    gateway.openPacket = "42[\"not-an-open-packet\"]";
+    client.connect("alice", "good-jwt");
+    gateway.nextSession();
+    events.assertNextState(ConnectionState.CONNECTING);
+    events.assertNextState(ConnectionState.RECONNECTING, "handshake_failed");
+    gateway.openPacket = FakeGateway.openPacket(25_000, 20_000);
+    events.awaitState(ConnectionState.CONNECTED);
+  }
+
+  @Test
+  void sessionExpiredDisconnectsWithTokenExpiredThenConnectRefreshes() throws Exception {
+    GatewaySession first = connect();
+    join(first, "r1");
+    first.send("42[\"session-expired\",{\"code\":\"token_expired\"}]");
+    first.send("41");
+    first.close();
+    ConnectionStateChange c = events.assertNextState(ConnectionState.DISCONNECTED, "token_expired");
+    assertTrue(((ApiException) c.cause()).isTokenExpired());
+    gateway.assertNoSession(300);
+
+    CompletableFuture<Void> refreshed = client.connect("alice", "new-jwt");
+    GatewaySession second = gateway.nextSession();
+    assertEquals("{\"token\":\"new-jwt\"}", second.awaitConnect());
+    Await.value(refreshed);
+    assertEquals("{\"roomId\":\"r1\"}", second.nextEmit("join-room").payload);
+  }
+
+  @Test
+  void serverDisconnectDoesNotReconnect() throws Exception {
+    GatewaySession first = connect();
+    first.send("41");
+    events.assertNextState(ConnectionState.DISCONNECTED, "server_disconnect");
+    assertEquals("<close 1000>", first.nextFrame()); // closes without answering DISCONNECT
+    gateway.assertNoSession(300);
+  }
+
+  @Test
+  void connectWithANewTokenReconnectsKeepingTheRoom() throws Exception {
+    GatewaySession first = connect();
+    join(first, "r1");
+    CompletableFuture<Void> refreshed = client.connect("alice", "new-jwt");
+    assertEquals("41", first.nextFrame());
+    GatewaySession second = gateway.nextSession();
+    assertEquals("{\"token\":\"new-jwt\"}", second.awaitConnect());
+    Await.value(refreshed);
+    assertEquals("{\"roomId\":\"r1\"}", second.nextEmit("join-room").payload);
+  }
+
+  @Test
+  void joinRoomAnswersTheRoom() throws Exception {
+    GatewaySession session = connect();
+    Room room = join(session, "r1");
+    assertEquals("r1", room.id());
+    assertEquals("General", room.name());
+    assertEquals(3, room.lastMessageSeq());
+  }
+
+  @Test
+  void refusedJoinFailsWithApiException() throws Exception {
+    GatewaySession session = connect();
+    CompletableFuture<Room> joined = client.joinRoom("r2");
+    GatewaySession.Emit emit = session.nextEmit("join-room");
+    session.ack(emit, "{\"ok\":false,\"error\":{\"code\":\"forbidden\",\"message\":\"not a member\"}}");
+    ApiException e = Await.failure(joined, ApiException.class);
+    assertEquals(403, e.status());
+    assertEquals("forbidden", e.code());
+    assertEquals("not a member", e.getMessage());
+  }
+
+  @Test
+  void ackIdsCountFromZero() throws Exception {
+    GatewaySession session = connect();
+    client.joinRoom("r1");
+    assertEquals(0, session.nextEmit("join-room").ackId);
+    client.leaveRoom("r1");
+    assertEquals(1, session.nextEmit("leave-room").ackId);
+  }
+
+  @Test
+  void leaveRoomIsAcknowledged() throws Exception {
+    GatewaySession session = connect();
+    join(session, "r1");
+    CompletableFuture<Void> left = client.leaveRoom("r1");
+    GatewaySession.Emit emit = session.nextEmit("leave-room");
+    session.ack(emit, "{\"ok\":true}");
+    Await.value(left);
+  }
+
+  @Test
+  void joinWhileDisconnectedIsAStateError() throws Exception {
+    Await.failure(client.joinRoom("r1"), ChatStateException.class);
+  }
+
+  @Test
+  void joinWhileConnectingWaitsForTheConnection() throws Exception {
+    client.connect("alice", "good-jwt");
+    CompletableFuture<Room> joined = client.joinRoom("r1");
+    GatewaySession session = gateway.nextSession();
+    session.awaitConnect();
+    GatewaySession.Emit emit = session.nextEmit("join-room");
+    session.ack(emit, "{\"ok\":true,\"room\":" + Frames.roomJson("r1") + "}");
+    assertEquals("r1", Await.value(joined).id());
+  }
+
+  @Test
+  void unansweredAckTimesOut() throws Exception {
+    GatewaySession session = connect();
+    CompletableFuture<Room> joined = client.joinRoom("r1");
+    session.nextEmit("join-room");
+    TransportException e = Await.failure(joined, TransportException.class);
+    assertTrue(e.getMessage().contains("join-room"), e.getMessage());
+  }
+
+  @Test
+  void pendingAcksFailWhenTheConnectionIsLost() throws Exception {
+    GatewaySession session = connect();
+    CompletableFuture<Room> joined = client.joinRoom("r1");
+    session.nextEmit("join-room");
+    session.cancel();
+    Await.failure(joined, TransportException.class);
+  }
+
+  @Test
+  void framesOverMaxPayloadAreNotSent() throws Exception {
+    gateway.openPacket = "0{\"sid\":\"e\",\"upgrades\":[],\"pingInterval\":25000,\"pingTimeout\":20000,\"maxPayload\":64}";
+    GatewaySession session = connect();
+    ApiException e = Await.failure(client.joinRoom(new String(new char[60]).replace('\0', 'é')), ApiException.class);
+    assertEquals("payload_too_large", e.code());
+    client.joinRoom("r1");
+    assertEquals("{\"roomId\":\"r1\"}", session.nextEmit("join-room").payload);
+  }
+
+  @Test
+  void disconnectSendsDisconnectThenClosesAndStays() throws Exception {
+    GatewaySession session = connect();
+    Await.value(client.disconnect());
+    assertEquals("41", session.nextFrame());
+    assertEquals("<close 1000>", session.nextFrame());
+    events.assertNextState(ConnectionState.DISCONNECTED, "client_disconnect");
+    gateway.assertNoSession(300);
+    Await.failure(client.joinRoom("r1"), ChatStateException.class);
+  }
+}

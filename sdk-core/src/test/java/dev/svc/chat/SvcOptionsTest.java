@@ -1,0 +1,39 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class SvcOptionsTest {
+  @Test
+  void acceptsApiUrlsEndingWithV1() {
+    assertEquals("http://127.0.0.1:8080/v1", SvcOptions.builder("http://127.0.0.1:8080/v1").build().apiUrl());
+    assertEquals("http://127.0.0.1:8080/v1", SvcOptions.builder("http://127.0.0.1:8080/v1/").build().apiUrl());
+    assertEquals("https://chat.example.com/api/v1", SvcOptions.builder("https://chat.example.com/api/v1").build().apiUrl());
+  }
+
+  @Test
+  void rejectsOtherUrls() {
+    String[] bad = {"", "127.0.0.1:8080/v1", "ftp://host/v1", "ws://host/v1", "http://host", "http://host/v2",
+        "http://host/v1/rooms", "http://host/v1?x=1", "not a url"};
+    for (String url : bad) {
+      assertThrows(IllegalArgumentException.class, () -> SvcOptions.builder(url), url);
+    }
+    assertThrows(NullPointerException.class, () -> SvcOptions.builder(null));
+  }
+
+  @Test
+  void checksSettings() {
+    SvcOptions.Builder b = SvcOptions.builder("http://h/v1");
+    assertThrows(IllegalArgumentException.class, () -> b.ackTimeoutMillis(0));
+    assertThrows(IllegalArgumentException.class, () -> b.reconnectDelay(0, 10));
+    assertThrows(IllegalArgumentException.class, () -> b.reconnectDelay(100, 10));
+    assertThrows(NullPointerException.class, () -> b.logger(null));
+    SvcOptions o = b.build();
+    assertEquals(SvcOptions.DEFAULT_ACK_TIMEOUT_MILLIS, o.ackTimeoutMillis());
+    assertEquals(500, o.reconnectBaseMillis());
+    assertEquals(30_000, o.reconnectMaxMillis());
+    assertEquals(ChatLogger.NONE, o.logger());
+  }
+}

@@ -1,0 +1,149 @@
+package dev.svc.chat.internal.realtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.svc.chat.ChatLogger;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.GatewaySession;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The engine's timers on virtual time: the heartbeat watchdog and the reconnect backoff. */
+class RealtimeEngineTest {
+  /** Always the middle of the jitter range, so delays are half the ceiling. */
+  private static final Random HALF = new Random() {
+    @Override
+    public double nextDouble() {
+      return 0.5;
+    }
+  };
+
+  private FakeGateway gateway;
+  private OkHttpClient http;
+  private VirtualScheduler scheduler;
+  private RealtimeEngine engine;
+  private final List<ConnectionStateChange> changes = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    gateway = new FakeGateway();
+    http = new OkHttpClient();
+    scheduler = new VirtualScheduler();
+    EngineListener listener = new EngineListener() {
+      @Override
+      public void onStateChange(ConnectionStateChange change) {
+        changes.add(change);
+      }
+
+      @Override
+      public void onServerEvent(SocketIoPacket event) {
+      }
+    };
+    engine = new RealtimeEngine(http, RealtimeEngine.socketUrl(HttpUrl.get(gateway.apiUrl())), scheduler,
+        new ReconnectPolicy(500, 30_000, HALF), 10_000, listener, new Log(ChatLogger.NONE));
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    CompletableFuture<Void> done = engine.disconnect();
+    scheduler.pumpUntil("disconnect", done::isDone);
+    gateway.close();
+    http.dispatcher().executorService().shutdown();
+    http.connectionPool().evictAll();
+  }
+
+  private ConnectionState state() {
+    return engine.state();
+  }
+
+  private List<Long> reconnectDelays() {
+    List<Long> result = new ArrayList<>();
+    for (long d : scheduler.delays) {
+      if (d != RealtimeEngine.HANDSHAKE_TIMEOUT_MILLIS && d != 1_500) result.add(d);
+    }
+    return result;
+  }
+
+  @Test
+  void watchdogFiresAtPingIntervalPlusPingTimeout() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    GatewaySession session = gateway.nextSession();
+    assertEquals(ConnectionState.CONNECTED, state());
+
+    scheduler.advance(1_499);
+    assertEquals(ConnectionState.CONNECTED, state());
+    session.send("2"); // a ping re-arms the watchdog
+    assertEquals("40{\"token\":\"good-jwt\"}", session.nextFrame());
+    scheduler.pumpUntil("pong", () -> scheduler.delays.size() >= 3);
+    assertEquals("3", session.nextFrame());
+    scheduler.advance(1_499);
+    assertEquals(ConnectionState.CONNECTED, state());
+    scheduler.advance(1);
+    assertEquals(ConnectionState.RECONNECTING, state());
+    assertEquals("ping_timeout", changes.get(changes.size() - 1).reason());
+  }
+
+  @Test
+  void backoffDoublesWithFullJitterAndResetsAfterConnect() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    gateway.nextSession();
+
+    gateway.openPacket = "6"; // the next handshakes fail: NOOP is not an OPEN packet
+    scheduler.advance(1_500);
+    assertEquals(ConnectionState.RECONNECTING, state());
+    assertEquals(List.of(250L), reconnectDelays());
+
+    scheduler.advance(250); // attempt 1 opens, fails
+    gateway.nextSession();
+    scheduler.pumpUntil("second backoff", () -> reconnectDelays().size() == 2);
+    assertEquals(List.of(250L, 500L), reconnectDelays());
+
+    scheduler.advance(500); // attempt 2 opens, fails
+    gateway.nextSession();
+    scheduler.pumpUntil("third backoff", () -> reconnectDelays().size() == 3);
+    assertEquals(List.of(250L, 500L, 1_000L), reconnectDelays());
+
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    scheduler.advance(999);
+    assertEquals(ConnectionState.RECONNECTING, state());
+    scheduler.advance(1);
+    gateway.nextSession();
+    scheduler.pumpUntil("reconnected", () -> state() == ConnectionState.CONNECTED);
+
+    scheduler.advance(1_500); // lost again: the backoff starts over
+    assertEquals(ConnectionState.RECONNECTING, state());
+    assertEquals(List.of(250L, 500L, 1_000L, 250L), reconnectDelays());
+  }
+
+  @Test
+  void transitionsAreReportedInOrder() throws Exception {
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    GatewaySession session = gateway.nextSession();
+    session.close();
+    scheduler.pumpUntil("reconnecting", () -> state() == ConnectionState.RECONNECTING);
+    scheduler.advance(250);
+    scheduler.pumpUntil("connected again", () -> state() == ConnectionState.CONNECTED);
+    List<String> seen = new ArrayList<>();
+    for (ConnectionStateChange c : changes) seen.add(c.previous() + ">" + c.current() + ":" + c.reason());
+    assertEquals(List.of("DISCONNECTED>CONNECTING:connect", "CONNECTING>CONNECTED:connected",
+        "CONNECTED>RECONNECTING:transport_closed", "RECONNECTING>CONNECTED:connected"), seen);
+  }
+}
