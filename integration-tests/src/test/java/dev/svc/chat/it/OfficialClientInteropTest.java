@@ -1,0 +1,118 @@
+package dev.svc.chat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.ReferenceServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The reference server's gateway against the official npm {@code socket.io-client} 4.x. */
+class OfficialClientInteropTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private ReferenceServer server;
+  private Admin admin;
+  private String origin;
+
+  @BeforeEach
+  void start() {
+    server = ReferenceServer.builder().port(0).clock(clock).build().start();
+    admin = new Admin(server.apiUrl(), server.apiKey());
+    origin = server.apiUrl().replaceFirst("/v1$", "");
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private NodeScript client(Map<String, Object> auth) throws Exception {
+    return NodeScript.start("official-client.js", Admin.JSON.writeValueAsString(Map.of("origin", origin, "auth", auth)));
+  }
+
+  @Test
+  void connectsJoinsAndReceivesMessageSentOverRest() throws Exception {
+    String room = admin.createRoom("interop", "alice", "bob");
+    String aliceToken = admin.mint("alice");
+    try (NodeScript alice = client(Map.of("token", aliceToken))) {
+      alice.await("connect", WAIT);
+      alice.send("join " + room);
+      JsonNode ack = alice.await("ack", WAIT).get("ack");
+      assertTrue(ack.get("ok").asBoolean(), ack.toString());
+      assertEquals(room, ack.path("room").path("id").asText());
+      assertEquals(List.of("alice", "bob"), Admin.JSON.convertValue(ack.path("room").path("memberIds"), List.class));
+
+      Admin.Answer sent = admin.call("POST", "/v1/chat/rooms/" + room + "/messages",
+          Map.of("parts", List.of(Map.of("type", "text", "text", "hi from bob")), "clientMessageId", "c-1"),
+          Admin.bearer(admin.mint("bob")));
+      assertEquals(201, sent.status(), sent.body().toString());
+
+      JsonNode event = alice.await("server-event", WAIT);
+      assertEquals("new-message", event.get("name").asText());
+      JsonNode message = event.get("args").get(0);
+      assertEquals(sent.body().get("id").asText(), message.get("id").asText());
+      assertEquals(1, message.get("seq").asLong());
+      assertEquals("bob", message.get("senderId").asText());
+      assertEquals("hi from bob", message.at("/parts/0/text").asText());
+    }
+  }
+
+  @Test
+  void joinOfAnotherUsersRoomIsRefusedInTheAck() throws Exception {
+    String room = admin.createRoom("private", "bob", "carol");
+    try (NodeScript alice = client(Map.of("token", admin.mint("alice")))) {
+      alice.await("connect", WAIT);
+      alice.send("join " + room);
+      JsonNode ack = alice.await("ack", WAIT).get("ack");
+      assertEquals(false, ack.get("ok").asBoolean());
+      assertEquals("forbidden", ack.at("/error/code").asText());
+    }
+  }
+
+  @Test
+  void badTokenIsRefusedWithUnauthorized() throws Exception {
+    String tampered = admin.mint("alice");
+    tampered = tampered.substring(0, tampered.length() - 2) + (tampered.endsWith("AA") ? "BB" : "AA");
+    try (NodeScript client = client(Map.of("token", tampered))) {
+      JsonNode error = client.await("connect_error", WAIT);
+      assertEquals("unauthorized", error.get("message").asText());
+      assertEquals("unauthorized", error.at("/data/code").asText());
+    }
+  }
+
+  @Test
+  void expiredTokenIsRefusedWithTokenExpired() throws Exception {
+    String token = admin.mint("alice", 60);
+    clock.advance(Duration.ofSeconds(61));
+    try (NodeScript client = client(Map.of("token", token))) {
+      JsonNode error = client.await("connect_error", WAIT);
+      assertEquals("token_expired", error.get("message").asText());
+      assertEquals("token_expired", error.at("/data/code").asText());
+    }
+  }
+
+  @Test
+  void missingAuthIsRefused() throws Exception {
+    try (NodeScript client = client(Map.of())) {
+      assertEquals("unauthorized", client.await("connect_error", WAIT).at("/data/code").asText());
+    }
+  }
+
+  @Test
+  void apiKeyConnectionMayJoinAnyRoomOfTheTenant() throws Exception {
+    String room = admin.createRoom("ops", "bob");
+    try (NodeScript bot = client(Map.of("apiKey", server.apiKey()))) {
+      bot.await("connect", WAIT);
+      bot.send("join " + room);
+      assertTrue(bot.await("ack", WAIT).at("/ack/ok").asBoolean());
+    }
+  }
+}
