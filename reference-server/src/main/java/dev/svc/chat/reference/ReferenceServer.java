@@ -54,6 +54,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final Gateway gateway;
     private final CallService calls;
     private final PushService push;
+    private final WebhookDispatcher webhooks;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
@@ -68,7 +69,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper);
         this.push = new PushService(store, options.clock, fanOut);
-        WebhookDispatcher webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
+        this.webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
         NotifyingPublisher publisher = new NotifyingPublisher(fanOut, push, webhooks);
         this.service = new ChatService(store, options.clock,
@@ -181,6 +182,7 @@ public final class ReferenceServer implements AutoCloseable {
             running.stop();
         }
         callTimers.shutdownNow();
+        webhooks.close();
         webhookPool.shutdownNow();
     }
 

@@ -55,6 +55,8 @@ public final class WebhookDispatcher {
     private final ScheduledExecutorService executor;
     private final int maxAttempts;
     private final Duration firstDelay;
+    private final java.util.Set<HttpURLConnection> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     /**
      * Creates a dispatcher.
@@ -101,6 +103,17 @@ public final class WebhookDispatcher {
         schedule(delivery, 1, 0);
     }
 
+    /**
+     * Stops delivering: aborts requests in flight (a hanging receiver cannot hold a thread past close) and
+     * drops the rest. The executor is the caller's to shut down.
+     */
+    public void close() {
+        closed = true;
+        for (HttpURLConnection c : inFlight) {
+            c.disconnect();
+        }
+    }
+
     private void schedule(Delivery delivery, int attempt, long delayMillis) {
         try {
             executor.schedule(() -> attempt(delivery, attempt), delayMillis, TimeUnit.MILLISECONDS);
@@ -110,6 +123,9 @@ public final class WebhookDispatcher {
     }
 
     private void attempt(Delivery delivery, int attempt) {
+        if (closed) {
+            return;
+        }
         String outcome = send(delivery);
         if (outcome == null) {
             return;
@@ -133,6 +149,10 @@ public final class WebhookDispatcher {
         HttpURLConnection connection = null;
         try {
             connection = (HttpURLConnection) new URL(delivery.url).openConnection();
+            inFlight.add(connection);
+            if (closed) {
+                return "closed";
+            }
             connection.setConnectTimeout(CONNECT_TIMEOUT_MS);
             connection.setReadTimeout(READ_TIMEOUT_MS);
             connection.setInstanceFollowRedirects(false);
@@ -155,6 +175,7 @@ public final class WebhookDispatcher {
             return e.getClass().getSimpleName() + ": " + e.getMessage();
         } finally {
             if (connection != null) {
+                inFlight.remove(connection);
                 connection.disconnect();
             }
         }
