@@ -93,6 +93,9 @@ public final class Main {
         } else {
             out.println("dev tenant \"" + server.tenantId() + "\" API key: from SVC_API_KEY");
         }
+        // The secret itself is never printed: the tenant backend reads it with GET /v1/tenant/settings.
+        out.println("webhook secret: " + (envWebhookSecret != null && !envWebhookSecret.isEmpty()
+                ? "from SVC_WEBHOOK_SECRET" : "generated (GET /v1/tenant/settings shows it)"));
         return server;
     }
 

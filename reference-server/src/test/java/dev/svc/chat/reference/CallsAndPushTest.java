@@ -119,4 +119,21 @@ class CallsAndPushTest {
                 Map.of("webhookSecret", mine)).json().get("webhookSecret").asText());
         assertEquals(401, http.bearer("GET", "/v1/tenant/settings", alice, null).status());
     }
+
+    @Test
+    void mainTakesTheWebhookSecretFromTheEnvironmentWithoutPrintingIt() {
+        String secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        try (ReferenceServer fromEnv = Main.start(new String[] {"--port", "0"}, null, secret,
+                new java.io.PrintStream(out, true), new java.io.PrintStream(err, true))) {
+            assertEquals(secret, fromEnv.webhookSecret());
+            assertFalse(out.toString().contains(secret), out.toString());
+        }
+        ReferenceServer refused = Main.start(new String[] {"--port", "0"}, null, "whsec_nope%%",
+                new java.io.PrintStream(out, true), new java.io.PrintStream(err, true));
+        assertEquals(null, refused);
+        assertTrue(err.toString().contains("SVC_WEBHOOK_SECRET") && !err.toString().contains("nope%%"),
+                err.toString());
+    }
 }

@@ -45,7 +45,8 @@ public final class ServiceError {
   static String describe(String code, String message) {
     String text = message.isEmpty() ? code : message;
     if ("calls_disabled".equals(code)) {
-      return "Calls are disabled for this tenant (its settings have callsEnabled false): " + text;
+      // The same words whatever the service said, so that apps can show it as is.
+      return "Calls are disabled for this tenant: its backend turns them on with the setting callsEnabled";
     }
     return text;
   }
