@@ -136,4 +136,27 @@ class CallsAndPushTest {
         assertTrue(err.toString().contains("SVC_WEBHOOK_SECRET") && !err.toString().contains("nope%%"),
                 err.toString());
     }
+
+    @Test
+    void callEventsReachMembersAndApiKeyConnectionsThatJoinedTheRoom() {
+        try (SocketClient backend = SocketClient.connect(server, "{\"apiKey\":\"" + server.apiKey() + "\"}");
+             SocketClient bobSocket = SocketClient.connectToken(server, bob)) {
+            assertTrue(backend.emitWithAck(1, "join-room", "{\"roomId\":\"" + roomId + "\"}").get("ok").asBoolean());
+            String id = startCall(alice, "audio").json().get("id").asText();
+            JsonNode invite = bobSocket.nextEvent();
+            assertEquals("call-invite", invite.get(0).asText());
+            assertEquals(id, invite.get(1).get("id").asText());
+            assertEquals("call-invite", backend.nextEvent().get(0).asText());
+
+            assertEquals(200, http.bearer("POST", "/v1/calls/" + id + "/decline", bob, null).status());
+            JsonNode declined = backend.nextEvent();
+            assertEquals("call-declined", declined.get(0).asText());
+            assertEquals("declined", declined.get(1).get("status").asText());
+            JsonNode ended = backend.nextEvent();
+            assertEquals("call-ended", ended.get(0).asText());
+            assertEquals("declined", ended.get(1).get("endReason").asText());
+            assertEquals("call-declined", bobSocket.nextEvent().get(0).asText());
+            assertEquals("call-ended", bobSocket.nextEvent().get(0).asText());
+        }
+    }
 }
