@@ -13,6 +13,18 @@ public final class EventType<T> {
   public static final EventType<Message> NEW_MESSAGE =
       new EventType<>("new-message", Message.class, true);
 
+  /** A call started ringing in one of the user's rooms (gateway event {@code call-invite}). */
+  public static final EventType<Call> CALL_INVITE = new EventType<>("call-invite", Call.class, true);
+
+  /** A member accepted a call (gateway event {@code call-accepted}). */
+  public static final EventType<Call> CALL_ACCEPTED = new EventType<>("call-accepted", Call.class, true);
+
+  /** A member declined a ringing call (gateway event {@code call-declined}). */
+  public static final EventType<Call> CALL_DECLINED = new EventType<>("call-declined", Call.class, true);
+
+  /** A call ended, whatever the reason (gateway event {@code call-ended}; see {@link Call#endReason()}). */
+  public static final EventType<Call> CALL_ENDED = new EventType<>("call-ended", Call.class, true);
+
   /** The connection state changed. It is raised by the client itself, not by the service. */
   public static final EventType<ConnectionStateChange> CONNECTION_STATE =
       new EventType<>("connection-state", ConnectionStateChange.class, false);

@@ -1,5 +1,6 @@
 package dev.svc.chat.reference;
 
+import dev.svc.chat.reference.webhook.WebhookSigner;
 import java.io.PrintStream;
 
 /**
@@ -12,7 +13,8 @@ public final class Main {
     private static final String USAGE = "usage: java -jar svc-chat-reference-server.jar [--port N] [--host H]\n"
             + "  --port N   port to listen on (default 8080; 0 picks a free port)\n"
             + "  --host H   interface to listen on (default 127.0.0.1)\n"
-            + "  env SVC_API_KEY   the dev tenant's API key (must start with sk_); generated when unset";
+            + "  env SVC_API_KEY   the dev tenant's API key (must start with sk_); generated when unset\n"
+            + "  env SVC_WEBHOOK_SECRET   the dev tenant's webhook secret (whsec_...); generated when unset";
 
     private Main() {
     }
@@ -26,7 +28,8 @@ public final class Main {
         // Keep the console to our own two lines unless the operator asks for more (before any logger exists).
         quietUnlessSet("org.slf4j.simpleLogger.log.io.javalin");
         quietUnlessSet("org.slf4j.simpleLogger.log.org.eclipse.jetty");
-        ReferenceServer server = start(args, System.getenv("SVC_API_KEY"), System.out, System.err);
+        ReferenceServer server = start(args, System.getenv("SVC_API_KEY"), System.getenv("SVC_WEBHOOK_SECRET"),
+                System.out, System.err);
         if (server == null) {
             System.exit(2);
         }
@@ -35,6 +38,15 @@ public final class Main {
 
     /** Parses {@code args} and returns the started server, or prints the usage and returns null. */
     static ReferenceServer start(String[] args, String envApiKey, PrintStream out, PrintStream err) {
+        return start(args, envApiKey, null, out, err);
+    }
+
+    /**
+     * Parses {@code args} and returns the started server, or prints the usage and returns null; a non-empty
+     * {@code envWebhookSecret} becomes the dev tenant's webhook secret.
+     */
+    static ReferenceServer start(String[] args, String envApiKey, String envWebhookSecret, PrintStream out,
+                                 PrintStream err) {
         int port = 8080;
         String host = "127.0.0.1";
         try {
@@ -54,6 +66,12 @@ public final class Main {
             if (envApiKey != null && !envApiKey.isEmpty() && !envApiKey.startsWith("sk_")) {
                 throw new IllegalArgumentException("SVC_API_KEY must start with sk_");
             }
+            if (envWebhookSecret != null && !envWebhookSecret.isEmpty()
+                    && !WebhookSigner.isValid(envWebhookSecret)) {
+                // Never echo the value: it is a secret.
+                throw new IllegalArgumentException(
+                        "SVC_WEBHOOK_SECRET must be whsec_ followed by the base64 of 24 to 64 bytes");
+            }
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             err.println(USAGE);
@@ -64,6 +82,9 @@ public final class Main {
         if (!generated) {
             builder.apiKey(envApiKey);
         }
+        if (envWebhookSecret != null && !envWebhookSecret.isEmpty()) {
+            builder.webhookSecret(envWebhookSecret);
+        }
         ReferenceServer server = builder.build().start();
         out.println("svc reference server listening on " + server.apiUrl());
         if (generated) {
@@ -72,6 +93,9 @@ public final class Main {
         } else {
             out.println("dev tenant \"" + server.tenantId() + "\" API key: from SVC_API_KEY");
         }
+        // The secret itself is never printed: the tenant backend reads it with GET /v1/tenant/settings.
+        out.println("webhook secret: " + (envWebhookSecret != null && !envWebhookSecret.isEmpty()
+                ? "from SVC_WEBHOOK_SECRET" : "generated (GET /v1/tenant/settings shows it)"));
         return server;
     }
 

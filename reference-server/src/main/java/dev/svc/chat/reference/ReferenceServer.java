@@ -6,18 +6,26 @@ import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
+import dev.svc.chat.reference.http.CallPushRoutes;
 import dev.svc.chat.reference.http.Routes;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.NotifyingPublisher;
+import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.store.TenantRecord;
+import dev.svc.chat.reference.webhook.WebhookDispatcher;
+import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.Javalin;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-process chat server that implements the contract: REST under {@code /v1}, the Socket.IO v4 gateway
@@ -44,6 +52,11 @@ public final class ReferenceServer implements AutoCloseable {
     private final SessionTokens tokens;
     private final ChatService service;
     private final Gateway gateway;
+    private final CallService calls;
+    private final PushService push;
+    private final WebhookDispatcher webhooks;
+    private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
+    private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
     private Javalin app;
     private int port = -1;
@@ -55,13 +68,21 @@ public final class ReferenceServer implements AutoCloseable {
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper);
+        this.push = new PushService(store, options.clock, fanOut);
+        this.webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
+                options.webhookAttempts, options.webhookFirstRetry);
+        NotifyingPublisher publisher = new NotifyingPublisher(fanOut, push, webhooks);
         this.service = new ChatService(store, options.clock,
-                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), fanOut);
+                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
+        this.calls = new CallService(service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit),
                 mapper, options.clock, store, tokens, fanOut, service);
-        store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)),
-                TenantSettings.defaults(options.autoCreateUsers));
+        TenantSettings devSettings = TenantSettings.defaults(options.autoCreateUsers);
+        if (options.webhookSecret != null) {
+            devSettings = devSettings.withWebhookSecret(options.webhookSecret);
+        }
+        store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)), devSettings);
         this.mapper = mapper;
     }
 
@@ -85,6 +106,7 @@ public final class ReferenceServer implements AutoCloseable {
                 config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
             });
             Routes.install(javalin, mapper, store, tokens, service);
+            CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
             gateway.install(javalin);
             javalin.start(options.host, options.port);
             app = javalin;
@@ -128,6 +150,14 @@ public final class ReferenceServer implements AutoCloseable {
         return DEV_TENANT_ID;
     }
 
+    /**
+     * Returns the dev tenant's current webhook secret ({@code whsec_...}): the one given to the builder, else
+     * a generated one, unless changed through {@code PATCH /v1/tenant/settings}.
+     */
+    public String webhookSecret() {
+        return store.settings(DEV_TENANT_ID).webhookSecret();
+    }
+
     /** Creates another tenant (own key, own token secret, default settings), e.g. for isolation tests. */
     public TenantInfo createTenant() {
         String id = "t_" + RandomIds.base62(12);
@@ -151,6 +181,20 @@ public final class ReferenceServer implements AutoCloseable {
         if (running != null) {
             running.stop();
         }
+        callTimers.shutdownNow();
+        webhooks.close();
+        webhookPool.shutdownNow();
+    }
+
+    private static ScheduledThreadPoolExecutor daemonPool(String name, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(threads, r -> {
+            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        pool.setRemoveOnCancelPolicy(true);
+        return pool;
     }
 
     private String hostForUrl() {
@@ -174,8 +218,44 @@ public final class ReferenceServer implements AutoCloseable {
         private double sendPerSecond = 20;
         private int sendBurst = 40;
         private int outboundQueueLimit = GatewayConfig.DEFAULT_OUTBOUND_LIMIT;
+        private Duration callRingTimeout = Duration.ofSeconds(30);
+        private String webhookSecret;
+        private int webhookAttempts = 6;
+        private Duration webhookFirstRetry = Duration.ofSeconds(1);
 
         private Builder() {
+        }
+
+        /** Sets how long a call may ring unanswered before it ends with {@code endReason} {@code missed} (default 30 s). */
+        public Builder callRingTimeout(Duration callRingTimeout) {
+            this.callRingTimeout = positive(callRingTimeout, "callRingTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the dev tenant's webhook secret: {@code whsec_} and the base64 of 24 to 64 bytes (default: a
+         * generated one, see {@link ReferenceServer#webhookSecret()}).
+         */
+        public Builder webhookSecret(String webhookSecret) {
+            Objects.requireNonNull(webhookSecret, "webhookSecret");
+            if (!WebhookSigner.isValid(webhookSecret)) {
+                throw new IllegalArgumentException("webhookSecret must be whsec_ followed by the base64 of 24 to 64 bytes");
+            }
+            this.webhookSecret = webhookSecret;
+            return this;
+        }
+
+        /**
+         * Sets the webhook retry schedule: at most {@code maxAttempts} attempts in all, the first retry after
+         * {@code firstRetry}, each later one 5 times longer (default 6 attempts, 1 s: 1 s, 5 s, 25 s, ~2 min, ~10 min).
+         */
+        public Builder webhookRetries(int maxAttempts, Duration firstRetry) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1");
+            }
+            this.webhookFirstRetry = positive(firstRetry, "firstRetry");
+            this.webhookAttempts = maxAttempts;
+            return this;
         }
 
         /** Sets the interface to listen on (default {@code 127.0.0.1}). */
@@ -274,6 +354,10 @@ public final class ReferenceServer implements AutoCloseable {
             copy.sendPerSecond = sendPerSecond;
             copy.sendBurst = sendBurst;
             copy.outboundQueueLimit = outboundQueueLimit;
+            copy.callRingTimeout = callRingTimeout;
+            copy.webhookSecret = webhookSecret;
+            copy.webhookAttempts = webhookAttempts;
+            copy.webhookFirstRetry = webhookFirstRetry;
             return copy;
         }
 

@@ -8,6 +8,7 @@ import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import dev.svc.chat.EventType;
+import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
@@ -19,7 +20,11 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
 public final class GatewayEvents {
   /** The events of this SDK version. */
   public static final GatewayEvents STANDARD = new GatewayEvents()
-      .register(EventType.NEW_MESSAGE, MessageJsonAdapter.INSTANCE);
+      .register(EventType.NEW_MESSAGE, MessageJsonAdapter.INSTANCE)
+      .register(EventType.CALL_INVITE, CallJsonAdapter.INSTANCE)
+      .register(EventType.CALL_ACCEPTED, CallJsonAdapter.INSTANCE)
+      .register(EventType.CALL_DECLINED, CallJsonAdapter.INSTANCE)
+      .register(EventType.CALL_ENDED, CallJsonAdapter.INSTANCE);
 
   private final Map<String, Decoder<?>> byName = new HashMap<>();
 

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.squareup.moshi.JsonDataException;
+import dev.svc.chat.Call;
+import dev.svc.chat.CallKind;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ConnectionState;
@@ -21,6 +23,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Room;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
@@ -178,6 +181,80 @@ public final class RealChatClient implements ChatClient {
     Inputs.nonNull(type, "type");
     Inputs.nonNull(handler, "handler");
     return hub.on(type, handler);
+  }
+
+  @Override
+  public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
+    Inputs.roomId(roomId);
+    Inputs.nonNull(kind, "kind");
+    return rest.startCall(roomId, kind);
+  }
+
+  @Override
+  public CompletableFuture<Call> acceptCall(String callId) {
+    return rest.moveCall(CallInputs.callId(callId), "accept");
+  }
+
+  @Override
+  public CompletableFuture<Call> declineCall(String callId) {
+    return rest.moveCall(CallInputs.callId(callId), "decline");
+  }
+
+  @Override
+  public CompletableFuture<Call> endCall(String callId) {
+    return rest.moveCall(CallInputs.callId(callId), "end");
+  }
+
+  @Override
+  public CompletableFuture<Call> getActiveCall(String roomId) {
+    Inputs.roomId(roomId);
+    return rest.getActiveCall(roomId);
+  }
+
+  @Override
+  public Subscription callInvite(EventHandler<Call> handler) {
+    return on(EventType.CALL_INVITE, handler);
+  }
+
+  @Override
+  public Subscription callAccepted(EventHandler<Call> handler) {
+    return on(EventType.CALL_ACCEPTED, handler);
+  }
+
+  @Override
+  public Subscription callDeclined(EventHandler<Call> handler) {
+    return on(EventType.CALL_DECLINED, handler);
+  }
+
+  @Override
+  public Subscription callEnded(EventHandler<Call> handler) {
+    return on(EventType.CALL_ENDED, handler);
+  }
+
+  @Override
+  public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
+    CallInputs.deviceToken(token);
+    Inputs.nonNull(platform, "platform");
+    ChatStateException refused = pushRefusal("registerDeviceToken");
+    return refused != null ? this.<Void>failed(refused) : rest.registerDeviceToken(token, platform);
+  }
+
+  @Override
+  public CompletableFuture<Void> unregisterDeviceToken(String token) {
+    CallInputs.deviceToken(token);
+    ChatStateException refused = pushRefusal("unregisterDeviceToken");
+    return refused != null ? this.<Void>failed(refused) : rest.unregisterDeviceToken(token);
+  }
+
+  /** Push registration needs a connected session-token client (seed.md): returns why not, or null. */
+  private ChatStateException pushRefusal(String operation) {
+    if (closed.get()) return new ChatStateException("the client is closed");
+    ConnectionState now = engine.state();
+    if (now != ConnectionState.CONNECTED) {
+      return new ChatStateException(operation + " needs a client connected with a session token (state is "
+          + now + "): call connect(userId, sessionToken) and wait for it first");
+    }
+    return null;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.gateway;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.EventPublisher;
+import dev.svc.chat.reference.service.OnlineUsers;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * by joined room, and delivers by enqueueing one pre-encoded frame per target, never blocking. Later events
  * (message-updated, typing, presence, receipts, calls) reuse these two indexes.
  */
-public final class FanOut implements EventPublisher {
+public final class FanOut implements EventPublisher, OnlineUsers {
 
     private final Frames frames;
     private final Map<String, Set<GatewayConnection>> byUser = new ConcurrentHashMap<>();
@@ -75,6 +76,12 @@ public final class FanOut implements EventPublisher {
         for (GatewayConnection connection : targets) {
             connection.deliver(frame);
         }
+    }
+
+    @Override
+    public boolean isOnline(String tenantId, String userId) {
+        Set<GatewayConnection> own = byUser.get(key(tenantId, userId));
+        return own != null && !own.isEmpty();
     }
 
     private static String key(String tenantId, String id) {

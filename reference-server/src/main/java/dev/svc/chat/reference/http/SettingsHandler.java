@@ -6,11 +6,15 @@ import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.http.Context;
 import java.net.URI;
 import java.net.URISyntaxException;
 
-/** {@code GET} and {@code PATCH /v1/tenant/settings}, API key only. PATCH changes only the fields given. */
+/**
+ * {@code GET} and {@code PATCH /v1/tenant/settings}, API key only. PATCH changes only the fields given;
+ * {@code webhookSecret} (a {@code whsec_} secret) can be replaced but not removed.
+ */
 final class SettingsHandler {
 
     private final Credentials credentials;
@@ -38,10 +42,15 @@ final class SettingsHandler {
         // webhookUrl: absent keeps it, null clears it, a string sets it.
         boolean webhookGiven = body.has("webhookUrl");
         String webhookUrl = webhookGiven ? webhookUrl(body.optionalString("webhookUrl")) : null;
+        String secret = body.optionalString("webhookSecret");
+        if (secret != null && !WebhookSigner.isValid(secret)) {
+            throw ApiException.badRequest("webhookSecret must be whsec_ followed by the base64 of 24 to 64 bytes");
+        }
         TenantSettings updated = service.updateSettings(principal.tenantId(), old -> new TenantSettings(
                 autoCreate != null ? autoCreate : old.autoCreateUsers(),
                 calls != null ? calls : old.callsEnabled(),
-                webhookGiven ? webhookUrl : old.webhookUrl()));
+                webhookGiven ? webhookUrl : old.webhookUrl(),
+                secret != null ? secret : old.webhookSecret()));
         responses.json(ctx, 200, updated);
     }
 

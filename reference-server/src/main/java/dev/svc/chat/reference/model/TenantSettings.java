@@ -1,6 +1,8 @@
 package dev.svc.chat.reference.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.security.SecureRandom;
+import java.util.Base64;
 
 /**
  * The settings of one tenant.
@@ -8,12 +10,34 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param autoCreateUsers whether minting a token for an unknown user creates that user
  * @param callsEnabled whether call operations are allowed
  * @param webhookUrl where webhooks go, or null for none (omitted from JSON)
+ * @param webhookSecret the {@code whsec_} secret webhooks are signed with (shown to the API key only);
+ *     null only in settings built with the three-argument constructor, which a store never keeps
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record TenantSettings(boolean autoCreateUsers, boolean callsEnabled, String webhookUrl) {
+public record TenantSettings(boolean autoCreateUsers, boolean callsEnabled, String webhookUrl,
+                             String webhookSecret) {
 
-    /** Returns the settings of a new tenant: calls on, no webhook, and the given auto-creation. */
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Creates settings without a webhook secret (kept for callers that predate it). */
+    public TenantSettings(boolean autoCreateUsers, boolean callsEnabled, String webhookUrl) {
+        this(autoCreateUsers, callsEnabled, webhookUrl, null);
+    }
+
+    /** Returns the settings of a new tenant: calls on, no webhook, a fresh webhook secret, the given auto-creation. */
     public static TenantSettings defaults(boolean autoCreateUsers) {
-        return new TenantSettings(autoCreateUsers, true, null);
+        return new TenantSettings(autoCreateUsers, true, null, newWebhookSecret());
+    }
+
+    /** Returns these settings with another webhook secret. */
+    public TenantSettings withWebhookSecret(String secret) {
+        return new TenantSettings(autoCreateUsers, callsEnabled, webhookUrl, secret);
+    }
+
+    /** Returns a new secret: {@code whsec_} and the base64 of 24 random bytes, as Standard Webhooks suggests. */
+    public static String newWebhookSecret() {
+        byte[] key = new byte[24];
+        RANDOM.nextBytes(key);
+        return "whsec_" + Base64.getEncoder().encodeToString(key);
     }
 }

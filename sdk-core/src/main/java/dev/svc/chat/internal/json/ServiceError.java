@@ -38,12 +38,22 @@ public final class ServiceError {
     if (e == null || e.code.isEmpty()) {
       return new ApiException(status, "http_" + status, "HTTP " + status);
     }
-    return new ApiException(status, e.code, e.message.isEmpty() ? e.code : e.message);
+    return new ApiException(status, e.code, describe(e.code, e.message));
+  }
+
+  /** Returns the exception message for a code: the service's message, made explicit for a few codes. */
+  static String describe(String code, String message) {
+    String text = message.isEmpty() ? code : message;
+    if ("calls_disabled".equals(code)) {
+      // The same words whatever the service said, so that apps can show it as is.
+      return "Calls are disabled for this tenant: its backend turns them on with the setting callsEnabled";
+    }
+    return text;
   }
 
   /** Returns the exception for an error code from the gateway, with the status the REST API uses for it. */
   public ApiException toApiException() {
-    return new ApiException(statusOf(code), code, message.isEmpty() ? code : message);
+    return new ApiException(statusOf(code), code, describe(code, message));
   }
 
   /** Returns the HTTP status that contract section 1 gives the code; 400 for unknown codes. */

@@ -10,17 +10,22 @@ import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
+import dev.svc.chat.ApiException;
+import dev.svc.chat.CallKind;
 import dev.svc.chat.ChatException;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.json.CallJsonAdapter;
+import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.json.ResponseAdapters;
 import dev.svc.chat.internal.json.ServiceError;
@@ -43,6 +48,18 @@ public final class RestApi {
   static final int SEND_RETRIES = 2;
   private static final long RETRY_DELAY_MILLIS = 250;
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+  /** Marks answers whose body is not read (204, or a 201 the SDK does not need). */
+  private static final JsonAdapter<Void> NO_BODY = new JsonAdapter<Void>() {
+    @Override
+    public Void fromJson(JsonReader reader) {
+      throw new UnsupportedOperationException("not read");
+    }
+
+    @Override
+    public void toJson(com.squareup.moshi.JsonWriter writer, Void value) {
+      throw new UnsupportedOperationException("not written");
+    }
+  };
 
   /** Supplies the session token of the latest connect, or null before it. */
   public interface TokenSource {
@@ -95,6 +112,58 @@ public final class RestApi {
         .addPathSegment("messages").build();
     RequestBody body = RequestBody.create(ResponseAdapters.sendMessageBody(parts, clientMessageId, senderId), JSON);
     return call(new Request.Builder().url(url).post(body), MessageJsonAdapter.INSTANCE, SEND_RETRIES);
+  }
+
+  /** {@code POST /v1/chat/rooms/{roomId}/calls} with {@code {kind}}. */
+  public CompletableFuture<dev.svc.chat.Call> startCall(String roomId, CallKind kind) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("calls").build();
+    RequestBody body = RequestBody.create(Json.object("kind", kind.wireName()), JSON);
+    return call(new Request.Builder().url(url).post(body), CallJsonAdapter.INSTANCE, 0);
+  }
+
+  /** {@code POST /v1/calls/{callId}/<action>} for {@code accept}, {@code decline} and {@code end}. */
+  public CompletableFuture<dev.svc.chat.Call> moveCall(String callId, String action) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegment("calls").addPathSegment(callId).addPathSegment(action).build();
+    return call(new Request.Builder().url(url).post(RequestBody.create(new byte[0], null)),
+        CallJsonAdapter.INSTANCE, 0);
+  }
+
+  /** {@code GET /v1/chat/rooms/{roomId}/calls/active}; a 404 {@code not_found} completes with null. */
+  public CompletableFuture<dev.svc.chat.Call> getActiveCall(String roomId) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegments("calls/active").build();
+    CompletableFuture<dev.svc.chat.Call> answer = call(new Request.Builder().url(url).get(),
+        CallJsonAdapter.INSTANCE, 0);
+    final CompletableFuture<dev.svc.chat.Call> result = new CompletableFuture<>();
+    // answer completes on the callback executor, so result does too
+    answer.whenComplete(new java.util.function.BiConsumer<dev.svc.chat.Call, Throwable>() {
+      @Override
+      public void accept(dev.svc.chat.Call value, Throwable error) {
+        if (error == null) {
+          result.complete(value);
+        } else if (error instanceof ApiException && ((ApiException) error).status() == 404
+            && "not_found".equals(((ApiException) error).code())) {
+          result.complete(null);
+        } else {
+          result.completeExceptionally(error);
+        }
+      }
+    });
+    return result;
+  }
+
+  /** {@code POST /v1/push/devices} with {@code {token, platform}}. */
+  public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("push/devices").build();
+    String json = "{\"token\":" + Json.string(token) + ",\"platform\":" + Json.string(platform.wireName()) + "}";
+    return call(new Request.Builder().url(url).post(RequestBody.create(json, JSON)), NO_BODY, 0);
+  }
+
+  /** {@code DELETE /v1/push/devices/{token}}. */
+  public CompletableFuture<Void> unregisterDeviceToken(String token) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("push/devices").addPathSegment(token).build();
+    return call(new Request.Builder().url(url).delete(), NO_BODY, 0);
   }
 
   /** Cancels the calls in flight; later calls fail at once. */
@@ -158,6 +227,10 @@ public final class RestApi {
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
             callbacks.fail(result, ServiceError.fromHttp(response.code(), body == null ? "" : body.string()));
+            return;
+          }
+          if (adapter == NO_BODY) {
+            callbacks.complete(result, null);
             return;
           }
           if (body == null) throw new JsonDataException("empty body");

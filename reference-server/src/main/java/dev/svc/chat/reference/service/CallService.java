@@ -1,0 +1,258 @@
+package dev.svc.chat.reference.service;
+
+import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.model.Call;
+import dev.svc.chat.reference.model.Room;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Call signaling (contract section 4): one ringing or active call per room, the moves accept, decline and
+ * end, and the ringing timeout. Check order: 404 (room or call), then 403 {@code calls_disabled}, then 403
+ * membership, then 409 for a move the call's state does not allow. Every change is published as a call event
+ * to the room's members while the call's room lock is held, so events of one call arrive in order.
+ */
+public final class CallService {
+
+    /** Realtime event of a new ringing call. */
+    public static final String CALL_INVITE = "call-invite";
+    /** Realtime event of an accept. */
+    public static final String CALL_ACCEPTED = "call-accepted";
+    /** Realtime event of a decline. */
+    public static final String CALL_DECLINED = "call-declined";
+    /** Realtime event of a call's end, whatever the reason. */
+    public static final String CALL_ENDED = "call-ended";
+
+    private final ChatService chat;
+    private final Clock clock;
+    private final EventPublisher publisher;
+    private final Duration ringTimeout;
+    private final ScheduledExecutorService timers;
+    private final Map<String, LiveCall> calls = new ConcurrentHashMap<>();
+    private final Map<String, String> liveByRoom = new ConcurrentHashMap<>();
+    private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
+
+    /** The mutable state of one call, guarded by its room's lock. */
+    private static final class LiveCall {
+        Call call;
+        final Set<String> declined = new HashSet<>();
+
+        LiveCall(Call call) {
+            this.call = call;
+        }
+    }
+
+    /**
+     * Creates the service.
+     *
+     * @param ringTimeout how long a call may ring before it ends as {@code missed}
+     * @param timers runs the ringing timeouts (the injected clock is also checked on every access)
+     */
+    public CallService(ChatService chat, Clock clock, EventPublisher publisher, Duration ringTimeout,
+                       ScheduledExecutorService timers) {
+        this.chat = chat;
+        this.clock = clock;
+        this.publisher = publisher;
+        this.ringTimeout = ringTimeout;
+        this.timers = timers;
+    }
+
+    /** Starts a ringing call in a room the principal is a member of; 409 if one is ringing or active. */
+    public Call start(Principal principal, String roomId, String kind) {
+        String tenantId = principal.tenantId();
+        Room room = chat.room(tenantId, roomId);
+        requireAllowed(principal, room);
+        if (room.memberIds().size() < 2) {
+            throw ApiException.conflict("Nobody else in this room to call");
+        }
+        synchronized (lock(tenantId, roomId)) {
+            Optional<LiveCall> current = liveIn(tenantId, roomId);
+            if (current.isPresent()) {
+                throw ApiException.conflict("A call is already " + current.get().call.status() + " in this room");
+            }
+            Call call = new Call(UUID.randomUUID().toString(), roomId, kind, principal.userId(), Call.RINGING,
+                    List.of(principal.userId()), now(), null, null);
+            calls.put(key(tenantId, call.id()), new LiveCall(call));
+            liveByRoom.put(key(tenantId, roomId), call.id());
+            publisher.toRoomMembers(tenantId, room, CALL_INVITE, call);
+            timers.schedule(() -> expire(tenantId, call.id()), ringTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return call;
+        }
+    }
+
+    /** Accepts a live call as a member other than its initiator and its participants. */
+    public Call accept(Principal principal, String callId) {
+        return move(principal, callId, (live, room) -> {
+            String user = principal.userId();
+            if (user.equals(live.call.initiatorId()) || live.call.participantIds().contains(user)) {
+                throw ApiException.conflict("Already in this call");
+            }
+            List<String> participants = new ArrayList<>(live.call.participantIds());
+            participants.add(user);
+            live.declined.remove(user);
+            live.call = live.call.with(Call.ACTIVE, participants);
+            publisher.toRoomMembers(principal.tenantId(), room, CALL_ACCEPTED, live.call);
+        });
+    }
+
+    /** Declines a ringing call; when every other member declined, the call ends as {@code declined}. */
+    public Call decline(Principal principal, String callId) {
+        return move(principal, callId, (live, room) -> {
+            String user = principal.userId();
+            if (!Call.RINGING.equals(live.call.status())) {
+                throw ApiException.conflict("Only a ringing call can be declined");
+            }
+            if (user.equals(live.call.initiatorId()) || !live.declined.add(user)) {
+                throw ApiException.conflict(user.equals(live.call.initiatorId())
+                        ? "The caller ends a call instead of declining it" : "Already declined");
+            }
+            Set<String> others = new HashSet<>(room.memberIds());
+            others.remove(live.call.initiatorId());
+            boolean everyone = live.declined.containsAll(others);
+            if (everyone) {
+                live.call = live.call.finished(Call.DECLINED, "declined", now());
+            }
+            publisher.toRoomMembers(principal.tenantId(), room, CALL_DECLINED, live.call);
+            if (everyone) {
+                finish(principal.tenantId(), room, live);
+            }
+        });
+    }
+
+    /**
+     * Ends or leaves a live call: the initiator hangs up for everyone ({@code hangup}); another participant
+     * leaves, and the call ends ({@code left}) when fewer than two participants remain.
+     */
+    public Call end(Principal principal, String callId) {
+        return move(principal, callId, (live, room) -> {
+            String user = principal.userId();
+            if (user.equals(live.call.initiatorId())) {
+                live.call = live.call.finished(Call.ENDED, "hangup", now());
+                finish(principal.tenantId(), room, live);
+                return;
+            }
+            if (!live.call.participantIds().contains(user)) {
+                throw ApiException.conflict("Not in this call; decline it instead");
+            }
+            List<String> participants = new ArrayList<>(live.call.participantIds());
+            participants.remove(user);
+            live.call = live.call.with(live.call.status(), participants);
+            if (participants.size() < 2) {
+                live.call = live.call.finished(Call.ENDED, "left", now());
+                finish(principal.tenantId(), room, live);
+            }
+        });
+    }
+
+    /** Returns the ringing or active call of a room the principal is a member of, or 404. */
+    public Call active(Principal principal, String roomId) {
+        Room room = chat.room(principal.tenantId(), roomId);
+        requireAllowed(principal, room);
+        synchronized (lock(principal.tenantId(), roomId)) {
+            return liveIn(principal.tenantId(), roomId).map(l -> l.call)
+                    .orElseThrow(() -> ApiException.notFound("No active call in this room"));
+        }
+    }
+
+    private interface Move {
+        void apply(LiveCall live, Room room);
+    }
+
+    private Call move(Principal principal, String callId, Move move) {
+        String tenantId = principal.tenantId();
+        LiveCall found = calls.get(key(tenantId, callId));
+        if (found == null) {
+            throw ApiException.notFound("Call not found");
+        }
+        String roomId = found.call.roomId();
+        Room room = chat.room(tenantId, roomId);
+        requireAllowed(principal, room);
+        synchronized (lock(tenantId, roomId)) {
+            expireIfDue(tenantId, room, found);
+            if (!found.call.isLive()) {
+                throw ApiException.conflict("The call is " + found.call.status());
+            }
+            move.apply(found, room);
+            return found.call;
+        }
+    }
+
+    private void requireAllowed(Principal principal, Room room) {
+        if (!chat.settings(principal.tenantId()).callsEnabled()) {
+            throw ApiException.callsDisabled();
+        }
+        if (!room.hasMember(principal.userId())) {
+            throw ApiException.forbidden("Not a member of this room");
+        }
+    }
+
+    /** Returns the room's live call, ending it first if its ringing time ran out on the injected clock. */
+    private Optional<LiveCall> liveIn(String tenantId, String roomId) {
+        String id = liveByRoom.get(key(tenantId, roomId));
+        LiveCall live = id == null ? null : calls.get(key(tenantId, id));
+        if (live == null) {
+            return Optional.empty();
+        }
+        expireIfDue(tenantId, chat.room(tenantId, roomId), live);
+        return live.call.isLive() ? Optional.of(live) : Optional.empty();
+    }
+
+    private void expireIfDue(String tenantId, Room room, LiveCall live) {
+        if (Call.RINGING.equals(live.call.status())
+                && !now().isBefore(live.call.createdAt().plus(ringTimeout))) {
+            missed(tenantId, room, live);
+        }
+    }
+
+    /** The real-time timer: a call still ringing when it fires is missed. */
+    private void expire(String tenantId, String callId) {
+        LiveCall live = calls.get(key(tenantId, callId));
+        if (live == null) {
+            return;
+        }
+        try {
+            Room room = chat.room(tenantId, live.call.roomId());
+            synchronized (lock(tenantId, room.id())) {
+                if (Call.RINGING.equals(live.call.status())) {
+                    missed(tenantId, room, live);
+                }
+            }
+        } catch (ApiException roomGone) {
+            // Rooms are never deleted today; nothing to tell anyone if one were.
+        }
+    }
+
+    private void missed(String tenantId, Room room, LiveCall live) {
+        live.call = live.call.finished(Call.ENDED, "missed", now());
+        finish(tenantId, room, live);
+    }
+
+    private void finish(String tenantId, Room room, LiveCall live) {
+        liveByRoom.remove(key(tenantId, room.id()), live.call.id());
+        publisher.toRoomMembers(tenantId, room, CALL_ENDED, live.call);
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    private Object lock(String tenantId, String roomId) {
+        return roomLocks.computeIfAbsent(key(tenantId, roomId), k -> new Object());
+    }
+
+    private static String key(String tenantId, String id) {
+        return tenantId + '\u0000' + id;
+    }
+}
