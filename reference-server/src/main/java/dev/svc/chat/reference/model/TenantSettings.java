@@ -10,19 +10,13 @@ import java.util.Base64;
  * @param autoCreateUsers whether minting a token for an unknown user creates that user
  * @param callsEnabled whether call operations are allowed
  * @param webhookUrl where webhooks go, or null for none (omitted from JSON)
- * @param webhookSecret the {@code whsec_} secret webhooks are signed with (shown to the API key only);
- *     null only in settings built with the three-argument constructor, which a store never keeps
+ * @param webhookSecret the {@code whsec_} secret webhooks are signed with (shown to the API key only)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TenantSettings(boolean autoCreateUsers, boolean callsEnabled, String webhookUrl,
                              String webhookSecret) {
 
     private static final SecureRandom RANDOM = new SecureRandom();
-
-    /** Creates settings without a webhook secret (kept for callers that predate it). */
-    public TenantSettings(boolean autoCreateUsers, boolean callsEnabled, String webhookUrl) {
-        this(autoCreateUsers, callsEnabled, webhookUrl, null);
-    }
 
     /** Returns the settings of a new tenant: calls on, no webhook, a fresh webhook secret, the given auto-creation. */
     public static TenantSettings defaults(boolean autoCreateUsers) {
