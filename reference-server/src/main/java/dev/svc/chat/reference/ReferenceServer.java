@@ -10,6 +10,7 @@ import dev.svc.chat.reference.http.Routes;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.SendRateLimiter;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.Store;
@@ -43,6 +44,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final ObjectMapper mapper;
     private final SessionTokens tokens;
     private final ChatService service;
+    private final MessageActions actions;
     private final Gateway gateway;
     private final Object lifecycle = new Object();
     private Javalin app;
@@ -57,6 +59,7 @@ public final class ReferenceServer implements AutoCloseable {
         FanOut fanOut = Gateway.newFanOut(mapper);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), fanOut);
+        this.actions = new MessageActions(store, service, fanOut, fanOut);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit),
                 mapper, options.clock, store, tokens, fanOut, service);
@@ -84,7 +87,7 @@ public final class ReferenceServer implements AutoCloseable {
                 // a token differing from an earlier one only in letter case would be read as the earlier one.
                 config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
             });
-            Routes.install(javalin, mapper, store, tokens, service);
+            Routes.install(javalin, mapper, store, tokens, service, actions);
             gateway.install(javalin);
             javalin.start(options.host, options.port);
             app = javalin;

@@ -53,6 +53,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(404, "user_not_found", "User not found; create it with POST /v1/users first", 0);
     }
 
+    /** Returns a 409 {@code conflict} with the given message. */
+    public static ApiException conflict(String message) {
+        return new ApiException(409, "conflict", message, 0);
+    }
+
     /** Returns a 413 {@code payload_too_large}. */
     public static ApiException payloadTooLarge(long limitBytes) {
         return new ApiException(413, "payload_too_large", "Body over " + limitBytes + " bytes", 0);
