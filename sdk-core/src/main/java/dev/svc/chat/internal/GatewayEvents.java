@@ -9,6 +9,7 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import dev.svc.chat.EventType;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
+import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 
@@ -19,7 +20,11 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
 public final class GatewayEvents {
   /** The events of this SDK version. */
   public static final GatewayEvents STANDARD = new GatewayEvents()
-      .register(EventType.NEW_MESSAGE, MessageJsonAdapter.INSTANCE);
+      .register(EventType.NEW_MESSAGE, MessageJsonAdapter.INSTANCE)
+      .register(EventType.MESSAGE_UPDATED, MessageJsonAdapter.INSTANCE)
+      .register(EventType.TYPING, MessagingAdapters.TYPING)
+      .register(EventType.TENANT_PRESENCE, MessagingAdapters.PRESENCE)
+      .register(EventType.ROOM_READ, MessagingAdapters.RECEIPT);
 
   private final Map<String, Decoder<?>> byName = new HashMap<>();
 
