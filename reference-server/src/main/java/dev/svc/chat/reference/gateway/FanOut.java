@@ -29,10 +29,11 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     private final Frames frames;
     private final Map<String, Set<GatewayConnection>> byUser = new ConcurrentHashMap<>();
     private final Map<String, Set<GatewayConnection>> byJoinedRoom = new ConcurrentHashMap<>();
-    // Token connections by tenant, and the online users by tenant; both guarded by presenceLock, which makes a
-    // user's online/offline flips and their events happen in one order for everyone.
+    // Token connections by tenant, the online users by tenant and each user's count of sessions: changed only
+    // under presenceLock, which makes a user's online/offline flips and their events happen in one order.
     private final Map<String, Set<GatewayConnection>> byTenant = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> onlineByTenant = new ConcurrentHashMap<>();
+    private final Map<String, Integer> connectionCounts = new ConcurrentHashMap<>();
     private final Object presenceLock = new Object();
 
     FanOut(Frames frames) {
@@ -40,24 +41,36 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     }
 
     /**
-     * Indexes a connection that completed its handshake (token connections only: API keys are nobody and
-     * cause no presence). A user's first connection makes them online: {@code tenant-presence} goes to every
-     * other token connection of the tenant (the new connection learns who is online from {@code GET
-     * /v1/presence}, itself included).
+     * Counts a connection that is completing its handshake as online (token connections only: API keys are
+     * nobody and cause no presence). Called before the handshake is answered, so that a user's other
+     * connection closing right after this one's answer can never make them look offline. A user's first
+     * connection makes them online: {@code tenant-presence} goes to the tenant's indexed token connections,
+     * which this one is not yet (it learns who is online from {@code GET /v1/presence}, itself included).
      */
-    void register(GatewayConnection connection, Principal principal, Instant at) {
+    void countOnline(Principal principal, Instant at) {
         if (principal.isApiKey()) {
             return;
         }
         synchronized (presenceLock) {
             String tenantId = principal.tenantId();
-            add(byTenant, tenantId, connection);
-            boolean first = !byUser.containsKey(key(tenantId, principal.userId()));
-            add(byUser, key(tenantId, principal.userId()), connection);
-            if (first) {
+            if (connectionCounts.merge(key(tenantId, principal.userId()), 1, Integer::sum) == 1) {
                 onlineByTenant.computeIfAbsent(tenantId, k -> ConcurrentHashMap.newKeySet()).add(principal.userId());
-                presence(tenantId, principal.userId(), true, at, connection);
+                presence(tenantId, principal.userId(), true, at);
             }
+        }
+    }
+
+    /**
+     * Indexes a connection whose handshake was answered (after {@link #countOnline}), so that events reach it
+     * only after the answer.
+     */
+    void register(GatewayConnection connection, Principal principal) {
+        if (principal.isApiKey()) {
+            return;
+        }
+        synchronized (presenceLock) {
+            add(byTenant, principal.tenantId(), connection);
+            add(byUser, key(principal.tenantId(), principal.userId()), connection);
         }
     }
 
@@ -74,19 +87,16 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
         synchronized (presenceLock) {
             String tenantId = principal.tenantId();
-            remove(byTenant, tenantId, connection);
             String userKey = key(tenantId, principal.userId());
-            Set<GatewayConnection> own = byUser.get(userKey);
-            if (own == null || !own.contains(connection)) {
-                return;
-            }
+            remove(byTenant, tenantId, connection);
             remove(byUser, userKey, connection);
-            if (!byUser.containsKey(userKey)) {
+            Integer left = connectionCounts.computeIfPresent(userKey, (k, n) -> n == 1 ? null : n - 1);
+            if (left == null) {
                 onlineByTenant.computeIfPresent(tenantId, (k, users) -> {
                     users.remove(principal.userId());
                     return users.isEmpty() ? null : users;
                 });
-                presence(tenantId, principal.userId(), false, at, null);
+                presence(tenantId, principal.userId(), false, at);
             }
         }
     }
@@ -137,7 +147,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
     }
 
-    private void presence(String tenantId, String userId, boolean online, Instant at, GatewayConnection except) {
+    private void presence(String tenantId, String userId, boolean online, Instant at) {
         Set<GatewayConnection> targets = byTenant.get(tenantId);
         if (targets == null || targets.isEmpty()) {
             return;
@@ -148,9 +158,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         payload.put("at", at);
         String frame = frames.event(TENANT_PRESENCE, payload);
         for (GatewayConnection connection : targets) {
-            if (connection != except) {
-                connection.deliver(frame);
-            }
+            connection.deliver(frame);
         }
     }
 

@@ -186,9 +186,11 @@ final class GatewayConnection {
             userId = who.userId();
             cancel(connectTimer);
             connectTimer = null;
-            // The answer is queued before the connection is indexed, so no event can overtake it.
+            // Counted online before the answer, so the user cannot look offline once the client knows it is
+            // connected; indexed after it, so no event can overtake the answer.
+            gateway.fanOut().countOnline(who, now());
             out.send(gateway.frames().connected(gateway.newSocketSid()));
-            gateway.fanOut().register(this, who, now());
+            gateway.fanOut().register(this, who);
             scheduleExpiryCheck();
         }
     }
