@@ -1,9 +1,12 @@
 package dev.svc.chat.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ComposerTypingController;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
@@ -25,6 +28,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -146,6 +150,10 @@ class HelpersEndToEndTest {
       assertEquals(TypingEvent.of(room, "alice", false), bobSees.next(WAIT));
     }
     bobSees.assertNoMore();
+    // typing is ephemeral: not queued while disconnected
+    await(alice.disconnect());
+    ExecutionException e = assertThrows(ExecutionException.class, () -> await(alice.setTyping(room, true)));
+    assertInstanceOf(ChatStateException.class, e.getCause());
   }
 
   @Test

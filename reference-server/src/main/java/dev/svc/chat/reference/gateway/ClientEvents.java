@@ -28,7 +28,8 @@ final class ClientEvents {
             case "join-room": {
                 Room room = service.roomForJoin(principal, roomId(arg));
                 connection.join(room.id());
-                if (!principal.isApiKey() && !service.room(principal.tenantId(), room.id()).hasMember(principal.userId())) {
+                if (!principal.isApiKey()
+                        && !service.room(principal.tenantId(), room.id()).hasMember(principal.userId())) {
                     // Removed while joining: the removal may have missed this connection's index entry.
                     connection.leave(room.id());
                     throw ApiException.forbidden("Not a member of this room");
