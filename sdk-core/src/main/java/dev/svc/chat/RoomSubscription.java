@@ -34,6 +34,8 @@ public final class RoomSubscription {
   private boolean failed;
   private boolean started;
   private boolean live;
+  private boolean backfilling;
+  private boolean backfillAgain;
   private long lastSeq;
   private final List<Pending> held = new ArrayList<>();
   private final Map<String, Message> loaded = new HashMap<>();
@@ -129,14 +131,14 @@ public final class RoomSubscription {
       @Override
       public void accept(Room room, Throwable error) {
         if (error != null) {
-          fail(error);
+          initialFailed(error);
         } else {
           client.getMessages(roomId, MessageQuery.latest(historyLimit)).whenComplete(
               new BiConsumer<MessagePage, Throwable>() {
                 @Override
                 public void accept(MessagePage page, Throwable error) {
                   if (error != null) {
-                    fail(error);
+                    initialFailed(error);
                   } else {
                     onHistory(page.messages());
                   }
@@ -145,6 +147,27 @@ public final class RoomSubscription {
         }
       }
     });
+  }
+
+  /**
+   * A refusal by the service ends the subscription; a lost connection does not: the join and the history
+   * are tried again once the client is connected (joinRoom itself waits while it reconnects).
+   */
+  private void initialFailed(Throwable error) {
+    Throwable cause = unwrap(error);
+    ConnectionState state = client.state();
+    if (cause instanceof ApiException || state == ConnectionState.CLOSED) {
+      fail(cause);
+      return;
+    }
+    synchronized (this) {
+      if (destroyed || failed) return;
+      started = false;
+    }
+    if (state == ConnectionState.CONNECTING || state == ConnectionState.RECONNECTING
+        || state == ConnectionState.CONNECTED) {
+      begin();
+    } // else: disconnected by the app; begins again at the next CONNECTED
   }
 
   private synchronized void onHistory(List<Message> messages) {
@@ -208,8 +231,15 @@ public final class RoomSubscription {
     boolean backfill;
     synchronized (this) {
       if (destroyed || failed) return;
+      if (backfilling) {
+        backfillAgain = true; // reconnected again while fetching: fetch once more before going live
+        return;
+      }
       backfill = live; // back from a reconnect, or from disconnect() and connect() again
-      if (backfill) live = false; // hold live events back until the missed ones are delivered
+      if (backfill) {
+        live = false; // hold live events back until the missed ones are delivered
+        backfilling = true;
+      }
     }
     if (backfill) {
       backfill();
@@ -231,8 +261,8 @@ public final class RoomSubscription {
             boolean more;
             synchronized (RoomSubscription.this) {
               if (destroyed || failed) return;
-              if (error != null) {
-                // missed messages stay missed, but live ones must flow again; tell the app
+              if (error != null && !backfillAgain) {
+                // missed messages stay missed until the next reconnect, but live ones must flow again
                 final Throwable cause = unwrap(error);
                 call(new Call() {
                   @Override
@@ -240,16 +270,28 @@ public final class RoomSubscription {
                     l.onError(cause);
                   }
                 });
-                goLive();
+                endBackfill();
                 return;
               }
-              for (Message m : page.messages()) deliver(m, false);
-              more = page.hasMore() && !page.messages().isEmpty();
-              if (!more) goLive();
+              if (error == null) {
+                for (Message m : page.messages()) deliver(m, false);
+              }
+              more = error == null && page.hasMore() && !page.messages().isEmpty();
+              if (!more && backfillAgain) {
+                backfillAgain = false;
+                more = true;
+              }
+              if (!more) endBackfill();
             }
             if (more) backfill();
           }
         });
+  }
+
+  private void endBackfill() {
+    backfilling = false;
+    backfillAgain = false;
+    goLive();
   }
 
   private void fail(Throwable error) {

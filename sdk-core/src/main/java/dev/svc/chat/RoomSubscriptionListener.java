@@ -33,10 +33,13 @@ public interface RoomSubscriptionListener {
   }
 
   /**
-   * Invoked when joining or loading history failed (for example {@code forbidden}, or the client was
-   * disconnected). The subscription delivers nothing more after it; destroy it and create a new one to retry.
+   * Invoked when the service refused the join or the history ({@link ApiException}, such as
+   * {@code forbidden}), or the client was closed ({@link ChatStateException}): the subscription delivers
+   * nothing more after it. A lost connection is not an error: the subscription joins and loads again once
+   * connected. Also invoked, without ending the subscription, when fetching the messages missed during a
+   * disconnection failed ({@link TransportException} or {@link ApiException}).
    *
-   * @param error an {@link ApiException}, {@link TransportException} or {@link ChatStateException}
+   * @param error the failure
    */
   default void onError(Throwable error) {
   }

@@ -163,4 +163,50 @@ class RoomSubscriptionTest {
     assertFalse(sub.isLive());
     assertSame(ROOM, sub.roomId());
   }
+
+  @Test
+  void aConnectionLostWhileJoiningIsNotAnErrorAndTheJoinIsTriedAgain() {
+    Svc.createRoomSubscription(client, ROOM, "me", recorder);
+    client.setState(ConnectionState.RECONNECTING);
+    client.joinResults.poll().completeExceptionally(new TransportException("connection lost"));
+    assertEquals(2, client.joins.size(), "joinRoom waits while reconnecting, so it is asked again at once");
+    client.setState(ConnectionState.DISCONNECTED); // the app disconnected
+    client.joinResults.poll().completeExceptionally(new ChatStateException("disconnected"));
+    assertEquals(2, client.joins.size());
+    client.moveTo(ConnectionState.CONNECTED);
+    assertEquals(3, client.joins.size());
+    client.joinResults.poll().complete(room());
+    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 1)), false));
+    assertEquals(Collections.singletonList("initial 1"), recorder.calls);
+  }
+
+  @Test
+  void aReconnectDuringTheBackfillFetchesOnceMore() {
+    Svc.createRoomSubscription(client, ROOM, "me", recorder);
+    client.joinResults.poll().complete(room());
+    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 1)), false));
+    client.moveTo(ConnectionState.RECONNECTING);
+    client.moveTo(ConnectionState.CONNECTED);
+    client.moveTo(ConnectionState.RECONNECTING);
+    client.moveTo(ConnectionState.CONNECTED);
+    assertEquals(2, client.historyQueries.size(), "one fetch at a time");
+    client.historyResults.poll().completeExceptionally(new TransportException("lost again"));
+    assertEquals(Long.valueOf(1), client.historyQueries.get(2).after());
+    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 2)), false));
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 3));
+    assertEquals(Arrays.asList("initial 1", "message 2", "message 3"), recorder.calls);
+  }
+
+  @Test
+  void aFailedBackfillIsReportedAndLiveMessagesFlowAgain() {
+    Svc.createRoomSubscription(client, ROOM, "me", recorder);
+    client.joinResults.poll().complete(room());
+    client.historyResults.poll().complete(new MessagePage(Collections.<Message>emptyList(), false));
+    client.moveTo(ConnectionState.RECONNECTING);
+    client.moveTo(ConnectionState.CONNECTED);
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 5));
+    client.historyResults.poll().completeExceptionally(new ApiException(500, "internal", "boom"));
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 6));
+    assertEquals(Arrays.asList("initial", "error ApiException", "message 5", "message 6"), recorder.calls);
+  }
 }
