@@ -1,7 +1,8 @@
 // The official npm `socket.io-client`, speaking to the reference server as contract.md section 5 says.
 // Usage: node official-client.js '{"origin":"http://127.0.0.1:PORT","token":"…","auth":{…}}'
 // Connects once with the given auth; prints one JSON object per line on stdout for everything it sees.
-// Commands on stdin, one per line: "join <roomId>", "leave <roomId>", "close".
+// Commands on stdin, one per line: "join <roomId>", "leave <roomId>", "typing <roomId> <true|false>",
+// "close". Every command that emits prints the acknowledgement as {event: "ack", of, err?, ack}.
 'use strict';
 const { io } = require('socket.io-client');
 
@@ -21,10 +22,14 @@ socket.on('disconnect', (reason) => print({ event: 'disconnect', reason }));
 socket.onAny((name, ...args) => print({ event: 'server-event', name, args }));
 
 require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const [cmd, arg] = line.trim().split(' ');
+  const [cmd, arg, flag] = line.trim().split(' ');
   if (cmd === 'join' || cmd === 'leave') {
     socket.timeout(5000).emit(`${cmd}-room`, { roomId: arg }, (err, ack) => {
       print({ event: 'ack', of: `${cmd}-room`, err: err ? String(err) : undefined, ack });
+    });
+  } else if (cmd === 'typing') {
+    socket.timeout(5000).emit('typing', { roomId: arg, isTyping: flag === 'true' }, (err, ack) => {
+      print({ event: 'ack', of: 'typing', err: err ? String(err) : undefined, ack });
     });
   } else if (cmd === 'close') {
     socket.close();

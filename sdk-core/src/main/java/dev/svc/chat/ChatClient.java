@@ -128,6 +128,76 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<Message> sendText(String roomId, String text);
 
   /**
+   * Replaces the parts of one of the user's own messages. Everyone in the room gets
+   * {@link EventType#MESSAGE_UPDATED} with {@code editedAt} set. Parts equal to the current ones change
+   * nothing. Transport failures are retried (an edit is idempotent).
+   *
+   * @param roomId the room id
+   * @param messageId the message id
+   * @param parts 1 to 10 parts
+   * @return a future with the edited message; failed with an {@link ApiException} {@code forbidden} (not the
+   *     author, or not a member), {@code not_found}, or {@code conflict} (the message was deleted)
+   */
+  CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts);
+
+  /**
+   * Deletes one of the user's own messages: a soft delete, the message stays with {@code deletedAt} set and
+   * no parts or reactions, and everyone in the room gets {@link EventType#MESSAGE_UPDATED}. Deleting a
+   * deleted message answers it again.
+   *
+   * @param roomId the room id
+   * @param messageId the message id
+   * @return a future with the deleted message; failed with an {@link ApiException} {@code forbidden} or
+   *     {@code not_found}
+   */
+  CompletableFuture<Message> deleteMessage(String roomId, String messageId);
+
+  /**
+   * Adds the user's reaction {@code emoji} to a message, or removes it if the user had reacted with it.
+   * Everyone in the room gets {@link EventType#MESSAGE_UPDATED}. Never retried: a repeated toggle would undo
+   * itself.
+   *
+   * @param roomId the room id
+   * @param messageId the message id
+   * @param emoji the reaction, 1 to 32 characters (Unicode code points) without whitespace
+   * @return a future with the message and its new reactions; failed with an {@link ApiException}
+   *     {@code conflict} if the message was deleted
+   */
+  CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji);
+
+  /**
+   * Marks a room read up to and including a message. Every member gets {@link EventType#ROOM_READ}. A
+   * receipt never moves backwards: marking an older message answers the current receipt and notifies
+   * nobody.
+   *
+   * @param roomId the room id
+   * @param messageId the newest message the user has seen
+   * @return a future with the user's receipt of the room after the call
+   */
+  CompletableFuture<Receipt> markRead(String roomId, String messageId);
+
+  /**
+   * Fetches who of the tenant is online now: the users with at least one session-token connection.
+   * Follow changes with {@link EventType#TENANT_PRESENCE}, or use {@link Svc#createTenantPresenceTracker}.
+   *
+   * @return a future with the online user ids, sorted, unmodifiable
+   */
+  CompletableFuture<List<String>> getPresence();
+
+  /**
+   * Tells the other people in the joined room that the user started or stopped typing. It applies only to
+   * the room this connection joined; typing is ephemeral, so it is not queued while disconnected. Use
+   * {@link ComposerTypingController} rather than calling this on every keystroke.
+   *
+   * @param roomId the joined room
+   * @param isTyping whether the user is typing now
+   * @return a future completed when the gateway acknowledged; failed with an {@link ApiException}
+   *     {@code bad_request} if the room is not the joined one, or a {@link ChatStateException} when not
+   *     connected
+   */
+  CompletableFuture<Void> setTyping(String roomId, boolean isTyping);
+
+  /**
    * Registers a handler for one type of event. Handlers run on the callback executor in arrival order.
    *
    * @param type the event type, such as {@link EventType#NEW_MESSAGE}

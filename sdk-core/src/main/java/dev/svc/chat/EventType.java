@@ -24,6 +24,24 @@ public final class EventType<T> {
 
   /** A call ended, whatever the reason (gateway event {@code call-ended}; see {@link Call#endReason()}). */
   public static final EventType<Call> CALL_ENDED = new EventType<>("call-ended", Call.class, true);
+  /**
+   * A message of any of the user's rooms was edited, reacted to or deleted (gateway event
+   * {@code message-updated}); the payload is the whole new version of the message.
+   */
+  public static final EventType<Message> MESSAGE_UPDATED =
+      new EventType<>("message-updated", Message.class, true);
+
+  /** Someone else started or stopped typing in the joined room (gateway event {@code typing}). */
+  public static final EventType<TypingEvent> TYPING =
+      new EventType<>("typing", TypingEvent.class, true);
+
+  /** A user of the tenant went online or offline (gateway event {@code tenant-presence}). */
+  public static final EventType<PresenceEvent> TENANT_PRESENCE =
+      new EventType<>("tenant-presence", PresenceEvent.class, true);
+
+  /** A member of one of the user's rooms moved their read receipt (gateway event {@code room-read}). */
+  public static final EventType<Receipt> ROOM_READ =
+      new EventType<>("room-read", Receipt.class, true);
 
   /** The connection state changed. It is raised by the client itself, not by the service. */
   public static final EventType<ConnectionStateChange> CONNECTION_STATE =

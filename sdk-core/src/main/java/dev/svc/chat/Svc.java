@@ -37,4 +37,55 @@ public final class Svc {
   public static ChatClient init(String apiUrl) {
     return init(SvcOptions.builder(apiUrl).build());
   }
+
+  /**
+   * Creates a live view of one room, like the JS SDK's {@code createRoomSubscription}: it joins the room
+   * (waiting for the connection if needed), delivers the latest 50 messages oldest first to
+   * {@link RoomSubscriptionListener#onInitialMessages}, then that room's new and updated messages, each
+   * once. Call {@link RoomSubscription#destroy()} to remove its handlers.
+   *
+   * @param client the client
+   * @param roomId the room
+   * @param userId the client's user
+   * @param listener receives the messages on the client's callback executor
+   * @return the started subscription
+   */
+  public static RoomSubscription createRoomSubscription(ChatClient client, String roomId, String userId,
+      RoomSubscriptionListener listener) {
+    return createRoomSubscription(client, roomId, userId, RoomSubscription.DEFAULT_HISTORY_LIMIT, listener);
+  }
+
+  /**
+   * Creates a live view of one room with a given amount of initial history; see
+   * {@link #createRoomSubscription(ChatClient, String, String, RoomSubscriptionListener)}.
+   *
+   * @param client the client
+   * @param roomId the room
+   * @param userId the client's user
+   * @param historyLimit how many of the latest messages to load first, 1 to 100
+   * @param listener receives the messages on the client's callback executor
+   * @return the started subscription
+   */
+  public static RoomSubscription createRoomSubscription(ChatClient client, String roomId, String userId,
+      int historyLimit, RoomSubscriptionListener listener) {
+    RoomSubscription subscription = new RoomSubscription(client, roomId, userId, historyLimit, listener);
+    subscription.start();
+    return subscription;
+  }
+
+  /**
+   * Creates a tracker of the tenant's online users, like the JS SDK's {@code createTenantPresenceTracker}:
+   * a snapshot from {@link ChatClient#getPresence()} when connected, kept current by
+   * {@link EventType#TENANT_PRESENCE}. Call {@link TenantPresenceTracker#destroy()} to remove its handlers.
+   *
+   * @param client the client
+   * @param listener receives the set of online users whenever it changes
+   * @return the started tracker
+   */
+  public static TenantPresenceTracker createTenantPresenceTracker(ChatClient client,
+      TenantPresenceListener listener) {
+    TenantPresenceTracker tracker = new TenantPresenceTracker(client, listener);
+    tracker.start();
+    return tracker;
+  }
 }

@@ -4,11 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.Svc;
+import dev.svc.chat.TypingEvent;
 import dev.svc.chat.reference.ReferenceServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,5 +123,70 @@ class OfficialClientInteropTest {
       bot.send("join " + room);
       assertTrue(bot.await("ack", WAIT).at("/ack/ok").asBoolean());
     }
+  }
+
+  private JsonNode serverEvent(NodeScript client, String name) throws InterruptedException {
+    return client.await(e -> "server-event".equals(e.path("event").asText()) && name.equals(e.path("name").asText()),
+        name, WAIT).get("args").get(0);
+  }
+
+  @Test
+  void seesMessageUpdatedTypingPresenceAndRoomReadFromTheSdk() throws Exception {
+    String room = admin.createRoom("interop", "alice", "bob");
+    try (NodeScript alice = client(Map.of("token", admin.mint("alice")));
+         ChatClient bob = Svc.init(server.apiUrl())) {
+      alice.await("connect", WAIT);
+      alice.send("join " + room);
+      assertTrue(alice.await("ack", WAIT).at("/ack/ok").asBoolean());
+
+      // tenant-presence: bob's first connection
+      await(bob.connect("bob", admin.mint("bob")));
+      JsonNode presence = serverEvent(alice, "tenant-presence");
+      assertEquals("bob", presence.get("userId").asText());
+      assertTrue(presence.get("online").asBoolean());
+      assertEquals("2026-11-21T10:00:00.000Z", presence.get("at").asText());
+
+      // message-updated: an edit and a reaction by the SDK
+      Message sent = await(bob.sendText(room, "helo"));
+      assertEquals(sent.id(), serverEvent(alice, "new-message").get("id").asText());
+      await(bob.updateMessage(room, sent.id(), List.of(MessagePart.text("hello"))));
+      JsonNode updated = serverEvent(alice, "message-updated");
+      assertEquals("hello", updated.at("/parts/0/text").asText());
+      assertEquals("2026-11-21T10:00:00.000Z", updated.get("editedAt").asText());
+      await(bob.toggleReaction(room, sent.id(), "👍"));
+      assertEquals("bob", serverEvent(alice, "message-updated").at("/reactions/👍/0").asText());
+
+      // typing both ways: the SDK's typing reaches the official client, and the official client's reaches the SDK
+      await(bob.joinRoom(room));
+      RecordingHandler<TypingEvent> bobSees = new RecordingHandler<>();
+      bob.on(EventType.TYPING, bobSees);
+      await(bob.setTyping(room, true));
+      JsonNode typing = serverEvent(alice, "typing");
+      assertEquals(Map.of("roomId", room, "userId", "bob", "isTyping", true), Admin.JSON.convertValue(typing, Map.class));
+      alice.send("typing " + room + " true");
+      JsonNode ack = alice.await("ack", WAIT);
+      assertEquals("typing", ack.get("of").asText());
+      assertTrue(ack.at("/ack/ok").asBoolean(), ack.toString());
+      assertEquals(TypingEvent.of(room, "alice", true), bobSees.next(WAIT));
+      alice.send("typing not-the-joined-room true");
+      assertEquals("bad_request", alice.await("ack", WAIT).at("/ack/error/code").asText());
+
+      // room-read: bob's receipt
+      Receipt receipt = await(bob.markRead(room, sent.id()));
+      JsonNode read = serverEvent(alice, "room-read");
+      assertEquals(receipt.messageId(), read.get("messageId").asText());
+      assertEquals(1, read.get("seq").asLong());
+      assertEquals("bob", read.get("userId").asText());
+
+      // tenant-presence again: bob's last connection closes
+      await(bob.disconnect());
+      JsonNode offline = serverEvent(alice, "tenant-presence");
+      assertEquals("bob", offline.get("userId").asText());
+      assertEquals(false, offline.get("online").asBoolean());
+    }
+  }
+
+  private static <T> T await(CompletableFuture<T> f) throws Exception {
+    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
   }
 }

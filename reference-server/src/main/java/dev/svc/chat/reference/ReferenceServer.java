@@ -12,6 +12,7 @@ import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.NotifyingPublisher;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
@@ -51,6 +52,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final ObjectMapper mapper;
     private final SessionTokens tokens;
     private final ChatService service;
+    private final MessageActions actions;
     private final Gateway gateway;
     private final CallService calls;
     private final PushService push;
@@ -75,6 +77,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
         this.calls = new CallService(service, options.clock, publisher, options.callRingTimeout, callTimers);
+        this.actions = new MessageActions(store, service, publisher, fanOut);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit),
                 mapper, options.clock, store, tokens, fanOut, service);
@@ -105,7 +108,7 @@ public final class ReferenceServer implements AutoCloseable {
                 // a token differing from an earlier one only in letter case would be read as the earlier one.
                 config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
             });
-            Routes.install(javalin, mapper, store, tokens, service);
+            Routes.install(javalin, mapper, store, tokens, service, actions);
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
             gateway.install(javalin);
             javalin.start(options.host, options.port);

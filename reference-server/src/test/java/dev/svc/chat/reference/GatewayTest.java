@@ -229,6 +229,10 @@ class GatewayTest {
              SocketClient alice2 = SocketClient.connectToken(server, aliceToken);
              SocketClient bob = SocketClient.connectToken(server, bobToken);
              SocketClient carol = SocketClient.connectToken(server, http.mint(server.apiKey(), "carol"))) {
+            // Each first connection of a user was announced to the tenant's token connections open before it.
+            for (SocketClient c : List.of(alice1, alice2, alice1, alice2, bob)) {
+                assertEquals("tenant-presence", c.nextEvent().get(0).asText());
+            }
             // alice2 joined another room: messages of all her rooms still arrive.
             assertTrue(alice2.emitWithAck(0, "join-room", "{\"roomId\":\"" + elsewhere + "\"}")
                     .get("ok").asBoolean());

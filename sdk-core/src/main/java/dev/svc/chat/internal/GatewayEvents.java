@@ -10,6 +10,7 @@ import com.squareup.moshi.JsonReader;
 import dev.svc.chat.EventType;
 import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
+import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 
@@ -24,7 +25,11 @@ public final class GatewayEvents {
       .register(EventType.CALL_INVITE, CallJsonAdapter.INSTANCE)
       .register(EventType.CALL_ACCEPTED, CallJsonAdapter.INSTANCE)
       .register(EventType.CALL_DECLINED, CallJsonAdapter.INSTANCE)
-      .register(EventType.CALL_ENDED, CallJsonAdapter.INSTANCE);
+      .register(EventType.CALL_ENDED, CallJsonAdapter.INSTANCE)
+      .register(EventType.MESSAGE_UPDATED, MessageJsonAdapter.INSTANCE)
+      .register(EventType.TYPING, MessagingAdapters.TYPING)
+      .register(EventType.TENANT_PRESENCE, MessagingAdapters.PRESENCE)
+      .register(EventType.ROOM_READ, MessagingAdapters.RECEIPT);
 
   private final Map<String, Decoder<?>> byName = new HashMap<>();
 

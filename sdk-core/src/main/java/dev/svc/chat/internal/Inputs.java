@@ -66,6 +66,28 @@ public final class Inputs {
     return parts;
   }
 
+  /** Checks a message id (made by the service: any non-empty string). */
+  public static String messageId(String messageId) {
+    nonNull(messageId, "messageId");
+    if (messageId.isEmpty()) throw new IllegalArgumentException("messageId is empty");
+    return messageId;
+  }
+
+  /** Checks a reaction: 1 to 32 code points, no whitespace or control characters. */
+  public static String emoji(String emoji) {
+    nonNull(emoji, "emoji");
+    int n = emoji.codePointCount(0, emoji.length());
+    if (n < 1 || n > 32) throw new IllegalArgumentException("emoji must be 1 to 32 characters: " + n);
+    for (int i = 0; i < emoji.length(); ) {
+      int cp = emoji.codePointAt(i);
+      if (Character.isWhitespace(cp) || Character.isISOControl(cp)) {
+        throw new IllegalArgumentException("emoji must not contain whitespace or control characters");
+      }
+      i += Character.charCount(cp);
+    }
+    return emoji;
+  }
+
   /** Throws {@link NullPointerException} naming the argument when it is null. */
   public static <T> T nonNull(T value, String name) {
     if (value == null) throw new NullPointerException(name + " == null");

@@ -24,9 +24,11 @@ import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.PushPlatform;
+import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.realtime.EngineListener;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
@@ -174,6 +176,49 @@ public final class RealChatClient implements ChatClient {
     Inputs.nonNull(text, "text");
     if (text.isEmpty()) throw new IllegalArgumentException("text is empty");
     return sendMessage(roomId, Collections.singletonList(MessagePart.text(text)));
+  }
+
+  @Override
+  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
+    Inputs.roomId(roomId);
+    Inputs.messageId(messageId);
+    Inputs.parts(parts);
+    return rest.updateMessage(roomId, messageId, parts);
+  }
+
+  @Override
+  public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
+    Inputs.roomId(roomId);
+    Inputs.messageId(messageId);
+    return rest.deleteMessage(roomId, messageId);
+  }
+
+  @Override
+  public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
+    Inputs.roomId(roomId);
+    Inputs.messageId(messageId);
+    Inputs.emoji(emoji);
+    return rest.toggleReaction(roomId, messageId, emoji);
+  }
+
+  @Override
+  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
+    Inputs.roomId(roomId);
+    Inputs.messageId(messageId);
+    return rest.markRead(roomId, messageId);
+  }
+
+  @Override
+  public CompletableFuture<List<String>> getPresence() {
+    return rest.getPresence();
+  }
+
+  @Override
+  public CompletableFuture<Void> setTyping(String roomId, boolean isTyping) {
+    Inputs.roomId(roomId);
+    if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    return callbacks.relay(Acks.expectOk(engine.emitWithAck("typing", MessagingAdapters.typingBody(roomId, isTyping)),
+        "typing"));
   }
 
   @Override

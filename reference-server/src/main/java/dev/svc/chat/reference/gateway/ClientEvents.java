@@ -15,9 +15,11 @@ import java.util.Map;
 final class ClientEvents {
 
     private final ChatService service;
+    private final FanOut fanOut;
 
-    ClientEvents(ChatService service) {
+    ClientEvents(ChatService service, FanOut fanOut) {
         this.service = service;
+        this.fanOut = fanOut;
     }
 
     /** Handles event {@code name} with first argument {@code arg} and returns the success ack payload. */
@@ -26,6 +28,12 @@ final class ClientEvents {
             case "join-room": {
                 Room room = service.roomForJoin(principal, roomId(arg));
                 connection.join(room.id());
+                if (!principal.isApiKey()
+                        && !service.room(principal.tenantId(), room.id()).hasMember(principal.userId())) {
+                    // Removed while joining: the removal may have missed this connection's index entry.
+                    connection.leave(room.id());
+                    throw ApiException.forbidden("Not a member of this room");
+                }
                 Map<String, Object> ack = ok();
                 ack.put("room", room);
                 return ack;
@@ -33,9 +41,31 @@ final class ClientEvents {
             case "leave-room":
                 connection.leave(roomId(arg));
                 return ok();
+            case "typing":
+                typing(connection, principal, arg);
+                return ok();
             default:
                 throw ApiException.badRequest("Unknown event: " + name);
         }
+    }
+
+    /**
+     * Relays a typing indicator of the connection's joined room; another room is {@code bad_request}. An
+     * API-key connection is nobody, so it cannot type ({@code forbidden}).
+     */
+    private void typing(GatewayConnection connection, Principal principal, JsonNode arg) {
+        String roomId = roomId(arg);
+        JsonNode isTyping = arg.get("isTyping");
+        if (isTyping == null || !isTyping.isBoolean()) {
+            throw ApiException.badRequest("isTyping is required and must be a boolean");
+        }
+        if (!roomId.equals(connection.joinedRoomId())) {
+            throw ApiException.badRequest("typing applies only to the joined room; join " + roomId + " first");
+        }
+        if (principal.isApiKey()) {
+            throw ApiException.forbidden("An API-key connection is nobody and cannot type");
+        }
+        fanOut.typing(principal.tenantId(), roomId, principal.userId(), isTyping.booleanValue());
     }
 
     /** Returns the failure ack payload of {@code e}. */

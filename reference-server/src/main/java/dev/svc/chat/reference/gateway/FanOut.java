@@ -3,10 +3,15 @@ package dev.svc.chat.reference.gateway;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.EventPublisher;
-import dev.svc.chat.reference.service.OnlineUsers;
+import dev.svc.chat.reference.service.PresenceDirectory;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,30 +19,146 @@ import java.util.concurrent.ConcurrentHashMap;
  * by joined room, and delivers by enqueueing one pre-encoded frame per target, never blocking. Later events
  * (message-updated, typing, presence, receipts, calls) reuse these two indexes.
  */
-public final class FanOut implements EventPublisher, OnlineUsers {
+public final class FanOut implements EventPublisher, PresenceDirectory {
+
+    /** The realtime event of a user going online or offline. */
+    static final String TENANT_PRESENCE = "tenant-presence";
+    /** The realtime event of a typing indicator. */
+    static final String TYPING = "typing";
 
     private final Frames frames;
     private final Map<String, Set<GatewayConnection>> byUser = new ConcurrentHashMap<>();
     private final Map<String, Set<GatewayConnection>> byJoinedRoom = new ConcurrentHashMap<>();
+    // Token connections by tenant, the online users by tenant and each user's count of sessions: changed only
+    // under presenceLock, which makes a user's online/offline flips and their events happen in one order.
+    private final Map<String, Set<GatewayConnection>> byTenant = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> onlineByTenant = new ConcurrentHashMap<>();
+    private final Map<String, Integer> connectionCounts = new ConcurrentHashMap<>();
+    private final Object presenceLock = new Object();
 
     FanOut(Frames frames) {
         this.frames = frames;
     }
 
-    /** Indexes a connection that completed its handshake (token connections only: API keys are nobody). */
+    /**
+     * Counts a connection that is completing its handshake as online (token connections only: API keys are
+     * nobody and cause no presence). Called before the handshake is answered, so that a user's other
+     * connection closing right after this one's answer can never make them look offline. A user's first
+     * connection makes them online: {@code tenant-presence} goes to the tenant's indexed token connections,
+     * which this one is not yet (it learns who is online from {@code GET /v1/presence}, itself included).
+     */
+    void countOnline(Principal principal, Instant at) {
+        if (principal.isApiKey()) {
+            return;
+        }
+        synchronized (presenceLock) {
+            String tenantId = principal.tenantId();
+            if (connectionCounts.merge(key(tenantId, principal.userId()), 1, Integer::sum) == 1) {
+                onlineByTenant.computeIfAbsent(tenantId, k -> ConcurrentHashMap.newKeySet()).add(principal.userId());
+                presence(tenantId, principal.userId(), true, at);
+            }
+        }
+    }
+
+    /**
+     * Indexes a connection whose handshake is being answered (after {@link #countOnline}); the connection
+     * holds what it is delivered until its answer is queued.
+     */
     void register(GatewayConnection connection, Principal principal) {
-        if (!principal.isApiKey()) {
+        if (principal.isApiKey()) {
+            return;
+        }
+        synchronized (presenceLock) {
+            add(byTenant, principal.tenantId(), connection);
             add(byUser, key(principal.tenantId(), principal.userId()), connection);
         }
     }
 
-    /** Forgets a connection whose session ended, including its joined room. */
-    void unregister(GatewayConnection connection, Principal principal, String joinedRoomId) {
-        if (!principal.isApiKey()) {
-            remove(byUser, key(principal.tenantId(), principal.userId()), connection);
-        }
+    /**
+     * Forgets a connection whose session ended, including its joined room. A user's last connection closing
+     * makes them offline for the tenant's other token connections.
+     */
+    void unregister(GatewayConnection connection, Principal principal, String joinedRoomId, Instant at) {
         if (joinedRoomId != null) {
             remove(byJoinedRoom, key(principal.tenantId(), joinedRoomId), connection);
+        }
+        if (principal.isApiKey()) {
+            return;
+        }
+        synchronized (presenceLock) {
+            String tenantId = principal.tenantId();
+            String userKey = key(tenantId, principal.userId());
+            remove(byTenant, tenantId, connection);
+            remove(byUser, userKey, connection);
+            Integer left = connectionCounts.computeIfPresent(userKey, (k, n) -> n == 1 ? null : n - 1);
+            if (left == null) {
+                onlineByTenant.computeIfPresent(tenantId, (k, users) -> {
+                    users.remove(principal.userId());
+                    return users.isEmpty() ? null : users;
+                });
+                presence(tenantId, principal.userId(), false, at);
+            }
+        }
+    }
+
+    @Override
+    public List<String> onlineUsers(String tenantId) {
+        synchronized (presenceLock) {
+            Set<String> users = onlineByTenant.get(tenantId);
+            return users == null ? List.of() : List.copyOf(new TreeSet<>(users));
+        }
+    }
+
+    /**
+     * Sends {@code typing} to the connections that joined the room, except the typer's own connections (an
+     * API-key connection that joined the room gets it too).
+     */
+    void typing(String tenantId, String roomId, String userId, boolean isTyping) {
+        Set<GatewayConnection> joined = byJoinedRoom.get(key(tenantId, roomId));
+        if (joined == null) {
+            return;
+        }
+        List<GatewayConnection> targets = new ArrayList<>();
+        for (GatewayConnection connection : joined) {
+            if (connection.isApiKey() || !userId.equals(connection.userId())) {
+                targets.add(connection);
+            }
+        }
+        if (targets.isEmpty()) {
+            return;
+        }
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("roomId", roomId);
+        payload.put("userId", userId);
+        payload.put("isTyping", isTyping);
+        String frame = frames.event(TYPING, payload);
+        for (GatewayConnection connection : targets) {
+            connection.deliver(frame);
+        }
+    }
+
+    @Override
+    public void memberRemoved(String tenantId, String roomId, String userId) {
+        Set<GatewayConnection> own = byUser.get(key(tenantId, userId));
+        if (own != null) {
+            for (GatewayConnection connection : List.copyOf(own)) {
+                connection.leave(roomId);
+            }
+        }
+    }
+
+    private void presence(String tenantId, String userId, boolean online, Instant at) {
+        Set<GatewayConnection> targets = byTenant.get(tenantId);
+        if (targets == null || targets.isEmpty()) {
+            return;
+        }
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("userId", userId);
+        payload.put("online", online);
+        payload.put("at", at);
+        String frame = frames.event(TENANT_PRESENCE, payload);
+        for (GatewayConnection connection : targets) {
+            connection.deliver(frame);
         }
     }
 
@@ -80,8 +201,7 @@ public final class FanOut implements EventPublisher, OnlineUsers {
 
     @Override
     public boolean isOnline(String tenantId, String userId) {
-        Set<GatewayConnection> own = byUser.get(key(tenantId, userId));
-        return own != null && !own.isEmpty();
+        return connectionCounts.containsKey(key(tenantId, userId));
     }
 
     private static String key(String tenantId, String id) {

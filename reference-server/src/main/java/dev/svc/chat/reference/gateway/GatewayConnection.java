@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.service.ApiException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -37,7 +41,12 @@ final class GatewayConnection {
     private ScheduledFuture<?> connectTimer;
     private ScheduledFuture<?> expiryTimer;
     // Read without the lock by the fan-out.
+    // Indexed for delivery before the handshake is answered, so nothing published after the answer can be
+    // missed; frames delivered until the answer is queued wait here, so none overtakes it. Guarded by this.
+    private List<String> beforeAnswer = new ArrayList<>();
+    private volatile boolean answered;
     private volatile boolean apiKey;
+    private volatile String userId;
 
     GatewayConnection(Gateway gateway, Session session, String engineSid) {
         this.gateway = gateway;
@@ -93,12 +102,30 @@ final class GatewayConnection {
 
     /** Enqueues a frame from the fan-out. */
     void deliver(String frame) {
+        if (!answered) {
+            synchronized (this) {
+                if (!answered) {
+                    beforeAnswer.add(frame);
+                    return;
+                }
+            }
+        }
         out.send(frame);
     }
 
     /** Returns whether this connection authenticated with an API key. */
     boolean isApiKey() {
         return apiKey;
+    }
+
+    /** Returns the token's user, or null for an API-key connection or before the handshake. */
+    String userId() {
+        return userId;
+    }
+
+    /** Returns the joined room, or null. */
+    synchronized String joinedRoomId() {
+        return joinedRoomId;
     }
 
     /** Makes {@code roomId} the joined room of this connection, leaving the previous one. */
@@ -170,11 +197,22 @@ final class GatewayConnection {
             }
             principal = who;
             apiKey = who.isApiKey();
+            userId = who.userId();
             cancel(connectTimer);
             connectTimer = null;
-            // The answer is queued before the connection is indexed, so no event can overtake it.
-            out.send(gateway.frames().connected(gateway.newSocketSid()));
+            // Counted online and indexed before the answer, so the user cannot look offline and no event can
+            // be missed once the client knows it is connected; deliver() holds frames until the answer is
+            // queued, so none overtakes it.
+            answered = false;
+            beforeAnswer = new ArrayList<>();
+            gateway.fanOut().countOnline(who, now());
             gateway.fanOut().register(this, who);
+            out.send(gateway.frames().connected(gateway.newSocketSid()));
+            for (String frame : beforeAnswer) {
+                out.send(frame);
+            }
+            beforeAnswer = null;
+            answered = true;
             scheduleExpiryCheck();
         }
     }
@@ -216,7 +254,7 @@ final class GatewayConnection {
     /** Ends the Socket.IO session (if any): out of the fan-out, timers of the token stopped. */
     private void endSession() {
         if (principal != null) {
-            gateway.fanOut().unregister(this, principal, joinedRoomId);
+            gateway.fanOut().unregister(this, principal, joinedRoomId, now());
         }
         principal = null;
         joinedRoomId = null;
@@ -291,7 +329,16 @@ final class GatewayConnection {
         LOG.warn("dropping connection {}: outbound queue over {} frames", engineSid,
                 gateway.config().outboundLimit());
         // The client is not reading, so a close frame would wait behind the backlog: cut the TCP connection.
-        session.disconnect();
+        // Not on this thread: the fan-out may hold a lock here, and the close handler takes others.
+        try {
+            gateway.writers().execute(session::disconnect);
+        } catch (RejectedExecutionException e) {
+            session.disconnect();
+        }
+    }
+
+    private Instant now() {
+        return gateway.clock().instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
     private void cancelTimers() {

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;
 
@@ -14,7 +15,7 @@ public final class Routes {
 
     /** Installs the REST API on {@code app}. */
     public static void install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
-                               ChatService service) {
+                               ChatService service, MessageActions actions) {
         Credentials credentials = new Credentials(store, tokens);
         Responses responses = new Responses(mapper);
         ErrorMapping.install(app, responses);
@@ -24,6 +25,7 @@ public final class Routes {
         RoomAdminHandler roomAdmin = new RoomAdminHandler(credentials, mapper, responses, service);
         SettingsHandler settings = new SettingsHandler(credentials, mapper, responses, service);
         MessageHandler messages = new MessageHandler(credentials, mapper, responses, service);
+        MessageActionsHandler messageActions = new MessageActionsHandler(credentials, mapper, responses, actions);
 
         // API-key routes (tenant backends)
         app.post("/v1/auth/token", token::mint);
@@ -39,5 +41,10 @@ public final class Routes {
         app.get("/v1/chat/rooms", messages::listRooms);
         app.get("/v1/chat/rooms/{roomId}/messages", messages::history);
         app.post("/v1/chat/rooms/{roomId}/messages", messages::send);
+        app.patch("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::update);
+        app.delete("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::delete);
+        app.post("/v1/chat/rooms/{roomId}/messages/{messageId}/reactions", messageActions::react);
+        app.post("/v1/chat/rooms/{roomId}/read", messageActions::read);
+        app.get("/v1/presence", messageActions::presence);
     }
 }

@@ -3,6 +3,8 @@ package dev.svc.chat.reference.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,9 +27,12 @@ public record Message(String id, String roomId, long seq, String senderId, List<
                       String clientMessageId, Instant createdAt, Instant editedAt, Instant deletedAt,
                       Map<String, List<String>> reactions) {
 
-    /** Copies the collections so that the snapshot is immutable. */
+    /** Copies the collections so that the snapshot is immutable; reactions keep their order. */
     public Message {
         parts = List.copyOf(parts);
-        reactions = Map.copyOf(reactions);
+        // Insertion order is kept (the emoji reacted with first comes first on the wire).
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        reactions.forEach((emoji, users) -> copy.put(emoji, List.copyOf(users)));
+        reactions = Collections.unmodifiableMap(copy);
     }
 }

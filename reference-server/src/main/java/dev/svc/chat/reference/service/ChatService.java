@@ -129,7 +129,9 @@ public final class ChatService {
     public Room removeMember(String tenantId, String roomId, String userId) {
         room(tenantId, roomId);
         synchronized (lock(tenantId, roomId)) {
-            return store.removeMember(tenantId, roomId, userId).orElseThrow(ChatService::roomNotFound);
+            Room room = store.removeMember(tenantId, roomId, userId).orElseThrow(ChatService::roomNotFound);
+            publisher.memberRemoved(tenantId, roomId, userId);
+            return room;
         }
     }
 
@@ -200,7 +202,8 @@ public final class ChatService {
         }
     }
 
-    private Object lock(String tenantId, String roomId) {
+    /** Returns the monitor that orders a room's changes and their events (shared with {@link MessageActions}). */
+    Object lock(String tenantId, String roomId) {
         return roomLocks.computeIfAbsent(tenantId + '/' + roomId, k -> new Object());
     }
 

@@ -16,4 +16,11 @@ public interface EventPublisher {
      * the API-key connections that joined it.
      */
     void toRoomMembers(String tenantId, Room room, String event, Object payload);
+
+    /**
+     * Tells the realtime side that {@code userId} is no longer a member of the room: that user's connections
+     * that had it joined stop being joined to it (so they get none of its typing any more).
+     */
+    default void memberRemoved(String tenantId, String roomId, String userId) {
+    }
 }

@@ -40,6 +40,11 @@ public final class Inputs {
     /** The page size when none is asked (contract). */
     public static final int DEFAULT_PAGE = 50;
 
+    /** The longest reaction emoji, in code points (chosen: room for ZWJ sequences and skin tones). */
+    public static final int MAX_EMOJI = 32;
+    /** The most distinct emoji on one message (chosen). */
+    public static final int MAX_REACTIONS_PER_MESSAGE = 50;
+
     private static final Pattern USER_ID = Pattern.compile("[A-Za-z0-9_\\-.@:]{1,128}");
 
     private Inputs() {

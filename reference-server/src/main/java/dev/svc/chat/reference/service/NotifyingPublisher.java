@@ -44,4 +44,9 @@ public final class NotifyingPublisher implements EventPublisher {
             webhooks.emit(tenantId, type, payload);
         }
     }
+
+    @Override
+    public void memberRemoved(String tenantId, String roomId, String userId) {
+        gateway.memberRemoved(tenantId, roomId, userId);
+    }
 }

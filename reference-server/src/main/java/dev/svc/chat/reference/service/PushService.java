@@ -35,7 +35,7 @@ public final class PushService {
 
     private final Store store;
     private final Clock clock;
-    private final OnlineUsers online;
+    private final PresenceDirectory online;
     /** tenant \0 token -> registration; a token moves to whoever registers it last (a shared device). */
     private final Map<String, DeviceToken> devices = new ConcurrentHashMap<>();
     /** tenant \0 userId -> that user's registrations, kept in step with {@link #devices} under this lock. */
@@ -43,7 +43,7 @@ public final class PushService {
     private final Map<String, Deque<PushRecord>> outbox = new ConcurrentHashMap<>();
 
     /** Creates the service; {@code online} says who would get the message over the gateway instead. */
-    public PushService(Store store, Clock clock, OnlineUsers online) {
+    public PushService(Store store, Clock clock, PresenceDirectory online) {
         this.store = store;
         this.clock = clock;
         this.online = online;

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
+import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
@@ -193,6 +194,7 @@ public final class InMemoryStore implements Store {
                     clientMessageId, now, null, null, Map.of());
             room.messages.add(message);
             room.byClientKey.put(key, message);
+            room.seqById.put(message.id(), seq);
             room.lastMessageAt = now;
             return new AppendResult(message, true, room.snapshot());
         }
@@ -217,6 +219,44 @@ public final class InMemoryStore implements Store {
                 hasMore = from > 0;
             }
             return new MessagePage(new ArrayList<>(room.messages.subList(from, to)), hasMore);
+        }
+    }
+
+    @Override
+    public Optional<Message> message(String tenantId, String roomId, String messageId) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            Long seq = room.seqById.get(messageId);
+            return seq == null ? Optional.empty() : Optional.of(room.messages.get((int) (seq - 1)));
+        }
+    }
+
+    @Override
+    public void replaceMessage(String tenantId, Message updated) {
+        RoomData room = existingRoom(tenantId, updated.roomId());
+        synchronized (room) {
+            Long seq = room.seqById.get(updated.id());
+            if (seq == null || seq != updated.seq()) {
+                throw new NoSuchElementException("no message " + updated.id());
+            }
+            room.messages.set((int) (seq - 1), updated);
+            room.byClientKey.put(clientKey(updated.senderId(), updated.clientMessageId()), updated);
+        }
+    }
+
+    @Override
+    public Optional<Receipt> receipt(String tenantId, String roomId, String userId) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            return Optional.ofNullable(room.receipts.get(userId));
+        }
+    }
+
+    @Override
+    public void putReceipt(String tenantId, Receipt receipt) {
+        RoomData room = existingRoom(tenantId, receipt.roomId());
+        synchronized (room) {
+            room.receipts.put(receipt.userId(), receipt);
         }
     }
 
@@ -278,6 +318,8 @@ public final class InMemoryStore implements Store {
         final LinkedHashSet<String> members = new LinkedHashSet<>();
         final List<Message> messages = new ArrayList<>();
         final Map<String, Message> byClientKey = new HashMap<>();
+        final Map<String, Long> seqById = new HashMap<>();
+        final Map<String, Receipt> receipts = new HashMap<>();
         Instant lastMessageAt;
 
         RoomData(String id, String name, Instant createdAt) {

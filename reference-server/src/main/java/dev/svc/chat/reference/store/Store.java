@@ -3,6 +3,7 @@ package dev.svc.chat.reference.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
+import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
@@ -74,4 +75,19 @@ public interface Store {
 
     /** Returns one page of the room's history; the room must exist. */
     MessagePage messages(String tenantId, String roomId, PageRequest page);
+
+    /** Returns the message with that id in that room; the room must exist. */
+    Optional<Message> message(String tenantId, String roomId, String messageId);
+
+    /**
+     * Replaces a stored message (same id and seq) with {@code updated}, so that history and idempotent
+     * repeats of its send answer the new version. The room and the message must exist.
+     */
+    void replaceMessage(String tenantId, Message updated);
+
+    /** Returns the user's read receipt of the room, if any; the room must exist. */
+    Optional<Receipt> receipt(String tenantId, String roomId, String userId);
+
+    /** Stores a read receipt, replacing the user's previous one of that room; the room must exist. */
+    void putReceipt(String tenantId, Receipt receipt);
 }

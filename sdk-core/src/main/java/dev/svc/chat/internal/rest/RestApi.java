@@ -19,6 +19,7 @@ import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.PushPlatform;
+import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.CallbackExecutor;
@@ -27,6 +28,7 @@ import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
+import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.json.ResponseAdapters;
 import dev.svc.chat.internal.json.ServiceError;
 import okhttp3.Call;
@@ -164,6 +166,45 @@ public final class RestApi {
   public CompletableFuture<Void> unregisterDeviceToken(String token) {
     HttpUrl url = apiUrl.newBuilder().addPathSegments("push/devices").addPathSegment(token).build();
     return call(new Request.Builder().url(url).delete(), NO_BODY, 0);
+  }
+
+  /** {@code PATCH /v1/chat/rooms/{roomId}/messages/{messageId}}; retried on transport failures (idempotent). */
+  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
+    RequestBody body = RequestBody.create(MessagingAdapters.partsBody(parts), JSON);
+    return call(new Request.Builder().url(messageUrl(roomId, messageId).build()).patch(body),
+        MessageJsonAdapter.INSTANCE, SEND_RETRIES);
+  }
+
+  /** {@code DELETE /v1/chat/rooms/{roomId}/messages/{messageId}}; retried on transport failures (idempotent). */
+  public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
+    return call(new Request.Builder().url(messageUrl(roomId, messageId).build()).delete(),
+        MessageJsonAdapter.INSTANCE, SEND_RETRIES);
+  }
+
+  /** {@code POST .../messages/{messageId}/reactions}; never retried: a toggle repeated undoes itself. */
+  public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
+    RequestBody body = RequestBody.create(dev.svc.chat.internal.json.Json.object("emoji", emoji), JSON);
+    return call(new Request.Builder().url(messageUrl(roomId, messageId).addPathSegment("reactions").build())
+        .post(body), MessageJsonAdapter.INSTANCE, 0);
+  }
+
+  /** {@code POST /v1/chat/rooms/{roomId}/read}; retried on transport failures (receipts never go back). */
+  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("read").build();
+    RequestBody body = RequestBody.create(dev.svc.chat.internal.json.Json.object("messageId", messageId), JSON);
+    return call(new Request.Builder().url(url).post(body), MessagingAdapters.RECEIPT, SEND_RETRIES);
+  }
+
+  /** {@code GET /v1/presence}. */
+  public CompletableFuture<List<String>> getPresence() {
+    HttpUrl url = apiUrl.newBuilder().addPathSegment("presence").build();
+    return call(new Request.Builder().url(url).get(), MessagingAdapters.ONLINE, 0);
+  }
+
+  private HttpUrl.Builder messageUrl(String roomId, String messageId) {
+    return apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("messages").addPathSegment(messageId);
   }
 
   /** Cancels the calls in flight; later calls fail at once. */

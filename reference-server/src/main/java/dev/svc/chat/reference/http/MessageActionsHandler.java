@@ -1,0 +1,73 @@
+package dev.svc.chat.reference.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.MessageActions;
+import dev.svc.chat.reference.service.MessageParts;
+import io.javalin.http.Context;
+import java.util.List;
+import java.util.Map;
+
+/** The session-token routes that act on sent messages: edit, delete, react, mark read; and presence. */
+final class MessageActionsHandler {
+
+    private final Credentials credentials;
+    private final ObjectMapper mapper;
+    private final Responses responses;
+    private final MessageActions actions;
+
+    MessageActionsHandler(Credentials credentials, ObjectMapper mapper, Responses responses, MessageActions actions) {
+        this.credentials = credentials;
+        this.mapper = mapper;
+        this.responses = responses;
+        this.actions = actions;
+    }
+
+    void update(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        JsonBody body = JsonBody.read(ctx, mapper);
+        List<JsonNode> parts = MessageParts.validate(body.get("parts"));
+        responses.json(ctx, 200, actions.update(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId"),
+                parts));
+    }
+
+    void delete(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        responses.json(ctx, 200, actions.delete(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId")));
+    }
+
+    void react(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        JsonBody body = JsonBody.read(ctx, mapper);
+        String emoji = emoji(body.requiredText("emoji", Inputs.MAX_EMOJI));
+        responses.json(ctx, 200, actions.toggleReaction(principal, ctx.pathParam("roomId"),
+                ctx.pathParam("messageId"), emoji));
+    }
+
+    void read(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        JsonBody body = JsonBody.read(ctx, mapper);
+        String messageId = body.requiredText("messageId", 64);
+        responses.json(ctx, 200, actions.markRead(principal, ctx.pathParam("roomId"), messageId));
+    }
+
+    void presence(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        responses.json(ctx, 200, Map.of("online", actions.onlineUsers(principal)));
+    }
+
+    /** Refuses whitespace and control characters: a reaction is a symbol, not text. */
+    private static String emoji(String emoji) {
+        for (int i = 0; i < emoji.length(); ) {
+            int cp = emoji.codePointAt(i);
+            if (Character.isWhitespace(cp) || Character.isISOControl(cp)) {
+                throw ApiException.badRequest("emoji must not contain whitespace or control characters");
+            }
+            i += Character.charCount(cp);
+        }
+        return emoji;
+    }
+}

@@ -1,0 +1,244 @@
+package dev.svc.chat.testing;
+
+import dev.svc.chat.Call;
+import dev.svc.chat.CallKind;
+import dev.svc.chat.PushPlatform;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.EventHandler;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.Room;
+import dev.svc.chat.Subscription;
+
+/**
+ * A {@link ChatClient} for helper tests: events are delivered synchronously on the test's thread by
+ * {@link #emit}, and every operation the helpers use returns a future the test completes. Operations the
+ * helpers do not use throw.
+ */
+public final class FakeChatClient implements ChatClient {
+  private final Map<EventType<?>, CopyOnWriteArrayList<EventHandler<?>>> handlers = new HashMap<>();
+  private ConnectionState state = ConnectionState.CONNECTED;
+  public final List<String> typingCalls = new ArrayList<>();
+  public final List<String> joins = new ArrayList<>();
+  public final Deque<CompletableFuture<Room>> joinResults = new ArrayDeque<>();
+  public final List<MessageQuery> historyQueries = new ArrayList<>();
+  public final Deque<CompletableFuture<MessagePage>> historyResults = new ArrayDeque<>();
+  public final Deque<CompletableFuture<List<String>>> presenceResults = new ArrayDeque<>();
+  public boolean typingThrows;
+
+  /** Delivers an event to the handlers registered now, at once. */
+  @SuppressWarnings("unchecked")
+  public synchronized <T> void emit(EventType<T> type, T payload) {
+    List<EventHandler<?>> list = handlers.get(type);
+    if (list == null) return;
+    for (EventHandler<?> h : list) ((EventHandler<T>) h).onEvent(payload);
+  }
+
+  /** Changes the state and emits the change. */
+  public void moveTo(ConnectionState next) {
+    ConnectionState previous = state;
+    state = next;
+    emit(EventType.CONNECTION_STATE, new ConnectionStateChange(previous, next, null, null));
+  }
+
+  /** Sets the state without an event. */
+  public void setState(ConnectionState state) {
+    this.state = state;
+  }
+
+  /** Returns the number of handlers registered now for {@code type}. */
+  public synchronized int handlerCount(EventType<?> type) {
+    List<EventHandler<?>> list = handlers.get(type);
+    return list == null ? 0 : list.size();
+  }
+
+  /** Returns the total number of handlers registered now. */
+  public synchronized int handlerCount() {
+    int n = 0;
+    for (List<EventHandler<?>> list : handlers.values()) n += list.size();
+    return n;
+  }
+
+  @Override
+  public synchronized <T> Subscription on(EventType<T> type, final EventHandler<T> handler) {
+    final CopyOnWriteArrayList<EventHandler<?>> list =
+        handlers.computeIfAbsent(type, k -> new CopyOnWriteArrayList<>());
+    list.add(handler);
+    return () -> list.remove(handler);
+  }
+
+  @Override
+  public CompletableFuture<Room> joinRoom(String roomId) {
+    joins.add(roomId);
+    CompletableFuture<Room> f = new CompletableFuture<>();
+    joinResults.add(f);
+    return f;
+  }
+
+  @Override
+  public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
+    historyQueries.add(query);
+    CompletableFuture<MessagePage> f = new CompletableFuture<>();
+    historyResults.add(f);
+    return f;
+  }
+
+  @Override
+  public CompletableFuture<List<String>> getPresence() {
+    CompletableFuture<List<String>> f = new CompletableFuture<>();
+    presenceResults.add(f);
+    return f;
+  }
+
+  @Override
+  public CompletableFuture<Void> setTyping(String roomId, boolean isTyping) {
+    if (typingThrows) throw new IllegalStateException("closed");
+    typingCalls.add(roomId + ":" + isTyping);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public ConnectionState state() {
+    return state;
+  }
+
+  @Override
+  public String userId() {
+    return "me";
+  }
+
+  @Override
+  public CompletableFuture<Void> connect(String userId, String token) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Void> disconnect() {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public void close() {
+  }
+
+  @Override
+  public CompletableFuture<Void> leaveRoom(String roomId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<List<Room>> listRooms() {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<MessagePage> getMessages(String roomId) {
+    return getMessages(roomId, MessageQuery.latest(MessageQuery.DEFAULT_LIMIT));
+  }
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Message> sendText(String roomId, String text) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Call> acceptCall(String callId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Call> declineCall(String callId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Call> endCall(String callId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Call> getActiveCall(String roomId) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public Subscription callInvite(EventHandler<Call> handler) {
+    return on(EventType.CALL_INVITE, handler);
+  }
+
+  @Override
+  public Subscription callAccepted(EventHandler<Call> handler) {
+    return on(EventType.CALL_ACCEPTED, handler);
+  }
+
+  @Override
+  public Subscription callDeclined(EventHandler<Call> handler) {
+    return on(EventType.CALL_DECLINED, handler);
+  }
+
+  @Override
+  public Subscription callEnded(EventHandler<Call> handler) {
+    return on(EventType.CALL_ENDED, handler);
+  }
+
+  @Override
+  public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public CompletableFuture<Void> unregisterDeviceToken(String token) {
+    throw new UnsupportedOperationException();
+  }
+}

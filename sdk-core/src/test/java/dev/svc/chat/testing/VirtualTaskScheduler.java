@@ -1,0 +1,66 @@
+package dev.svc.chat.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.svc.chat.TaskScheduler;
+
+/** A {@link TaskScheduler} on a virtual clock: {@link #advance} runs the tasks that fall due, in order. */
+public final class VirtualTaskScheduler implements TaskScheduler {
+  private long now;
+  private final List<Task> tasks = new ArrayList<>();
+
+  @Override
+  public synchronized long nowMillis() {
+    return now;
+  }
+
+  @Override
+  public synchronized Cancellable schedule(Runnable task, long delayMillis) {
+    final Task t = new Task(now + delayMillis, task);
+    tasks.add(t);
+    return () -> {
+      synchronized (VirtualTaskScheduler.this) {
+        tasks.remove(t);
+      }
+    };
+  }
+
+  /** Returns the number of pending tasks. */
+  public synchronized int pending() {
+    return tasks.size();
+  }
+
+  /** Moves the clock forward by {@code millis}, running every task that falls due on the way. */
+  public void advance(long millis) {
+    long target;
+    synchronized (this) {
+      target = now + millis;
+    }
+    while (true) {
+      Task next = null;
+      synchronized (this) {
+        for (Task t : tasks) {
+          if (t.due <= target && (next == null || t.due < next.due)) next = t;
+        }
+        if (next == null) {
+          now = target;
+          return;
+        }
+        tasks.remove(next);
+        now = next.due;
+      }
+      next.task.run();
+    }
+  }
+
+  private static final class Task {
+    final long due;
+    final Runnable task;
+
+    Task(long due, Runnable task) {
+      this.due = due;
+      this.task = task;
+    }
+  }
+}
