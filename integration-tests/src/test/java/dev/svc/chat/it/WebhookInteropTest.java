@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.MessagePart;
 import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.server.WebhookEvent;
@@ -65,18 +66,23 @@ class WebhookInteropTest {
     clients.add(alice);
     alice.connect("alice", admin.mint("alice")).get(10, TimeUnit.SECONDS);
     String messageId = alice.sendText(room, "héllo ✓ \"quoted\"").get(10, TimeUnit.SECONDS).id();
+    alice.updateMessage(room, messageId, List.of(MessagePart.text("edited"))).get(10, TimeUnit.SECONDS);
+    alice.markRead(room, messageId).get(10, TimeUnit.SECONDS);
     Call call = alice.startCall(room, CallKind.AUDIO).get(10, TimeUnit.SECONDS);
     alice.endCall(call.id()).get(10, TimeUnit.SECONDS);
 
-    // deliveries may arrive in any order: collect the three types
+    // deliveries may arrive in any order: collect the five types
     Map<String, JsonNode> byType = new java.util.HashMap<>();
-    while (byType.size() < 3) {
+    while (byType.size() < 5) {
       JsonNode hook = node.await("webhook", WAIT);
       assertTrue(hook.get("ok").asBoolean(), "standardwebhooks rejected it: " + hook);
       byType.put(hook.get("type").asText(), hook);
     }
     assertEquals(messageId, JSON.readTree(byType.get("message.new").get("body").asText())
         .get("data").get("id").asText());
+    JsonNode updated = JSON.readTree(byType.get("message.updated").get("body").asText()).get("data");
+    assertEquals("edited", updated.at("/parts/0/text").asText());
+    assertEquals(messageId, JSON.readTree(byType.get("room.read").get("body").asText()).at("/data/messageId").asText());
     JsonNode ended = JSON.readTree(byType.get("call.ended").get("body").asText());
     assertEquals("hangup", ended.get("data").get("endReason").asText());
     assertEquals(call.id(), JSON.readTree(byType.get("call.started").get("body").asText())

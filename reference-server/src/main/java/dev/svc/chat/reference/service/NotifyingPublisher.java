@@ -17,8 +17,8 @@ public final class NotifyingPublisher implements EventPublisher {
 
     private static final Map<String, String> WEBHOOK_TYPES = Map.of(
             ChatService.NEW_MESSAGE, WebhookDispatcher.MESSAGE_NEW,
-            "message-updated", WebhookDispatcher.MESSAGE_UPDATED,
-            "room-read", WebhookDispatcher.ROOM_READ,
+            MessageActions.MESSAGE_UPDATED, WebhookDispatcher.MESSAGE_UPDATED,
+            MessageActions.ROOM_READ, WebhookDispatcher.ROOM_READ,
             CallService.CALL_INVITE, WebhookDispatcher.CALL_STARTED,
             CallService.CALL_ENDED, WebhookDispatcher.CALL_ENDED);
 
