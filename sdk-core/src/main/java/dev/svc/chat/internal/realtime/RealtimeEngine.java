@@ -215,8 +215,11 @@ public final class RealtimeEngine {
       // a refresh: the old handshake carried the old token, so start over on a new socket. Make before
       // break: an accepted old connection keeps delivering events until the new one is accepted.
       current = null;
-      if (!old.accepted || !handover.begin(old)) closePolitely(old);
-      acks.failAll(new TransportException("reconnecting with a new token"));
+      if (!old.accepted || !handover.begin(old)) {
+        closePolitely(old);
+        acks.failAll(new TransportException("reconnecting with a new token"));
+      } // else the old connection stays open: its pending acknowledgements still arrive through the handover
+
     }
     reconnectAttempt = 0;
     setState(ConnectionState.CONNECTING, refresh ? "token_refresh" : "connect", null);
