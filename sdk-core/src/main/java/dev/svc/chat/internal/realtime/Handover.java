@@ -25,15 +25,24 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
  *       connections carried are dropped as repeats by (room, seq) further up.
  * </ol>
  *
+ * After the barrier's acknowledgement the old connection delivers for {@link #GRACE_MILLIS} more before it
+ * is closed, and events still arriving on it until its socket is gone are delivered too (repeats dropped).
  * If the barrier is not acknowledged within the ack timeout, or either connection fails, the old
  * connection is closed and the held events delivered at once. Confined to the engine's actor thread.
  */
 final class Handover {
   /** The nil UUID: never a room, so leaving it has no effect but an acknowledgement. */
   static final String BARRIER_ROOM = "00000000-0000-0000-0000-000000000000";
+  /**
+   * How long the old connection keeps delivering after the barrier's acknowledgement: a send whose fan-out
+   * picked its connections before the new one existed may still be writing to the old one.
+   */
+  static final long GRACE_MILLIS = 250;
 
   private final RealtimeEngine engine;
   private GatewayConnection old;
+  /** The old connection after the handover, until its socket is gone: late events are still delivered. */
+  private GatewayConnection closing;
   private boolean barrierSent;
   private final List<SocketIoPacket> held = new ArrayList<>();
 
@@ -59,22 +68,22 @@ final class Handover {
 
   /** Handles a frame of a connection that is not the engine's current one. */
   void onText(GatewayConnection conn, String text) {
-    if (conn != old) return;
+    if (conn != old && conn != closing) return;
     try {
       EngineIoPacket packet = EngineIoCodec.decode(text);
       if (packet.type == EngineIoPacket.Type.PING) {
         engine.send(conn, EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
       } else if (packet.type == EngineIoPacket.Type.CLOSE) {
-        finish();
+        if (conn == old) finish();
       } else if (packet.type == EngineIoPacket.Type.MESSAGE) {
-        onSocketIoPacket(SocketIoCodec.decode(packet.data));
+        onSocketIoPacket(conn, SocketIoCodec.decode(packet.data));
       }
     } catch (MalformedFrameException e) {
       // a malformed frame of a connection about to close: nothing to recover
     }
   }
 
-  private void onSocketIoPacket(SocketIoPacket packet) {
+  private void onSocketIoPacket(GatewayConnection conn, SocketIoPacket packet) {
     if (!packet.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) return;
     switch (packet.type) {
       case EVENT:
@@ -85,7 +94,7 @@ final class Handover {
         engine.acks().complete(packet.ackId, packet.data);
         break;
       case DISCONNECT:
-        finish();
+        if (conn == old) finish();
         break;
       default:
         break;
@@ -104,7 +113,17 @@ final class Handover {
     ack.whenComplete(new BiConsumer<String, Throwable>() {
       @Override
       public void accept(String reply, Throwable error) {
-        if (old == conn) finish();
+        if (old != conn) return;
+        if (error != null) {
+          finish();
+          return;
+        }
+        engine.actor().schedule(new Runnable() {
+          @Override
+          public void run() {
+            if (old == conn) finish();
+          }
+        }, GRACE_MILLIS);
       }
     });
     RuntimeException failure = engine.send(conn, frame);
@@ -113,6 +132,10 @@ final class Handover {
 
   /** Handles the loss of {@code conn}; returns true when it was the old connection of a handover. */
   boolean onLost(GatewayConnection conn) {
+    if (conn != null && conn == closing) {
+      closing = null;
+      return true;
+    }
     if (conn == null || conn != old) return false;
     finish();
     return true;
@@ -124,6 +147,7 @@ final class Handover {
     if (conn == null) return;
     old = null;
     barrierSent = false;
+    closing = conn;
     engine.closePolitely(conn);
     List<SocketIoPacket> events = new ArrayList<>(held);
     held.clear();

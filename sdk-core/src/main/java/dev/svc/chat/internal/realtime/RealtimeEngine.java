@@ -85,6 +85,11 @@ public final class RealtimeEngine {
     return token;
   }
 
+  /** Returns the id of the current connection (0 when none); call on the actor thread only. */
+  public int connectionIdInActor() {
+    return current == null ? 0 : current.id;
+  }
+
   /** Returns the scheduler that is this engine's actor. */
   public Scheduler actor() {
     return actor;
