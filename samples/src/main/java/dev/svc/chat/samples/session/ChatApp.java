@@ -102,13 +102,14 @@ public final class ChatApp implements AutoCloseable {
   public static void main(String[] args) throws Exception {
     String url = args.length > 0 ? args[0] : "http://127.0.0.1:7070";
     String user = args.length > 1 ? args[1] : "alice";
-    try (ChatApp app = new ChatApp(url, s -> System.out.println("session: " + s))) {
+    java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
+    try (ChatApp app = new ChatApp(url, s -> {
+      System.out.println("session: " + s);
+      if (s.status() == SessionStatus.READY) ready.countDown();
+    })) {
       app.signIn(user);
       app.sessions().start();
-      long deadline = System.currentTimeMillis() + 10_000;
-      while (app.sessions().state().status() != SessionStatus.READY && System.currentTimeMillis() < deadline) {
-        Thread.onSpinWait();
-      }
+      ready.await(10, java.util.concurrent.TimeUnit.SECONDS);
       ChatClient client = app.sessions().state().client();
       if (client == null) throw new IllegalStateException("not signed in: " + app.sessions().state());
       client.on(EventType.NEW_MESSAGE, (Message m) -> System.out.println(m.senderId() + ": " + m.parts()));

@@ -56,10 +56,8 @@ class SessionRefreshEndToEndTest {
           bob.sendText(roomId, "message " + i).get(10, TimeUnit.SECONDS);
           // spread the sends over about nine seconds, so several refreshes happen while they flow
           long due = start + TimeUnit.MILLISECONDS.toNanos(150L * i);
-          while (System.nanoTime() < due) {
-            await("alice keeps up", () -> true);
-            Thread.onSpinWait();
-          }
+          // pacing the sender, not synchronisation: the assertions below wait on conditions
+          java.util.concurrent.locks.LockSupport.parkNanos(Math.max(0, due - System.nanoTime()));
         }
         await("all messages at alice", () -> seqs.size() >= MESSAGES);
         // alice's REST calls work with the current token too
