@@ -256,4 +256,48 @@ class SessionManagerTest {
     assertEquals(SessionStatus.ERROR, manager.state().status());
     assertEquals(List.of("jwt-1"), clients.get(0).tokens);
   }
+
+  @Test
+  void aRefreshTheRouteRefusesIsAnErrorAndDisconnects() {
+    manager(fetcher()).start();
+    answers.add(new ApiException(401, "unauthorized", "not signed in"));
+    time.advance(55 * MINUTE);
+    assertEquals(SessionStatus.ERROR, manager.state().status());
+    assertEquals(1, clients.get(0).disconnects);
+    time.advance(24 * 60 * MINUTE);
+    assertEquals(2, fetches.get(), "no retry");
+    manager.start(); // one new attempt
+    assertEquals(3, fetches.get());
+    assertEquals(SessionStatus.READY, manager.state().status());
+  }
+
+  @Test
+  void aRefreshThatFailsOnTheNetworkStaysReadyWhileConnectedAndRetries() {
+    manager(fetcher()).start();
+    answers.add(new TransportException("timeout"));
+    time.advance(55 * MINUTE);
+    assertEquals(SessionStatus.READY, manager.state().status(), "the connection still works");
+    time.advance(1_000);
+    assertEquals(3, fetches.get());
+    assertEquals(List.of("jwt-1", "jwt-3"), clients.get(0).tokens);
+  }
+
+  @Test
+  void theGatewayRefusingAFreshTokenAsExpiredIsAnErrorNotALoop() {
+    manager(fetcher()).start();
+    FakeChatClient client = clients.get(0);
+    client.setState(ConnectionState.DISCONNECTED, "token_expired");
+    assertEquals(SessionStatus.READY, manager.state().status(), "the first expiry is the client's to refresh");
+    client.setState(ConnectionState.CONNECTING, "connect");
+    client.setState(ConnectionState.DISCONNECTED, "token_expired");
+    assertEquals(SessionStatus.ERROR, manager.state().status());
+  }
+
+  @Test
+  void closeClosesTheClient() {
+    manager(fetcher()).start();
+    manager.close();
+    assertTrue(clients.get(0).closed);
+    assertEquals(SessionStatus.IDLE, manager.state().status());
+  }
 }
