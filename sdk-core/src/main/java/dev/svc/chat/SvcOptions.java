@@ -25,6 +25,7 @@ public final class SvcOptions {
   private final long ackTimeoutMillis;
   private final long reconnectBaseMillis;
   private final long reconnectMaxMillis;
+  private final @Nullable TokenRefresher tokenRefresher;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -34,6 +35,7 @@ public final class SvcOptions {
     this.ackTimeoutMillis = b.ackTimeoutMillis;
     this.reconnectBaseMillis = b.reconnectBaseMillis;
     this.reconnectMaxMillis = b.reconnectMaxMillis;
+    this.tokenRefresher = b.tokenRefresher;
   }
 
   /**
@@ -111,6 +113,15 @@ public final class SvcOptions {
     return reconnectMaxMillis;
   }
 
+  /**
+   * Returns the refresher called when the service says the session token expired, if one was given.
+   *
+   * @return the refresher, or null when an expired token simply fails the operation
+   */
+  public @Nullable TokenRefresher tokenRefresher() {
+    return tokenRefresher;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -125,6 +136,7 @@ public final class SvcOptions {
     private long ackTimeoutMillis = DEFAULT_ACK_TIMEOUT_MILLIS;
     private long reconnectBaseMillis = DEFAULT_RECONNECT_BASE_MILLIS;
     private long reconnectMaxMillis = DEFAULT_RECONNECT_MAX_MILLIS;
+    private @Nullable TokenRefresher tokenRefresher;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -199,6 +211,21 @@ public final class SvcOptions {
       if (maxMillis < baseMillis) throw new IllegalArgumentException("maxMillis < baseMillis");
       this.reconnectBaseMillis = baseMillis;
       this.reconnectMaxMillis = maxMillis;
+      return this;
+    }
+
+    /**
+     * Sets the refresher that fetches a new session token when the service answers {@code token_expired}:
+     * a REST call is then retried once with the new token, and the realtime connection reconnects with it.
+     * Overlapping expiries share one refresh. Without one, an expired token fails the operation (REST) or
+     * leaves the client {@link ConnectionState#DISCONNECTED} with reason {@code token_expired} (gateway).
+     *
+     * @param refresher the refresher
+     * @return this builder
+     */
+    public Builder tokenRefresher(TokenRefresher refresher) {
+      if (refresher == null) throw new NullPointerException("refresher == null");
+      this.tokenRefresher = refresher;
       return this;
     }
 

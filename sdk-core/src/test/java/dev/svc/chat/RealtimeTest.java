@@ -217,15 +217,30 @@ class RealtimeTest {
   }
 
   @Test
-  void connectWithANewTokenReconnectsKeepingTheRoom() throws Exception {
+  void connectWithANewTokenMakesBeforeBreakKeepingTheRoomAndDeliveringEachMessageOnce() throws Exception {
     GatewaySession first = connect();
     join(first, "r1");
     CompletableFuture<Void> refreshed = client.connect("alice", "new-jwt");
-    assertEquals("41", first.nextFrame());
+    events.assertNextState(ConnectionState.CONNECTING, "token_refresh");
     GatewaySession second = gateway.nextSession();
+    // the old connection stays open and keeps delivering while the new one opens
+    first.send(Frames.newMessage("m1", "r1", 1, "one"));
+    assertEquals(1, events.assertNextMessage().seq());
     assertEquals("{\"token\":\"new-jwt\"}", second.awaitConnect());
     Await.value(refreshed);
     assertEquals("{\"roomId\":\"r1\"}", second.nextEmit("join-room").payload);
+    // both carry seq 2; the new one also 3, held back until the old one drained
+    second.send(Frames.newMessage("m2", "r1", 2, "two"));
+    second.send(Frames.newMessage("m3", "r1", 3, "three"));
+    GatewaySession.Emit barrier = first.nextEmit("leave-room");
+    assertEquals("{\"roomId\":\"00000000-0000-0000-0000-000000000000\"}", barrier.payload);
+    events.assertNoMessage(200);
+    first.send(Frames.newMessage("m2", "r1", 2, "two"));
+    first.ack(barrier, "{\"ok\":true}");
+    assertEquals("41", first.nextNonPong());
+    assertEquals(2, events.assertNextMessage().seq());
+    assertEquals(3, events.assertNextMessage().seq());
+    events.assertNoMessage(200);
   }
 
   @Test

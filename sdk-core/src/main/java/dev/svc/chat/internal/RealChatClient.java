@@ -55,6 +55,13 @@ public final class RealChatClient implements ChatClient {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile String userId;
   private volatile String token;
+  /** Whether the app wants the realtime connection: set by connect, cleared by disconnect and close. */
+  private volatile boolean wantConnected;
+  /** The refresh single flight; null without a {@link dev.svc.chat.TokenRefresher}. */
+  private final TokenRefresh tokenRefresh;
+  /** Whether the gateway said token_expired since the last successful connection (guards refresh loops). */
+  private boolean refreshedSinceConnected;
+  private final SeqDeduplicator dedup = new SeqDeduplicator();
 
   /** Creates a client with the system clock and a secure random source for backoff jitter. */
   public RealChatClient(SvcOptions options) {
@@ -76,10 +83,28 @@ public final class RealChatClient implements ChatClient {
         new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
         options.ackTimeoutMillis(), new Listener(), log);
     this.joinedRoom = new JoinedRoom(engine, log);
+    this.tokenRefresh = options.tokenRefresher() == null ? null
+        : new TokenRefresh(options.tokenRefresher(), new TokenRefresh.Target() {
+          @Override
+          public String currentToken() {
+            return token;
+          }
+
+          @Override
+          public void adopt(String fresh) {
+            token = fresh;
+            if (wantConnected && !closed.get()) engine.connect(fresh);
+          }
+        }, callbacks, log);
     this.rest = new RestApi(http.client, apiUrl, new RestApi.TokenSource() {
       @Override
       public String token() {
         return token;
+      }
+
+      @Override
+      public CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
+        return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
   }
@@ -91,12 +116,14 @@ public final class RealChatClient implements ChatClient {
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
     this.userId = userId;
     this.token = token;
+    this.wantConnected = true;
     return callbacks.relay(engine.connect(token));
   }
 
   @Override
   public CompletableFuture<Void> disconnect() {
     if (closed.get()) return completed(null);
+    wantConnected = false;
     return callbacks.relay(engine.disconnect());
   }
 
@@ -107,6 +134,7 @@ public final class RealChatClient implements ChatClient {
       throw new IllegalStateException("close() must not be called from a ChatLogger");
     }
     if (!closed.compareAndSet(false, true)) return;
+    wantConnected = false;
     rest.close();
     engine.shutdown();
     http.release();
@@ -335,6 +363,29 @@ public final class RealChatClient implements ChatClient {
     public void onStateChange(ConnectionStateChange change) {
       joinedRoom.onStateChange(change);
       hub.publish(EventType.CONNECTION_STATE, change);
+      if (change.current() == ConnectionState.CONNECTED) {
+        refreshedSinceConnected = false;
+      } else if (change.current() == ConnectionState.DISCONNECTED && "token_expired".equals(change.reason())) {
+        refreshAndReconnect();
+      }
+    }
+
+    /** The gateway's token expired: refresh (shared with REST) and reconnect with the new token, once. */
+    private void refreshAndReconnect() {
+      if (tokenRefresh == null || !wantConnected || closed.get()) return;
+      if (refreshedSinceConnected) {
+        log.warn("the gateway refused a freshly refreshed token as expired; not refreshing again", null);
+        return;
+      }
+      refreshedSinceConnected = true;
+      // the engine's token is the one that expired; the actor runs this, so it cannot have moved on
+      tokenRefresh.after(engine.tokenInActor()).whenComplete(new java.util.function.BiConsumer<String, Throwable>() {
+        @Override
+        public void accept(String fresh, Throwable error) {
+          // adopt() reconnects when the token is new; this covers a token another trigger already adopted
+          if (error == null && wantConnected && !closed.get()) engine.connect(fresh);
+        }
+      });
     }
 
     @Override
@@ -354,6 +405,13 @@ public final class RealChatClient implements ChatClient {
       } catch (IOException | JsonDataException | IllegalArgumentException | IllegalStateException e) {
         log.warn("dropped a malformed '" + event.eventName + "' event", e);
         return;
+      }
+      if (payload instanceof Message) {
+        Message m = (Message) payload;
+        if (decoder.type == EventType.NEW_MESSAGE && !dedup.firstTime(m.roomId(), m.seq())) {
+          if (log.isDebug()) log.debug("dropped a repeat of message " + m.roomId() + "#" + m.seq());
+          return;
+        }
       }
       hub.publish(decoder.type, payload);
     }

@@ -1,5 +1,7 @@
 /**
- * The session manager: fetches the session from the tenant's route, connects, and refreshes the
- * token before it expires. This module is a placeholder until the session issue is built.
+ * The session manager: fetches the session from the tenant's route (or a typed session for bots),
+ * creates and connects the {@link dev.svc.chat.ChatClient}, refreshes the token before it expires and
+ * when the service says it expired, and follows the network. Start with
+ * {@link dev.svc.chat.session.SessionManager#create}.
  */
 package dev.svc.chat.session;

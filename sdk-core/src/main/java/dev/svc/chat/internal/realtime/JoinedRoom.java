@@ -121,6 +121,7 @@ public final class JoinedRoom {
   }
 
   private void send(final String id, final CompletableFuture<Room> result) {
+    final int sentOn = engine.connectionIdInActor();
     CompletableFuture<String> ack = new CompletableFuture<>();
     ack.whenComplete(new BiConsumer<String, Throwable>() {
       @Override
@@ -142,6 +143,10 @@ public final class JoinedRoom {
           if (room == null) throw new JsonDataException("join-room acknowledgement without room");
           roomId = id;
           result.complete(room);
+          if (engine.connectionIdInActor() != sentOn && engine.state() == ConnectionState.CONNECTED) {
+            // acknowledged by the previous connection of a token refresh: join on the new one too
+            send(id, new CompletableFuture<Room>());
+          }
         } catch (java.io.IOException | RuntimeException e) {
           result.completeExceptionally(new ChatException("malformed join-room acknowledgement", e));
         }

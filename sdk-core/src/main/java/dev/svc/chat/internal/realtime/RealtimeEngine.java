@@ -53,6 +53,8 @@ public final class RealtimeEngine {
   private int reconnectAttempt;
   private Scheduler.Timer reconnectTimer;
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>();
+  /** The previous connection of a token refresh, kept delivering until the new one took over. */
+  private final Handover handover = new Handover(this);
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
   private final Set<CompletableFuture<?>> openCommands =
       Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
@@ -76,6 +78,16 @@ public final class RealtimeEngine {
   /** Returns the state as last published; callable from any thread. */
   public ConnectionState state() {
     return publishedState;
+  }
+
+  /** Returns the token of the latest connect; call on the actor thread only. */
+  public String tokenInActor() {
+    return token;
+  }
+
+  /** Returns the id of the current connection (0 when none); call on the actor thread only. */
+  public int connectionIdInActor() {
+    return current == null ? 0 : current.id;
   }
 
   /** Returns the scheduler that is this engine's actor. */
@@ -203,14 +215,19 @@ public final class RealtimeEngine {
     if (state == ConnectionState.CONNECTING && sameToken) return; // the attempt under way will answer
     cancelReconnectTimer();
     GatewayConnection old = current;
+    boolean refresh = old != null;
     if (old != null) {
-      // a refresh: the old handshake carried the old token, so start over on a new socket
+      // a refresh: the old handshake carried the old token, so start over on a new socket. Make before
+      // break: an accepted old connection keeps delivering events until the new one is accepted.
       current = null;
-      closePolitely(old);
-      acks.failAll(new TransportException("reconnecting with a new token"));
+      if (!old.accepted || !handover.begin(old)) {
+        closePolitely(old);
+        acks.failAll(new TransportException("reconnecting with a new token"));
+      } // else the old connection stays open: its pending acknowledgements still arrive through the handover
+
     }
     reconnectAttempt = 0;
-    setState(ConnectionState.CONNECTING, "connect", null);
+    setState(ConnectionState.CONNECTING, refresh ? "token_refresh" : "connect", null);
     open();
   }
 
@@ -230,7 +247,10 @@ public final class RealtimeEngine {
   }
 
   void onText(GatewayConnection conn, String text) {
-    if (conn != current) return;
+    if (conn != current) {
+      handover.onText(conn, text);
+      return;
+    }
     EngineIoPacket packet;
     try {
       packet = EngineIoCodec.decode(text);
@@ -303,7 +323,7 @@ public final class RealtimeEngine {
         break;
       case EVENT:
         if ("session-expired".equals(packet.eventName)) conn.sessionExpired = true;
-        listener.onServerEvent(packet);
+        if (!handover.hold(packet)) listener.onServerEvent(packet);
         break;
       case ACK:
         if (!acks.complete(packet.ackId, packet.data) && log.isDebug()) {
@@ -340,6 +360,7 @@ public final class RealtimeEngine {
     log.info("connected (connection #" + conn.id + ")");
     setState(ConnectionState.CONNECTED, "connected", null);
     completeConnectWaiters(null);
+    handover.newConnectionAccepted();
   }
 
   private void onRefused(GatewayConnection conn, String data) {
@@ -361,7 +382,9 @@ public final class RealtimeEngine {
 
   /** Handles the loss of {@code conn}: unless it is stale, go RECONNECTING and retry after a backoff. */
   void onTransportLost(GatewayConnection conn, String reason, RuntimeException cause) {
+    if (handover.onLost(conn)) return;
     if (conn != current) return;
+    handover.finish();
     current = null;
     conn.cancelTimers();
     if (conn.webSocket != null) conn.webSocket.cancel();
@@ -390,6 +413,7 @@ public final class RealtimeEngine {
    * first (not when the gateway itself refused or disconnected us).
    */
   private void stop(ConnectionState target, String reason, RuntimeException cause, boolean polite) {
+    handover.finish();
     cancelReconnectTimer();
     GatewayConnection conn = current;
     current = null;
@@ -403,15 +427,24 @@ public final class RealtimeEngine {
     setState(target, reason, cause instanceof TransportException ? null : cause);
   }
 
+  /** Delivers a gateway event to the client (used by the handover for old and held events). */
+  void deliver(SocketIoPacket event) {
+    listener.onServerEvent(event);
+  }
+
+  PendingAcks acks() {
+    return acks;
+  }
+
   /** Sends DISCONNECT when the gateway accepted us, then closes the WebSocket normally. */
-  private void closePolitely(GatewayConnection conn) {
+  void closePolitely(GatewayConnection conn) {
     conn.cancelTimers();
     if (conn.webSocket == null) return;
     if (conn.accepted) conn.webSocket.send(EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.disconnect())));
     conn.webSocket.close(1000, null);
   }
 
-  private void armWatchdog(final GatewayConnection conn) {
+  void armWatchdog(final GatewayConnection conn) {
     if (conn.watchdog != null) conn.watchdog.cancel();
     final long limit = conn.handshake.pingIntervalMillis + conn.handshake.pingTimeoutMillis;
     conn.watchdog = actor.schedule(new Runnable() {
@@ -423,7 +456,7 @@ public final class RealtimeEngine {
   }
 
   /** Sends a frame; returns the failure, or null when it was queued. */
-  private RuntimeException send(GatewayConnection conn, String frame) {
+  RuntimeException send(GatewayConnection conn, String frame) {
     long size = utf8Size(frame);
     if (size > conn.maxPayload()) {
       return new ApiException(413, "payload_too_large",

@@ -66,6 +66,14 @@ public final class RestApi {
   /** Supplies the session token of the latest connect, or null before it. */
   public interface TokenSource {
     String token();
+
+    /**
+     * Returns a future of a token newer than {@code expiredToken} (the shared refresh), or null when the
+     * client has no refresher: then {@code token_expired} simply fails the call.
+     */
+    default CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
+      return null;
+    }
   }
 
   private final OkHttpClient http;
@@ -231,13 +239,38 @@ public final class RestApi {
     } else {
       Request r = request.header("Authorization", "Bearer " + token)
           .header("Accept", "application/json").build();
-      enqueue(r, adapter, retries, result);
+      enqueue(r, adapter, retries, true, result);
     }
     return result;
   }
 
+  /**
+   * After a {@code 401 token_expired}: waits for the shared refresh and sends the request once more with the
+   * new token. Returns false when there is no refresher (the caller fails the call with {@code error}).
+   */
+  private <T> boolean retryAfterRefresh(final Request request, final JsonAdapter<T> adapter,
+      final int retriesLeft, final ApiException error, final CompletableFuture<T> result) {
+    String header = request.header("Authorization");
+    String used = header != null && header.startsWith("Bearer ") ? header.substring(7) : null;
+    CompletableFuture<String> fresh = tokens.refreshAfterExpiry(used);
+    if (fresh == null) return false;
+    log.info(request.method() + " " + request.url().encodedPath() + ": token expired; retrying after a refresh");
+    fresh.whenComplete(new java.util.function.BiConsumer<String, Throwable>() {
+      @Override
+      public void accept(String token, Throwable refreshError) {
+        if (refreshError != null || token == null) {
+          callbacks.fail(result, error);
+        } else {
+          enqueue(request.newBuilder().header("Authorization", "Bearer " + token).build(), adapter, retriesLeft,
+              false, result);
+        }
+      }
+    });
+    return true;
+  }
+
   private <T> void enqueue(final Request request, final JsonAdapter<T> adapter, final int retriesLeft,
-      final CompletableFuture<T> result) {
+      final boolean mayRefresh, final CompletableFuture<T> result) {
     if (closed) {
       callbacks.fail(result, new TransportException("the client was closed"));
       return;
@@ -253,7 +286,7 @@ public final class RestApi {
           timers.schedule(new Runnable() {
             @Override
             public void run() {
-              enqueue(request, adapter, retriesLeft - 1, result);
+              enqueue(request, adapter, retriesLeft - 1, mayRefresh, result);
             }
           }, RETRY_DELAY_MILLIS * (SEND_RETRIES - retriesLeft + 1));
           return;
@@ -267,7 +300,11 @@ public final class RestApi {
         inFlight.remove(c);
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
-            callbacks.fail(result, ServiceError.fromHttp(response.code(), body == null ? "" : body.string()));
+            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string());
+            if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, error,
+                result))) {
+              callbacks.fail(result, error);
+            }
             return;
           }
           if (adapter == NO_BODY) {

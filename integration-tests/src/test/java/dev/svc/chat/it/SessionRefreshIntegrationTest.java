@@ -1,0 +1,163 @@
+package dev.svc.chat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.Svc;
+import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.server.MintedToken;
+import dev.svc.chat.server.ServerClient;
+import dev.svc.chat.session.Session;
+import dev.svc.chat.session.SessionFetcher;
+import dev.svc.chat.session.SessionManager;
+import dev.svc.chat.session.SessionStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The session manager with a real client against the reference server, on virtual time shared by the
+ * server's clock and the manager's scheduler: refreshes happen without waiting an hour.
+ */
+class SessionRefreshIntegrationTest {
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualSessionScheduler time = new VirtualSessionScheduler(clock);
+  private final AtomicInteger fetches = new AtomicInteger();
+  private final List<String> logs = new CopyOnWriteArrayList<>();
+  private ReferenceServer server;
+  private ServerClient svc;
+  private SessionManager manager;
+  private ChatClient bob;
+  private String roomId;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    server = ReferenceServer.builder().port(0).clock(clock).build().start();
+    svc = ServerClient.create(server.apiUrl(), server.apiKey(), null);
+    roomId = svc.createRoom("refresh", List.of("alice", "bob")).id();
+    manager = SessionManager.builder(SessionFetcher.of(() -> {
+      fetches.incrementAndGet();
+      MintedToken t = svc.mintToken("alice", "Alice", null);
+      return Session.builder(t.token(), t.apiUrl(), t.userId(), t.expiresAtMillis()).build();
+    }), s -> { }).scheduler(time).logger((level, message, error) -> logs.add(message)).build();
+    bob = Svc.init(server.apiUrl());
+    bob.connect("bob", svc.mintToken("bob", "Bob", 86_400).token()).get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (manager != null) manager.close();
+    if (bob != null) bob.close();
+    if (server != null) server.close();
+  }
+
+  private ChatClient startAlice() throws Exception {
+    manager.start();
+    await("READY", () -> manager.state().status() == SessionStatus.READY);
+    return manager.state().client();
+  }
+
+  @Test
+  void theJoinedRoomAndAllHandlersSurviveRefreshesAndMessagesDuringThemArriveOnce() throws Exception {
+    ChatClient alice = startAlice();
+    List<Long> seqs = new CopyOnWriteArrayList<>();
+    List<ConnectionStateChange> states = new CopyOnWriteArrayList<>();
+    alice.on(EventType.NEW_MESSAGE, (Message m) -> seqs.add(m.seq()));
+    alice.on(EventType.CONNECTION_STATE, states::add);
+    alice.joinRoom(roomId).get(10, TimeUnit.SECONDS);
+
+    int sent = 0;
+    for (int refresh = 1; refresh <= 3; refresh++) {
+      bob.sendText(roomId, "before " + refresh).get(10, TimeUnit.SECONDS);
+      sent++;
+      // bob keeps sending from another thread while the refresh reconnects alice
+      CompletableFuture<Void> during = CompletableFuture.runAsync(() -> {
+        for (int i = 0; i < 10; i++) bob.sendText(roomId, "during").join();
+      });
+      time.advance(Duration.ofMinutes(55)); // the refresh falls due: 5 minutes before expiry
+      assertEquals(1 + refresh, fetches.get());
+      during.get(10, TimeUnit.SECONDS);
+      sent += 10;
+      final int expected = sent;
+      await("messages " + refresh, () -> seqs.size() >= expected, () -> seqs + "\n" + String.join("\n", logs));
+      await("connected", () -> alice.state() == ConnectionState.CONNECTED);
+    }
+    bob.sendText(roomId, "after").get(10, TimeUnit.SECONDS);
+    sent++;
+    final int total = sent;
+    await("the last message", () -> seqs.size() >= total);
+    List<Long> expected = new ArrayList<>();
+    for (long i = 1; i <= total; i++) expected.add(i);
+    assertEquals(expected, new ArrayList<>(seqs), "each message once, in order");
+
+    assertSame(alice, manager.state().client());
+    assertTrue(states.stream().filter(c -> "token_refresh".equals(c.reason())).count() >= 3, states.toString());
+    assertTrue(logs.stream().filter(m -> m.contains("joining room " + roomId + " again")).count() >= 3,
+        "the room was joined on every new connection");
+    assertFalse(logs.stream().anyMatch(m -> m.contains("was refused")), logs.toString());
+    assertEquals(4, fetches.get());
+  }
+
+  @Test
+  void aRestCallAndTheSocketHittingExpiryTogetherCauseOneFetch() throws Exception {
+    ChatClient alice = startAlice();
+    alice.joinRoom(roomId).get(10, TimeUnit.SECONDS);
+    RecordingHandler<ConnectionStateChange> states = new RecordingHandler<>();
+    alice.on(EventType.CONNECTION_STATE, states);
+    // the server's clock passes the expiry while the manager's timer has not run: both paths see it
+    clock.advance(Duration.ofMinutes(61));
+    CompletableFuture<?> rest = alice.listRooms();
+    alice.joinRoom(roomId); // an incoming event: the gateway checks the token and ends the connection
+    assertEquals(1, ((List<?>) rest.get(10, TimeUnit.SECONDS)).size(), "the REST call succeeded after a refresh");
+    states.next(c -> c.current() == ConnectionState.DISCONNECTED && "token_expired".equals(c.reason()));
+    states.next(c -> c.current() == ConnectionState.CONNECTED);
+    assertEquals(2, fetches.get(), "one fetch for both");
+    assertEquals(SessionStatus.READY, manager.state().status());
+  }
+
+  @Test
+  void anInvalidTokenIsAnErrorAfterOneAttempt() throws Exception {
+    manager.close();
+    AtomicInteger attempts = new AtomicInteger();
+    manager = SessionManager.builder(SessionFetcher.of(() -> {
+      attempts.incrementAndGet();
+      return Session.builder("eyJhbGciOiJIUzI1NiJ9.e30.bad", server.apiUrl(), "alice",
+          clock.millis() + 3_600_000).build();
+    }), s -> { }).scheduler(time).build();
+    manager.start();
+    await("ERROR", () -> manager.state().status() == SessionStatus.ERROR);
+    assertEquals("unauthorized", ((dev.svc.chat.ApiException) manager.state().error()).code());
+    time.advance(Duration.ofHours(2));
+    assertEquals(1, attempts.get());
+    assertEquals(ConnectionState.DISCONNECTED, manager.state().client().state());
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    await(what, condition, () -> "");
+  }
+
+  private static void await(String what, BooleanSupplier condition, java.util.function.Supplier<String> detail)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what + " " + detail.get());
+      Thread.sleep(5); // polling a condition with a deadline
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+
+import dev.svc.chat.internal.json.Json;
+import dev.svc.chat.internal.socketio.EngineIoCodec;
+import dev.svc.chat.internal.socketio.EngineIoPacket;
+import dev.svc.chat.internal.socketio.MalformedFrameException;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+
+/**
+ * The make-before-break of a token refresh on an open connection, so that no message is lost or repeated:
+ *
+ * <ol>
+ *   <li>The old connection stays open and keeps delivering events while the new one opens with the new
+ *       token. Events of the new connection are held back meanwhile.
+ *   <li>Once the new connection is accepted, a barrier is emitted on the old one (a {@code leave-room} of
+ *       the nil room, which changes nothing): its acknowledgement comes after every event the gateway queued
+ *       on the old connection before the new one existed.
+ *   <li>Then the old connection is closed and the held events are delivered, in order. Events both
+ *       connections carried are dropped as repeats by (room, seq) further up.
+ * </ol>
+ *
+ * After the barrier's acknowledgement the old connection delivers for {@link #GRACE_MILLIS} more before it
+ * is closed, and events still arriving on it until its socket is gone are delivered too (repeats dropped).
+ * If the barrier is not acknowledged within the ack timeout, or either connection fails, the old
+ * connection is closed and the held events delivered at once. Confined to the engine's actor thread.
+ */
+final class Handover {
+  /** The nil UUID: never a room, so leaving it has no effect but an acknowledgement. */
+  static final String BARRIER_ROOM = "00000000-0000-0000-0000-000000000000";
+  /**
+   * How long the old connection keeps delivering after the barrier's acknowledgement: a send whose fan-out
+   * picked its connections before the new one existed may still be writing to the old one.
+   */
+  static final long GRACE_MILLIS = 250;
+
+  private final RealtimeEngine engine;
+  private GatewayConnection old;
+  /** The old connection after the handover, until its socket is gone: late events are still delivered. */
+  private GatewayConnection closing;
+  private boolean barrierSent;
+  private final List<SocketIoPacket> held = new ArrayList<>();
+
+  Handover(RealtimeEngine engine) {
+    this.engine = engine;
+  }
+
+  /** Starts a handover from {@code conn}; returns false when one is already under way. */
+  boolean begin(GatewayConnection conn) {
+    if (old != null) return false;
+    old = conn;
+    barrierSent = false;
+    conn.cancelTimers();
+    return true;
+  }
+
+  /** Holds an event of the new connection while the old one drains; returns false when none does. */
+  boolean hold(SocketIoPacket event) {
+    if (old == null) return false;
+    held.add(event);
+    return true;
+  }
+
+  /** Handles a frame of a connection that is not the engine's current one. */
+  void onText(GatewayConnection conn, String text) {
+    if (conn != old && conn != closing) return;
+    try {
+      EngineIoPacket packet = EngineIoCodec.decode(text);
+      if (packet.type == EngineIoPacket.Type.PING) {
+        engine.send(conn, EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
+      } else if (packet.type == EngineIoPacket.Type.CLOSE) {
+        if (conn == old) finish();
+      } else if (packet.type == EngineIoPacket.Type.MESSAGE) {
+        onSocketIoPacket(conn, SocketIoCodec.decode(packet.data));
+      }
+    } catch (MalformedFrameException e) {
+      // a malformed frame of a connection about to close: nothing to recover
+    }
+  }
+
+  private void onSocketIoPacket(GatewayConnection conn, SocketIoPacket packet) {
+    if (!packet.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) return;
+    switch (packet.type) {
+      case EVENT:
+        // the old token's expiry no longer matters: the new connection carries the new one
+        if (!"session-expired".equals(packet.eventName)) engine.deliver(packet);
+        break;
+      case ACK:
+        engine.acks().complete(packet.ackId, packet.data);
+        break;
+      case DISCONNECT:
+        if (conn == old) finish();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The new connection was accepted: emit the barrier on the old one. */
+  void newConnectionAccepted() {
+    final GatewayConnection conn = old;
+    if (conn == null || barrierSent) return;
+    barrierSent = true;
+    CompletableFuture<String> ack = new CompletableFuture<>();
+    int id = engine.acks().register("leave-room", ack);
+    String frame = EngineIoCodec.message(SocketIoCodec.encode(
+        SocketIoPacket.event("leave-room", Json.object("roomId", BARRIER_ROOM), id)));
+    ack.whenComplete(new BiConsumer<String, Throwable>() {
+      @Override
+      public void accept(String reply, Throwable error) {
+        if (old != conn) return;
+        if (error != null) {
+          finish();
+          return;
+        }
+        engine.actor().schedule(new Runnable() {
+          @Override
+          public void run() {
+            if (old == conn) finish();
+          }
+        }, GRACE_MILLIS);
+      }
+    });
+    RuntimeException failure = engine.send(conn, frame);
+    if (failure != null) engine.acks().fail(id, failure);
+  }
+
+  /** Handles the loss of {@code conn}; returns true when it was the old connection of a handover. */
+  boolean onLost(GatewayConnection conn) {
+    if (conn != null && conn == closing) {
+      closing = null;
+      return true;
+    }
+    if (conn == null || conn != old) return false;
+    finish();
+    return true;
+  }
+
+  /** Ends the handover, if any: closes the old connection and delivers the held events in order. */
+  void finish() {
+    GatewayConnection conn = old;
+    if (conn == null) return;
+    old = null;
+    barrierSent = false;
+    closing = conn;
+    engine.closePolitely(conn);
+    List<SocketIoPacket> events = new ArrayList<>(held);
+    held.clear();
+    for (SocketIoPacket event : events) engine.deliver(event);
+  }
+}
