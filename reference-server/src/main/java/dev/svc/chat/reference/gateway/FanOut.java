@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Routes realtime events to connections. It indexes connected sessions by user (a user's own channel) and
@@ -35,6 +36,11 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     private final Map<String, Set<String>> onlineByTenant = new ConcurrentHashMap<>();
     private final Map<String, Integer> connectionCounts = new ConcurrentHashMap<>();
     private final Object presenceLock = new Object();
+    // Room events hold the read side while they pick and enqueue to their targets; indexing a user's connection
+    // takes the write side. So an event either reaches the new connection or was already queued on the user's
+    // older connections before it was indexed: a client that switches connections (a token refresh) can use
+    // an ack on the old connection as a barrier behind everything it alone will get.
+    private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
 
     FanOut(Frames frames) {
         this.frames = frames;
@@ -69,8 +75,13 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
             return;
         }
         synchronized (presenceLock) {
-            add(byTenant, principal.tenantId(), connection);
-            add(byUser, key(principal.tenantId(), principal.userId()), connection);
+            deliveryOrder.writeLock().lock();
+            try {
+                add(byTenant, principal.tenantId(), connection);
+                add(byUser, key(principal.tenantId(), principal.userId()), connection);
+            } finally {
+                deliveryOrder.writeLock().unlock();
+            }
         }
     }
 
@@ -174,6 +185,15 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
+        deliveryOrder.readLock().lock();
+        try {
+            deliverToRoomMembers(tenantId, room, event, payload);
+        } finally {
+            deliveryOrder.readLock().unlock();
+        }
+    }
+
+    private void deliverToRoomMembers(String tenantId, Room room, String event, Object payload) {
         // A set: a member's connection that also joined the room gets the event once.
         Set<GatewayConnection> targets = new LinkedHashSet<>();
         for (String member : room.memberIds()) {
