@@ -8,7 +8,7 @@ import dev.svc.chat.ChatException;
 import dev.svc.chat.internal.json.AckReply;
 
 /** Turns a gateway acknowledgement into the outcome of an operation. */
-final class Acks {
+public final class Acks {
   private Acks() {
   }
 
@@ -16,7 +16,7 @@ final class Acks {
    * Returns a future completed when the acknowledgement {@code ack} (its raw argument array) says
    * {@code ok: true}, failed with the ack's error as an {@link dev.svc.chat.ApiException} otherwise.
    */
-  static CompletableFuture<Void> expectOk(CompletableFuture<String> ack, final String event) {
+  public static CompletableFuture<Void> expectOk(CompletableFuture<String> ack, final String event) {
     final CompletableFuture<Void> result = new CompletableFuture<>();
     ack.whenComplete(new BiConsumer<String, Throwable>() {
       @Override

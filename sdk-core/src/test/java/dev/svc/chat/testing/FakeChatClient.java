@@ -31,7 +31,7 @@ import dev.svc.chat.Subscription;
  * {@link #emit}, and every operation the helpers use returns a future the test completes. Operations the
  * helpers do not use throw.
  */
-public final class FakeChatClient implements ChatClient {
+public final class FakeChatClient extends UnsupportedChatClient {
   private final Map<EventType<?>, CopyOnWriteArrayList<EventHandler<?>>> handlers = new HashMap<>();
   private ConnectionState state = ConnectionState.CONNECTED;
   public final List<String> typingCalls = new ArrayList<>();
@@ -124,27 +124,7 @@ public final class FakeChatClient implements ChatClient {
   }
 
   @Override
-  public CompletableFuture<Void> connect(String userId, String token) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Void> disconnect() {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
   public void close() {
-  }
-
-  @Override
-  public CompletableFuture<Void> leaveRoom(String roomId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<List<Room>> listRooms() {
-    throw new UnsupportedOperationException();
   }
 
   @Override
@@ -152,93 +132,4 @@ public final class FakeChatClient implements ChatClient {
     return getMessages(roomId, MessageQuery.latest(MessageQuery.DEFAULT_LIMIT));
   }
 
-  @Override
-  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> sendText(String roomId, String text) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> acceptCall(String callId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> declineCall(String callId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> endCall(String callId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> getActiveCall(String roomId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public Subscription callInvite(EventHandler<Call> handler) {
-    return on(EventType.CALL_INVITE, handler);
-  }
-
-  @Override
-  public Subscription callAccepted(EventHandler<Call> handler) {
-    return on(EventType.CALL_ACCEPTED, handler);
-  }
-
-  @Override
-  public Subscription callDeclined(EventHandler<Call> handler) {
-    return on(EventType.CALL_DECLINED, handler);
-  }
-
-  @Override
-  public Subscription callEnded(EventHandler<Call> handler) {
-    return on(EventType.CALL_ENDED, handler);
-  }
-
-  @Override
-  public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Void> unregisterDeviceToken(String token) {
-    throw new UnsupportedOperationException();
-  }
 }

@@ -21,9 +21,10 @@ import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.testing.UnsupportedChatClient;
 
 /** A {@link ChatClient} that records connects and answers them as told; everything else is unsupported. */
-final class FakeChatClient implements ChatClient {
+final class FakeChatClient extends UnsupportedChatClient {
   final SvcOptions options;
   final List<String> tokens = new CopyOnWriteArrayList<>();
   /** The answer to the next connects; null: success. */
@@ -87,130 +88,4 @@ final class FakeChatClient implements ChatClient {
     return null;
   }
 
-  @Override
-  public CompletableFuture<Room> joinRoom(String roomId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Void> leaveRoom(String roomId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<List<Room>> listRooms() {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<MessagePage> getMessages(String roomId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> sendText(String roomId, String text) {
-    throw new UnsupportedOperationException();
-  }
-
-  // The operations below are not used by the session manager's tests.
-
-  @Override
-  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<List<String>> getPresence() {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Void> setTyping(String roomId, boolean isTyping) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> acceptCall(String callId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> declineCall(String callId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> endCall(String callId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Call> getActiveCall(String roomId) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public Subscription callInvite(EventHandler<Call> handler) {
-    return on(EventType.CALL_INVITE, handler);
-  }
-
-  @Override
-  public Subscription callAccepted(EventHandler<Call> handler) {
-    return on(EventType.CALL_ACCEPTED, handler);
-  }
-
-  @Override
-  public Subscription callDeclined(EventHandler<Call> handler) {
-    return on(EventType.CALL_DECLINED, handler);
-  }
-
-  @Override
-  public Subscription callEnded(EventHandler<Call> handler) {
-    return on(EventType.CALL_ENDED, handler);
-  }
-
-  @Override
-  public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
-    throw new UnsupportedOperationException();
-  }
-
-  @Override
-  public CompletableFuture<Void> unregisterDeviceToken(String token) {
-    throw new UnsupportedOperationException();
-  }
 }

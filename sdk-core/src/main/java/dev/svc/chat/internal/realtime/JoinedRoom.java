@@ -13,6 +13,7 @@ import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Acks;
 import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.json.AckReply;
 import dev.svc.chat.internal.json.Json;
@@ -70,22 +71,13 @@ public final class JoinedRoom {
       return;
     }
     CompletableFuture<String> ack = new CompletableFuture<>();
-    ack.whenComplete(new BiConsumer<String, Throwable>() {
+    Acks.expectOk(ack, "leave-room").whenComplete(new BiConsumer<Void, Throwable>() {
       @Override
-      public void accept(String argsJson, Throwable error) {
+      public void accept(Void ignored, Throwable error) {
         if (error != null) {
           result.completeExceptionally(error);
-          return;
-        }
-        try {
-          AckReply reply = AckReply.parse(argsJson);
-          if (reply.ok) {
-            result.complete(null);
-          } else {
-            result.completeExceptionally(reply.error.toApiException());
-          }
-        } catch (JsonDataException e) {
-          result.completeExceptionally(new ChatException("malformed leave-room acknowledgement", e));
+        } else {
+          result.complete(null);
         }
       }
     });
