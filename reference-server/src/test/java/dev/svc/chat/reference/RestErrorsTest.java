@@ -44,6 +44,13 @@ class RestErrorsTest {
     }
 
     @Test
+    void headIsAnUnknownMethodNotAnUnauthenticatedGet() {
+        // Javalin would answer HEAD of a GET route with 200 before any credential check.
+        assertEquals(404, http.send("HEAD", "/v1/chat/rooms", null, Map.of()).status());
+        assertEquals(404, http.send("HEAD", "/v1/users/alice", null, Map.of("x-api-key", server.apiKey())).status());
+    }
+
+    @Test
     void bodyOver64KiBIsPayloadTooLarge() {
         String big = "{\"userId\":\"alice\",\"username\":\"" + "x".repeat(70_000) + "\"}";
         Http.Response r = http.send("POST", "/v1/users", big, Map.of("x-api-key", server.apiKey()));

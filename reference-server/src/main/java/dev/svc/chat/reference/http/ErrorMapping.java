@@ -19,6 +19,13 @@ final class ErrorMapping {
 
     /** Registers the exception handlers on {@code app}. */
     static void install(Javalin app, Responses responses) {
+        // Javalin answers HEAD for every GET route by itself (200, before any credential check); the contract
+        // knows no HEAD, and an unknown method is 404.
+        app.before(ctx -> {
+            if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
+                throw ApiException.notFound("No such route");
+            }
+        });
         app.exception(ApiException.class, (e, ctx) -> {
             if (e.retryAfterSeconds() > 0) {
                 ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
