@@ -1,10 +1,10 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.Futures.apiError;
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.chat.ApiException;
@@ -12,60 +12,35 @@ import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.CallStatus;
 import dev.svc.chat.ChatClient;
-import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.reference.TenantInfo;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Call signaling through the SDK against the reference server: invite, accept, decline, end, timeout. */
 class CallSignalingTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
-  private final List<ChatClient> clients = new ArrayList<>();
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
 
   private void start(Duration ringTimeout) {
-    server = ReferenceServer.builder().callRingTimeout(ringTimeout).build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
+    chat = new ChatFixture(ReferenceServer.builder().callRingTimeout(ringTimeout));
+    admin = chat.admin();
   }
 
   @AfterEach
   void stop() {
-    clients.forEach(ChatClient::close);
-    if (server != null) server.close();
-  }
-
-  private ChatClient connected(String userId) throws Exception {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
-    await(c.connect(userId, admin.mint(userId)));
-    return c;
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private static ApiException apiError(CompletableFuture<?> f) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(f));
-    return assertInstanceOf(ApiException.class, e.getCause());
+    if (chat != null) chat.close();
   }
 
   @Test
   void fullCallInviteAcceptEnd() throws Exception {
     start(Duration.ofSeconds(30));
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     RecordingHandler<Call> bobInvites = new RecordingHandler<>();
     RecordingHandler<Call> aliceAccepted = new RecordingHandler<>();
     RecordingHandler<Call> bobEnded = new RecordingHandler<>();
@@ -109,8 +84,8 @@ class CallSignalingTest {
   void declineByEveryOtherMemberEndsTheCall() throws Exception {
     start(Duration.ofSeconds(30));
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     RecordingHandler<Call> aliceDeclined = new RecordingHandler<>();
     RecordingHandler<Call> aliceEnded = new RecordingHandler<>();
     alice.callDeclined(aliceDeclined);
@@ -132,9 +107,9 @@ class CallSignalingTest {
   void aGroupCallEndsWhenFewerThanTwoRemain() throws Exception {
     start(Duration.ofSeconds(30));
     String room = admin.createRoom("trio", "alice", "bob", "carol");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
-    ChatClient carol = connected("carol");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
+    ChatClient carol = chat.connected("carol");
     RecordingHandler<Call> ended = new RecordingHandler<>();
     carol.callEnded(ended);
 
@@ -152,8 +127,8 @@ class CallSignalingTest {
   void anUnansweredCallEndsAsMissed() throws Exception {
     start(Duration.ofMillis(300));
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     RecordingHandler<Call> bobEnded = new RecordingHandler<>();
     bob.callEnded(bobEnded);
 
@@ -170,8 +145,8 @@ class CallSignalingTest {
   void aSecondCallInTheRoomIsAConflict() throws Exception {
     start(Duration.ofSeconds(30));
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     Call first = await(alice.startCall(room, CallKind.AUDIO));
 
     ApiException e = apiError(bob.startCall(room, CallKind.VIDEO));
@@ -188,7 +163,7 @@ class CallSignalingTest {
   void callsDisabledIsRefusedWithAClearError() throws Exception {
     start(Duration.ofSeconds(30));
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = connected("alice");
+    ChatClient alice = chat.connected("alice");
     Admin.Answer patched = admin.call("PATCH", "/v1/tenant/settings", Map.of("callsEnabled", false),
         admin.apiKeyHeader());
     assertEquals(200, patched.status());
@@ -204,18 +179,17 @@ class CallSignalingTest {
   void membershipAndTenantsAreEnforced() throws Exception {
     start(Duration.ofSeconds(30));
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient mallory = connected("mallory");
+    ChatClient alice = chat.connected("alice");
+    ChatClient mallory = chat.connected("mallory");
     Call call = await(alice.startCall(room, CallKind.AUDIO));
 
     assertEquals("forbidden", apiError(mallory.startCall(room, CallKind.AUDIO)).code());
     assertEquals("forbidden", apiError(mallory.acceptCall(call.id())).code());
     assertEquals("forbidden", apiError(mallory.getActiveCall(room)).code());
 
-    TenantInfo other = server.createTenant();
-    Admin otherAdmin = new Admin(server.apiUrl(), other.apiKey());
-    ChatClient stranger = Svc.init(server.apiUrl());
-    clients.add(stranger);
+    TenantInfo other = chat.server().createTenant();
+    Admin otherAdmin = new Admin(chat.server().apiUrl(), other.apiKey());
+    ChatClient stranger = chat.newClient();
     await(stranger.connect("alice", otherAdmin.mint("alice")));
     assertEquals(404, apiError(stranger.acceptCall(call.id())).status());
     assertEquals(404, apiError(stranger.startCall(room, CallKind.AUDIO)).status());

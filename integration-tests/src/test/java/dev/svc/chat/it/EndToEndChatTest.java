@@ -1,8 +1,10 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.Futures.WAIT;
+import static dev.svc.chat.it.Futures.apiError;
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,62 +17,37 @@ import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Room;
-import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Mint, connect, join, send and receive: the SDK against the reference server, end to end. */
 class EndToEndChatTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
-  private final List<ChatClient> clients = new ArrayList<>();
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
 
   @BeforeEach
   void start() {
-    server = ReferenceServer.builder().port(0).clock(clock).build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
+    chat = new ChatFixture(ReferenceServer.builder().port(0).clock(clock));
+    admin = chat.admin();
   }
 
   @AfterEach
   void stop() {
-    clients.forEach(ChatClient::close);
-    server.close();
-  }
-
-  private ChatClient connected(String userId) throws Exception {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
-    await(c.connect(userId, admin.mint(userId)));
-    return c;
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private static ApiException apiError(CompletableFuture<?> f) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(f));
-    return assertInstanceOf(ApiException.class, e.getCause());
+    chat.close();
   }
 
   @Test
   void twoUsersChatAndEachSeesTheOthersMessagesOnce() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     RecordingHandler<Message> aliceSees = new RecordingHandler<>();
     RecordingHandler<Message> bobSees = new RecordingHandler<>();
     alice.on(EventType.NEW_MESSAGE, aliceSees);
@@ -101,7 +78,7 @@ class EndToEndChatTest {
   @Test
   void historyPagesBySeqInBothDirections() throws Exception {
     String room = admin.createRoom("history", "alice");
-    ChatClient alice = connected("alice");
+    ChatClient alice = chat.connected("alice");
     for (int i = 1; i <= 7; i++) await(alice.sendText(room, "m" + i));
 
     MessagePage latest = await(alice.getMessages(room, MessageQuery.latest(3)));
@@ -130,8 +107,8 @@ class EndToEndChatTest {
   @Test
   void aRetryWithTheSameClientMessageIdReturnsTheFirstMessageAndEmitsOnce() throws Exception {
     String room = admin.createRoom("retry", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     RecordingHandler<Message> bobSees = new RecordingHandler<>();
     bob.on(EventType.NEW_MESSAGE, bobSees);
 
@@ -150,8 +127,7 @@ class EndToEndChatTest {
   @Test
   void aTokenOfAnotherUserCannotActAsTheConnectedOne() throws Exception {
     String room = admin.createRoom("mixup", "alice", "bob");
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
+    ChatClient c = chat.newClient();
     // The app says it is alice but holds bob's token: the server refuses to let it act as alice.
     await(c.connect("alice", admin.mint("bob")));
     ApiException e = apiError(c.sendText(room, "hi"));
@@ -174,15 +150,15 @@ class EndToEndChatTest {
   @Test
   void nonMembersAreRefusedAndOtherTenantsRoomsDoNotExist() throws Exception {
     String room = admin.createRoom("private", "bob");
-    ChatClient alice = connected("alice");
+    ChatClient alice = chat.connected("alice");
     ApiException forbidden = apiError(alice.getMessages(room, MessageQuery.latest(10)));
     assertEquals(403, forbidden.status());
     assertEquals("forbidden", forbidden.code());
     ApiException joinRefused = apiError(alice.joinRoom(room));
     assertEquals("forbidden", joinRefused.code());
 
-    dev.svc.chat.reference.TenantInfo other = server.createTenant();
-    String theirRoom = new Admin(server.apiUrl(), other.apiKey()).createRoom("theirs", "alice");
+    dev.svc.chat.reference.TenantInfo other = chat.server().createTenant();
+    String theirRoom = new Admin(chat.server().apiUrl(), other.apiKey()).createRoom("theirs", "alice");
     ApiException hidden = apiError(alice.getMessages(theirRoom, MessageQuery.latest(10)));
     assertEquals(404, hidden.status());
     assertEquals("not_found", hidden.code());
@@ -213,8 +189,7 @@ class EndToEndChatTest {
 
   @Test
   void connectIsRefusedForAnExpiredOrTamperedToken() throws Exception {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
+    ChatClient c = chat.newClient();
     String token = admin.mint("alice", 60);
     String tampered = token.substring(0, token.lastIndexOf('.') + 1) + "c2lnbmF0dXJl";
     ApiException bad = apiError(c.connect("alice", tampered));
@@ -229,10 +204,10 @@ class EndToEndChatTest {
 
   @Test
   void anApiKeyIsRefusedWhereASessionTokenBelongs() {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.connect("alice", server.apiKey()));
+    ChatClient c = chat.newClient();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> c.connect("alice", chat.server().apiKey()));
     assertTrue(e.getMessage().contains("API key"), e.getMessage());
-    assertFalse(e.getMessage().contains(server.apiKey()), "the key must not be echoed");
+    assertFalse(e.getMessage().contains(chat.server().apiKey()), "the key must not be echoed");
   }
 }

@@ -1,5 +1,7 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.Futures.WAIT;
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,15 +21,12 @@ import dev.svc.chat.TenantPresenceListener;
 import dev.svc.chat.TenantPresenceTracker;
 import dev.svc.chat.TypingEvent;
 import dev.svc.chat.reference.ReferenceServer;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -38,39 +37,19 @@ import org.junit.jupiter.api.Test;
 
 /** The SDK's helpers against the reference server: room subscription, typing controller, presence tracker. */
 class HelpersEndToEndTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
-  private final List<ChatClient> clients = new ArrayList<>();
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
 
   @BeforeEach
   void start() {
-    server = ReferenceServer.builder().port(0).clock(clock).build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
+    chat = new ChatFixture(ReferenceServer.builder().port(0).clock(clock));
+    admin = chat.admin();
   }
 
   @AfterEach
   void stop() {
-    clients.forEach(ChatClient::close);
-    server.close();
-  }
-
-  private ChatClient client() {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
-    return c;
-  }
-
-  private ChatClient connected(String userId) throws Exception {
-    ChatClient c = client();
-    await(c.connect(userId, admin.mint(userId)));
-    return c;
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    chat.close();
   }
 
   private static <T> T take(BlockingQueue<T> queue) throws InterruptedException {
@@ -82,12 +61,12 @@ class HelpersEndToEndTest {
   @Test
   void roomSubscriptionKeepsAMessageListRightWithAnOptimisticSend() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
-    ChatClient alice = connected("alice");
+    ChatClient alice = chat.connected("alice");
     await(alice.sendText(room, "one"));
     await(alice.sendText(room, "two"));
 
     // bob subscribes before connecting: the subscription waits for the connection
-    ChatClient bob = client();
+    ChatClient bob = chat.newClient();
     BlockingQueue<List<Message>> lists = new LinkedBlockingQueue<>();
     AtomicReference<List<Message>> shown = new AtomicReference<>(Collections.<Message>emptyList());
     RoomSubscription sub = Svc.createRoomSubscription(bob, room, "bob", new RoomSubscriptionListener() {
@@ -136,8 +115,8 @@ class HelpersEndToEndTest {
   @Test
   void typingControllerDrivesTheGateway() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     await(alice.joinRoom(room));
     await(bob.joinRoom(room));
     RecordingHandler<TypingEvent> bobSees = new RecordingHandler<>();
@@ -158,7 +137,7 @@ class HelpersEndToEndTest {
 
   @Test
   void presenceTrackerFollowsUsersComingAndGoing() throws Exception {
-    ChatClient observer = connected("observer");
+    ChatClient observer = chat.connected("observer");
     BlockingQueue<Set<String>> changes = new LinkedBlockingQueue<>();
     TenantPresenceTracker tracker = Svc.createTenantPresenceTracker(observer, new TenantPresenceListener() {
       @Override
@@ -167,7 +146,7 @@ class HelpersEndToEndTest {
       }
     });
     assertEquals(Set.of("observer"), take(changes));
-    ChatClient dave = connected("dave");
+    ChatClient dave = chat.connected("dave");
     assertEquals(Set.of("observer", "dave"), take(changes));
     await(dave.disconnect());
     assertEquals(Set.of("observer"), take(changes));

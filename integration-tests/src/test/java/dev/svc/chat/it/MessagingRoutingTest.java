@@ -1,8 +1,10 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.ChatFixture.record;
+import static dev.svc.chat.it.Futures.WAIT;
+import static dev.svc.chat.it.Futures.apiError;
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.chat.ApiException;
@@ -12,16 +14,11 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.PresenceEvent;
 import dev.svc.chat.Receipt;
-import dev.svc.chat.Svc;
 import dev.svc.chat.TypingEvent;
 import dev.svc.chat.reference.ReferenceServer;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,56 +30,29 @@ import org.junit.jupiter.api.Test;
  * order the server queued them, so if the marker is the first event seen, the unwanted one was never sent.
  */
 class MessagingRoutingTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
-  private final List<ChatClient> clients = new ArrayList<>();
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
 
   @BeforeEach
   void start() {
-    server = ReferenceServer.builder().port(0).clock(clock).build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
+    chat = new ChatFixture(ReferenceServer.builder().port(0).clock(clock));
+    admin = chat.admin();
   }
 
   @AfterEach
   void stop() {
-    clients.forEach(ChatClient::close);
-    server.close();
-  }
-
-  /** A connected client of {@code userId}; each call is a new connection (a new device). */
-  private ChatClient connected(String userId) throws Exception {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
-    await(c.connect(userId, admin.mint(userId)));
-    return c;
-  }
-
-  private static <T> RecordingHandler<T> record(ChatClient client, EventType<T> type) {
-    RecordingHandler<T> handler = new RecordingHandler<>();
-    client.on(type, handler);
-    return handler;
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private static ApiException apiError(CompletableFuture<?> f) {
-    ExecutionException e = assertThrows(ExecutionException.class, () -> await(f));
-    return assertInstanceOf(ApiException.class, e.getCause());
+    chat.close();
   }
 
   @Test
   void messageUpdatedGoesToEveryConnectionOfEveryMemberWhateverRoomItJoined() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
     String aside = admin.createRoom("aside", "alice", "carol");
-    ChatClient alice1 = connected("alice");
-    ChatClient alice2 = connected("alice");
-    ChatClient bob = connected("bob");
-    ChatClient carol = connected("carol");
+    ChatClient alice1 = chat.connected("alice");
+    ChatClient alice2 = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
+    ChatClient carol = chat.connected("carol");
     await(alice1.joinRoom(room));
     await(alice2.joinRoom(aside)); // another room: updates of all her rooms still arrive
     RecordingHandler<Message> a1 = record(alice1, EventType.MESSAGE_UPDATED);
@@ -126,10 +96,10 @@ class MessagingRoutingTest {
   void typingGoesOnlyToConnectionsThatJoinedTheRoomAndNeverToTheTypersOwn() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
     String other = admin.createRoom("other", "bob");
-    ChatClient alice1 = connected("alice");
-    ChatClient alice2 = connected("alice");
-    ChatClient bob1 = connected("bob");
-    ChatClient bob2 = connected("bob");
+    ChatClient alice1 = chat.connected("alice");
+    ChatClient alice2 = chat.connected("alice");
+    ChatClient bob1 = chat.connected("bob");
+    ChatClient bob2 = chat.connected("bob");
     await(alice1.joinRoom(room));
     await(alice2.joinRoom(room));
     await(bob1.joinRoom(room));
@@ -166,8 +136,8 @@ class MessagingRoutingTest {
   void aRemovedMemberStopsGettingTypingOfTheRoomItHadJoined() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
     String marker = admin.createRoom("marker", "alice", "bob");
-    ChatClient alice = connected("alice");
-    ChatClient bob = connected("bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
     await(alice.joinRoom(room));
     await(bob.joinRoom(room));
     RecordingHandler<TypingEvent> bobTyping = record(bob, EventType.TYPING);
@@ -187,22 +157,22 @@ class MessagingRoutingTest {
 
   @Test
   void presenceFlipsOnAUsersFirstConnectionAndAfterTheirLastAndApiKeysCauseNone() throws Exception {
-    ChatClient observer = connected("observer");
+    ChatClient observer = chat.connected("observer");
     RecordingHandler<PresenceEvent> seen = record(observer, EventType.TENANT_PRESENCE);
 
-    ChatClient dave1 = connected("dave");
+    ChatClient dave1 = chat.connected("dave");
     PresenceEvent online = seen.next(WAIT);
     assertEquals("dave", online.userId());
     assertTrue(online.isOnline());
     assertEquals(Instant.parse("2026-11-21T10:00:00Z").toEpochMilli(), online.at());
     assertEquals(List.of("dave", "observer"), await(observer.getPresence()));
 
-    ChatClient dave2 = connected("dave");  // a second device: no event
-    await(dave1.disconnect());             // one device left: still online, no event
+    ChatClient dave2 = chat.connected("dave");  // a second device: no event
+    await(dave1.disconnect());                  // one device left: still online, no event
     assertEquals(List.of("dave", "observer"), await(observer.getPresence()));
 
     // negative: an API-key connection is nobody and causes no presence
-    try (ApiKeySocket bot = ApiKeySocket.connect(server.socketUrl(), server.apiKey())) {
+    try (ApiKeySocket bot = ApiKeySocket.connect(chat.server().socketUrl(), chat.server().apiKey())) {
       assertEquals(List.of("dave", "observer"), await(observer.getPresence()));
     }
 
@@ -213,7 +183,7 @@ class MessagingRoutingTest {
     assertEquals(List.of("observer"), await(observer.getPresence()));
 
     // the marker: erin's first connection is the next event; nothing came from dave2, dave1 or the bot
-    connected("erin");
+    chat.connected("erin");
     assertEquals(PresenceEvent.of("erin", true, Instant.parse("2026-11-21T10:00:05Z").toEpochMilli()), seen.next(WAIT));
     seen.assertNoMore();
   }
@@ -222,10 +192,10 @@ class MessagingRoutingTest {
   void roomReadGoesToEveryMembersConnectionsAndNeverMovesBackwards() throws Exception {
     String room = admin.createRoom("general", "alice", "bob");
     String aside = admin.createRoom("aside", "alice", "carol");
-    ChatClient alice1 = connected("alice");
-    ChatClient alice2 = connected("alice");
-    ChatClient bob = connected("bob");
-    ChatClient carol = connected("carol");
+    ChatClient alice1 = chat.connected("alice");
+    ChatClient alice2 = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
+    ChatClient carol = chat.connected("carol");
     RecordingHandler<Receipt> a1 = record(alice1, EventType.ROOM_READ);
     RecordingHandler<Receipt> a2 = record(alice2, EventType.ROOM_READ);
     RecordingHandler<Receipt> b = record(bob, EventType.ROOM_READ);

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,8 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,20 +26,20 @@ class OfficialClientInteropTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
   private String origin;
 
   @BeforeEach
   void start() {
-    server = ReferenceServer.builder().port(0).clock(clock).build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
-    origin = server.apiUrl().replaceFirst("/v1$", "");
+    chat = new ChatFixture(ReferenceServer.builder().port(0).clock(clock));
+    admin = chat.admin();
+    origin = chat.server().apiUrl().replaceFirst("/v1$", "");
   }
 
   @AfterEach
   void stop() {
-    server.close();
+    chat.close();
   }
 
   private NodeScript client(Map<String, Object> auth) throws Exception {
@@ -118,7 +117,7 @@ class OfficialClientInteropTest {
   @Test
   void apiKeyConnectionMayJoinAnyRoomOfTheTenant() throws Exception {
     String room = admin.createRoom("ops", "bob");
-    try (NodeScript bot = client(Map.of("apiKey", server.apiKey()))) {
+    try (NodeScript bot = client(Map.of("apiKey", chat.server().apiKey()))) {
       bot.await("connect", WAIT);
       bot.send("join " + room);
       assertTrue(bot.await("ack", WAIT).at("/ack/ok").asBoolean());
@@ -134,7 +133,7 @@ class OfficialClientInteropTest {
   void seesMessageUpdatedTypingPresenceAndRoomReadFromTheSdk() throws Exception {
     String room = admin.createRoom("interop", "alice", "bob");
     try (NodeScript alice = client(Map.of("token", admin.mint("alice")));
-         ChatClient bob = Svc.init(server.apiUrl())) {
+         ChatClient bob = Svc.init(chat.server().apiUrl())) {
       alice.await("connect", WAIT);
       alice.send("join " + room);
       assertTrue(alice.await("ack", WAIT).at("/ack/ok").asBoolean());
@@ -184,9 +183,5 @@ class OfficialClientInteropTest {
       assertEquals("bob", offline.get("userId").asText());
       assertEquals(false, offline.get("online").asBoolean());
     }
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
   }
 }

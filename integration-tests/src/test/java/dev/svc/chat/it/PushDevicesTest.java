@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,48 +10,27 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.PushPlatform;
-import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Push device tokens through the SDK, and the pushes the reference server records for offline members. */
 class PushDevicesTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
-  private final List<ChatClient> clients = new ArrayList<>();
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
 
   @BeforeEach
   void start() {
-    server = ReferenceServer.builder().build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
+    chat = new ChatFixture(ReferenceServer.builder());
+    admin = chat.admin();
   }
 
   @AfterEach
   void stop() {
-    clients.forEach(ChatClient::close);
-    server.close();
-  }
-
-  private ChatClient connected(String userId) throws Exception {
-    ChatClient c = Svc.init(server.apiUrl());
-    clients.add(c);
-    await(c.connect(userId, admin.mint(userId)));
-    return c;
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    chat.close();
   }
 
   private JsonNode outbox(String userId) throws Exception {
@@ -61,14 +41,13 @@ class PushDevicesTest {
 
   @Test
   void registrationIsRefusedUnlessConnected() throws Exception {
-    ChatClient neverConnected = Svc.init(server.apiUrl());
-    clients.add(neverConnected);
+    ChatClient neverConnected = chat.newClient();
     ExecutionException e = assertThrows(ExecutionException.class,
         () -> await(neverConnected.registerDeviceToken("fcm-token-1", PushPlatform.FCM)));
     ChatStateException refused = assertInstanceOf(ChatStateException.class, e.getCause());
     assertTrue(refused.getMessage().contains("connected with a session token"), refused.getMessage());
 
-    ChatClient alice = connected("alice");
+    ChatClient alice = chat.connected("alice");
     await(alice.registerDeviceToken("fcm-token-1", PushPlatform.FCM));
     await(alice.disconnect());
     ExecutionException afterDisconnect = assertThrows(ExecutionException.class,
@@ -86,10 +65,10 @@ class PushDevicesTest {
     assertEquals(201, registered.status());
     assertEquals("bob", registered.body().get("userId").asText());
     // carol registers through the SDK and stays connected: the gateway delivers to her instead
-    ChatClient carol = connected("carol");
+    ChatClient carol = chat.connected("carol");
     await(carol.registerDeviceToken("carol-fcm-1", PushPlatform.FCM));
     await(carol.joinRoom(room)); // a gateway round trip: her connection is indexed by now
-    ChatClient alice = connected("alice");
+    ChatClient alice = chat.connected("alice");
     await(alice.registerDeviceToken("alice-fcm-1", PushPlatform.FCM));
 
     String messageId = await(alice.sendText(room, "lunch at noon?")).id();

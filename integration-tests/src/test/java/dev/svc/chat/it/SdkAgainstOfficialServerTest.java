@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -17,9 +18,7 @@ import dev.svc.chat.Room;
 import dev.svc.chat.Svc;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,10 +40,6 @@ class SdkAgainstOfficialServerTest {
   void stop() throws Exception {
     if (client != null) client.close();
     if (server != null) server.close();
-  }
-
-  private static <T> T await(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Test

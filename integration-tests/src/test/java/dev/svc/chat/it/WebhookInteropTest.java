@@ -11,13 +11,11 @@ import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.MessagePart;
-import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.server.WebhookEvent;
 import dev.svc.chat.server.WebhookVerificationException;
 import dev.svc.chat.server.WebhookVerifier;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,23 +31,21 @@ class WebhookInteropTest {
   private static final Duration WAIT = Duration.ofSeconds(15);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final List<ChatClient> clients = new ArrayList<>();
-  private ReferenceServer server;
+  private ChatFixture chat;
   private Admin admin;
   private NodeScript node;
 
   @BeforeEach
   void start() throws Exception {
-    server = ReferenceServer.builder().build().start();
-    admin = new Admin(server.apiUrl(), server.apiKey());
-    ObjectNode cfg = JSON.createObjectNode().put("secret", server.webhookSecret());
+    chat = new ChatFixture(ReferenceServer.builder());
+    admin = chat.admin();
+    ObjectNode cfg = JSON.createObjectNode().put("secret", chat.server().webhookSecret());
     node = NodeScript.start("standard-webhooks.js", cfg.toString());
   }
 
   @AfterEach
   void stop() throws Exception {
-    clients.forEach(ChatClient::close);
-    server.close();
+    chat.close();
     node.close();
   }
 
@@ -62,8 +58,7 @@ class WebhookInteropTest {
     assertTrue(patched.body().get("webhookSecret").asText().startsWith("whsec_"));
 
     String room = admin.createRoom("pair", "alice", "bob");
-    ChatClient alice = Svc.init(server.apiUrl());
-    clients.add(alice);
+    ChatClient alice = chat.newClient();
     alice.connect("alice", admin.mint("alice")).get(10, TimeUnit.SECONDS);
     String messageId = alice.sendText(room, "héllo ✓ \"quoted\"").get(10, TimeUnit.SECONDS).id();
     alice.updateMessage(room, messageId, List.of(MessagePart.text("edited"))).get(10, TimeUnit.SECONDS);
@@ -96,7 +91,7 @@ class WebhookInteropTest {
         + "\"data\":{\"id\":\"m1\",\"roomId\":\"r1\",\"seq\":1,\"senderId\":\"alice\",\"parts\":[],"
         + "\"clientMessageId\":\"c1\",\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"reactions\":{}}}";
     String signature = sign("msg_1", now, body);
-    WebhookVerifier verifier = WebhookVerifier.create(server.webhookSecret());
+    WebhookVerifier verifier = WebhookVerifier.create(chat.server().webhookSecret());
 
     WebhookEvent event = verifier.verify(body, "msg_1", Long.toString(now), signature);
     assertEquals("message.new", event.type());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.svc.chat.ChatClient;
-import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.server.WebhookEvent;
 import dev.svc.chat.server.WebhookVerifier;
@@ -36,7 +35,7 @@ class WebhookRetryTest {
   private final CountDownLatch release = new CountDownLatch(1);
   private volatile boolean hang;
   private HttpServer receiver;
-  private ReferenceServer server;
+  private ChatFixture chat;
   private ChatClient alice;
 
   @BeforeEach
@@ -57,12 +56,12 @@ class WebhookRetryTest {
     });
     receiver.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
     receiver.start();
-    server = ReferenceServer.builder().webhookRetries(4, Duration.ofMillis(50)).build().start();
-    Admin admin = new Admin(server.apiUrl(), server.apiKey());
+    chat = new ChatFixture(ReferenceServer.builder().webhookRetries(4, Duration.ofMillis(50)));
+    Admin admin = chat.admin();
     admin.call("PATCH", "/v1/tenant/settings", Map.of("webhookUrl",
         "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hooks"), admin.apiKeyHeader());
     String room = admin.createRoom("solo", "alice", "bob");
-    alice = Svc.init(server.apiUrl());
+    alice = chat.newClient();
     alice.connect("alice", admin.mint("alice")).get(10, TimeUnit.SECONDS);
     this.room = room;
   }
@@ -72,8 +71,7 @@ class WebhookRetryTest {
   @AfterEach
   void stop() {
     release.countDown();
-    alice.close();
-    server.close();
+    chat.close();
     receiver.stop(0);
     ((java.util.concurrent.ExecutorService) receiver.getExecutor()).shutdownNow();
   }
@@ -87,7 +85,7 @@ class WebhookRetryTest {
   @Test
   void aFailingReceiverGetsTheSameWebhookAgainUntilItAnswers2xx() throws Exception {
     failuresLeft.set(2);
-    WebhookVerifier verifier = WebhookVerifier.create(server.webhookSecret());
+    WebhookVerifier verifier = WebhookVerifier.create(chat.server().webhookSecret());
     String messageId = alice.sendText(room, "retry me").get(10, TimeUnit.SECONDS).id();
 
     Received first = next();
