@@ -281,7 +281,9 @@ public interface ChatClient extends AutoCloseable {
    * @param handler receives the ringing call
    * @return the subscription
    */
-  Subscription callInvite(EventHandler<Call> handler);
+  default Subscription callInvite(EventHandler<Call> handler) {
+    return on(EventType.CALL_INVITE, handler);
+  }
 
   /**
    * Registers a handler for {@link EventType#CALL_ACCEPTED}.
@@ -289,7 +291,9 @@ public interface ChatClient extends AutoCloseable {
    * @param handler receives the call after the accept
    * @return the subscription
    */
-  Subscription callAccepted(EventHandler<Call> handler);
+  default Subscription callAccepted(EventHandler<Call> handler) {
+    return on(EventType.CALL_ACCEPTED, handler);
+  }
 
   /**
    * Registers a handler for {@link EventType#CALL_DECLINED}.
@@ -297,7 +301,9 @@ public interface ChatClient extends AutoCloseable {
    * @param handler receives the call after the decline
    * @return the subscription
    */
-  Subscription callDeclined(EventHandler<Call> handler);
+  default Subscription callDeclined(EventHandler<Call> handler) {
+    return on(EventType.CALL_DECLINED, handler);
+  }
 
   /**
    * Registers a handler for {@link EventType#CALL_ENDED}, raised once per call whatever the reason.
@@ -305,7 +311,9 @@ public interface ChatClient extends AutoCloseable {
    * @param handler receives the ended call; see {@link Call#endReason()}
    * @return the subscription
    */
-  Subscription callEnded(EventHandler<Call> handler);
+  default Subscription callEnded(EventHandler<Call> handler) {
+    return on(EventType.CALL_ENDED, handler);
+  }
 
   /**
    * Registers this device's push token for the connected user, so that messages arriving while the user has

@@ -285,26 +285,6 @@ public final class RealChatClient implements ChatClient {
   }
 
   @Override
-  public Subscription callInvite(EventHandler<Call> handler) {
-    return on(EventType.CALL_INVITE, handler);
-  }
-
-  @Override
-  public Subscription callAccepted(EventHandler<Call> handler) {
-    return on(EventType.CALL_ACCEPTED, handler);
-  }
-
-  @Override
-  public Subscription callDeclined(EventHandler<Call> handler) {
-    return on(EventType.CALL_DECLINED, handler);
-  }
-
-  @Override
-  public Subscription callEnded(EventHandler<Call> handler) {
-    return on(EventType.CALL_ENDED, handler);
-  }
-
-  @Override
   public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
     CallInputs.deviceToken(token);
     Inputs.nonNull(platform, "platform");

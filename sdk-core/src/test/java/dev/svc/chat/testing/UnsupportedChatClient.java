@@ -4,8 +4,6 @@ import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ConnectionState;
-import dev.svc.chat.EventHandler;
-import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
@@ -13,13 +11,12 @@ import dev.svc.chat.MessageQuery;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
-import dev.svc.chat.Subscription;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A base for test fakes of {@link ChatClient}: every operation throws {@link UnsupportedOperationException}
- * until a fake overrides it, and the typed call listeners go through {@link #on}. A new operation on the
+ * until a fake overrides it. A new operation on the
  * interface then needs one method here, not one in every fake.
  */
 public abstract class UnsupportedChatClient implements ChatClient {
@@ -135,26 +132,6 @@ public abstract class UnsupportedChatClient implements ChatClient {
   @Override
   public CompletableFuture<Call> getActiveCall(String roomId) {
     throw unsupported();
-  }
-
-  @Override
-  public Subscription callInvite(EventHandler<Call> handler) {
-    return on(EventType.CALL_INVITE, handler);
-  }
-
-  @Override
-  public Subscription callAccepted(EventHandler<Call> handler) {
-    return on(EventType.CALL_ACCEPTED, handler);
-  }
-
-  @Override
-  public Subscription callDeclined(EventHandler<Call> handler) {
-    return on(EventType.CALL_DECLINED, handler);
-  }
-
-  @Override
-  public Subscription callEnded(EventHandler<Call> handler) {
-    return on(EventType.CALL_ENDED, handler);
   }
 
   @Override
