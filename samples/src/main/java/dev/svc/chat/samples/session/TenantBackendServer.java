@@ -1,18 +1,25 @@
 package dev.svc.chat.samples.session;
 
-import dev.svc.chat.internal.json.IsoTimestamps;
+import dev.svc.chat.samples.WebhookReceiver;
+import dev.svc.chat.samples.WebhookReceiverMain;
 import dev.svc.chat.server.MintedToken;
 import dev.svc.chat.server.ServerClient;
+import dev.svc.chat.server.WebhookEvent;
+import dev.svc.chat.server.WebhookVerifier;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Cookie;
 import io.javalin.http.SameSite;
 import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A tenant's backend ("BFF"): its own login, and the {@code /api/chat/session} route of seed.md that
@@ -24,14 +31,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code POST /logout} forgets the login.
  *   <li>{@code GET|POST /api/chat/session} answers {@code {token, apiUrl, chatUserId, expiresAt, displayName}}
  *       for the user of the cookie, never for a user named in the request; 401 without a login.
+ *   <li>{@code POST /webhooks/svc}, once {@link #receiveWebhooks} mounted it: the service's signed webhooks,
+ *       verified and deduplicated by {@link WebhookReceiver}.
  * </ul>
  *
- * Run: {@code SVC_API_URL=... SVC_API_KEY=sk_... java -cp svc-chat-demo.jar
- * dev.svc.chat.samples.session.TenantBackendServer [port]}.
+ * Run: {@code SVC_API_URL=... SVC_API_KEY=sk_... [SVC_WEBHOOK_SECRET=whsec_...] java -cp svc-chat-demo.jar
+ * dev.svc.chat.samples.session.TenantBackendServer [port]}, and point the tenant's {@code webhookUrl} at
+ * {@code http://127.0.0.1:<port>/webhooks/svc}.
  */
 public final class TenantBackendServer implements AutoCloseable {
   static final String COOKIE = "sid";
   private static final SecureRandom RANDOM = new SecureRandom();
+  /** The contract's timestamps: ISO-8601 UTC with milliseconds. */
+  private static final DateTimeFormatter ISO_MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private final ServerClient svc;
   private final Integer tokenLifetimeSeconds;
@@ -53,6 +66,18 @@ public final class TenantBackendServer implements AutoCloseable {
     app.post("/logout", this::logout);
     app.get("/api/chat/session", this::session);
     app.post("/api/chat/session", this::session);
+  }
+
+  /**
+   * Mounts the webhook endpoint on {@link WebhookReceiverMain#PATH}; call before {@link #start}.
+   *
+   * @param verifier checks the signatures with the tenant's {@code whsec_} secret
+   * @param onEvent receives each verified event once
+   * @return this backend
+   */
+  public TenantBackendServer receiveWebhooks(WebhookVerifier verifier, Consumer<WebhookEvent> onEvent) {
+    app.post(WebhookReceiverMain.PATH, new WebhookReceiver(verifier, onEvent));
+    return this;
   }
 
   /** Starts listening on 127.0.0.1 and {@code port} (0: a free one). */
@@ -116,7 +141,7 @@ public final class TenantBackendServer implements AutoCloseable {
     body.put("token", minted.token());
     body.put("apiUrl", minted.apiUrl());
     body.put("chatUserId", minted.userId());
-    body.put("expiresAt", IsoTimestamps.format(minted.expiresAtMillis()));
+    body.put("expiresAt", ISO_MILLIS.format(Instant.ofEpochMilli(minted.expiresAtMillis())));
     body.put("displayName", displayName);
     ctx.header("Cache-Control", "no-store").json(body);
   }
@@ -128,7 +153,14 @@ public final class TenantBackendServer implements AutoCloseable {
    */
   public static void main(String[] args) {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 7070;
-    TenantBackendServer backend = new TenantBackendServer(ServerClient.fromEnvironment(), null).start(port);
-    System.out.println("tenant backend at " + backend.url() + " (POST /login, GET /api/chat/session)");
+    TenantBackendServer backend = new TenantBackendServer(ServerClient.fromEnvironment(), null);
+    String secret = System.getenv("SVC_WEBHOOK_SECRET");
+    if (secret != null && !secret.isEmpty()) {
+      backend.receiveWebhooks(WebhookVerifier.create(secret),
+          event -> System.out.println("webhook " + event.type() + " " + event.webhookId()));
+    }
+    backend.start(port);
+    System.out.println("tenant backend at " + backend.url() + " (POST /login, GET /api/chat/session"
+        + (secret != null && !secret.isEmpty() ? ", POST " + WebhookReceiverMain.PATH : "") + ")");
   }
 }

@@ -1,14 +1,24 @@
 package dev.svc.chat.samples.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.samples.WebhookReceiverMain;
 import dev.svc.chat.server.ServerClient;
+import dev.svc.chat.server.WebhookEvent;
+import dev.svc.chat.server.WebhookVerifier;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +77,30 @@ class TenantBackendServerTest {
         .POST(HttpRequest.BodyPublishers.noBody()));
     assertEquals(401, send(HttpRequest.newBuilder(URI.create(backend.url() + "/api/chat/session"))
         .header("Cookie", cookie)).statusCode());
+  }
+
+  @Test
+  void theBackendReceivesAndVerifiesTheServicesWebhooks() throws Exception {
+    BlockingQueue<WebhookEvent> hooks = new LinkedBlockingQueue<>();
+    ServerClient svc = ServerClient.create(server.apiUrl(), server.apiKey(), null);
+    try (TenantBackendServer withHooks = new TenantBackendServer(svc, null)
+        .receiveWebhooks(WebhookVerifier.create(server.webhookSecret()), hooks::add).start(0)) {
+      HttpResponse<String> patched = send(HttpRequest.newBuilder(URI.create(server.apiUrl() + "/tenant/settings"))
+          .header("x-api-key", server.apiKey())
+          .method("PATCH", HttpRequest.BodyPublishers.ofString(
+              "{\"webhookUrl\":\"" + withHooks.url() + WebhookReceiverMain.PATH + "\"}")));
+      assertEquals(200, patched.statusCode());
+
+      String room = svc.createRoom("hooks", List.of("alice", "bob")).id();
+      try (ChatClient alice = Svc.init(server.apiUrl())) {
+        alice.connect("alice", svc.mintToken("alice", "Alice", null).token()).get(10, TimeUnit.SECONDS);
+        String id = alice.sendText(room, "hello backend").get(10, TimeUnit.SECONDS).id();
+        WebhookEvent event = hooks.poll(10, TimeUnit.SECONDS);
+        assertNotNull(event, "no webhook at the backend within 10 s");
+        assertEquals(WebhookEvent.MESSAGE_NEW, event.type());
+        assertEquals(id, event.message().id());
+      }
+    }
   }
 
   private static String field(String json, String name) {
