@@ -208,6 +208,14 @@ public interface ChatClient extends AutoCloseable {
   <T> Subscription on(EventType<T> type, EventHandler<T> handler);
 
   /**
+   * Retries the realtime connection at once instead of waiting out the backoff delay: call it when the
+   * platform reports that the network came back. While {@link ConnectionState#RECONNECTING} and waiting,
+   * the next attempt starts now (and counts as an attempt); in any other state this does nothing. It never
+   * connects a client that is disconnected, so it is safe to call at any time.
+   */
+  void reconnectNow();
+
+  /**
    * Returns the connection state now.
    *
    * @return the state

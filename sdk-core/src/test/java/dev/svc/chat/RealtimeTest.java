@@ -169,6 +169,26 @@ class RealtimeTest {
   }
 
   @Test
+  void reconnectNowSkipsTheBackoffDelay() throws Exception {
+    try (ChatClient slow = Svc.init(SvcOptions.builder(gateway.apiUrl()).reconnectDelay(60_000, 60_000).build())) {
+      EventRecorder slowEvents = EventRecorder.attach(slow);
+      slow.connect("alice", "good-jwt");
+      GatewaySession first = gateway.nextSession();
+      first.awaitConnect();
+      slowEvents.assertNextState(ConnectionState.CONNECTING);
+      slowEvents.assertNextState(ConnectionState.CONNECTED);
+      first.close();
+      slowEvents.assertNextState(ConnectionState.RECONNECTING);
+      gateway.assertNoSession(200); // the backoff is a minute long
+      slow.reconnectNow();
+      gateway.nextSession().awaitConnect();
+      slowEvents.assertNextState(ConnectionState.CONNECTED);
+      slow.reconnectNow(); // connected: nothing to do
+      gateway.assertNoSession(200);
+    }
+  }
+
+  @Test
   void droppedConnectionReconnects() throws Exception {
     GatewaySession first = connect();
     first.cancel();

@@ -311,6 +311,11 @@ public final class RealChatClient implements ChatClient {
   }
 
   @Override
+  public void reconnectNow() {
+    if (!closed.get()) engine.reconnectNow();
+  }
+
+  @Override
   public ConnectionState state() {
     return engine.state();
   }

@@ -145,6 +145,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
   }
 
   @Override
+  public void reconnectNow() {
+    throw unsupported();
+  }
+
+  @Override
   public ConnectionState state() {
     throw unsupported();
   }

@@ -124,6 +124,17 @@ public final class RealtimeEngine {
     return result;
   }
 
+  /** Starts the pending reconnect attempt now, if the engine is waiting out a backoff delay. */
+  public void reconnectNow() {
+    actor.execute(() -> {
+      if (state == ConnectionState.RECONNECTING && current == null && reconnectTimer != null) {
+        cancelReconnectTimer();
+        log.info("reconnecting now, as asked");
+        open();
+      }
+    });
+  }
+
   /**
    * Closes for good: disconnects politely, waits briefly for the socket to end, then cancels it so no
    * OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
