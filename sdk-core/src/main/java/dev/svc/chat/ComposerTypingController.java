@@ -1,6 +1,6 @@
 package dev.svc.chat;
 
-import dev.svc.chat.internal.HelperTimers;
+import dev.svc.chat.internal.SharedTimer;
 import dev.svc.chat.internal.Inputs;
 
 /**
@@ -45,7 +45,7 @@ public final class ComposerTypingController implements AutoCloseable {
     this.roomId = b.roomId;
     this.throttleMillis = b.throttleMillis;
     this.idleMillis = b.idleMillis;
-    this.scheduler = b.scheduler != null ? b.scheduler : HelperTimers.get();
+    this.scheduler = b.scheduler != null ? b.scheduler : SharedTimer.get();
   }
 
   /**

@@ -26,6 +26,8 @@ public final class SvcOptions {
   private final long reconnectBaseMillis;
   private final long reconnectMaxMillis;
   private final @Nullable TokenRefresher tokenRefresher;
+  private final @Nullable Executor engineExecutor;
+  private final @Nullable TaskScheduler scheduler;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -36,6 +38,8 @@ public final class SvcOptions {
     this.reconnectBaseMillis = b.reconnectBaseMillis;
     this.reconnectMaxMillis = b.reconnectMaxMillis;
     this.tokenRefresher = b.tokenRefresher;
+    this.engineExecutor = b.engineExecutor;
+    this.scheduler = b.scheduler;
   }
 
   /**
@@ -122,6 +126,25 @@ public final class SvcOptions {
     return tokenRefresher;
   }
 
+  /**
+   * Returns the executor the client's connection work runs on, or null for a thread of the client's own.
+   *
+   * @return the engine executor, or null
+   */
+  public @Nullable Executor engineExecutor() {
+    return engineExecutor;
+  }
+
+  /**
+   * Returns the timers and clock of the client, or null for the SDK's shared timer thread and the system
+   * clock.
+   *
+   * @return the scheduler, or null
+   */
+  public @Nullable TaskScheduler scheduler() {
+    return scheduler;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -137,6 +160,8 @@ public final class SvcOptions {
     private long reconnectBaseMillis = DEFAULT_RECONNECT_BASE_MILLIS;
     private long reconnectMaxMillis = DEFAULT_RECONNECT_MAX_MILLIS;
     private @Nullable TokenRefresher tokenRefresher;
+    private @Nullable Executor engineExecutor;
+    private @Nullable TaskScheduler scheduler;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -226,6 +251,36 @@ public final class SvcOptions {
     public Builder tokenRefresher(TokenRefresher refresher) {
       if (refresher == null) throw new NullPointerException("refresher == null");
       this.tokenRefresher = refresher;
+      return this;
+    }
+
+    /**
+     * Sets the executor that runs the client's connection work (the engine, recovery and the outbox). The
+     * client runs its work on it one task at a time, in order, and never blocks it, so many clients may
+     * share one small pool (bot fleets). The client never shuts it down. Default: one daemon thread of the
+     * client's own, which ends when idle.
+     *
+     * @param executor the executor; {@code Runnable::run} runs everything on the calling thread (tests)
+     * @return this builder
+     */
+    public Builder engineExecutor(Executor executor) {
+      if (executor == null) throw new NullPointerException("executor == null");
+      this.engineExecutor = executor;
+      return this;
+    }
+
+    /**
+     * Sets the timers and the clock of the client: heartbeats, backoff, acknowledgement timeouts, outbox
+     * retries and deadlines, and recovery all use it. Default: one daemon timer thread shared by every
+     * client of the JVM, and the system clock. Tests pass a virtual one, with {@link #engineExecutor} set
+     * to a direct executor, to run a whole client on virtual time.
+     *
+     * @param scheduler the scheduler
+     * @return this builder
+     */
+    public Builder scheduler(TaskScheduler scheduler) {
+      if (scheduler == null) throw new NullPointerException("scheduler == null");
+      this.scheduler = scheduler;
       return this;
     }
 

@@ -20,6 +20,16 @@ public interface TaskScheduler {
   long nowMillis();
 
   /**
+   * Returns the wall-clock time in epoch milliseconds, for comparing with the service's timestamps. The
+   * default is the system clock; a virtual scheduler may override it.
+   *
+   * @return the current wall-clock time
+   */
+  default long currentTimeMillis() {
+    return System.currentTimeMillis();
+  }
+
+  /**
    * Runs {@code task} once after {@code delayMillis}.
    *
    * @param task the task

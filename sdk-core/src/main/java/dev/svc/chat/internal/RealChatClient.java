@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,6 +31,7 @@ import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.realtime.EngineListener;
 import dev.svc.chat.internal.realtime.JoinedRoom;
@@ -63,13 +67,13 @@ public final class RealChatClient implements ChatClient {
   private boolean refreshedSinceConnected;
   private final SeqDeduplicator dedup = new SeqDeduplicator();
 
-  /** Creates a client with the system clock and a secure random source for backoff jitter. */
+  /** Creates a client with a secure random source for backoff jitter; time comes from the options. */
   public RealChatClient(SvcOptions options) {
-    this(options, new SecureRandom(), Clock.SYSTEM);
+    this(options, new SecureRandom());
   }
 
-  /** Creates a client with injected randomness and time (tests). */
-  public RealChatClient(SvcOptions options, Random random, Clock clock) {
+  /** Creates a client with injected randomness (tests). */
+  public RealChatClient(SvcOptions options, Random random) {
     int id = CLIENT_IDS.incrementAndGet();
     this.log = new Log(options.logger());
     this.callbacks = options.callbackExecutor() != null
@@ -77,7 +81,7 @@ public final class RealChatClient implements ChatClient {
         : CallbackExecutor.ownThread("svc-chat-callbacks-" + id, log);
     this.http = HttpClientHolder.create(options.okHttpClient(), "svc-chat-http-" + id);
     this.hub = new EventHub(callbacks, log);
-    Scheduler actor = new ExecutorScheduler("svc-chat-engine-" + id, log);
+    Scheduler actor = actor(options, "svc-chat-engine-" + id, log);
     HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
     this.engine = new RealtimeEngine(http.client, RealtimeEngine.socketUrl(apiUrl), actor,
         new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
@@ -107,6 +111,16 @@ public final class RealChatClient implements ChatClient {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
+  }
+
+  /** The serial queue of the client: on the given executor, or on a daemon thread of its own. */
+  private static Scheduler actor(SvcOptions options, String threadName, Log log) {
+    TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
+    if (options.engineExecutor() != null) return new SerialScheduler(options.engineExecutor(), timers, log, null);
+    ThreadPoolExecutor own = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<Runnable>(),
+        new NamedThreadFactory(threadName, false));
+    own.allowCoreThreadTimeOut(true); // an unclosed client does not pin a thread forever
+    return new SerialScheduler(own, timers, log, own::shutdownNow);
   }
 
   @Override

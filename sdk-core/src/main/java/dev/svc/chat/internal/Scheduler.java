@@ -17,6 +17,9 @@ public interface Scheduler {
   /** Runs {@code task} on the actor after {@code delayMillis}; a no-op timer after shutdown. */
   Timer schedule(Runnable task, long delayMillis);
 
+  /** Returns a monotonic time in milliseconds (virtual in tests), for deadlines and durations. */
+  long nowMillis();
+
   /** Returns whether the calling thread is the actor's. */
   boolean inActor();
 

@@ -41,6 +41,11 @@ final class VirtualScheduler implements Scheduler {
   }
 
   @Override
+  public synchronized long nowMillis() {
+    return now;
+  }
+
+  @Override
   public boolean inActor() {
     return Thread.currentThread() == pumpThread;
   }

@@ -7,16 +7,16 @@ import java.util.concurrent.TimeUnit;
 import dev.svc.chat.TaskScheduler;
 
 /**
- * The default {@link TaskScheduler} of the helpers: one shared daemon thread that exists only while a timer
+ * The default {@link TaskScheduler} of clients and helpers: one shared daemon thread that exists only while a timer
  * is pending (it ends after a second idle), so it never keeps a JVM alive or lingers after use.
  */
-public final class HelperTimers implements TaskScheduler {
-  private static final HelperTimers INSTANCE = new HelperTimers();
+public final class SharedTimer implements TaskScheduler {
+  private static final SharedTimer INSTANCE = new SharedTimer();
 
   private final ScheduledThreadPoolExecutor executor;
 
-  private HelperTimers() {
-    executor = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("svc-chat-helper-timer", false));
+  private SharedTimer() {
+    executor = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("svc-chat-timer", false));
     executor.setKeepAliveTime(1, TimeUnit.SECONDS);
     executor.allowCoreThreadTimeOut(true);
     executor.setRemoveOnCancelPolicy(true);
