@@ -47,6 +47,14 @@ public final class EventType<T> {
   public static final EventType<ConnectionStateChange> CONNECTION_STATE =
       new EventType<>("connection-state", ConnectionStateChange.class, false);
 
+  /**
+   * The client met a problem and handled it: a malformed or oversized frame, a refused re-join, a recovery
+   * request being retried, a corrupt outbox entry. Raised by the client itself, for apps that show or log
+   * such problems; nothing needs to be done in answer.
+   */
+  public static final EventType<ClientError> CLIENT_ERROR =
+      new EventType<>("client-error", ClientError.class, false);
+
   private final String name;
   private final Class<T> payloadType;
   private final boolean fromGateway;
