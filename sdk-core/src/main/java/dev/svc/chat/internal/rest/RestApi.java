@@ -317,7 +317,8 @@ public final class RestApi {
         inFlight.remove(c);
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
-            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string());
+            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string(),
+                RetryAfter.millis(response));
             if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, error,
                 result))) {
               callbacks.fail(result, error);
