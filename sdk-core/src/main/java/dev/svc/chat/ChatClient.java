@@ -177,6 +177,44 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<Receipt> markRead(String roomId, String messageId);
 
   /**
+   * Fetches the messages of a room that changed after revision {@code since}: sent, edited, reacted to or
+   * deleted, each once in its latest state, in ascending {@link Message#rev()} order, at most 100. It is how a
+   * client recovers the edits, reactions and deletes it missed: pass the highest {@link Message#rev()} (or
+   * {@link Room#rev()}) it has seen, and page on with the last message's rev while
+   * {@link ChangesPage#hasMore()}.
+   *
+   * @param roomId the room id
+   * @param since the revision the client is up to date with; 0 for every message of the room
+   * @return a future with the page; failed with an {@link ApiException} {@code forbidden} (not a member) or
+   *     {@code not_found}
+   * @throws IllegalArgumentException if {@code since} is negative
+   */
+  CompletableFuture<ChangesPage> getChanges(String roomId, long since);
+
+  /**
+   * Fetches at most {@code limit} of the messages of a room that changed after revision {@code since}, as
+   * {@link #getChanges(String, long)} does.
+   *
+   * @param roomId the room id
+   * @param since the revision the client is up to date with; 0 for every message of the room
+   * @param limit the most messages of the page, 1 to 100
+   * @return a future with the page; failed with an {@link ApiException} {@code forbidden} (not a member) or
+   *     {@code not_found}
+   * @throws IllegalArgumentException if {@code since} is negative or {@code limit} is outside 1 to 100
+   */
+  CompletableFuture<ChangesPage> getChanges(String roomId, long since, int limit);
+
+  /**
+   * Fetches the current read receipt of every member of a room who has one: what the
+   * {@link EventType#ROOM_READ} events missed while disconnected would have said.
+   *
+   * @param roomId the room id
+   * @return a future with the receipts, unmodifiable, in the order of the room's members; failed with an
+   *     {@link ApiException} {@code forbidden} (not a member) or {@code not_found}
+   */
+  CompletableFuture<List<Receipt>> getReceipts(String roomId);
+
+  /**
    * Fetches who of the tenant is online now: the users with at least one session-token connection.
    * Follow changes with {@link EventType#TENANT_PRESENCE}, or use {@link Svc#createTenantPresenceTracker}.
    *

@@ -13,6 +13,7 @@ public final class Message {
   private final String id;
   private final String roomId;
   private final long seq;
+  private final long rev;
   private final String senderId;
   private final List<MessagePart> parts;
   private final String clientMessageId;
@@ -27,6 +28,7 @@ public final class Message {
     this.senderId = require(b.senderId, "senderId");
     this.clientMessageId = require(b.clientMessageId, "clientMessageId");
     this.seq = b.seq;
+    this.rev = b.rev;
     this.parts = Collections.unmodifiableList(new ArrayList<>(b.parts));
     this.createdAt = b.createdAt;
     this.editedAt = b.editedAt;
@@ -77,6 +79,19 @@ public final class Message {
    */
   public long seq() {
     return seq;
+  }
+
+  /**
+   * Returns the room revision of the message's latest change. Every change to a room's messages (a send, an
+   * edit, a reaction toggle, a delete) takes the room's next revision, so of two versions of one message the
+   * one with the higher revision is the newer, and {@link ChatClient#getChanges(String, long)} with the
+   * highest revision a client has seen returns what it missed since. It is 0 when the service did not send
+   * one (an older service) and for a message built locally.
+   *
+   * @return the revision, at least 0
+   */
+  public long rev() {
+    return rev;
   }
 
   /**
@@ -170,7 +185,7 @@ public final class Message {
    * @return a new builder
    */
   public Builder newBuilder() {
-    Builder b = new Builder().id(id).roomId(roomId).seq(seq).senderId(senderId).parts(parts)
+    Builder b = new Builder().id(id).roomId(roomId).seq(seq).rev(rev).senderId(senderId).parts(parts)
         .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt);
     b.reactions.putAll(reactions);
     return b;
@@ -181,7 +196,8 @@ public final class Message {
     if (this == o) return true;
     if (!(o instanceof Message)) return false;
     Message m = (Message) o;
-    return id.equals(m.id) && roomId.equals(m.roomId) && seq == m.seq && senderId.equals(m.senderId)
+    return id.equals(m.id) && roomId.equals(m.roomId) && seq == m.seq && rev == m.rev
+        && senderId.equals(m.senderId)
         && parts.equals(m.parts) && clientMessageId.equals(m.clientMessageId) && createdAt == m.createdAt
         && (editedAt == null ? m.editedAt == null : editedAt.equals(m.editedAt))
         && (deletedAt == null ? m.deletedAt == null : deletedAt.equals(m.deletedAt))
@@ -193,6 +209,7 @@ public final class Message {
     int h = id.hashCode();
     h = 31 * h + roomId.hashCode();
     h = 31 * h + (int) (seq ^ (seq >>> 32));
+    h = 31 * h + (int) (rev ^ (rev >>> 32));
     h = 31 * h + senderId.hashCode();
     h = 31 * h + parts.hashCode();
     h = 31 * h + clientMessageId.hashCode();
@@ -204,7 +221,7 @@ public final class Message {
 
   @Override
   public String toString() {
-    return "Message{id=" + id + ", roomId=" + roomId + ", seq=" + seq + ", senderId=" + senderId
+    return "Message{id=" + id + ", roomId=" + roomId + ", seq=" + seq + ", rev=" + rev + ", senderId=" + senderId
         + ", parts=" + parts + ", clientMessageId=" + clientMessageId + ", createdAt=" + createdAt
         + (editedAt == null ? "" : ", editedAt=" + editedAt)
         + (deletedAt == null ? "" : ", deletedAt=" + deletedAt)
@@ -216,6 +233,7 @@ public final class Message {
     private @Nullable String id;
     private @Nullable String roomId;
     private long seq;
+    private long rev;
     private @Nullable String senderId;
     private final List<MessagePart> parts = new ArrayList<>();
     private @Nullable String clientMessageId;
@@ -258,6 +276,18 @@ public final class Message {
     public Builder seq(long seq) {
       if (seq < 0) throw new IllegalArgumentException("seq < 0: " + seq);
       this.seq = seq;
+      return this;
+    }
+
+    /**
+     * Sets the room revision of the message's latest change.
+     *
+     * @param rev the revision, at least 0 (0: unknown)
+     * @return this builder
+     */
+    public Builder rev(long rev) {
+      if (rev < 0) throw new IllegalArgumentException("rev < 0: " + rev);
+      this.rev = rev;
       return this;
     }
 

@@ -14,6 +14,7 @@ public final class Room {
   private final long createdAt;
   private final long lastMessageSeq;
   private final @Nullable Long lastMessageAt;
+  private final long rev;
 
   private Room(Builder b) {
     if (b.id == null) throw new IllegalStateException("id not set");
@@ -23,6 +24,7 @@ public final class Room {
     this.createdAt = b.createdAt;
     this.lastMessageSeq = b.lastMessageSeq;
     this.lastMessageAt = b.lastMessageAt;
+    this.rev = b.rev;
   }
 
   /**
@@ -89,13 +91,25 @@ public final class Room {
   }
 
   /**
+   * Returns the room's latest revision: every change to its messages (a send, an edit, a reaction toggle, a
+   * delete) takes the next one, from 1. A client that has seen every change up to this revision has missed
+   * nothing; otherwise {@link ChatClient#getChanges(String, long)} returns what changed since. It is 0 before
+   * any message, and when the service did not send one (an older service).
+   *
+   * @return the revision, at least 0
+   */
+  public long rev() {
+    return rev;
+  }
+
+  /**
    * Returns a builder initialised with this room's fields.
    *
    * @return a new builder
    */
   public Builder newBuilder() {
     return new Builder().id(id).name(name).memberIds(memberIds).createdAt(createdAt)
-        .lastMessageSeq(lastMessageSeq).lastMessageAt(lastMessageAt);
+        .lastMessageSeq(lastMessageSeq).lastMessageAt(lastMessageAt).rev(rev);
   }
 
   @Override
@@ -105,7 +119,8 @@ public final class Room {
     Room r = (Room) o;
     return id.equals(r.id) && (name == null ? r.name == null : name.equals(r.name))
         && memberIds.equals(r.memberIds) && createdAt == r.createdAt && lastMessageSeq == r.lastMessageSeq
-        && (lastMessageAt == null ? r.lastMessageAt == null : lastMessageAt.equals(r.lastMessageAt));
+        && (lastMessageAt == null ? r.lastMessageAt == null : lastMessageAt.equals(r.lastMessageAt))
+        && rev == r.rev;
   }
 
   @Override
@@ -115,14 +130,15 @@ public final class Room {
     h = 31 * h + memberIds.hashCode();
     h = 31 * h + (int) (createdAt ^ (createdAt >>> 32));
     h = 31 * h + (int) (lastMessageSeq ^ (lastMessageSeq >>> 32));
-    return 31 * h + (lastMessageAt == null ? 0 : lastMessageAt.hashCode());
+    h = 31 * h + (lastMessageAt == null ? 0 : lastMessageAt.hashCode());
+    return 31 * h + (int) (rev ^ (rev >>> 32));
   }
 
   @Override
   public String toString() {
     return "Room{id=" + id + (name == null ? "" : ", name=" + name) + ", memberIds=" + memberIds
         + ", createdAt=" + createdAt + ", lastMessageSeq=" + lastMessageSeq
-        + (lastMessageAt == null ? "" : ", lastMessageAt=" + lastMessageAt) + "}";
+        + (lastMessageAt == null ? "" : ", lastMessageAt=" + lastMessageAt) + ", rev=" + rev + "}";
   }
 
   /** Builds a {@link Room}; {@code id} is required. */
@@ -133,6 +149,7 @@ public final class Room {
     private long createdAt;
     private long lastMessageSeq;
     private @Nullable Long lastMessageAt;
+    private long rev;
 
     Builder() {
     }
@@ -207,6 +224,18 @@ public final class Room {
      */
     public Builder lastMessageAt(@Nullable Long epochMillis) {
       this.lastMessageAt = epochMillis;
+      return this;
+    }
+
+    /**
+     * Sets the room's latest revision.
+     *
+     * @param rev the revision, at least 0
+     * @return this builder
+     */
+    public Builder rev(long rev) {
+      if (rev < 0) throw new IllegalArgumentException("rev < 0: " + rev);
+      this.rev = rev;
       return this;
     }
 

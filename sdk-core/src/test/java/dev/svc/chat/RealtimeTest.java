@@ -270,6 +270,7 @@ class RealtimeTest {
     assertEquals("r1", room.id());
     assertEquals("General", room.name());
     assertEquals(3, room.lastMessageSeq());
+    assertEquals(5, room.rev());
   }
 
   @Test

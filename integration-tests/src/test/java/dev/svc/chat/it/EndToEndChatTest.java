@@ -10,12 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.chat.ApiException;
+import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.reference.ReferenceServer;
 import java.time.Duration;
@@ -122,6 +124,83 @@ class EndToEndChatTest {
     assertEquals(first, bobSees.next(WAIT));
     assertEquals(next, bobSees.next(WAIT), "the retry emitted a second new-message");
     bobSees.assertNoMore();
+  }
+
+  @Test
+  void editsReactionsAndDeletesMissedOfflineAreRecoveredByRevAndReceiptsByGetReceipts() throws Exception {
+    String room = admin.createRoom("recovery", "alice", "bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
+    RecordingHandler<Message> bobNew = ChatFixture.record(bob, EventType.NEW_MESSAGE);
+    RecordingHandler<Message> bobUpdated = ChatFixture.record(bob, EventType.MESSAGE_UPDATED);
+    assertEquals(0, await(bob.joinRoom(room)).rev(), "no message yet");
+
+    Message m1 = await(alice.sendText(room, "one"));
+    Message m2 = await(alice.sendText(room, "two"));
+    Message m3 = await(alice.sendText(room, "three"));
+    assertEquals(List.of(1L, 2L, 3L), List.of(m1.rev(), m2.rev(), m3.rev()));
+    assertEquals(m3, bobNew.next(m -> m.id().equals(m3.id())), "new-message carries the rev");
+    Message edited = await(alice.updateMessage(room, m1.id(), List.of(MessagePart.text("one!"))));
+    assertEquals(4, edited.rev());
+    assertEquals(edited, bobUpdated.next(WAIT), "message-updated carries the rev");
+    long bobSeen = edited.rev();
+
+    // bob goes offline; what changes meanwhile he recovers from the rev he had seen.
+    await(bob.disconnect());
+    Message reacted = await(alice.toggleReaction(room, m2.id(), "👍"));                      // rev 5
+    Message deleted = await(alice.deleteMessage(room, m3.id()));                           // rev 6
+    assertEquals(deleted, await(alice.deleteMessage(room, m3.id())), "a second delete is no change");
+    Message unreacted = await(alice.toggleReaction(room, m2.id(), "👍"));                    // rev 7
+    Message twice = await(alice.updateMessage(room, m1.id(), List.of(MessagePart.text("one!!")))); // rev 8
+    await(alice.markRead(room, m2.id()));
+    assertEquals(List.of(5L, 6L, 7L, 8L), List.of(reacted.rev(), deleted.rev(), unreacted.rev(), twice.rev()));
+    assertEquals(8, await(alice.listRooms()).get(0).rev(), "the receipt took no rev");
+
+    ChangesPage all = await(bob.getChanges(room, bobSeen));
+    assertEquals(List.of(deleted, unreacted, twice), all.messages(), "each once, latest state, by rev");
+    assertTrue(all.messages().get(0).isDeleted());
+    assertTrue(all.messages().get(1).reactions().isEmpty());
+    assertEquals("one!!", all.messages().get(2).text());
+    assertEquals(8, all.rev());
+    assertFalse(all.hasMore());
+
+    ChangesPage first = await(bob.getChanges(room, bobSeen, 2));
+    assertEquals(List.of(6L, 7L), first.messages().stream().map(Message::rev).toList());
+    assertTrue(first.hasMore());
+    ChangesPage next = await(bob.getChanges(room, first.messages().get(1).rev(), 2));
+    assertEquals(List.of(twice), next.messages());
+    assertFalse(next.hasMore());
+    ChangesPage everything = await(bob.getChanges(room, 0));
+    assertEquals(List.of(m3.id(), m2.id(), m1.id()), everything.messages().stream().map(Message::id).toList());
+    assertTrue(await(bob.getChanges(room, 8)).messages().isEmpty());
+
+    await(bob.markRead(room, m3.id()));
+    List<Receipt> receipts = await(bob.getReceipts(room));
+    assertEquals(List.of("alice", "bob"), receipts.stream().map(Receipt::userId).toList());
+    assertEquals(List.of(m2.id(), m3.id()), receipts.stream().map(Receipt::messageId).toList());
+    assertEquals(List.of(2L, 3L), receipts.stream().map(Receipt::seq).toList());
+
+    String elsewhere = admin.createRoom("elsewhere", "alice");
+    assertEquals("forbidden", apiError(bob.getChanges(elsewhere, 0)).code());
+    assertEquals("forbidden", apiError(bob.getReceipts(elsewhere)).code());
+    assertEquals(404, apiError(bob.getChanges("00000000-0000-0000-0000-000000000000", 0)).status());
+    assertThrows(IllegalArgumentException.class, () -> bob.getChanges(room, -1));
+    assertThrows(IllegalArgumentException.class, () -> bob.getChanges(room, 0, 101));
+  }
+
+  @Test
+  void aRateLimitedSendTellsHowLongToWait() throws Exception {
+    try (ChatFixture limited = new ChatFixture(ReferenceServer.builder().port(0).clock(clock).sendRateLimit(0.5, 1))) {
+      String room = limited.admin().createRoom("slow", "alice");
+      ChatClient alice = limited.connected("alice");
+      await(alice.sendText(room, "first"));
+      ApiException e = apiError(alice.sendText(room, "second"));
+      assertEquals(429, e.status());
+      assertEquals("rate_limited", e.code());
+      assertEquals(2000, e.retryAfterMillis(), "Retry-After: 2 (one send per 2 s)");
+      clock.advance(Duration.ofSeconds(2));
+      assertEquals(2, await(alice.sendText(room, "second")).seq());
+    }
   }
 
   @Test

@@ -8,6 +8,8 @@ import dev.svc.chat.MessagePart;
 public final class Inputs {
   /** The most parts a message may have. */
   public static final int MAX_PARTS = 10;
+  /** The largest (and default) page of changes. */
+  public static final int MAX_CHANGES = 100;
 
   private Inputs() {
   }
@@ -86,6 +88,20 @@ public final class Inputs {
       i += Character.charCount(cp);
     }
     return emoji;
+  }
+
+  /** Checks the {@code since} of a changes request: a room revision, at least 0. */
+  public static long since(long since) {
+    if (since < 0) throw new IllegalArgumentException("since must be a revision of at least 0: " + since);
+    return since;
+  }
+
+  /** Checks the page size of a changes request: 1 to 100. */
+  public static int changesLimit(int limit) {
+    if (limit < 1 || limit > MAX_CHANGES) {
+      throw new IllegalArgumentException("limit must be 1 to " + MAX_CHANGES + ": " + limit);
+    }
+    return limit;
   }
 
   /** Throws {@link NullPointerException} naming the argument when it is null. */

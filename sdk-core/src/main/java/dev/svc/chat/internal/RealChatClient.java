@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.squareup.moshi.JsonDataException;
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
+import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ConnectionState;
@@ -248,6 +249,21 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
     return rest.markRead(roomId, messageId);
+  }
+
+  @Override
+  public CompletableFuture<ChangesPage> getChanges(String roomId, long since) {
+    return getChanges(roomId, since, Inputs.MAX_CHANGES);
+  }
+
+  @Override
+  public CompletableFuture<ChangesPage> getChanges(String roomId, long since, int limit) {
+    return rest.getChanges(Inputs.roomId(roomId), Inputs.since(since), Inputs.changesLimit(limit));
+  }
+
+  @Override
+  public CompletableFuture<List<Receipt>> getReceipts(String roomId) {
+    return rest.getReceipts(Inputs.roomId(roomId));
   }
 
   @Override

@@ -189,7 +189,9 @@ public final class ServerClient {
     try (Response response = http.newCall(request).execute()) {
       ResponseBody rb = response.body();
       String text = rb == null ? "" : rb.string();
-      if (!response.isSuccessful()) throw ServiceError.fromHttp(response.code(), text);
+      if (!response.isSuccessful()) {
+        throw ServiceError.fromHttp(response.code(), text, dev.svc.chat.internal.rest.RetryAfter.millis(response));
+      }
       return text;
     } catch (IOException e) {
       throw new TransportException(method + " " + url.encodedPath() + " failed: " + e.getMessage(), e);

@@ -5,8 +5,13 @@ public final class Frames {
   private Frames() {
   }
 
+  /** A message whose rev equals its seq, as when nothing changed in the room since it was sent. */
   public static String messageJson(String id, String roomId, long seq, String text) {
-    return "{\"id\":\"" + id + "\",\"roomId\":\"" + roomId + "\",\"seq\":" + seq
+    return messageJson(id, roomId, seq, seq, text);
+  }
+
+  public static String messageJson(String id, String roomId, long seq, long rev, String text) {
+    return "{\"id\":\"" + id + "\",\"roomId\":\"" + roomId + "\",\"seq\":" + seq + ",\"rev\":" + rev
         + ",\"senderId\":\"bob\",\"parts\":[{\"type\":\"text\",\"text\":\"" + text + "\"}],"
         + "\"clientMessageId\":\"c-" + id + "\",\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"reactions\":{}}";
   }
@@ -18,6 +23,6 @@ public final class Frames {
   public static String roomJson(String id) {
     return "{\"id\":\"" + id + "\",\"name\":\"General\",\"memberIds\":[\"alice\",\"bob\"],"
         + "\"createdAt\":\"2026-11-21T09:00:00.000Z\",\"lastMessageSeq\":3,"
-        + "\"lastMessageAt\":\"2026-11-21T10:00:00.000Z\"}";
+        + "\"lastMessageAt\":\"2026-11-21T10:00:00.000Z\",\"rev\":5}";
   }
 }

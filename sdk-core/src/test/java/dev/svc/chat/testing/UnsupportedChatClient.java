@@ -2,6 +2,7 @@ package dev.svc.chat.testing;
 
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
+import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
@@ -51,6 +52,21 @@ public abstract class UnsupportedChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<List<Room>> listRooms() {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<ChangesPage> getChanges(String roomId, long since) {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<ChangesPage> getChanges(String roomId, long since, int limit) {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<List<Receipt>> getReceipts(String roomId) {
     throw unsupported();
   }
 

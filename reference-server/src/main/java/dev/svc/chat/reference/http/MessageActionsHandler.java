@@ -11,7 +11,10 @@ import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
 
-/** The session-token routes that act on sent messages: edit, delete, react, mark read; and presence. */
+/**
+ * The session-token routes that act on sent messages: edit, delete, react, mark read; the room's receipts;
+ * and presence.
+ */
 final class MessageActionsHandler {
 
     private final Credentials credentials;
@@ -52,6 +55,11 @@ final class MessageActionsHandler {
         JsonBody body = JsonBody.read(ctx, mapper);
         String messageId = body.requiredText("messageId", 64);
         responses.json(ctx, 200, actions.markRead(principal, ctx.pathParam("roomId"), messageId));
+    }
+
+    void receipts(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        responses.json(ctx, 200, Map.of("receipts", actions.receipts(principal, ctx.pathParam("roomId"))));
     }
 
     void presence(Context ctx) {

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-/** The session-token routes of rooms and messages: list rooms, read history, send. */
+/** The session-token routes of rooms and messages: list rooms, read history and changes, send. */
 final class MessageHandler {
 
     private static final Pattern NON_NEGATIVE = Pattern.compile("[0-9]{1,18}");
@@ -48,6 +48,20 @@ final class MessageHandler {
         }
         PageRequest page = new PageRequest(limit != null ? limit.intValue() : Inputs.DEFAULT_PAGE, before, after);
         responses.json(ctx, 200, service.messages(principal, ctx.pathParam("roomId"), page));
+    }
+
+    void changes(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        Long since = number(ctx, "since");
+        Long limit = number(ctx, "limit");
+        if (since == null) {
+            throw ApiException.badRequest("since is required: the last rev the client has (0 for all)");
+        }
+        if (limit != null && (limit < 1 || limit > Inputs.MAX_PAGE)) {
+            throw ApiException.badRequest("limit must be from 1 to " + Inputs.MAX_PAGE);
+        }
+        int size = limit != null ? limit.intValue() : Inputs.DEFAULT_CHANGES_PAGE;
+        responses.json(ctx, 200, service.changes(principal, ctx.pathParam("roomId"), since, size));
     }
 
     void send(Context ctx) {

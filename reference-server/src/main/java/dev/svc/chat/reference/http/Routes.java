@@ -40,11 +40,13 @@ public final class Routes {
         // Session-token routes (apps)
         app.get("/v1/chat/rooms", messages::listRooms);
         app.get("/v1/chat/rooms/{roomId}/messages", messages::history);
+        app.get("/v1/chat/rooms/{roomId}/changes", messages::changes);
         app.post("/v1/chat/rooms/{roomId}/messages", messages::send);
         app.patch("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::update);
         app.delete("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::delete);
         app.post("/v1/chat/rooms/{roomId}/messages/{messageId}/reactions", messageActions::react);
         app.post("/v1/chat/rooms/{roomId}/read", messageActions::read);
+        app.get("/v1/chat/rooms/{roomId}/receipts", messageActions::receipts);
         app.get("/v1/presence", messageActions::presence);
     }
 }

@@ -14,6 +14,7 @@ import java.util.Map;
  * @param id the message's UUID
  * @param roomId the room it belongs to
  * @param seq its per-room sequence number, from 1 without holes
+ * @param rev the room revision of its latest change (send, edit, reaction toggle or delete)
  * @param senderId the author's userId
  * @param parts the parts as the client sent them (never mutated after storing)
  * @param clientMessageId the sender's idempotency key
@@ -23,7 +24,7 @@ import java.util.Map;
  * @param reactions emoji to the userIds that reacted with it; always present, empty when none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Message(String id, String roomId, long seq, String senderId, List<JsonNode> parts,
+public record Message(String id, String roomId, long seq, long rev, String senderId, List<JsonNode> parts,
                       String clientMessageId, Instant createdAt, Instant editedAt, Instant deletedAt,
                       Map<String, List<String>> reactions) {
 
@@ -34,5 +35,11 @@ public record Message(String id, String roomId, long seq, String senderId, List<
         Map<String, List<String>> copy = new LinkedHashMap<>();
         reactions.forEach((emoji, users) -> copy.put(emoji, List.copyOf(users)));
         reactions = Collections.unmodifiableMap(copy);
+    }
+
+    /** Returns this message with {@code rev} as its revision; the store assigns it with the change. */
+    public Message withRev(long rev) {
+        return new Message(id, roomId, seq, rev, senderId, parts, clientMessageId, createdAt, editedAt, deletedAt,
+                reactions);
     }
 }

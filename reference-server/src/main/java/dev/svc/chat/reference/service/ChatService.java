@@ -2,6 +2,7 @@ package dev.svc.chat.reference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.model.ChangesPage;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.Room;
@@ -150,6 +151,16 @@ public final class ChatService {
     }
 
     /**
+     * Returns the messages of a room the principal is a member of that changed after revision {@code since},
+     * each once in its latest state, ascending rev, at most {@code limit}.
+     */
+    public ChangesPage changes(Principal principal, String roomId, long since, int limit) {
+        Room room = room(principal.tenantId(), roomId);
+        requireMember(principal, room);
+        return store.changes(principal.tenantId(), roomId, since, limit);
+    }
+
+    /**
      * Sends a message as the principal. A repeat of (room, sender, clientMessageId) answers the first
      * message, is not rate limited and publishes nothing.
      */
@@ -196,7 +207,8 @@ public final class ChatService {
         return store.room(tenantId, roomId).orElseThrow(ChatService::roomNotFound);
     }
 
-    private static void requireMember(Principal principal, Room room) {
+    /** Throws 403 unless the principal is a member of {@code room} (shared with {@link MessageActions}). */
+    static void requireMember(Principal principal, Room room) {
         if (!room.hasMember(principal.userId())) {
             throw ApiException.forbidden("Not a member of this room");
         }

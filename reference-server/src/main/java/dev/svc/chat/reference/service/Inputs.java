@@ -39,6 +39,8 @@ public final class Inputs {
     public static final int MAX_PAGE = 100;
     /** The page size when none is asked (contract). */
     public static final int DEFAULT_PAGE = 50;
+    /** The page size of changes when none is asked (contract). */
+    public static final int DEFAULT_CHANGES_PAGE = 100;
 
     /** The longest reaction emoji, in code points (chosen: room for ZWJ sequences and skin tones). */
     public static final int MAX_EMOJI = 32;

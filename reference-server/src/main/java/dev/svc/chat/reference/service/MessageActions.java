@@ -48,7 +48,7 @@ public final class MessageActions {
             if (current.parts().equals(parts)) {
                 return current;
             }
-            return new Message(current.id(), current.roomId(), current.seq(), current.senderId(), parts,
+            return new Message(current.id(), current.roomId(), current.seq(), current.rev(), current.senderId(), parts,
                     current.clientMessageId(), current.createdAt(), service.now(), null, current.reactions());
         });
     }
@@ -65,7 +65,7 @@ public final class MessageActions {
             if (current.deletedAt() != null) {
                 return current;
             }
-            Message deleted = new Message(current.id(), current.roomId(), current.seq(), current.senderId(),
+            Message deleted = new Message(current.id(), current.roomId(), current.seq(), current.rev(), current.senderId(),
                     List.of(), current.clientMessageId(), current.createdAt(), current.editedAt(), service.now(),
                     Map.of());
             return store(tenantId, deleted);
@@ -89,7 +89,7 @@ public final class MessageActions {
                 throw ApiException.badRequest("A message has at most " + Inputs.MAX_REACTIONS_PER_MESSAGE
                         + " different reactions");
             }
-            return new Message(current.id(), current.roomId(), current.seq(), current.senderId(),
+            return new Message(current.id(), current.roomId(), current.seq(), current.rev(), current.senderId(),
                     current.parts(), current.clientMessageId(), current.createdAt(), current.editedAt(), null,
                     reactions);
         });
@@ -115,6 +115,13 @@ public final class MessageActions {
         }
     }
 
+    /** Returns the current receipt of every member of a room the principal is a member of who has one. */
+    public List<Receipt> receipts(Principal principal, String roomId) {
+        Room room = service.room(principal.tenantId(), roomId);
+        ChatService.requireMember(principal, room);
+        return store.receipts(principal.tenantId(), roomId);
+    }
+
     /** Returns the online users of the principal's tenant. */
     public List<String> onlineUsers(Principal principal) {
         return presence.onlineUsers(principal.tenantId());
@@ -138,10 +145,11 @@ public final class MessageActions {
         }
     }
 
+    /** Stores the change, which takes the room's next rev in the store, and publishes the stored version. */
     private Message store(String tenantId, Message next) {
-        store.replaceMessage(tenantId, next);
-        publisher.toRoomMembers(tenantId, service.room(tenantId, next.roomId()), MESSAGE_UPDATED, next);
-        return next;
+        Message stored = store.replaceMessage(tenantId, next);
+        publisher.toRoomMembers(tenantId, service.room(tenantId, next.roomId()), MESSAGE_UPDATED, stored);
+        return stored;
     }
 
     /** Returns the message after the checks that follow the room's existence: 404, member 403, author 403. */

@@ -1,6 +1,7 @@
 package dev.svc.chat.reference.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.model.ChangesPage;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.Receipt;
@@ -11,19 +12,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
- * A {@link Store} in memory: concurrent maps per tenant, and one monitor per room guarding its members and
- * messages. Nothing survives a restart.
+ * A {@link Store} in memory: concurrent maps per tenant, and one monitor per room guarding its members,
+ * messages, revision counter and receipts. Nothing survives a restart.
  */
 public final class InMemoryStore implements Store {
 
@@ -190,11 +194,12 @@ public final class InMemoryStore implements Store {
                 return new AppendResult(first, false, room.snapshot());
             }
             long seq = room.messages.size() + 1L;
-            Message message = new Message(UUID.randomUUID().toString(), roomId, seq, senderId, parts,
+            Message message = new Message(UUID.randomUUID().toString(), roomId, seq, ++room.rev, senderId, parts,
                     clientMessageId, now, null, null, Map.of());
             room.messages.add(message);
             room.byClientKey.put(key, message);
             room.seqById.put(message.id(), seq);
+            room.idByRev.put(message.rev(), message.id());
             room.lastMessageAt = now;
             return new AppendResult(message, true, room.snapshot());
         }
@@ -232,15 +237,35 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
-    public void replaceMessage(String tenantId, Message updated) {
+    public Message replaceMessage(String tenantId, Message updated) {
         RoomData room = existingRoom(tenantId, updated.roomId());
         synchronized (room) {
             Long seq = room.seqById.get(updated.id());
             if (seq == null || seq != updated.seq()) {
                 throw new NoSuchElementException("no message " + updated.id());
             }
-            room.messages.set((int) (seq - 1), updated);
-            room.byClientKey.put(clientKey(updated.senderId(), updated.clientMessageId()), updated);
+            int index = (int) (seq - 1);
+            Message stored = updated.withRev(++room.rev);
+            // The index holds each message once, under its latest rev.
+            room.idByRev.remove(room.messages.get(index).rev());
+            room.idByRev.put(stored.rev(), stored.id());
+            room.messages.set(index, stored);
+            room.byClientKey.put(clientKey(stored.senderId(), stored.clientMessageId()), stored);
+            return stored;
+        }
+    }
+
+    @Override
+    public ChangesPage changes(String tenantId, String roomId, long since, int limit) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            // Iterate rather than ask the tail's size(): a TreeMap view counts its entries one by one.
+            Iterator<String> ids = room.idByRev.tailMap(since, false).values().iterator();
+            List<Message> messages = new ArrayList<>();
+            while (messages.size() < limit && ids.hasNext()) {
+                messages.add(room.messages.get((int) (room.seqById.get(ids.next()) - 1)));
+            }
+            return new ChangesPage(messages, room.rev, ids.hasNext());
         }
     }
 
@@ -257,6 +282,21 @@ public final class InMemoryStore implements Store {
         RoomData room = existingRoom(tenantId, receipt.roomId());
         synchronized (room) {
             room.receipts.put(receipt.userId(), receipt);
+        }
+    }
+
+    @Override
+    public List<Receipt> receipts(String tenantId, String roomId) {
+        RoomData room = existingRoom(tenantId, roomId);
+        synchronized (room) {
+            List<Receipt> receipts = new ArrayList<>();
+            for (String member : room.members) {
+                Receipt receipt = room.receipts.get(member);
+                if (receipt != null) {
+                    receipts.add(receipt);
+                }
+            }
+            return receipts;
         }
     }
 
@@ -320,7 +360,11 @@ public final class InMemoryStore implements Store {
         final Map<String, Message> byClientKey = new HashMap<>();
         final Map<String, Long> seqById = new HashMap<>();
         final Map<String, Receipt> receipts = new HashMap<>();
+        // rev -> id of the message whose latest change took that rev; one entry per message, so that
+        // changes() reads only what changed after a rev instead of scanning every message.
+        final NavigableMap<Long, String> idByRev = new TreeMap<>();
         Instant lastMessageAt;
+        long rev;
 
         RoomData(String id, String name, Instant createdAt) {
             this.id = id;
@@ -329,7 +373,7 @@ public final class InMemoryStore implements Store {
         }
 
         Room snapshot() {
-            return new Room(id, name, new ArrayList<>(members), createdAt, messages.size(), lastMessageAt);
+            return new Room(id, name, new ArrayList<>(members), createdAt, messages.size(), lastMessageAt, rev);
         }
     }
 }

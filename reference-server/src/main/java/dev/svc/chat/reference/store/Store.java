@@ -1,6 +1,7 @@
 package dev.svc.chat.reference.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.model.ChangesPage;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.Receipt;
@@ -18,6 +19,10 @@ import java.util.function.UnaryOperator;
  * each one is atomic on its own; callers that need several steps to be atomic (seq order of fan-out,
  * membership limits) hold the service's per-room lock around them. Data of one tenant is never visible
  * through another tenant's id.
+ *
+ * <p>Every change to a room's messages (append, replace) takes the room's next revision ({@code rev}, from 1
+ * without holes) in the same atomic step as the change itself, so that a rev is never seen without its change
+ * and {@link #changes} never misses one. A backend with transactions assigns it in the change's transaction.
  */
 public interface Store {
 
@@ -67,8 +72,9 @@ public interface Store {
     Optional<Message> messageByClientId(String tenantId, String roomId, String senderId, String clientMessageId);
 
     /**
-     * Appends a message with the next seq unless (room, sender, clientMessageId) is already stored, in which
-     * case the first message is returned with {@code created} false. The room must exist.
+     * Appends a message with the next seq and the room's next rev unless (room, sender, clientMessageId) is
+     * already stored, in which case the first message (in its current state) is returned with {@code created}
+     * false and no rev is taken. The room must exist.
      */
     AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
                                List<JsonNode> parts, Instant now);
@@ -80,14 +86,28 @@ public interface Store {
     Optional<Message> message(String tenantId, String roomId, String messageId);
 
     /**
-     * Replaces a stored message (same id and seq) with {@code updated}, so that history and idempotent
-     * repeats of its send answer the new version. The room and the message must exist.
+     * Replaces a stored message (same id and seq) with {@code updated} carrying the room's next rev (the rev
+     * of {@code updated} is ignored), so that history, changes and idempotent repeats of its send answer the
+     * new version; returns the stored message. The room and the message must exist.
      */
-    void replaceMessage(String tenantId, Message updated);
+    Message replaceMessage(String tenantId, Message updated);
+
+    /**
+     * Returns the messages of the room whose rev is above {@code since}, each once in its latest state, in
+     * ascending rev, at most {@code limit} of them, with the room's rev at the time of reading; the room must
+     * exist.
+     */
+    ChangesPage changes(String tenantId, String roomId, long since, int limit);
 
     /** Returns the user's read receipt of the room, if any; the room must exist. */
     Optional<Receipt> receipt(String tenantId, String roomId, String userId);
 
     /** Stores a read receipt, replacing the user's previous one of that room; the room must exist. */
     void putReceipt(String tenantId, Receipt receipt);
+
+    /**
+     * Returns the receipts of the room's current members who have one, in the order of the room's members;
+     * the room must exist.
+     */
+    List<Receipt> receipts(String tenantId, String roomId);
 }

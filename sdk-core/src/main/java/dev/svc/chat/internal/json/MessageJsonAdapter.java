@@ -12,15 +12,16 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 
 /**
- * Reads and writes {@link Message}: {@code {id, roomId, seq, senderId, parts, clientMessageId, createdAt,
- * editedAt?, deletedAt?, reactions}}. Unknown fields are skipped.
+ * Reads and writes {@link Message}: {@code {id, roomId, seq, rev, senderId, parts, clientMessageId, createdAt,
+ * editedAt?, deletedAt?, reactions}}. Unknown fields are skipped; a missing or null {@code rev} reads as 0 (a
+ * service older than revisions).
  */
 public final class MessageJsonAdapter extends JsonAdapter<Message> {
   /** The shared instance; it is stateless. */
   public static final MessageJsonAdapter INSTANCE = new MessageJsonAdapter();
 
   private static final JsonReader.Options NAMES = JsonReader.Options.of("id", "roomId", "seq",
-      "senderId", "parts", "clientMessageId", "createdAt", "editedAt", "deletedAt", "reactions");
+      "senderId", "parts", "clientMessageId", "createdAt", "editedAt", "deletedAt", "reactions", "rev");
 
   private MessageJsonAdapter() {
   }
@@ -76,6 +77,13 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
         case 9:
           readReactions(reader, b);
           break;
+        case 10:
+          if (reader.peek() == JsonReader.Token.NULL) {
+            reader.nextNull();
+          } else {
+            b.rev(reader.nextLong());
+          }
+          break;
         default:
           reader.skipName();
           reader.skipValue();
@@ -108,6 +116,7 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
     writer.name("id").value(m.id());
     writer.name("roomId").value(m.roomId());
     writer.name("seq").value(m.seq());
+    writer.name("rev").value(m.rev());
     writer.name("senderId").value(m.senderId());
     writer.name("parts").beginArray();
     for (MessagePart p : m.parts()) MessagePartJsonAdapter.INSTANCE.toJson(writer, p);

@@ -9,14 +9,15 @@ import com.squareup.moshi.JsonWriter;
 import dev.svc.chat.Room;
 
 /**
- * Reads and writes {@link Room}: {@code {id, name?, memberIds, createdAt, lastMessageSeq, lastMessageAt?}}.
+ * Reads and writes {@link Room}: {@code {id, name?, memberIds, createdAt, lastMessageSeq, lastMessageAt?, rev}}.
+ * A missing or null {@code rev} reads as 0 (a service older than revisions).
  */
 public final class RoomJsonAdapter extends JsonAdapter<Room> {
   /** The shared instance; it is stateless. */
   public static final RoomJsonAdapter INSTANCE = new RoomJsonAdapter();
 
   private static final JsonReader.Options NAMES = JsonReader.Options.of("id", "name", "memberIds",
-      "createdAt", "lastMessageSeq", "lastMessageAt");
+      "createdAt", "lastMessageSeq", "lastMessageAt", "rev");
 
   private RoomJsonAdapter() {
   }
@@ -52,6 +53,13 @@ public final class RoomJsonAdapter extends JsonAdapter<Room> {
         case 5:
           b.lastMessageAt(Json.nextTimestampOrNull(reader));
           break;
+        case 6:
+          if (reader.peek() == JsonReader.Token.NULL) {
+            reader.nextNull();
+          } else {
+            b.rev(reader.nextLong());
+          }
+          break;
         default:
           reader.skipName();
           reader.skipValue();
@@ -73,6 +81,7 @@ public final class RoomJsonAdapter extends JsonAdapter<Room> {
     writer.name("createdAt").value(IsoTimestamps.format(r.createdAt()));
     writer.name("lastMessageSeq").value(r.lastMessageSeq());
     if (r.lastMessageAt() != null) writer.name("lastMessageAt").value(IsoTimestamps.format(r.lastMessageAt()));
+    writer.name("rev").value(r.rev());
     writer.endObject();
   }
 }

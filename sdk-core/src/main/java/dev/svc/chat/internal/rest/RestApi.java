@@ -12,6 +12,7 @@ import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.svc.chat.ApiException;
 import dev.svc.chat.CallKind;
+import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatException;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.Message;
@@ -29,6 +30,7 @@ import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.json.MessagingAdapters;
+import dev.svc.chat.internal.json.RecoveryAdapters;
 import dev.svc.chat.internal.json.ResponseAdapters;
 import dev.svc.chat.internal.json.ServiceError;
 import okhttp3.Call;
@@ -210,6 +212,21 @@ public final class RestApi {
     return call(new Request.Builder().url(url).get(), MessagingAdapters.ONLINE, 0);
   }
 
+  /** {@code GET /v1/chat/rooms/{roomId}/changes?since=&limit=}. */
+  public CompletableFuture<ChangesPage> getChanges(String roomId, long since, int limit) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("changes").addQueryParameter("since", Long.toString(since))
+        .addQueryParameter("limit", Integer.toString(limit)).build();
+    return call(new Request.Builder().url(url).get(), RecoveryAdapters.CHANGES_PAGE, 0);
+  }
+
+  /** {@code GET /v1/chat/rooms/{roomId}/receipts}. */
+  public CompletableFuture<List<Receipt>> getReceipts(String roomId) {
+    HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
+        .addPathSegment("receipts").build();
+    return call(new Request.Builder().url(url).get(), RecoveryAdapters.RECEIPT_LIST, 0);
+  }
+
   private HttpUrl.Builder messageUrl(String roomId, String messageId) {
     return apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("messages").addPathSegment(messageId);
@@ -300,7 +317,8 @@ public final class RestApi {
         inFlight.remove(c);
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
-            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string());
+            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string(),
+                RetryAfter.millis(response));
             if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, error,
                 result))) {
               callbacks.fail(result, error);
