@@ -7,29 +7,50 @@ package dev.svc.chat;
 public final class ConnectionStateChange {
   private final ConnectionState previous;
   private final ConnectionState current;
-  private final @Nullable String reason;
+  private final ConnectionReason reason;
   private final @Nullable Throwable cause;
+  private final int attempt;
+  private final long retryDelayMillis;
+
+  /**
+   * Creates a state change report that is not about a reconnect attempt.
+   *
+   * @param previous the state before the change
+   * @param current the state after the change
+   * @param reason why it changed
+   * @param cause the failure that caused the change, if any
+   */
+  public ConnectionStateChange(ConnectionState previous, ConnectionState current, ConnectionReason reason,
+      @Nullable Throwable cause) {
+    this(previous, current, reason, cause, 0, -1);
+  }
 
   /**
    * Creates a state change report.
    *
    * @param previous the state before the change
    * @param current the state after the change
-   * @param reason a short machine-readable reason, such as {@code token_expired} or {@code ping_timeout}
+   * @param reason why it changed
    * @param cause the failure that caused the change, if any
+   * @param attempt the number of the reconnect attempt this change is about, from 1; 0 when none
+   * @param retryDelayMillis while waiting to reconnect, the delay before the next attempt; -1 otherwise
    */
-  public ConnectionStateChange(ConnectionState previous, ConnectionState current,
-      @Nullable String reason, @Nullable Throwable cause) {
+  public ConnectionStateChange(ConnectionState previous, ConnectionState current, ConnectionReason reason,
+      @Nullable Throwable cause, int attempt, long retryDelayMillis) {
     if (previous == null) throw new NullPointerException("previous == null");
     if (current == null) throw new NullPointerException("current == null");
+    if (reason == null) throw new NullPointerException("reason == null");
     this.previous = previous;
     this.current = current;
     this.reason = reason;
     this.cause = cause;
+    this.attempt = attempt;
+    this.retryDelayMillis = retryDelayMillis;
   }
 
   /**
-   * Returns the state before the change.
+   * Returns the state before the change. It equals {@link #current()} for a repeated
+   * {@link ConnectionState#RECONNECTING}: every failed attempt is reported.
    *
    * @return the previous state
    */
@@ -47,14 +68,11 @@ public final class ConnectionStateChange {
   }
 
   /**
-   * Returns a short machine-readable reason for the change: {@code connect}, {@code connected},
-   * {@code transport_closed}, {@code transport_error}, {@code ping_timeout}, {@code handshake_failed},
-   * {@code client_disconnect}, {@code server_disconnect}, {@code closed}, or a service error code such as
-   * {@code unauthorized} or {@code token_expired}.
+   * Returns why the state changed.
    *
-   * @return the reason, or null when none applies
+   * @return the reason
    */
-  public @Nullable String reason() {
+  public ConnectionReason reason() {
     return reason;
   }
 
@@ -68,13 +86,34 @@ public final class ConnectionStateChange {
     return cause;
   }
 
+  /**
+   * Returns the number of the reconnect attempt this change is about: in {@link ConnectionState#RECONNECTING},
+   * the attempt that comes next (1 for the first after a loss); in {@link ConnectionState#CONNECTED}, the
+   * attempt that succeeded (0 for a first connect).
+   *
+   * @return the attempt number, or 0
+   */
+  public int attempt() {
+    return attempt;
+  }
+
+  /**
+   * Returns, while {@link ConnectionState#RECONNECTING}, how long the client waits before its next attempt
+   * (for showing "retrying in 5 s"); {@link ChatClient#reconnectNow()} cuts it short.
+   *
+   * @return the delay in milliseconds, or -1 when no attempt is waiting
+   */
+  public long retryDelayMillis() {
+    return retryDelayMillis;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) return true;
     if (!(o instanceof ConnectionStateChange)) return false;
     ConnectionStateChange that = (ConnectionStateChange) o;
-    return previous == that.previous && current == that.current
-        && (reason == null ? that.reason == null : reason.equals(that.reason))
+    return previous == that.previous && current == that.current && reason == that.reason
+        && attempt == that.attempt && retryDelayMillis == that.retryDelayMillis
         && (cause == null ? that.cause == null : cause.equals(that.cause));
   }
 
@@ -82,13 +121,17 @@ public final class ConnectionStateChange {
   public int hashCode() {
     int h = previous.hashCode();
     h = 31 * h + current.hashCode();
-    h = 31 * h + (reason == null ? 0 : reason.hashCode());
+    h = 31 * h + reason.hashCode();
+    h = 31 * h + attempt;
+    h = 31 * h + (int) (retryDelayMillis ^ (retryDelayMillis >>> 32));
     return 31 * h + (cause == null ? 0 : cause.hashCode());
   }
 
   @Override
   public String toString() {
-    return "ConnectionStateChange{" + previous + " -> " + current + ", reason=" + reason
+    return "ConnectionStateChange{" + previous + " -> " + current + ", reason=" + reason.code()
+        + (attempt == 0 ? "" : ", attempt=" + attempt)
+        + (retryDelayMillis < 0 ? "" : ", retryIn=" + retryDelayMillis + "ms")
         + (cause == null ? "" : ", cause=" + cause) + "}";
   }
 }

@@ -55,6 +55,13 @@ public final class EventType<T> {
   public static final EventType<ClientError> CLIENT_ERROR =
       new EventType<>("client-error", ClientError.class, false);
 
+  /**
+   * The client is recovering, or has recovered, what it missed while not connected (see
+   * {@link RecoveryEvent}). Raised by the client itself.
+   */
+  public static final EventType<RecoveryEvent> RECOVERY =
+      new EventType<>("recovery", RecoveryEvent.class, false);
+
   private final String name;
   private final Class<T> payloadType;
   private final boolean fromGateway;

@@ -28,6 +28,7 @@ public final class SvcOptions {
   private final @Nullable TokenRefresher tokenRefresher;
   private final @Nullable Executor engineExecutor;
   private final @Nullable TaskScheduler scheduler;
+  private final boolean recoverMissedEvents;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -40,6 +41,7 @@ public final class SvcOptions {
     this.tokenRefresher = b.tokenRefresher;
     this.engineExecutor = b.engineExecutor;
     this.scheduler = b.scheduler;
+    this.recoverMissedEvents = b.recoverMissedEvents;
   }
 
   /**
@@ -145,6 +147,15 @@ public final class SvcOptions {
     return scheduler;
   }
 
+  /**
+   * Returns whether the client recovers what it missed while not connected (the default).
+   *
+   * @return true when missed messages, changes and receipts are back-filled
+   */
+  public boolean recoverMissedEvents() {
+    return recoverMissedEvents;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -162,6 +173,7 @@ public final class SvcOptions {
     private @Nullable TokenRefresher tokenRefresher;
     private @Nullable Executor engineExecutor;
     private @Nullable TaskScheduler scheduler;
+    private boolean recoverMissedEvents = true;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -281,6 +293,21 @@ public final class SvcOptions {
     public Builder scheduler(TaskScheduler scheduler) {
       if (scheduler == null) throw new NullPointerException("scheduler == null");
       this.scheduler = scheduler;
+      return this;
+    }
+
+    /**
+     * Sets whether the client recovers what it missed (default true). With recovery, every room of the user
+     * is caught up after each reconnect and whenever a live message skips a {@code seq}: each message is
+     * delivered once and in order, with the edits, reactions, deletes and receipts made meanwhile (see
+     * {@link EventType#RECOVERY}). Without it, live events are delivered as they arrive, repeats dropped, and
+     * whatever happened while not connected is not fetched: for a bot that acts only on what it sees live.
+     *
+     * @param recover false to turn recovery off
+     * @return this builder
+     */
+    public Builder recoverMissedEvents(boolean recover) {
+      this.recoverMissedEvents = recover;
       return this;
     }
 

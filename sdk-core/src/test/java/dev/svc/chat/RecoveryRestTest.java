@@ -29,7 +29,7 @@ class RecoveryRestTest {
   void setUp() throws Exception {
     gateway = new FakeGateway();
     executor = new GatedExecutor(1);
-    client = Svc.init(SvcOptions.builder(gateway.apiUrl() + "/").callbackExecutor(executor)
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl() + "/").recoverMissedEvents(false).callbackExecutor(executor)
         .logger(new RecordingLogger()).build());
     CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
     gateway.nextSession().awaitConnect();

@@ -38,7 +38,7 @@ class RestTest {
     gateway = new FakeGateway();
     executor = new GatedExecutor(1);
     logger = new RecordingLogger();
-    client = Svc.init(SvcOptions.builder(gateway.apiUrl() + "/").callbackExecutor(executor).logger(logger).build());
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl() + "/").recoverMissedEvents(false).callbackExecutor(executor).logger(logger).build());
   }
 
   @AfterEach

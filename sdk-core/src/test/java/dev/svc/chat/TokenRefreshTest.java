@@ -34,7 +34,7 @@ class TokenRefreshTest {
   void setUp() throws Exception {
     gateway = new FakeGateway();
     logger = new RecordingLogger();
-    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).logger(logger).reconnectDelay(10, 100)
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).logger(logger).reconnectDelay(10, 100)
         .tokenRefresher(() -> {
           refreshes.incrementAndGet();
           return nextToken;
@@ -111,7 +111,9 @@ class TokenRefreshTest {
     gateway.takeRest();
     first.send("42[\"session-expired\",{\"code\":\"token_expired\"}]");
     first.send("41");
-    events.awaitState(ConnectionState.DISCONNECTED);
+    // with a refresher the client waits for the new token, reconnecting: it never shows DISCONNECTED
+    ConnectionStateChange expired = events.awaitState(ConnectionState.RECONNECTING);
+    assertEquals(ConnectionReason.TOKEN_EXPIRED, expired.reason());
     gateway.enqueueRest(json(200, "{\"rooms\":[]}"));
     gateway.enqueueRest(json(200, "{\"rooms\":[]}"));
     nextToken.complete("new-jwt");
@@ -130,10 +132,12 @@ class TokenRefreshTest {
     gateway.onConnect = auth -> "44{\"message\":\"token_expired\",\"data\":{\"code\":\"token_expired\"}}";
     CompletableFuture<Void> connected = client.connect("alice", "old-jwt");
     assertEquals("{\"token\":\"old-jwt\"}", gateway.nextSession().awaitConnect());
-    assertEquals("token_expired", Await.failure(connected, ApiException.class).code());
+    assertEquals(ConnectionReason.TOKEN_EXPIRED, events.awaitState(ConnectionState.RECONNECTING).reason());
     assertEquals("{\"token\":\"new-jwt\"}", gateway.nextSession().awaitConnect());
-    events.awaitState(ConnectionState.DISCONNECTED);
-    events.awaitState(ConnectionState.DISCONNECTED);
+    // the fresh token is refused as expired too: one refresh only, then DISCONNECTED
+    ConnectionStateChange end = events.awaitState(ConnectionState.DISCONNECTED);
+    assertEquals(ConnectionReason.TOKEN_EXPIRED, end.reason());
+    assertEquals("token_expired", Await.failure(connected, ApiException.class).code());
     gateway.assertNoSession(300); // no second refresh, no loop
     assertEquals(1, refreshes.get());
   }

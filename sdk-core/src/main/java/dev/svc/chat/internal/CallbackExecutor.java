@@ -81,6 +81,13 @@ public final class CallbackExecutor implements Executor {
     }
   }
 
+  /** Returns how many callbacks wait to run (for backpressure). */
+  public int backlog() {
+    synchronized (queue) {
+      return queue.size();
+    }
+  }
+
   /** Completes {@code future} with {@code value} on this executor. */
   public <T> void complete(final CompletableFuture<T> future, final T value) {
     execute(new Runnable() {

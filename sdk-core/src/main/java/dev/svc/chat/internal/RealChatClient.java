@@ -1,6 +1,5 @@
 package dev.svc.chat.internal;
 
-import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Collections;
 import java.util.List;
@@ -13,14 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.squareup.moshi.JsonDataException;
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ConnectionState;
-import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
@@ -34,12 +31,12 @@ import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
-import dev.svc.chat.internal.realtime.EngineListener;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
+import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.recovery.RecoveryReads;
 import dev.svc.chat.internal.rest.RestApi;
-import dev.svc.chat.internal.socketio.SocketIoPacket;
 import okhttp3.HttpUrl;
 
 /**
@@ -55,7 +52,6 @@ public final class RealChatClient implements ChatClient {
   private final RealtimeEngine engine;
   private final JoinedRoom joinedRoom;
   private final EventHub hub;
-  private final GatewayEvents gatewayEvents = GatewayEvents.STANDARD;
   private final RestApi rest;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile String userId;
@@ -64,9 +60,7 @@ public final class RealChatClient implements ChatClient {
   private volatile boolean wantConnected;
   /** The refresh single flight; null without a {@link dev.svc.chat.TokenRefresher}. */
   private final TokenRefresh tokenRefresh;
-  /** Whether the gateway said token_expired since the last successful connection (guards refresh loops). */
-  private boolean refreshedSinceConnected;
-  private final SeqDeduplicator dedup = new SeqDeduplicator();
+  private final Recovery recovery;
 
   /** Creates a client with a secure random source for backoff jitter; time comes from the options. */
   public RealChatClient(SvcOptions options) {
@@ -82,11 +76,14 @@ public final class RealChatClient implements ChatClient {
         : CallbackExecutor.ownThread("svc-chat-callbacks-" + id, log);
     this.http = HttpClientHolder.create(options.okHttpClient(), "svc-chat-http-" + id);
     this.hub = new EventHub(callbacks, log);
-    Scheduler actor = actor(options, "svc-chat-engine-" + id, log);
+    EventRouter router = new EventRouter(hub, log);
+    TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
+    Scheduler actor = actor(options, timers, "svc-chat-engine-" + id, log);
     HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
     this.engine = new RealtimeEngine(http.client, RealtimeEngine.socketUrl(apiUrl), actor,
         new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
-        options.ackTimeoutMillis(), new Listener(), log);
+        options.ackTimeoutMillis(), options.tokenRefresher() != null, () -> actor.backlog() + callbacks.backlog(),
+        router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
     this.tokenRefresh = options.tokenRefresher() == null ? null
         : new TokenRefresh(options.tokenRefresher(), new TokenRefresh.Target() {
@@ -112,11 +109,14 @@ public final class RealChatClient implements ChatClient {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
+    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router,
+        new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
+        timers::currentTimeMillis, options.recoverMissedEvents(), log);
+    router.wire(recovery, joinedRoom, engine, new TokenExpiryHandler());
   }
 
   /** The serial queue of the client: on the given executor, or on a daemon thread of its own. */
-  private static Scheduler actor(SvcOptions options, String threadName, Log log) {
-    TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
+  private static Scheduler actor(SvcOptions options, TaskScheduler timers, String threadName, Log log) {
     if (options.engineExecutor() != null) return new SerialScheduler(options.engineExecutor(), timers, log, null);
     ThreadPoolExecutor own = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<Runnable>(),
         new NamedThreadFactory(threadName, false));
@@ -345,6 +345,11 @@ public final class RealChatClient implements ChatClient {
     if (!closed.get()) engine.reconnectNow();
   }
 
+  /** Returns how many frames and events wait for the app's handlers (the backpressure's measure; tests). */
+  public int pendingDeliveries() {
+    return engine.actor().backlog() + callbacks.backlog();
+  }
+
   @Override
   public ConnectionState state() {
     return engine.state();
@@ -372,63 +377,36 @@ public final class RealChatClient implements ChatClient {
     return f;
   }
 
-  /** Receives the engine's reports on the actor thread and hands them to the room and the handlers. */
-  private final class Listener implements EngineListener {
+  /** The gateway's token expired: refresh it (shared with REST) and reconnect with the new one, once. */
+  private final class TokenExpiryHandler implements EventRouter.TokenExpiry {
+    /** Whether the gateway said token_expired since the last successful connection (guards refresh loops). */
+    private boolean refreshedSinceConnected;
+
     @Override
-    public void onStateChange(ConnectionStateChange change) {
-      joinedRoom.onStateChange(change);
-      hub.publish(EventType.CONNECTION_STATE, change);
-      if (change.current() == ConnectionState.CONNECTED) {
-        refreshedSinceConnected = false;
-      } else if (change.current() == ConnectionState.DISCONNECTED && "token_expired".equals(change.reason())) {
-        refreshAndReconnect();
-      }
+    public void onConnected() {
+      refreshedSinceConnected = false;
     }
 
-    /** The gateway's token expired: refresh (shared with REST) and reconnect with the new token, once. */
-    private void refreshAndReconnect() {
-      if (tokenRefresh == null || !wantConnected || closed.get()) return;
+    @Override
+    public void onGatewayTokenExpired() {
+      if (tokenRefresh == null || !wantConnected || closed.get()) {
+        engine.refreshFailed(new ChatStateException("the session token expired"));
+        return;
+      }
       if (refreshedSinceConnected) {
         log.warn("the gateway refused a freshly refreshed token as expired; not refreshing again", null);
+        engine.refreshFailed(new ChatStateException("the gateway refused a freshly refreshed token as expired"));
         return;
       }
       refreshedSinceConnected = true;
       // the engine's token is the one that expired; the actor runs this, so it cannot have moved on
-      tokenRefresh.after(engine.tokenInActor()).whenComplete(new java.util.function.BiConsumer<String, Throwable>() {
-        @Override
-        public void accept(String fresh, Throwable error) {
-          // adopt() reconnects when the token is new; this covers a token another trigger already adopted
-          if (error == null && wantConnected && !closed.get()) engine.connect(fresh);
+      tokenRefresh.after(engine.tokenInActor()).whenComplete((fresh, error) -> {
+        if (error != null || fresh == null) {
+          engine.refreshFailed(error != null ? CallbackExecutor.unwrap(error) : new ChatStateException("no token"));
+        } else if (wantConnected && !closed.get()) {
+          engine.connect(fresh); // adopt() did when the token is new; this covers one adopted already
         }
       });
-    }
-
-    @Override
-    public void onServerEvent(SocketIoPacket event) {
-      GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
-      if (decoder == null) {
-        if (log.isDebug()) log.debug("ignored gateway event '" + event.eventName + "'");
-        return;
-      }
-      publish(decoder, event);
-    }
-
-    private <T> void publish(GatewayEvents.Decoder<T> decoder, SocketIoPacket event) {
-      T payload;
-      try {
-        payload = decoder.decode(event);
-      } catch (IOException | JsonDataException | IllegalArgumentException | IllegalStateException e) {
-        log.warn("dropped a malformed '" + event.eventName + "' event", e);
-        return;
-      }
-      if (payload instanceof Message) {
-        Message m = (Message) payload;
-        if (decoder.type == EventType.NEW_MESSAGE && !dedup.firstTime(m.roomId(), m.seq())) {
-          if (log.isDebug()) log.debug("dropped a repeat of message " + m.roomId() + "#" + m.seq());
-          return;
-        }
-      }
-      hub.publish(decoder.type, payload);
     }
   }
 }

@@ -20,6 +20,11 @@ public interface Scheduler {
   /** Returns a monotonic time in milliseconds (virtual in tests), for deadlines and durations. */
   long nowMillis();
 
+  /** Returns how many tasks wait to run (for backpressure). */
+  default int backlog() {
+    return 0;
+  }
+
   /** Returns whether the calling thread is the actor's. */
   boolean inActor();
 

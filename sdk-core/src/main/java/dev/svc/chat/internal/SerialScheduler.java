@@ -94,6 +94,13 @@ public final class SerialScheduler implements Scheduler {
   }
 
   @Override
+  public int backlog() {
+    synchronized (queue) {
+      return queue.size();
+    }
+  }
+
+  @Override
   public long nowMillis() {
     return timers.nowMillis();
   }

@@ -50,7 +50,7 @@ public final class EventRecorder {
   /** Returns the next state change, asserting its new state and reason. */
   public ConnectionStateChange assertNextState(ConnectionState expected, String reason) throws InterruptedException {
     ConnectionStateChange c = assertNextState(expected);
-    assertEquals(reason, c.reason(), "reason of " + c);
+    assertEquals(reason, c.reason().code(), "reason of " + c);
     return c;
   }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
@@ -54,7 +55,23 @@ public final class FakeChatClient extends UnsupportedChatClient {
   public void moveTo(ConnectionState next) {
     ConnectionState previous = state;
     state = next;
-    emit(EventType.CONNECTION_STATE, new ConnectionStateChange(previous, next, null, null));
+    emit(EventType.CONNECTION_STATE, new ConnectionStateChange(previous, next, reasonFor(next), null));
+  }
+
+  /** Returns the usual reason of a move to {@code next}. */
+  public static ConnectionReason reasonFor(ConnectionState next) {
+    switch (next) {
+      case CONNECTING:
+        return ConnectionReason.CONNECT;
+      case CONNECTED:
+        return ConnectionReason.CONNECTED;
+      case RECONNECTING:
+        return ConnectionReason.TRANSPORT_CLOSED;
+      case CLOSED:
+        return ConnectionReason.CLOSED;
+      default:
+        return ConnectionReason.CLIENT_DISCONNECT;
+    }
   }
 
   /** Sets the state without an event. */

@@ -17,6 +17,7 @@ import dev.svc.chat.EventType;
 import dev.svc.chat.Nullable;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TokenRefresher;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.Log;
@@ -65,7 +66,6 @@ public final class SessionManager {
   private @Nullable Session timedSession;
   private int retryAttempt;
   /** token_expired answers from the gateway since the last successful connection. */
-  private int expiredStrikes;
 
   private SessionManager(Builder b) {
     this.fetcher = b.fetcher;
@@ -131,7 +131,6 @@ public final class SessionManager {
       started = true;
       generation++;
       retryAttempt = 0;
-      expiredStrikes = 0;
       setStatus(SessionStatus.LOADING, null);
       s = session;
       c = client;
@@ -293,7 +292,6 @@ public final class SessionManager {
 
   private void onConnected() {
     retryAttempt = 0;
-    expiredStrikes = 0;
     if (status != SessionStatus.READY) setStatus(SessionStatus.READY, null);
     scheduleRefresh();
   }
@@ -309,16 +307,19 @@ public final class SessionManager {
             onConnected();
             break;
           case RECONNECTING:
-            if (status == SessionStatus.READY || status == SessionStatus.LOADING) {
+            // an expired token being refreshed by the client is not "offline": it is invisible to the app
+            if (change.reason() != ConnectionReason.TOKEN_EXPIRED
+                && (status == SessionStatus.READY || status == SessionStatus.LOADING)) {
               setStatus(SessionStatus.OFFLINE, change.cause());
             }
             break;
           case DISCONNECTED:
-            if ("unauthorized".equals(change.reason())) {
+            if (change.reason() == ConnectionReason.UNAUTHORIZED) {
               fail(change.cause() != null ? change.cause()
                   : new ApiException(401, "unauthorized", "the session token was refused"));
-            } else if ("token_expired".equals(change.reason()) && ++expiredStrikes > 1) {
-              // a fresh token refused as expired too: the clocks disagree; retrying would loop
+            } else if (change.reason() == ConnectionReason.TOKEN_EXPIRED) {
+              // the client refreshed once already (through this manager) and the fresh token was refused as
+              // expired too, or could not be fetched: the clocks disagree; retrying would loop
               fail(new ApiException(401, "token_expired", "the service refused a freshly fetched token as expired"));
             }
             break;

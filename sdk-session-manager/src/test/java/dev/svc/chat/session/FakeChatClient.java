@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
@@ -55,7 +56,7 @@ final class FakeChatClient extends UnsupportedChatClient {
     ConnectionState previous = state;
     state = next;
     for (EventHandler<ConnectionStateChange> h : stateHandlers) {
-      h.onEvent(new ConnectionStateChange(previous, next, reason, null));
+      h.onEvent(new ConnectionStateChange(previous, next, reason(reason), null));
     }
   }
 
@@ -88,4 +89,11 @@ final class FakeChatClient extends UnsupportedChatClient {
     return null;
   }
 
+
+  private static ConnectionReason reason(String code) {
+    for (ConnectionReason r : ConnectionReason.values()) {
+      if (r.code().equals(code)) return r;
+    }
+    throw new IllegalArgumentException("no reason " + code);
+  }
 }

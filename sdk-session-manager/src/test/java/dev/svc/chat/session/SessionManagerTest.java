@@ -286,10 +286,9 @@ class SessionManagerTest {
   void theGatewayRefusingAFreshTokenAsExpiredIsAnErrorNotALoop() {
     manager(fetcher()).start();
     FakeChatClient client = clients.get(0);
-    client.setState(ConnectionState.DISCONNECTED, "token_expired");
+    client.setState(ConnectionState.RECONNECTING, "token_expired");
     assertEquals(SessionStatus.READY, manager.state().status(), "the first expiry is the client's to refresh");
-    client.setState(ConnectionState.CONNECTING, "connect");
-    client.setState(ConnectionState.DISCONNECTED, "token_expired");
+    client.setState(ConnectionState.DISCONNECTED, "token_expired"); // the refreshed token was refused too
     assertEquals(SessionStatus.ERROR, manager.state().status());
   }
 

@@ -46,6 +46,35 @@ public final class Json {
     }
   }
 
+  /** Returns the next value, which must be a non-empty string. */
+  static String nextNonEmptyString(JsonReader reader) throws IOException {
+    if (reader.peek() != JsonReader.Token.STRING) {
+      throw new JsonDataException("expected a string but was " + reader.peek() + " at " + reader.getPath());
+    }
+    String s = reader.nextString();
+    if (s.isEmpty()) throw new JsonDataException("empty string at " + reader.getPath());
+    return s;
+  }
+
+  /** Returns the next value, which must be an integer of at least {@code min}. */
+  static long nextLongAtLeast(JsonReader reader, long min) throws IOException {
+    if (reader.peek() != JsonReader.Token.NUMBER) {
+      throw new JsonDataException("expected a number but was " + reader.peek() + " at " + reader.getPath());
+    }
+    long value = reader.nextLong();
+    if (value < min) throw new JsonDataException(value + " is below " + min + " at " + reader.getPath());
+    return value;
+  }
+
+  /** Returns the next value, which must be an ISO-8601 timestamp string, in epoch milliseconds. */
+  static long nextIsoTimestamp(JsonReader reader) throws IOException {
+    if (reader.peek() != JsonReader.Token.STRING) {
+      throw new JsonDataException("expected a timestamp string but was " + reader.peek() + " at " + reader.getPath());
+    }
+    Long value = nextTimestampOrNull(reader);
+    return value;
+  }
+
   /** Returns the next array of strings; null reads as an empty list. */
   static List<String> nextStringList(JsonReader reader) throws IOException {
     List<String> list = new ArrayList<>();

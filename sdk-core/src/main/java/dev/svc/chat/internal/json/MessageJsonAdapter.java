@@ -14,7 +14,9 @@ import dev.svc.chat.MessagePart;
 /**
  * Reads and writes {@link Message}: {@code {id, roomId, seq, rev, senderId, parts, clientMessageId, createdAt,
  * editedAt?, deletedAt?, reactions}}. Unknown fields are skipped; a missing or null {@code rev} reads as 0 (a
- * service older than revisions).
+ * service older than revisions), missing or null {@code reactions} as none. The rest is checked strictly, for
+ * a message is what the client promises to deliver once: ids non-empty strings, {@code seq} from 1,
+ * {@code parts} an array, timestamps ISO-8601 strings; anything else is a {@link JsonDataException}.
  */
 public final class MessageJsonAdapter extends JsonAdapter<Message> {
   /** The shared instance; it is stateless. */
@@ -35,44 +37,46 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
     boolean hasSender = false;
     boolean hasClientId = false;
     boolean hasCreated = false;
+    boolean hasParts = false;
     reader.beginObject();
     while (reader.hasNext()) {
       switch (reader.selectName(NAMES)) {
         case 0:
-          b.id(Json.nextString(reader));
+          b.id(Json.nextNonEmptyString(reader));
           hasId = true;
           break;
         case 1:
-          b.roomId(Json.nextString(reader));
+          b.roomId(Json.nextNonEmptyString(reader));
           hasRoom = true;
           break;
         case 2:
-          b.seq(reader.nextLong());
+          b.seq(Json.nextLongAtLeast(reader, 1));
           hasSeq = true;
           break;
         case 3:
-          b.senderId(Json.nextString(reader));
+          b.senderId(Json.nextNonEmptyString(reader));
           hasSender = true;
           break;
         case 4:
+          if (reader.peek() != JsonReader.Token.BEGIN_ARRAY) {
+            throw new JsonDataException("parts is not an array at " + reader.getPath());
+          }
           b.parts(Json.nextList(reader, MessagePartJsonAdapter.INSTANCE));
+          hasParts = true;
           break;
         case 5:
-          b.clientMessageId(Json.nextString(reader));
+          b.clientMessageId(Json.nextNonEmptyString(reader));
           hasClientId = true;
           break;
         case 6:
-          Long created = Json.nextTimestampOrNull(reader);
-          if (created != null) {
-            b.createdAt(created);
-            hasCreated = true;
-          }
+          b.createdAt(Json.nextIsoTimestamp(reader));
+          hasCreated = true;
           break;
         case 7:
-          b.editedAt(Json.nextTimestampOrNull(reader));
+          b.editedAt(reader.peek() == JsonReader.Token.NULL ? reader.<Long>nextNull() : Json.nextIsoTimestamp(reader));
           break;
         case 8:
-          b.deletedAt(Json.nextTimestampOrNull(reader));
+          b.deletedAt(reader.peek() == JsonReader.Token.NULL ? reader.<Long>nextNull() : Json.nextIsoTimestamp(reader));
           break;
         case 9:
           readReactions(reader, b);
@@ -81,7 +85,7 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
           if (reader.peek() == JsonReader.Token.NULL) {
             reader.nextNull();
           } else {
-            b.rev(reader.nextLong());
+            b.rev(Json.nextLongAtLeast(reader, 0));
           }
           break;
         default:
@@ -90,9 +94,9 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
       }
     }
     reader.endObject();
-    if (!hasId || !hasRoom || !hasSeq || !hasSender || !hasClientId || !hasCreated) {
-      throw new JsonDataException("message without id, roomId, seq, senderId, clientMessageId or createdAt at "
-          + reader.getPath());
+    if (!hasId || !hasRoom || !hasSeq || !hasSender || !hasClientId || !hasCreated || !hasParts) {
+      throw new JsonDataException("message without id, roomId, seq, senderId, parts, clientMessageId or createdAt"
+          + " at " + reader.getPath());
     }
     return b.build();
   }
@@ -101,6 +105,9 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
     if (reader.peek() == JsonReader.Token.NULL) {
       reader.nextNull();
       return;
+    }
+    if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {
+      throw new JsonDataException("reactions is not an object at " + reader.getPath());
     }
     reader.beginObject();
     while (reader.hasNext()) {

@@ -91,8 +91,8 @@ public final class ServiceError {
 
   /**
    * Reads the payload of a Socket.IO CONNECT_ERROR, {@code {"message": code, "data": {"code": code}}}: the
-   * code is {@code data.code}, else {@code message}, lower-cased; a payload with neither is
-   * {@code unauthorized} (a refused handshake).
+   * code is {@code data.code}, else {@code message}, lower-cased. Returns null for a payload that is not
+   * such an object or has neither: the refusal cannot be read, and is not taken for {@code unauthorized}.
    */
   public static ServiceError fromConnectError(String data) {
     String code = null;
@@ -112,9 +112,10 @@ public final class ServiceError {
         }
       }
     } catch (IOException | JsonDataException e) {
-      // the codec checked it is an object; a strange shape still means "refused"
+      return null;
     }
-    if (code == null) code = message != null && !message.isEmpty() ? message : "unauthorized";
+    if (code == null && (message == null || message.isEmpty())) return null;
+    if (code == null) code = message;
     code = code.toLowerCase(Locale.ROOT);
     return new ServiceError(code, message == null ? code : message);
   }

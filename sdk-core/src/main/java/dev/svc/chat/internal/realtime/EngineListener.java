@@ -1,5 +1,6 @@
 package dev.svc.chat.internal.realtime;
 
+import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 
@@ -7,6 +8,21 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
 public interface EngineListener {
   /** The connection state changed. */
   void onStateChange(ConnectionStateChange change);
+
+  /** A connection was accepted: a first connect, a reconnect, or the new connection of a token refresh. */
+  default void onConnectionAccepted() {
+  }
+
+  /**
+   * The token expired and the engine waits, RECONNECTING, for a fresh one: the client refreshes it and calls
+   * {@link RealtimeEngine#connect}, or {@link RealtimeEngine#refreshFailed}. Only for engines that refresh.
+   */
+  default void onTokenExpired() {
+  }
+
+  /** The engine met a problem and handled it (a malformed frame, an unknown acknowledgement). */
+  default void onClientError(ClientError error) {
+  }
 
   /** The gateway sent an EVENT on the default namespace. */
   void onServerEvent(SocketIoPacket event);

@@ -3,6 +3,7 @@ package dev.svc.chat.internal.realtime;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
@@ -30,6 +31,10 @@ final class GatewayConnection {
   int binaryFramesToSkip;
   Scheduler.Timer handshakeTimer;
   Scheduler.Timer watchdog;
+  /** Set when the engine dropped this connection: its reader stops waiting and its frames are ignored. */
+  volatile boolean abandoned;
+  /** The largest frame accepted from the gateway: its own {@code maxPayload}, read on the reader thread. */
+  volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
   private final CountDownLatch gone = new CountDownLatch(1);
 
   GatewayConnection(int id) {
@@ -58,11 +63,22 @@ final class GatewayConnection {
   }
 
   /** Returns the OkHttp listener that forwards this connection's socket events to the engine's actor. */
-  WebSocketListener listener(final RealtimeEngine engine, final Scheduler actor) {
+  WebSocketListener listener(final RealtimeEngine engine, final Scheduler actor, final InboundGate gate) {
     final GatewayConnection conn = this;
     return new WebSocketListener() {
       @Override
       public void onMessage(WebSocket webSocket, final String text) {
+        if (conn.abandoned) return;
+        long limit = conn.inboundLimit;
+        if (text.length() > limit / 3) {
+          final long size = RealtimeEngine.utf8Size(text);
+          if (size > limit) {
+            // OkHttp has read it already; what matters now is not to queue it, and to drop the connection
+            actor.execute(() -> engine.onOversizedFrame(conn, size, limit));
+            return;
+          }
+        }
+        gate.admit(conn); // a slow handler holds the reader here: TCP pushes back on the gateway
         actor.execute(new Runnable() {
           @Override
           public void run() {
@@ -84,13 +100,13 @@ final class GatewayConnection {
       @Override
       public void onClosing(WebSocket webSocket, int code, String reason) {
         webSocket.close(1000, null); // answer the close so OkHttp finishes the socket now
-        lost("transport_closed", new TransportException("the gateway closed the connection (" + code + ")"));
+        lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the gateway closed the connection (" + code + ")"));
       }
 
       @Override
       public void onClosed(WebSocket webSocket, int code, String reason) {
         gone.countDown();
-        lost("transport_closed", new TransportException("the connection closed (" + code + ")"));
+        lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the connection closed (" + code + ")"));
       }
 
       @Override
@@ -99,10 +115,10 @@ final class GatewayConnection {
         String why = response == null ? "the connection failed"
             : "the WebSocket upgrade was answered " + response.code();
         if (response != null) response.close();
-        lost("transport_error", new TransportException(why + ": " + t, t));
+        lost(ConnectionReason.TRANSPORT_ERROR, new TransportException(why + ": " + t, t));
       }
 
-      private void lost(final String reason, final TransportException cause) {
+      private void lost(final ConnectionReason reason, final TransportException cause) {
         actor.execute(new Runnable() {
           @Override
           public void run() {

@@ -7,7 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 import com.squareup.moshi.JsonDataException;
+import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatException;
+import dev.svc.chat.ClientError;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
@@ -84,19 +86,33 @@ public final class JoinedRoom {
     engine.emitWithAckInActor("leave-room", Json.object("roomId", id), ack);
   }
 
-  /** Follows the connection: (re)joins when connected, gives up waiting joins when disconnected. */
+  /**
+   * A connection was accepted (a connect, a reconnect, or a token refresh's new connection): sends the joins
+   * that waited for it, or joins the remembered room again on it.
+   */
+  public void onConnectionAccepted() {
+    if (!waiting.isEmpty()) {
+      List<PendingJoin> joins = new ArrayList<>(waiting);
+      waiting.clear();
+      for (PendingJoin p : joins) send(p.roomId, p.result);
+    } else if (roomId != null) {
+      log.info("joining room " + roomId + " again on the new connection");
+      final String id = roomId;
+      CompletableFuture<Room> rejoin = new CompletableFuture<>();
+      rejoin.whenComplete((room, error) -> {
+        if (error instanceof ApiException) {
+          engine.reportError(new ClientError(ClientError.Kind.REJOIN_REFUSED, "joining room " + id
+              + " again was refused (" + ((ApiException) error).code() + "); it is no longer the joined room", id,
+              error));
+        }
+      });
+      send(id, rejoin);
+    }
+  }
+
+  /** Follows the connection: gives up waiting joins when disconnected, forgets the room when closed. */
   public void onStateChange(ConnectionStateChange change) {
     switch (change.current()) {
-      case CONNECTED:
-        if (!waiting.isEmpty()) {
-          List<PendingJoin> joins = new ArrayList<>(waiting);
-          waiting.clear();
-          for (PendingJoin p : joins) send(p.roomId, p.result);
-        } else if (roomId != null) {
-          log.info("joining room " + roomId + " again after reconnecting");
-          send(roomId, new CompletableFuture<Room>());
-        }
-        break;
       case DISCONNECTED:
       case CLOSED:
         List<PendingJoin> joins = new ArrayList<>(waiting);

@@ -18,6 +18,7 @@ final class PendingAcks {
   private final long timeoutMillis;
   private final Map<Integer, Pending> pending = new HashMap<>();
   private int nextId;
+  private boolean wrapped;
 
   PendingAcks(Scheduler scheduler, long timeoutMillis) {
     this.scheduler = scheduler;
@@ -27,6 +28,7 @@ final class PendingAcks {
   /** Registers {@code future} for the next ack id, with a timeout, and returns the id. */
   int register(final String event, CompletableFuture<String> future) {
     final int id = nextId;
+    if (nextId == Integer.MAX_VALUE) wrapped = true;
     nextId = nextId == Integer.MAX_VALUE ? 0 : nextId + 1;
     Scheduler.Timer timer = scheduler.schedule(new Runnable() {
       @Override
@@ -63,6 +65,14 @@ final class PendingAcks {
       p.timer.cancel();
       p.future.completeExceptionally(error);
     }
+  }
+
+  /**
+   * Returns whether {@code id} was ever handed out (its acknowledgement may come late, after a timeout);
+   * an id never issued means the gateway acknowledged something this client did not emit.
+   */
+  boolean wasIssued(int id) {
+    return id >= 0 && (wrapped || id < nextId);
   }
 
   int size() {

@@ -8,9 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatStateException;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
@@ -35,6 +38,11 @@ import okhttp3.Request;
 public final class RealtimeEngine {
   /** How long a WebSocket may take from opening to the gateway's CONNECT answer. */
   static final long HANDSHAKE_TIMEOUT_MILLIS = 20_000;
+  /**
+   * How long a connection must stay up before the backoff starts again from its first step: a gateway that
+   * accepts and drops at once must not drive a reconnect storm.
+   */
+  static final long STABLE_MILLIS = 10_000;
   private static final long CLOSE_GRACE_MILLIS = 1_000;
 
   private final OkHttpClient http;
@@ -44,6 +52,10 @@ public final class RealtimeEngine {
   private final EngineListener listener;
   private final Log log;
   private final PendingAcks acks;
+  private final QueuedEmits queued;
+  private final InboundGate gate;
+  /** Whether an expired token is refreshed by the client (then the engine waits for the new token). */
+  private final boolean refreshesTokens;
 
   private ConnectionState state = ConnectionState.DISCONNECTED;
   private volatile ConnectionState publishedState = ConnectionState.DISCONNECTED;
@@ -52,6 +64,9 @@ public final class RealtimeEngine {
   private int connectionCount;
   private int reconnectAttempt;
   private Scheduler.Timer reconnectTimer;
+  private Scheduler.Timer stableTimer;
+  /** The refusal of the latest expired token, for the outcome if no fresh one comes. */
+  private ApiException expiredBy;
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>();
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
   private final Handover handover = new Handover(this);
@@ -60,7 +75,7 @@ public final class RealtimeEngine {
       Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
 
   public RealtimeEngine(OkHttpClient http, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
-      long ackTimeoutMillis, EngineListener listener, Log log) {
+      long ackTimeoutMillis, boolean refreshesTokens, IntSupplier backlog, EngineListener listener, Log log) {
     this.http = http;
     this.socketUrl = socketUrl;
     this.actor = actor;
@@ -68,6 +83,9 @@ public final class RealtimeEngine {
     this.listener = listener;
     this.log = log;
     this.acks = new PendingAcks(actor, ackTimeoutMillis);
+    this.queued = new QueuedEmits(actor, ackTimeoutMillis);
+    this.refreshesTokens = refreshesTokens;
+    this.gate = new InboundGate(backlog);
   }
 
   /** Returns the gateway URL for an API URL: its origin plus {@code /socket.io/?EIO=4&transport=websocket}. */
@@ -116,7 +134,7 @@ public final class RealtimeEngine {
       @Override
       public void run() {
         if (state != ConnectionState.CLOSED) {
-          stop(ConnectionState.DISCONNECTED, "client_disconnect", new TransportException("disconnected"));
+          stop(ConnectionState.DISCONNECTED, ConnectionReason.CLIENT_DISCONNECT, new TransportException("disconnected"));
         }
         result.complete(null);
       }
@@ -146,7 +164,7 @@ public final class RealtimeEngine {
       @Override
       public void run() {
         last[0] = current;
-        stop(ConnectionState.CLOSED, "closed", new TransportException("the client was closed"));
+        stop(ConnectionState.CLOSED, ConnectionReason.CLOSED, new TransportException("the client was closed"));
         done.countDown();
       }
     });
@@ -198,11 +216,19 @@ public final class RealtimeEngine {
 
   // ---------------------------------------------------------------- actor side
 
-  /** Emits on the actor thread. The connection must be accepted, or the future fails at once. */
+  /**
+   * Emits on the actor thread. Without an accepted connection (connecting, reconnecting, or a token
+   * refresh under way) the emit waits for the next one, up to the ack timeout; while disconnected or closed
+   * it fails at once.
+   */
   void emitWithAckInActor(String event, String argsJson, CompletableFuture<String> result) {
     GatewayConnection conn = current;
-    if (state != ConnectionState.CONNECTED || conn == null || !conn.accepted) {
+    if (state == ConnectionState.DISCONNECTED || state == ConnectionState.CLOSED) {
       result.completeExceptionally(new ChatStateException("cannot emit '" + event + "' while " + state));
+      return;
+    }
+    if (state != ConnectionState.CONNECTED || conn == null || !conn.accepted) {
+      queued.add(event, argsJson, result);
       return;
     }
     int id = acks.register(event, result);
@@ -223,22 +249,22 @@ public final class RealtimeEngine {
       return;
     }
     connectWaiters.add(result);
-    if (state == ConnectionState.CONNECTING && sameToken) return; // the attempt under way will answer
+    if (sameToken && current != null && !current.accepted) return; // the attempt under way will answer
     cancelReconnectTimer();
     GatewayConnection old = current;
-    boolean refresh = old != null;
     if (old != null) {
       // a refresh: the old handshake carried the old token, so start over on a new socket. Make before
       // break: an accepted old connection keeps delivering events until the new one is accepted.
       current = null;
       if (!old.accepted || !handover.begin(old)) {
-        closePolitely(old);
+        abandon(old);
         acks.failAll(new TransportException("reconnecting with a new token"));
       } // else the old connection stays open: its pending acknowledgements still arrive through the handover
-
     }
-    reconnectAttempt = 0;
-    setState(ConnectionState.CONNECTING, refresh ? "token_refresh" : "connect", null);
+    if (state == ConnectionState.DISCONNECTED) {
+      reconnectAttempt = 0;
+      setState(ConnectionState.CONNECTING, ConnectionReason.CONNECT, null, 0, -1);
+    } // else a new token while connected or reconnecting: invisible to the app, the state stays
     open();
   }
 
@@ -246,15 +272,10 @@ public final class RealtimeEngine {
     final GatewayConnection conn = new GatewayConnection(++connectionCount);
     current = conn;
     if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
-    conn.handshakeTimer = actor.schedule(new Runnable() {
-      @Override
-      public void run() {
-        onTransportLost(conn, "handshake_failed",
-            new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms"));
-      }
-    }, HANDSHAKE_TIMEOUT_MILLIS);
+    conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
+        new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);
     Request request = new Request.Builder().url(socketUrl).build();
-    conn.webSocket = http.newWebSocket(request, conn.listener(this, actor));
+    conn.webSocket = http.newWebSocket(request, conn.listener(this, actor, gate));
   }
 
   void onText(GatewayConnection conn, String text) {
@@ -266,7 +287,7 @@ public final class RealtimeEngine {
     try {
       packet = EngineIoCodec.decode(text);
     } catch (MalformedFrameException e) {
-      log.warn("dropped a malformed frame", e);
+      distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a malformed Engine.IO frame", e);
       return;
     }
     if (conn.handshake == null) {
@@ -282,7 +303,8 @@ public final class RealtimeEngine {
         onSocketIoPacket(conn, packet.data);
         break;
       case CLOSE:
-        onTransportLost(conn, "transport_closed", new TransportException("the gateway sent an Engine.IO close"));
+        onTransportLost(conn, ConnectionReason.TRANSPORT_CLOSED,
+            new TransportException("the gateway sent an Engine.IO close"));
         break;
       default:
         if (log.isDebug()) log.debug("ignored Engine.IO packet " + packet.type);
@@ -291,22 +313,24 @@ public final class RealtimeEngine {
 
   private void onFirstPacket(GatewayConnection conn, EngineIoPacket packet) {
     if (packet.type != EngineIoPacket.Type.OPEN) {
-      onTransportLost(conn, "handshake_failed",
+      onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
           new TransportException("the gateway's first packet was " + packet.type + ", not OPEN"));
       return;
     }
     try {
       conn.handshake = EngineIoCodec.parseOpen(packet.data);
     } catch (MalformedFrameException e) {
-      onTransportLost(conn, "handshake_failed", new TransportException(e.getMessage(), e));
+      report(ClientError.Kind.PROTOCOL_ERROR, "the gateway's handshake was refused: " + e.getMessage(), e);
+      onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, new TransportException(e.getMessage(), e));
       return;
     }
+    conn.inboundLimit = conn.handshake.maxPayload;
     if (log.isDebug()) log.debug("connection #" + conn.id + " opened: " + conn.handshake);
     armWatchdog(conn);
     // the CONNECT carries the token: never log it
     String connect = SocketIoCodec.encode(SocketIoPacket.connect(Json.object("token", token)));
     RuntimeException failure = send(conn, EngineIoCodec.message(connect));
-    if (failure != null) onTransportLost(conn, "handshake_failed", failure);
+    if (failure != null) onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, failure);
   }
 
   private void onSocketIoPacket(GatewayConnection conn, String data) {
@@ -314,7 +338,7 @@ public final class RealtimeEngine {
     try {
       packet = SocketIoCodec.decode(data);
     } catch (MalformedFrameException e) {
-      log.warn("dropped a malformed Socket.IO packet", e);
+      distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet", e);
       return;
     }
     conn.binaryFramesToSkip += packet.attachments;
@@ -337,16 +361,23 @@ public final class RealtimeEngine {
         if (!handover.hold(packet)) listener.onServerEvent(packet);
         break;
       case ACK:
-        if (!acks.complete(packet.ackId, packet.data) && log.isDebug()) {
-          log.debug("ignored an acknowledgement with unknown id " + packet.ackId);
+        if (!acks.complete(packet.ackId, packet.data)) {
+          if (!acks.wasIssued(packet.ackId)) {
+            distrust(conn, ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId
+                + ", never emitted", null);
+          } else if (log.isDebug()) {
+            log.debug("ignored a late acknowledgement of id " + packet.ackId);
+          }
         }
         break;
       case BINARY_EVENT:
-        log.warn("dropped binary event '" + packet.eventName + "' and its " + packet.attachments
-            + " attachments: binary payloads are not supported", null);
+        // the attachments that follow are counted and skipped: the stream itself is still in step
+        report(ClientError.Kind.UNSUPPORTED_BINARY, "dropped binary event '" + packet.eventName + "' and its "
+            + packet.attachments + " attachments: binary payloads are not supported", null);
         break;
       case BINARY_ACK:
         acks.fail(packet.ackId, new TransportException("binary acknowledgements are not supported"));
+        report(ClientError.Kind.UNSUPPORTED_BINARY, "a binary acknowledgement, not supported", null);
         break;
       default:
         throw new AssertionError(packet.type);
@@ -358,7 +389,7 @@ public final class RealtimeEngine {
     if (conn.binaryFramesToSkip > 0) {
       conn.binaryFramesToSkip--;
     } else {
-      log.warn("dropped an unexpected binary frame", null);
+      distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a binary frame no packet announced", null);
     }
   }
 
@@ -367,55 +398,150 @@ public final class RealtimeEngine {
     conn.accepted = true;
     if (conn.handshakeTimer != null) conn.handshakeTimer.cancel();
     conn.handshakeTimer = null;
-    reconnectAttempt = 0;
     log.info("connected (connection #" + conn.id + ")");
-    setState(ConnectionState.CONNECTED, "connected", null);
+    armStableTimer();
+    setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
     completeConnectWaiters(null);
     handover.newConnectionAccepted();
+    queued.flush(this::emitWithAckInActor);
+    listener.onConnectionAccepted();
   }
 
   private void onRefused(GatewayConnection conn, String data) {
     ServiceError error = ServiceError.fromConnectError(data);
+    if (error == null) {
+      // not a refusal the client can read: neither assume "unauthorized" nor give up; retry with backoff
+      report(ClientError.Kind.PROTOCOL_ERROR, "an unreadable CONNECT_ERROR: "
+          + (data.length() > 200 ? data.substring(0, 200) + "..." : data), null);
+      onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
+      return;
+    }
     ApiException cause = error.toApiException();
     log.info("the gateway refused the handshake: " + error.code);
-    stop(ConnectionState.DISCONNECTED, error.code, cause, false);
+    if (cause.isTokenExpired()) {
+      tokenExpired(cause);
+    } else {
+      stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
+          : ConnectionReason.REFUSED, cause, false);
+    }
   }
 
   private void onServerDisconnect(GatewayConnection conn) {
     if (conn.sessionExpired) {
-      stop(ConnectionState.DISCONNECTED, "token_expired",
-          new ApiException(401, "token_expired", "the session token expired"), false);
+      tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
     } else {
-      stop(ConnectionState.DISCONNECTED, "server_disconnect",
+      stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
           new TransportException("the gateway disconnected the client"), false);
     }
   }
 
+  /**
+   * The token expired (refused, or {@code session-expired} on an open connection). With a refresher the
+   * engine waits, RECONNECTING, for the new token the client fetches ({@link #connect}) or for
+   * {@link #refreshFailed}; without one it stays DISCONNECTED.
+   */
+  private void tokenExpired(ApiException cause) {
+    if (!refreshesTokens) {
+      stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
+      return;
+    }
+    handover.finish();
+    cancelTimers();
+    GatewayConnection conn = current;
+    current = null;
+    if (conn != null) {
+      conn.accepted = false; // the gateway ended the session: no DISCONNECT from us
+      abandon(conn);
+    }
+    acks.failAll(new TransportException("the session token expired; reconnecting with a fresh one", cause));
+    expiredBy = cause;
+    setState(ConnectionState.RECONNECTING, ConnectionReason.TOKEN_EXPIRED, cause, reconnectAttempt + 1, -1);
+    listener.onTokenExpired();
+  }
+
+  /** The client could not refresh an expired token: stay DISCONNECTED. */
+  public void refreshFailed(final Throwable error) {
+    actor.execute(() -> {
+      if (state != ConnectionState.RECONNECTING || current != null) return;
+      log.info("the expired token could not be refreshed: " + error);
+      ApiException cause = expiredBy != null ? expiredBy
+          : new ApiException(401, "token_expired", "the session token expired");
+      stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
+    });
+  }
+
+  /** A frame above the gateway's own {@code maxPayload} arrived: drop the connection it came on. */
+  void onOversizedFrame(GatewayConnection conn, long size, long limit) {
+    if (conn != current) return;
+    report(ClientError.Kind.FRAME_TOO_LARGE, "a frame of " + size + " bytes, over the gateway's maxPayload of "
+        + limit, null);
+    onTransportLost(conn, ConnectionReason.FRAME_TOO_LARGE,
+        new TransportException("a frame of " + size + " bytes exceeds maxPayload " + limit));
+  }
+
+  /**
+   * Replaces the current connection because its stream can no longer be trusted (the client could not read
+   * an event: what else it missed is recovered on the next connection).
+   */
+  public void replaceConnection(ClientError.Kind kind, String what, Throwable cause) {
+    GatewayConnection conn = current;
+    if (conn != null) distrust(conn, kind, what, cause);
+  }
+
+  /** Reports {@code what} and replaces {@code conn}, whose stream can no longer be trusted. */
+  private void distrust(GatewayConnection conn, ClientError.Kind kind, String what, Throwable cause) {
+    log.warn("the gateway sent " + what + "; replacing the connection", cause);
+    report(kind, "the gateway sent " + what, cause);
+    onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("the gateway sent " + what, cause));
+  }
+
+  private void report(ClientError.Kind kind, String message, Throwable cause) {
+    reportError(new ClientError(kind, message, null, cause));
+  }
+
+  void reportError(ClientError error) {
+    listener.onClientError(error);
+  }
+
   /** Handles the loss of {@code conn}: unless it is stale, go RECONNECTING and retry after a backoff. */
-  void onTransportLost(GatewayConnection conn, String reason, RuntimeException cause) {
+  void onTransportLost(GatewayConnection conn, ConnectionReason reason, RuntimeException cause) {
     if (handover.onLost(conn)) return;
     if (conn != current) return;
     handover.finish();
     current = null;
-    conn.cancelTimers();
+    abandon(conn);
     if (conn.webSocket != null) conn.webSocket.cancel();
-    log.info("connection #" + conn.id + " lost: " + reason);
-    acks.failAll(new TransportException("the connection was lost (" + reason + ")", cause));
-    completeConnectWaiters(new TransportException("could not connect (" + reason + "); retrying", cause));
-    setState(ConnectionState.RECONNECTING, reason, cause);
-    long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
+    if (stableTimer != null) stableTimer.cancel();
+    stableTimer = null;
+    log.info("connection #" + conn.id + " lost: " + reason.code());
+    acks.failAll(new TransportException("the connection was lost (" + reason.code() + ")", cause));
+    completeConnectWaiters(new TransportException("could not connect (" + reason.code() + "); retrying", cause));
+    final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
-    reconnectTimer = actor.schedule(new Runnable() {
-      @Override
-      public void run() {
-        reconnectTimer = null;
-        if (state == ConnectionState.RECONNECTING && current == null) open();
-      }
+    setState(ConnectionState.RECONNECTING, reason, cause, reconnectAttempt, delay);
+    reconnectTimer = actor.schedule(() -> {
+      reconnectTimer = null;
+      if (state == ConnectionState.RECONNECTING && current == null) open();
     }, delay);
   }
 
+  /** Starts the backoff from its first step again once the connection has stayed up a while. */
+  private void armStableTimer() {
+    if (stableTimer != null) stableTimer.cancel();
+    stableTimer = actor.schedule(() -> {
+      stableTimer = null;
+      reconnectAttempt = 0;
+    }, STABLE_MILLIS);
+  }
+
+  private void cancelTimers() {
+    cancelReconnectTimer();
+    if (stableTimer != null) stableTimer.cancel();
+    stableTimer = null;
+  }
+
   /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */
-  private void stop(ConnectionState target, String reason, RuntimeException cause) {
+  private void stop(ConnectionState target, ConnectionReason reason, RuntimeException cause) {
     stop(target, reason, cause, true);
   }
 
@@ -423,19 +549,27 @@ public final class RealtimeEngine {
    * Ends the connection without reconnecting, in state {@code target}. {@code polite}: send DISCONNECT
    * first (not when the gateway itself refused or disconnected us).
    */
-  private void stop(ConnectionState target, String reason, RuntimeException cause, boolean polite) {
+  private void stop(ConnectionState target, ConnectionReason reason, RuntimeException cause, boolean polite) {
     handover.finish();
-    cancelReconnectTimer();
+    cancelTimers();
     GatewayConnection conn = current;
     current = null;
     if (conn != null) {
       if (!polite) conn.accepted = false; // closePolitely says DISCONNECT only on an accepted connection
-      closePolitely(conn);
+      abandon(conn);
     }
-    acks.failAll(cause instanceof ApiException ? new TransportException("disconnected (" + reason + ")", cause)
-        : cause);
+    RuntimeException failure = cause instanceof ApiException
+        ? new TransportException("disconnected (" + reason.code() + ")", cause) : cause;
+    acks.failAll(failure);
+    queued.failAll(failure);
     completeConnectWaiters(cause);
-    setState(target, reason, cause instanceof TransportException ? null : cause);
+    setState(target, reason, cause instanceof TransportException ? null : cause, 0, -1);
+  }
+
+  /** Drops {@code conn} for good: its reader stops waiting, then it is closed politely. */
+  private void abandon(GatewayConnection conn) {
+    conn.abandoned = true;
+    closePolitely(conn);
   }
 
   /** Delivers a gateway event to the client (used by the handover for old and held events). */
@@ -458,12 +592,8 @@ public final class RealtimeEngine {
   void armWatchdog(final GatewayConnection conn) {
     if (conn.watchdog != null) conn.watchdog.cancel();
     final long limit = conn.handshake.pingIntervalMillis + conn.handshake.pingTimeoutMillis;
-    conn.watchdog = actor.schedule(new Runnable() {
-      @Override
-      public void run() {
-        onTransportLost(conn, "ping_timeout", new TransportException("no ping from the gateway within " + limit + " ms"));
-      }
-    }, limit);
+    conn.watchdog = actor.schedule(() -> onTransportLost(conn, ConnectionReason.PING_TIMEOUT,
+        new TransportException("no ping from the gateway within " + limit + " ms")), limit);
   }
 
   /** Sends a frame; returns the failure, or null when it was queued. */
@@ -477,12 +607,13 @@ public final class RealtimeEngine {
     return null;
   }
 
-  private void setState(ConnectionState next, String reason, Throwable cause) {
-    if (state == next) return;
+  /** Moves to {@code next} and reports it; a repeated RECONNECTING is reported too (every attempt is). */
+  private void setState(ConnectionState next, ConnectionReason reason, Throwable cause, int attempt, long delay) {
+    if (state == next && next != ConnectionState.RECONNECTING) return;
     ConnectionState previous = state;
     state = next;
     publishedState = next;
-    listener.onStateChange(new ConnectionStateChange(previous, next, reason, cause));
+    listener.onStateChange(new ConnectionStateChange(previous, next, reason, cause, attempt, delay));
   }
 
   private void completeConnectWaiters(RuntimeException error) {

@@ -38,7 +38,14 @@ public final class EngineIoCodec {
     return '4' + socketIoPacket;
   }
 
-  /** Parses the data of an OPEN packet. */
+  /** The shortest ping interval or timeout accepted in a handshake. */
+  public static final long MIN_PING_MILLIS = 50;
+  /** The longest ping interval or timeout accepted in a handshake: ten minutes. */
+  public static final long MAX_PING_MILLIS = 600_000;
+  /** The smallest {@code maxPayload} accepted in a handshake. */
+  public static final long MIN_MAX_PAYLOAD = 1_024;
+
+  /** Parses the data of an OPEN packet, refusing values out of bounds. */
   public static EngineIoHandshake parseOpen(String data) throws MalformedFrameException {
     String sid = null;
     long pingInterval = -1;
@@ -73,6 +80,14 @@ public final class EngineIoCodec {
     }
     if (sid == null || pingInterval <= 0 || pingTimeout <= 0 || maxPayload <= 0) {
       throw new MalformedFrameException("OPEN packet without sid, pingInterval, pingTimeout: " + abbreviate(data));
+    }
+    if (pingInterval < MIN_PING_MILLIS || pingInterval > MAX_PING_MILLIS || pingTimeout < MIN_PING_MILLIS
+        || pingTimeout > MAX_PING_MILLIS || maxPayload < MIN_MAX_PAYLOAD) {
+      // a server that asks for a ping every millisecond, or never, would drive a reconnect storm or hide a
+      // dead connection: refuse the handshake (the engine retries with backoff)
+      throw new MalformedFrameException("OPEN packet with values out of bounds (pingInterval and pingTimeout "
+          + MIN_PING_MILLIS + " to " + MAX_PING_MILLIS + " ms, maxPayload at least " + MIN_MAX_PAYLOAD + "): "
+          + abbreviate(data));
     }
     return new EngineIoHandshake(sid, pingInterval, pingTimeout, maxPayload);
   }

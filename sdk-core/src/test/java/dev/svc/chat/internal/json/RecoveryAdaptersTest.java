@@ -46,7 +46,7 @@ class RecoveryAdaptersTest {
     assertEquals(0, message("\"rev\":null,").rev());
     assertEquals(0, Message.builder().id("m").roomId("r").senderId("s").clientMessageId("c").build().rev());
     assertThrows(JsonDataException.class, () -> message("\"rev\":\"x\","));
-    assertThrows(IllegalArgumentException.class, () -> message("\"rev\":-1,"));
+    assertThrows(JsonDataException.class, () -> message("\"rev\":-1,"));
   }
 
   @Test

@@ -130,7 +130,9 @@ class WireAdaptersTest {
     assertEquals("token_expired", e.code);
     assertEquals(401, e.toApiException().status());
     assertEquals("unauthorized", ServiceError.fromConnectError("{\"message\":\"unauthorized\"}").code);
-    assertEquals("unauthorized", ServiceError.fromConnectError("{}").code);
+    assertNull(ServiceError.fromConnectError("{}")); // unreadable: not taken for unauthorized
+    assertNull(ServiceError.fromConnectError("[1]"));
+    assertNull(ServiceError.fromConnectError("{\"message\":7}"));
     assertEquals("forbidden", ServiceError.fromConnectError("{\"data\":{\"code\":\"forbidden\"}}").code);
     assertEquals(403, ServiceError.fromConnectError("{\"data\":{\"code\":\"forbidden\"}}").toApiException().status());
   }

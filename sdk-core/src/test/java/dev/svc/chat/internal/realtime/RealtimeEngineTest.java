@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.svc.chat.ChatLogger;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.internal.Log;
@@ -53,7 +54,7 @@ class RealtimeEngineTest {
       }
     };
     engine = new RealtimeEngine(http, RealtimeEngine.socketUrl(HttpUrl.get(gateway.apiUrl())), scheduler,
-        new ReconnectPolicy(500, 30_000, HALF), 10_000, listener, new Log(ChatLogger.NONE));
+        new ReconnectPolicy(500, 30_000, HALF), 10_000, false, () -> 0, listener, new Log(ChatLogger.NONE));
   }
 
   @AfterEach
@@ -72,7 +73,7 @@ class RealtimeEngineTest {
   private List<Long> reconnectDelays() {
     List<Long> result = new ArrayList<>();
     for (long d : scheduler.delays) {
-      if (d != RealtimeEngine.HANDSHAKE_TIMEOUT_MILLIS && d != 1_500) result.add(d);
+      if (d != RealtimeEngine.HANDSHAKE_TIMEOUT_MILLIS && d != RealtimeEngine.STABLE_MILLIS && d != 1_500) result.add(d);
     }
     return result;
   }
@@ -89,17 +90,17 @@ class RealtimeEngineTest {
     assertEquals(ConnectionState.CONNECTED, state());
     session.send("2"); // a ping re-arms the watchdog
     assertEquals("40{\"token\":\"good-jwt\"}", session.nextFrame());
-    scheduler.pumpUntil("pong", () -> scheduler.delays.size() >= 3);
+    scheduler.pumpUntil("pong", () -> scheduler.delays.size() >= 4); // handshake, watchdog, stable, watchdog
     assertEquals("3", session.nextFrame());
     scheduler.advance(1_499);
     assertEquals(ConnectionState.CONNECTED, state());
     scheduler.advance(1);
     assertEquals(ConnectionState.RECONNECTING, state());
-    assertEquals("ping_timeout", changes.get(changes.size() - 1).reason());
+    assertEquals(ConnectionReason.PING_TIMEOUT, changes.get(changes.size() - 1).reason());
   }
 
   @Test
-  void backoffDoublesWithFullJitterAndResetsAfterConnect() throws Exception {
+  void backoffDoublesWithFullJitterAndResetsOnlyAfterAStableConnection() throws Exception {
     gateway.openPacket = FakeGateway.openPacket(1_000, 500);
     CompletableFuture<Void> connected = engine.connect("good-jwt");
     scheduler.pumpUntil("connected", connected::isDone);
@@ -127,9 +128,23 @@ class RealtimeEngineTest {
     gateway.nextSession();
     scheduler.pumpUntil("reconnected", () -> state() == ConnectionState.CONNECTED);
 
-    scheduler.advance(1_500); // lost again: the backoff starts over
+    scheduler.advance(1_500); // lost at once: a gateway that accepts and drops does not reset the backoff
     assertEquals(ConnectionState.RECONNECTING, state());
-    assertEquals(List.of(250L, 500L, 1_000L, 250L), reconnectDelays());
+    assertEquals(List.of(250L, 500L, 1_000L, 2_000L), reconnectDelays());
+
+    scheduler.advance(2_000);
+    GatewaySession stable = gateway.nextSession();
+    scheduler.pumpUntil("reconnected again", () -> state() == ConnectionState.CONNECTED);
+    for (int i = 0; i < 11; i++) { // pings keep it up past STABLE_MILLIS
+      int before = scheduler.delays.size();
+      stable.send("2");
+      scheduler.pumpUntil("ping " + i, () -> scheduler.delays.size() > before); // the watchdog re-armed
+      scheduler.advance(1_000);
+    }
+    assertEquals(ConnectionState.CONNECTED, state());
+    scheduler.advance(1_500); // lost after a stable connection: the backoff starts over
+    assertEquals(ConnectionState.RECONNECTING, state());
+    assertEquals(List.of(250L, 500L, 1_000L, 2_000L, 250L), reconnectDelays());
   }
 
   @Test
@@ -142,7 +157,7 @@ class RealtimeEngineTest {
     scheduler.advance(250);
     scheduler.pumpUntil("connected again", () -> state() == ConnectionState.CONNECTED);
     List<String> seen = new ArrayList<>();
-    for (ConnectionStateChange c : changes) seen.add(c.previous() + ">" + c.current() + ":" + c.reason());
+    for (ConnectionStateChange c : changes) seen.add(c.previous() + ">" + c.current() + ":" + c.reason().code());
     assertEquals(List.of("DISCONNECTED>CONNECTING:connect", "CONNECTING>CONNECTED:connected",
         "CONNECTED>RECONNECTING:transport_closed", "RECONNECTING>CONNECTED:connected"), seen);
   }

@@ -1,0 +1,125 @@
+package dev.svc.chat.internal;
+
+import java.io.IOException;
+
+import com.squareup.moshi.JsonDataException;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.internal.realtime.EngineListener;
+import dev.svc.chat.internal.realtime.JoinedRoom;
+import dev.svc.chat.internal.realtime.RealtimeEngine;
+import dev.svc.chat.internal.recovery.DeliverySink;
+import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+
+/**
+ * Receives the engine's reports on the actor and routes them: messages, changes and receipts through
+ * {@link Recovery} (once, in order, with what was missed), every other event straight to the handlers,
+ * and state changes to the joined room, the recovery, the handlers and the client's token refresh.
+ */
+final class EventRouter implements EngineListener, DeliverySink {
+  /** What the client does when the gateway's token expired and may be refreshed. */
+  interface TokenExpiry {
+    /** The gateway's token expired: refresh it (shared with REST) and reconnect, once. */
+    void onGatewayTokenExpired();
+
+    /** The connection was accepted: a later expiry may be refreshed again. */
+    void onConnected();
+  }
+
+  private final GatewayEvents gatewayEvents = GatewayEvents.STANDARD;
+  private final EventHub hub;
+  private final Log log;
+  private Recovery recovery;
+  private JoinedRoom joinedRoom;
+  private RealtimeEngine engine;
+  private TokenExpiry tokenExpiry;
+
+  EventRouter(EventHub hub, Log log) {
+    this.hub = hub;
+    this.log = log;
+  }
+
+  /** Completes the wiring; the client calls it once, before connecting. */
+  void wire(Recovery recovery, JoinedRoom joinedRoom, RealtimeEngine engine, TokenExpiry tokenExpiry) {
+    this.recovery = recovery;
+    this.joinedRoom = joinedRoom;
+    this.engine = engine;
+    this.tokenExpiry = tokenExpiry;
+  }
+
+  @Override
+  public void onStateChange(ConnectionStateChange change) {
+    joinedRoom.onStateChange(change);
+    ConnectionState now = change.current();
+    if (now == ConnectionState.RECONNECTING || now == ConnectionState.DISCONNECTED) {
+      recovery.onConnectionLost();
+    } else if (now == ConnectionState.CLOSED) {
+      recovery.close();
+    }
+    hub.publish(EventType.CONNECTION_STATE, change);
+  }
+
+  @Override
+  public void onConnectionAccepted() {
+    tokenExpiry.onConnected();
+    joinedRoom.onConnectionAccepted();
+    recovery.onConnected();
+  }
+
+  @Override
+  public void onTokenExpired() {
+    tokenExpiry.onGatewayTokenExpired();
+  }
+
+  @Override
+  public void onClientError(ClientError error) {
+    report(error);
+  }
+
+  @Override
+  public void onServerEvent(SocketIoPacket event) {
+    GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
+    if (decoder == null) {
+      if (log.isDebug()) log.debug("ignored gateway event '" + event.eventName + "'");
+      return;
+    }
+    route(decoder, event);
+  }
+
+  private <T> void route(GatewayEvents.Decoder<T> decoder, SocketIoPacket event) {
+    T payload;
+    try {
+      payload = decoder.decode(event);
+    } catch (IOException | JsonDataException | IllegalArgumentException | IllegalStateException e) {
+      // what it carried is lost with it, unless the connection is replaced and the rooms recovered
+      engine.replaceConnection(ClientError.Kind.MALFORMED_EVENT, "a malformed '" + event.eventName + "' event ("
+          + e.getMessage() + ")", e);
+      return;
+    }
+    if (decoder.type == EventType.NEW_MESSAGE) {
+      recovery.onNewMessage((Message) payload);
+    } else if (decoder.type == EventType.MESSAGE_UPDATED) {
+      recovery.onMessageUpdated((Message) payload);
+    } else if (decoder.type == EventType.ROOM_READ) {
+      recovery.onReceipt((Receipt) payload);
+    } else {
+      hub.publish(decoder.type, payload);
+    }
+  }
+
+  @Override
+  public <T> void publish(EventType<T> type, T payload) {
+    hub.publish(type, payload);
+  }
+
+  @Override
+  public void report(ClientError error) {
+    if (log.isDebug()) log.debug(error.toString());
+    hub.publish(EventType.CLIENT_ERROR, error);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
+
+/**
+ * Backpressure for a handler slower than the stream. The socket's reader thread passes each frame through
+ * {@link #admit}: while more than {@link #HIGH_WATER} frames and events wait (on the client's serial queue
+ * and its callback executor together), the reader waits, so it stops reading the socket and TCP pushes back
+ * on the gateway. Memory stays bounded by the water mark instead of the burst. If the gateway gives up on
+ * the stalled client, the connection is replaced and recovery fills the gap from the service's history.
+ */
+final class InboundGate {
+  /** Frames and events allowed to wait before the reader stops reading. */
+  static final int HIGH_WATER = 1_024;
+  /** The reader resumes once the backlog is below this. */
+  static final int LOW_WATER = HIGH_WATER / 2;
+  private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+  private final IntSupplier backlog;
+
+  InboundGate(IntSupplier backlog) {
+    this.backlog = backlog;
+  }
+
+  /**
+   * Waits, on the reader thread, until the backlog is below the low water mark if it reached the high one,
+   * or until {@code conn} is no longer wanted. Never called on the serial queue or the callback executor.
+   */
+  void admit(GatewayConnection conn) {
+    if (backlog.getAsInt() < HIGH_WATER) return;
+    while (!conn.abandoned && backlog.getAsInt() >= LOW_WATER) {
+      LockSupport.parkNanos(POLL_NANOS);
+      if (Thread.currentThread().isInterrupted()) return;
+    }
+  }
+}

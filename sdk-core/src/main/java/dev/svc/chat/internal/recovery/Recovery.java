@@ -1,0 +1,400 @@
+package dev.svc.chat.internal.recovery;
+
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+import dev.svc.chat.ApiException;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.RecoveryEvent;
+import dev.svc.chat.Room;
+import dev.svc.chat.internal.CallbackExecutor;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.realtime.ReconnectPolicy;
+
+/**
+ * Exactly-once, in-order delivery of every room's messages, changes and receipts, whatever the connection
+ * does. Live events pass through here; what they skip, and what happened while the client was away, is
+ * fetched over REST and delivered in their place:
+ *
+ * <ul>
+ *   <li>Each room has a {@link RoomLedger}: the highest {@code seq} delivered with no gap, and the revision
+ *       watermark. A new message is delivered only when it is the next seq; a later one is held and the room
+ *       back-filled; an earlier one is a repeat and dropped. A change is delivered only once per revision.
+ *   <li>After every accepted connection the rooms are listed; a room whose {@code lastMessageSeq} or
+ *       {@code rev} is ahead of its ledger is back-filled ({@link RoomBackfill}); after a loss the receipts
+ *       are read too. A room first seen after a loss delivers what was sent since the loss (with a margin
+ *       for clock skew), not its whole history.
+ *   <li>A request that fails is retried with backoff until it succeeds; a gap is never skipped. Only a room
+ *       the user can no longer read (403, 404) is given up, and that is reported.
+ * </ul>
+ *
+ * Confined to the client's actor ({@link Scheduler}); answers of requests are posted back to it. It owns
+ * no thread and reads time only from the scheduler, so it runs as well on a shared pool or virtual time.
+ */
+public final class Recovery {
+  /** Rooms remembered at most; the least recently active one is forgotten past it (bounded memory). */
+  static final int MAX_ROOMS = 10_000;
+  /** Room back-fills running at once; others wait their turn. */
+  static final int MAX_CONCURRENT_BACKFILLS = 4;
+  /** How far before a loss a room first seen afterwards is read, for clocks that disagree. */
+  static final long CLOCK_SKEW_MARGIN_MILLIS = 60_000;
+  /** How long a revision gap may stay open (events can arrive out of order) before the changes are read. */
+  static final long REVISION_GAP_GRACE_MILLIS = 500;
+
+  final Scheduler actor;
+  final RecoverySource source;
+  final DeliverySink sink;
+  final ReconnectPolicy backoff;
+  final Log log;
+  private final LongSupplier wallClock;
+  /** False: nothing is fetched; live events are delivered as they come, repeats dropped. */
+  private final boolean fetches;
+
+  private final LinkedHashMap<String, RoomLedger> rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
+      return size() > MAX_ROOMS;
+    }
+  };
+  private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>();
+  private int running;
+  private boolean closed;
+
+  /** The sync after the latest accepted connection. */
+  private int syncEpoch;
+  private boolean everListed;
+  /** Wall-clock time of the latest loss not yet recovered from; 0 when none. */
+  private long lostAt;
+  /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
+  private long syncCutoff;
+  private boolean listing;
+  private final Set<RoomBackfill> syncBackfills = new HashSet<>();
+  private int syncRooms;
+  private int syncMessages;
+  private int syncUpdates;
+  private int syncReceipts;
+  private int listAttempt;
+  private Scheduler.Timer listRetry;
+
+  public Recovery(Scheduler actor, RecoverySource source, DeliverySink sink, ReconnectPolicy backoff,
+      LongSupplier wallClock, boolean fetches, Log log) {
+    this.fetches = fetches;
+    this.actor = actor;
+    this.source = source;
+    this.sink = sink;
+    this.backoff = backoff;
+    this.wallClock = wallClock;
+    this.log = log;
+  }
+
+  // ---------------------------------------------------------------- live events (actor)
+
+  /** A live {@code new-message}. */
+  public void onNewMessage(Message m) {
+    RoomLedger room = rooms.get(m.roomId());
+    if (room == null) {
+      if (listing && syncCutoff > 0) {
+        // a room the user joined while away: what it missed is read once the rooms are listed
+        room = new RoomLedger(m.roomId(), -1, -1);
+        rooms.put(m.roomId(), room);
+        room.hold(m);
+        return;
+      }
+      // a room first seen live: this message is where its delivery starts
+      room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
+      rooms.put(m.roomId(), room);
+    }
+    if (room.seq < 0 || room.backfill != null) {
+      room.hold(m); // full: the back-fill reads it again
+      return;
+    }
+    if (m.seq() <= room.seq) {
+      if (log.isDebug()) log.debug("dropped a repeat of message " + m.roomId() + "#" + m.seq());
+      return;
+    }
+    if (m.seq() > room.seq + 1 && !fetches) {
+      deliverNew(room, m, null); // nothing is fetched: the gap stays, delivery goes on
+      return;
+    }
+    if (m.seq() > room.seq + 1) {
+      room.hold(m);
+      if (log.isDebug()) log.debug("room " + room.roomId + " skipped from seq " + room.seq + " to " + m.seq());
+      backfill(room, 0, 0, -1, true);
+      return;
+    }
+    deliverNew(room, m, null);
+    drainHeld(room);
+    watchRevisionGap(room);
+  }
+
+  /** A live {@code message-updated}. */
+  public void onMessageUpdated(Message m) {
+    RoomLedger room = rooms.get(m.roomId());
+    if (room == null) {
+      sink.publish(EventType.MESSAGE_UPDATED, m); // a room with nothing delivered yet: nothing to repeat
+      return;
+    }
+    if (!fetches && m.seq() > room.seq) {
+      if (!room.applied(m.id(), m.rev())) deliverUpdate(room, m, null);
+      return;
+    }
+    if (room.seq < 0 || m.seq() > room.seq) {
+      // its new-message was not delivered yet: deliver it once, in this later state
+      if (room.held.containsKey(m.seq()) || room.seq < 0 || room.backfill != null) {
+        room.hold(m);
+      } else {
+        room.hold(m);
+        backfill(room, 0, 0, -1, true);
+      }
+      return;
+    }
+    if (room.applied(m.id(), m.rev())) {
+      if (log.isDebug()) log.debug("dropped a repeat of change " + m.roomId() + " rev " + m.rev());
+      return;
+    }
+    deliverUpdate(room, m, null);
+    watchRevisionGap(room);
+  }
+
+  /** A live {@code room-read}. */
+  public void onReceipt(Receipt r) {
+    RoomLedger room = rooms.get(r.roomId());
+    if (room == null || room.newerReceipt(r)) sink.publish(EventType.ROOM_READ, r);
+  }
+
+  // ---------------------------------------------------------------- connection (actor)
+
+  /** The connection was lost (or the app disconnected): what follows is recovered on the next connection. */
+  public void onConnectionLost() {
+    if (lostAt == 0) lostAt = wallClock.getAsLong();
+  }
+
+  /** A connection was accepted (a first connect, a reconnect, or a token refresh): catch up every room. */
+  public void onConnected() {
+    if (closed || !fetches) return;
+    syncEpoch++;
+    boolean afterLoss = everListed && lostAt != 0;
+    if (afterLoss && syncCutoff == 0) {
+      syncCutoff = lostAt - CLOCK_SKEW_MARGIN_MILLIS;
+      syncRooms = syncMessages = syncUpdates = syncReceipts = 0;
+      sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, null, 0, 0, 0, 0));
+    }
+    lostAt = 0;
+    listAttempt = 0;
+    if (listRetry != null) listRetry.cancel();
+    listRooms(syncEpoch);
+  }
+
+  private void listRooms(final int epoch) {
+    listing = true;
+    whenDone(source.listRooms(), () -> epoch == syncEpoch, new Consumer<List<Room>>() {
+      @Override
+      public void accept(List<Room> list) {
+        onRoomsListed(list);
+      }
+    }, new Consumer<Throwable>() {
+      @Override
+      public void accept(Throwable error) {
+        sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "listing the rooms failed; retrying: "
+            + error.getMessage(), null, error));
+        listRetry = actor.schedule(() -> {
+          if (epoch == syncEpoch && !closed) listRooms(epoch);
+        }, backoff.delayMillis(listAttempt++));
+      }
+    });
+  }
+
+  private void onRoomsListed(List<Room> list) {
+    listing = false;
+    boolean firstList = !everListed;
+    everListed = true;
+    for (Room r : list) {
+      RoomLedger room = rooms.get(r.id());
+      if (room == null) {
+        if (firstList || syncCutoff == 0) {
+          rooms.put(r.id(), new RoomLedger(r.id(), r.lastMessageSeq(), r.rev())); // where delivery starts
+          continue;
+        }
+        room = new RoomLedger(r.id(), -1, -1);
+        rooms.put(r.id(), room);
+      }
+      boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
+      if (syncCutoff > 0) {
+        // after a loss every room's receipts are read; its messages and changes only when behind
+        syncBackfills.add(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
+      } else if (behind) {
+        backfill(room, 0, 0, -1, true);
+      }
+    }
+    // rooms first seen live during the listing but not listed (left again?) start where they are
+    for (RoomLedger room : rooms.values()) {
+      if (room.seq < 0 && room.backfill == null) syncBackfills.add(backfill(room, syncCutoff, syncCutoff, -1, true));
+    }
+    maybeFinishSync();
+  }
+
+  /** Called by a room back-fill when it finished. */
+  void onBackfillFinished(RoomBackfill done) {
+    running--;
+    RoomLedger room = done.room;
+    if (room.backfill == done) room.backfill = null;
+    sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, room.roomId, 1,
+        done.messages, done.updates, done.receipts));
+    if (syncBackfills.remove(done)) {
+      syncRooms++;
+      syncMessages += done.messages;
+      syncUpdates += done.updates;
+      syncReceipts += done.receipts;
+    }
+    if (!done.gaveUp) {
+      drainHeld(room);
+      if (!room.held.isEmpty() && room.held.firstKey() > room.seq + 1) backfill(room, 0, 0, -1, true);
+    }
+    startWaiting();
+    maybeFinishSync();
+  }
+
+  private void maybeFinishSync() {
+    if (syncCutoff == 0 || listing || !syncBackfills.isEmpty()) return;
+    syncCutoff = 0;
+    sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, null, syncRooms,
+        syncMessages, syncUpdates, syncReceipts));
+  }
+
+  /** Stops every back-fill and retry; nothing is delivered after. */
+  public void close() {
+    closed = true;
+    if (listRetry != null) listRetry.cancel();
+    for (RoomLedger room : rooms.values()) {
+      if (room.backfill != null) room.backfill.cancel();
+    }
+    waiting.clear();
+  }
+
+  /** Returns the number of rooms remembered (tests: the memory bound). */
+  public int roomCount() {
+    return rooms.size();
+  }
+
+  // ---------------------------------------------------------------- back-fills
+
+  /**
+   * Starts (or extends) the back-fill of {@code room}. {@code receiptsSince} > 0: read the receipts too
+   * (after a loss); {@code historySince} > 0: the room is new to the client, deliver what was sent from that
+   * wall-clock time, its changes from {@code baseRev}; {@code messages}: read messages and changes (false:
+   * the room is up to date, only its receipts are read).
+   */
+  RoomBackfill backfill(RoomLedger room, long receiptsSince, long historySince, long baseRev, boolean messages) {
+    if (room.backfill != null) {
+      room.backfill.again(receiptsSince, historySince, baseRev, messages);
+      return room.backfill;
+    }
+    RoomBackfill b = new RoomBackfill(this, room, receiptsSince, historySince, baseRev, messages);
+    room.backfill = b;
+    if (running < MAX_CONCURRENT_BACKFILLS) {
+      running++;
+      b.start();
+    } else {
+      waiting.add(b);
+    }
+    return b;
+  }
+
+  private void startWaiting() {
+    while (running < MAX_CONCURRENT_BACKFILLS && !waiting.isEmpty()) {
+      RoomBackfill next = waiting.poll();
+      if (next.cancelled) continue;
+      running++;
+      next.start();
+    }
+  }
+
+  /** Called by a back-fill that gives up on a room the user cannot read any more. */
+  void forget(RoomLedger room) {
+    if (rooms.get(room.roomId) == room) rooms.remove(room.roomId);
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
+    sink.publish(EventType.NEW_MESSAGE, m);
+    room.seq = m.seq();
+    room.markApplied(m.id(), m.rev());
+    if (by != null) by.messages++;
+  }
+
+  void deliverUpdate(RoomLedger room, Message m, RoomBackfill by) {
+    sink.publish(EventType.MESSAGE_UPDATED, m);
+    room.markApplied(m.id(), m.rev());
+    if (by != null) by.updates++;
+  }
+
+  /** Delivers the held messages that now follow without a gap. */
+  void drainHeld(RoomLedger room) {
+    while (!room.held.isEmpty()) {
+      Map.Entry<Long, Message> first = room.held.firstEntry();
+      if (first.getKey() <= room.seq) {
+        room.held.pollFirstEntry();
+      } else if (first.getKey() == room.seq + 1) {
+        room.held.pollFirstEntry();
+        deliverNew(room, first.getValue(), null);
+      } else {
+        return;
+      }
+    }
+  }
+
+  /** A revision above the watermark is missing: read the changes unless it turns up shortly. */
+  private void watchRevisionGap(final RoomLedger room) {
+    if (!fetches || !room.hasRevisionGap() || room.gapTimer != null) return;
+    room.gapTimer = actor.schedule(() -> {
+      room.gapTimer = null;
+      if (!closed && room.hasRevisionGap() && rooms.get(room.roomId) == room) backfill(room, 0, 0, -1, true);
+    }, REVISION_GAP_GRACE_MILLIS);
+  }
+
+  /**
+   * Runs {@code onValue} or {@code onError} on the actor when {@code future} completes, unless the client
+   * closed or {@code current} says the answer is stale by then.
+   */
+  <T> void whenDone(CompletableFuture<T> future, final BooleanSupplier current, final Consumer<T> onValue,
+      final Consumer<Throwable> onError) {
+    future.whenComplete(new BiConsumer<T, Throwable>() {
+      @Override
+      public void accept(final T value, final Throwable error) {
+        actor.execute(() -> {
+          if (closed || !current.getAsBoolean()) return;
+          if (error == null) {
+            onValue.accept(value);
+          } else {
+            onError.accept(CallbackExecutor.unwrap(error));
+          }
+        });
+      }
+    });
+  }
+
+  /** Returns whether {@code error} means the room is not readable for this user any more. */
+  static boolean lostAccess(Throwable error) {
+    if (!(error instanceof ApiException)) return false;
+    int status = ((ApiException) error).status();
+    return status == 403 || status == 404;
+  }
+}

@@ -1,0 +1,251 @@
+package dev.svc.chat.internal.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import dev.svc.chat.ChangesPage;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.RecoveryEvent;
+import dev.svc.chat.internal.Scheduler;
+
+/**
+ * One room's catching up, in steps that each read a page and deliver it:
+ *
+ * <ol>
+ *   <li>history: for a room first seen after a loss, the messages sent since the loss (read backwards);
+ *   <li>messages: every message after the ledger's seq, as {@link EventType#NEW_MESSAGE} in its latest state;
+ *   <li>changes: every change after the watermark to a message already delivered, as
+ *       {@link EventType#MESSAGE_UPDATED}, then the watermark moves to the room's revision;
+ *   <li>receipts: after a loss, every receipt newer than the one delivered.
+ * </ol>
+ *
+ * A step that fails is retried with backoff, from where it stopped; nothing is skipped. Live new messages of
+ * the room are held meanwhile (see {@link Recovery#onNewMessage}). Confined to the actor.
+ */
+final class RoomBackfill {
+  static final int PAGE = 100;
+
+  private final Recovery owner;
+  final RoomLedger room;
+  /** After a loss: deliver receipts newer than those known, or (users not known) read from this time. */
+  private long receiptsSince;
+  /** For a room new to the client: deliver the messages sent from this wall-clock time. */
+  private long historySince;
+  /** For a room new to the client: the revision its changes are read from (-1: its history's highest). */
+  private long baseRev;
+  /** Whether this pass reads messages and changes (false: only receipts). */
+  private boolean messagesToo;
+  private boolean again;
+  boolean cancelled;
+  boolean gaveUp;
+  int messages;
+  int updates;
+  int receipts;
+  private int attempt;
+  private Scheduler.Timer retry;
+  /** Changes are read from here on the current pass (a page ends at its last message's revision). */
+  private long changesSince;
+  private final List<Message> history = new ArrayList<>();
+  private long newestSeen;
+
+  RoomBackfill(Recovery owner, RoomLedger room, long receiptsSince, long historySince, long baseRev,
+      boolean messagesToo) {
+    this.owner = owner;
+    this.messagesToo = messagesToo;
+    this.room = room;
+    this.receiptsSince = receiptsSince;
+    this.historySince = historySince;
+    this.baseRev = baseRev;
+  }
+
+  /** Asks for one more pass once this one ends, with the receipts or history asked for now. */
+  void again(long receiptsSince, long historySince, long baseRev, boolean messagesToo) {
+    again = true;
+    this.messagesToo |= messagesToo;
+    if (receiptsSince > 0 && (this.receiptsSince == 0 || receiptsSince < this.receiptsSince)) {
+      this.receiptsSince = receiptsSince;
+    }
+    if (historySince > 0 && room.seq < 0 && this.historySince == 0) {
+      this.historySince = historySince;
+      this.baseRev = baseRev;
+    }
+  }
+
+  void start() {
+    owner.sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, room.roomId, 0, 0, 0, 0));
+    pass();
+  }
+
+  void cancel() {
+    cancelled = true;
+    if (retry != null) retry.cancel();
+  }
+
+  private void pass() {
+    if (room.seq < 0) {
+      history.clear();
+      newestSeen = 0;
+      readHistory(null);
+    } else if (messagesToo) {
+      readMessages();
+    } else {
+      readReceipts();
+    }
+  }
+
+  // ---------------------------------------------------------------- history (a room new to the client)
+
+  private void readHistory(final Long before) {
+    MessageQuery query = before == null ? MessageQuery.latest(PAGE) : MessageQuery.before(before, PAGE);
+    fetch(owner.source.messages(room.roomId, query), page -> onHistoryPage(page, before), () -> readHistory(before));
+  }
+
+  private void onHistoryPage(MessagePage page, Long before) {
+    List<Message> list = page.messages();
+    if (before == null && !list.isEmpty()) newestSeen = list.get(list.size() - 1).seq();
+    boolean reachedCutoff = false;
+    List<Message> kept = new ArrayList<>();
+    for (Message m : list) {
+      if (m.createdAt() >= historySince) {
+        kept.add(m);
+      } else {
+        reachedCutoff = true;
+      }
+    }
+    history.addAll(0, kept);
+    if (!reachedCutoff && page.hasMore() && !list.isEmpty()) {
+      readHistory(list.get(0).seq());
+      return;
+    }
+    // the room starts just before its first message since the loss (or after its newest one)
+    long rev = baseRev;
+    for (Message m : history) rev = Math.max(rev, m.rev());
+    room.seq = history.isEmpty() ? newestSeen : history.get(0).seq() - 1;
+    room.rev = Math.max(0, rev);
+    List<Message> deliver = new ArrayList<>(history);
+    history.clear();
+    for (Message m : deliver) {
+      if (m.seq() == room.seq + 1) owner.deliverNew(room, latest(m), this);
+    }
+    readMessages();
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  private void readMessages() {
+    fetch(owner.source.messages(room.roomId, MessageQuery.after(Math.max(0, room.seq), PAGE)), this::onMessages,
+        this::readMessages);
+  }
+
+  private void onMessages(MessagePage page) {
+    for (Message m : page.messages()) {
+      if (m.seq() <= room.seq) continue;
+      if (m.seq() != room.seq + 1) {
+        owner.log.warn("room " + room.roomId + ": the service skipped from seq " + room.seq + " to " + m.seq(), null);
+      }
+      owner.deliverNew(room, latest(m), this);
+    }
+    if (page.hasMore() && !page.messages().isEmpty()) {
+      readMessages();
+    } else {
+      changesSince = room.rev;
+      readChanges();
+    }
+  }
+
+  /** Returns the later of {@code m} and a held copy of it (a live change may be newer than the page). */
+  private Message latest(Message m) {
+    Message held = room.held.remove(m.seq());
+    return held != null && held.rev() > m.rev() ? held : m;
+  }
+
+  // ---------------------------------------------------------------- changes
+
+  private void readChanges() {
+    fetch(owner.source.changes(room.roomId, changesSince), this::onChanges, this::readChanges);
+  }
+
+  private void onChanges(ChangesPage page) {
+    List<Message> list = page.messages();
+    for (Message m : list) {
+      if (m.seq() > room.seq) {
+        room.hold(m); // sent after the messages were read: delivered as new, in order, after this pass
+      } else if (!room.applied(m.id(), m.rev())) {
+        owner.deliverUpdate(room, m, this);
+      }
+    }
+    if (page.hasMore() && !list.isEmpty()) {
+      changesSince = list.get(list.size() - 1).rev();
+      readChanges();
+      return;
+    }
+    room.raiseWatermark(page.rev());
+    if (receiptsSince > 0) {
+      readReceipts();
+    } else {
+      finishPass();
+    }
+  }
+
+  // ---------------------------------------------------------------- receipts
+
+  private void readReceipts() {
+    fetch(owner.source.receipts(room.roomId), this::onReceipts, this::readReceipts);
+  }
+
+  private void onReceipts(List<Receipt> list) {
+    for (Receipt r : list) {
+      boolean fresh = room.knowsReceiptOf(r.userId()) || r.readAt() >= receiptsSince;
+      if (fresh && room.newerReceipt(r)) {
+        owner.sink.publish(EventType.ROOM_READ, r);
+        receipts++;
+      }
+    }
+    receiptsSince = 0;
+    finishPass();
+  }
+
+  // ---------------------------------------------------------------- flow
+
+  private void finishPass() {
+    if (again) {
+      again = false;
+      messagesToo = true;
+      pass();
+      return;
+    }
+    owner.onBackfillFinished(this);
+  }
+
+  /** Reads {@code future}'s answer on the actor; a failure retries {@code step} after a backoff delay. */
+  private <T> void fetch(java.util.concurrent.CompletableFuture<T> future, final Consumer<T> onValue,
+      final Runnable step) {
+    owner.whenDone(future, () -> !cancelled && room.backfill == this, value -> {
+      attempt = 0;
+      onValue.accept(value);
+    }, error -> {
+      if (Recovery.lostAccess(error)) {
+        gaveUp = true;
+        owner.sink.report(new ClientError(ClientError.Kind.ROOM_ACCESS_LOST,
+            "room " + room.roomId + " is not readable any more (" + error.getMessage() + "); its recovery stopped",
+            room.roomId, error));
+        owner.forget(room);
+        owner.onBackfillFinished(this);
+        return;
+      }
+      long delay = owner.backoff.delayMillis(attempt++);
+      owner.sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "recovering room " + room.roomId
+          + " failed (" + error.getMessage() + "); retry " + attempt + " in " + delay + " ms", room.roomId, error));
+      retry = owner.actor.schedule(() -> {
+        retry = null;
+        if (!cancelled && !owner.isClosed()) step.run();
+      }, delay);
+    });
+  }
+}

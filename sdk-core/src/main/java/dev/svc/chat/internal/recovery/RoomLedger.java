@@ -1,0 +1,115 @@
+package dev.svc.chat.internal.recovery;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import dev.svc.chat.Message;
+import dev.svc.chat.Receipt;
+
+/**
+ * What a client has delivered of one room, so that each message is delivered once and in order, and what
+ * it missed can be asked for: the highest {@code seq} delivered with no gap below it, and the room revision
+ * below which every change was applied (the watermark). Confined to the client's actor.
+ *
+ * <p>Revisions are tracked exactly only above the watermark, where a change may have been applied out of
+ * order; below it one number says it all. So the state stays small whatever the room's history.
+ */
+final class RoomLedger {
+  /** How many early messages a room keeps while it waits for the ones before them (more are fetched again). */
+  static final int MAX_HELD = 1_000;
+
+  final String roomId;
+  /** The highest seq delivered as a new message, with every seq below it delivered too. */
+  long seq;
+  /** Every change of revision at most this was applied (delivered, or superseded by a later state). */
+  long rev;
+  /** Revisions above {@link #rev} that were applied out of order. */
+  private final TreeSet<Long> appliedAbove = new TreeSet<>();
+  /** The latest revision delivered per message, for revisions above {@link #rev}. */
+  private final Map<String, Long> revOf = new HashMap<>();
+  /** Messages that arrived before the ones preceding them, by seq, in the latest state seen. */
+  final TreeMap<Long, Message> held = new TreeMap<>();
+  /** The receipt seq delivered per user. */
+  private final Map<String, Long> receiptSeq = new HashMap<>();
+
+  /** The back-fill of this room, while one runs or waits its turn. */
+  RoomBackfill backfill;
+  /** The timer that reads the changes if a revision gap stays open. */
+  dev.svc.chat.internal.Scheduler.Timer gapTimer;
+
+  RoomLedger(String roomId, long seq, long rev) {
+    this.roomId = roomId;
+    this.seq = seq;
+    this.rev = rev;
+  }
+
+  /** Returns whether the change to revision {@code r} of message {@code id} was applied already. */
+  boolean applied(String id, long r) {
+    if (r <= rev || appliedAbove.contains(r)) return true;
+    Long latest = revOf.get(id);
+    return latest != null && latest >= r;
+  }
+
+  /** Records that message {@code id} was delivered in its state of revision {@code r}. */
+  void markApplied(String id, long r) {
+    if (r <= rev) return;
+    appliedAbove.add(r);
+    Long latest = revOf.get(id);
+    if (latest == null || latest < r) revOf.put(id, r);
+    advance();
+  }
+
+  /** Returns whether a revision above the watermark is missing while a later one was applied. */
+  boolean hasRevisionGap() {
+    return !appliedAbove.isEmpty();
+  }
+
+  /** After a complete scan of the changes up to {@code r}: everything up to it was applied. */
+  void raiseWatermark(long r) {
+    if (r <= rev) return;
+    rev = r;
+    appliedAbove.headSet(r, true).clear();
+    advance();
+  }
+
+  private void advance() {
+    while (!appliedAbove.isEmpty() && appliedAbove.first() == rev + 1) rev = appliedAbove.pollFirst();
+    if (revOf.isEmpty()) return;
+    for (Iterator<Long> it = revOf.values().iterator(); it.hasNext(); ) {
+      if (it.next() <= rev) it.remove();
+    }
+  }
+
+  /** Keeps {@code m}, which cannot be delivered yet, in its latest state; returns false when full. */
+  boolean hold(Message m) {
+    Message known = held.get(m.seq());
+    if (known != null) {
+      if (m.rev() > known.rev()) held.put(m.seq(), m);
+      return true;
+    }
+    if (held.size() >= MAX_HELD) return false;
+    held.put(m.seq(), m);
+    return true;
+  }
+
+  /** Returns whether {@code receipt} is newer than what was delivered for its user, and records it if so. */
+  boolean newerReceipt(Receipt receipt) {
+    Long known = receiptSeq.get(receipt.userId());
+    if (known != null && known >= receipt.seq()) return false;
+    receiptSeq.put(receipt.userId(), receipt.seq());
+    return true;
+  }
+
+  /** Returns whether any receipt of {@code userId} was delivered. */
+  boolean knowsReceiptOf(String userId) {
+    return receiptSeq.containsKey(userId);
+  }
+
+  @Override
+  public String toString() {
+    return "RoomLedger{" + roomId + ", seq=" + seq + ", rev=" + rev + ", held=" + held.size() + "}";
+  }
+}
