@@ -13,6 +13,7 @@ public final class ApiException extends ChatException {
 
   private final int status;
   private final String code;
+  private final long retryAfterMillis;
 
   /**
    * Creates an API error.
@@ -22,10 +23,26 @@ public final class ApiException extends ChatException {
    * @param message the human-readable message from the service
    */
   public ApiException(int status, String code, String message) {
+    this(status, code, message, -1);
+  }
+
+  /**
+   * Creates an API error whose answer asked the client to wait before trying again.
+   *
+   * @param status the HTTP status (or the status the REST API uses for {@code code})
+   * @param code the machine-readable error code, such as {@code rate_limited}
+   * @param message the human-readable message from the service
+   * @param retryAfterMillis the delay the answer's {@code Retry-After} header asked for, in milliseconds, or
+   *     -1 when it had none
+   * @throws IllegalArgumentException if {@code retryAfterMillis} is below -1
+   */
+  public ApiException(int status, String code, String message, long retryAfterMillis) {
     super(message);
     if (code == null) throw new NullPointerException("code == null");
+    if (retryAfterMillis < -1) throw new IllegalArgumentException("retryAfterMillis < -1: " + retryAfterMillis);
     this.status = status;
     this.code = code;
+    this.retryAfterMillis = retryAfterMillis;
   }
 
   /**
@@ -49,6 +66,19 @@ public final class ApiException extends ChatException {
   }
 
   /**
+   * Returns how long the service asked the client to wait before trying again, from the answer's
+   * {@code Retry-After} header: sent with {@code 429 rate_limited} (and by gateways with 503). The header's
+   * delay in seconds, or its HTTP date less the time of the answer, is returned in milliseconds (0 for a date
+   * already past).
+   *
+   * @return the delay in milliseconds, or -1 when the answer had no (valid) {@code Retry-After} header, as
+   *     for every refusal that did not come from a REST answer
+   */
+  public long retryAfterMillis() {
+    return retryAfterMillis;
+  }
+
+  /**
    * Returns whether the refusal was because the session token expired: the app should fetch a new token
    * and call {@link ChatClient#connect(String, String)} again.
    *
@@ -60,6 +90,7 @@ public final class ApiException extends ChatException {
 
   @Override
   public String toString() {
-    return "ApiException{status=" + status + ", code=" + code + ", message=" + getMessage() + "}";
+    return "ApiException{status=" + status + ", code=" + code + ", message=" + getMessage()
+        + (retryAfterMillis < 0 ? "" : ", retryAfterMillis=" + retryAfterMillis) + "}";
   }
 }

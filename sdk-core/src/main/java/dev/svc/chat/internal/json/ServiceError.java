@@ -29,6 +29,14 @@ public final class ServiceError {
 
   /** Returns the exception for a REST answer with a non-2xx status and the given body text. */
   public static ApiException fromHttp(int status, String body) {
+    return fromHttp(status, body, -1);
+  }
+
+  /**
+   * Returns the exception for a REST answer with a non-2xx status, the given body text, and the delay its
+   * {@code Retry-After} header asked for in milliseconds (-1 for none).
+   */
+  public static ApiException fromHttp(int status, String body, long retryAfterMillis) {
     ServiceError e = null;
     try {
       e = readBody(Json.reader(body));
@@ -36,9 +44,9 @@ public final class ServiceError {
       // not the service's JSON (a proxy's HTML page, say): fall through to http_<status>
     }
     if (e == null || e.code.isEmpty()) {
-      return new ApiException(status, "http_" + status, "HTTP " + status);
+      return new ApiException(status, "http_" + status, "HTTP " + status, retryAfterMillis);
     }
-    return new ApiException(status, e.code, describe(e.code, e.message));
+    return new ApiException(status, e.code, describe(e.code, e.message), retryAfterMillis);
   }
 
   /** Returns the exception message for a code: the service's message, made explicit for a few codes. */

@@ -215,6 +215,21 @@ public final class RestApi {
         .addPathSegment("messages").addPathSegment(messageId);
   }
 
+  /**
+   * OUTBOX-TEMP (swap for the rest branch's Retry-After reader on merge): the answer's {@code Retry-After} in
+   * milliseconds, -1 without one. Reads delay-seconds only, the form contract section 1 uses; a date is -1.
+   */
+  private static long retryAfterMillis(Response response) {
+    String value = response.header("Retry-After");
+    if (value == null) return -1;
+    try {
+      long seconds = Long.parseLong(value.trim());
+      return seconds < 0 ? -1 : Math.min(seconds, Long.MAX_VALUE / 1000) * 1000;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   /** Cancels the calls in flight; later calls fail at once. */
   public void close() {
     closed = true;
@@ -300,7 +315,8 @@ public final class RestApi {
         inFlight.remove(c);
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
-            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string());
+            ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string(),
+                retryAfterMillis(response));
             if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, error,
                 result))) {
               callbacks.fail(result, error);
