@@ -1,5 +1,6 @@
 package dev.svc.chat;
 
+import java.io.File;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -28,6 +29,8 @@ public final class SvcOptions {
   private final @Nullable TokenRefresher tokenRefresher;
   private final @Nullable Executor engineExecutor;
   private final @Nullable TaskScheduler scheduler;
+  private final long sendTimeoutMillis;
+  private final @Nullable File outboxDirectory;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -40,6 +43,8 @@ public final class SvcOptions {
     this.tokenRefresher = b.tokenRefresher;
     this.engineExecutor = b.engineExecutor;
     this.scheduler = b.scheduler;
+    this.sendTimeoutMillis = b.sendTimeoutMillis;
+    this.outboxDirectory = b.outboxDirectory;
   }
 
   /**
@@ -145,6 +150,25 @@ public final class SvcOptions {
     return scheduler;
   }
 
+  /**
+   * Returns how long a send may take, retries included, before its future fails with a
+   * {@link SendTimeoutException}.
+   *
+   * @return milliseconds, or 0 when sends have no deadline (the default)
+   */
+  public long sendTimeoutMillis() {
+    return sendTimeoutMillis;
+  }
+
+  /**
+   * Returns the directory that keeps the outbox's pending sends across restarts, if one was given.
+   *
+   * @return the directory, or null for an outbox in memory only
+   */
+  public @Nullable File outboxDirectory() {
+    return outboxDirectory;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -162,6 +186,8 @@ public final class SvcOptions {
     private @Nullable TokenRefresher tokenRefresher;
     private @Nullable Executor engineExecutor;
     private @Nullable TaskScheduler scheduler;
+    private long sendTimeoutMillis;
+    private @Nullable File outboxDirectory;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -281,6 +307,37 @@ public final class SvcOptions {
     public Builder scheduler(TaskScheduler scheduler) {
       if (scheduler == null) throw new NullPointerException("scheduler == null");
       this.scheduler = scheduler;
+      return this;
+    }
+
+    /**
+     * Sets a deadline for sends: a send that has not succeeded this long after
+     * {@link ChatClient#sendMessage(String, List, String)} was called fails with a {@link SendTimeoutException}
+     * and is not tried again. By default sends have no deadline: the outbox retries until the service stores
+     * the message, refuses it, or the client is closed.
+     *
+     * @param millis at least 1, or 0 for no deadline
+     * @return this builder
+     */
+    public Builder sendTimeoutMillis(long millis) {
+      if (millis < 0) throw new IllegalArgumentException("sendTimeoutMillis < 0: " + millis);
+      this.sendTimeoutMillis = millis;
+      return this;
+    }
+
+    /**
+     * Makes the outbox file-backed: each pending send is written to {@code directory} (one file per send,
+     * written atomically) before its first attempt and deleted when it succeeds or is refused, so sends
+     * survive the end of the process, even a kill, and go out at the next {@link ChatClient#connect} of the
+     * same user. Use a directory private to the app (on Android, under {@code Context.getFilesDir()}); it is
+     * created if missing. Several users may share it: each user's sends are kept apart.
+     *
+     * @param directory the directory
+     * @return this builder
+     */
+    public Builder outboxDirectory(File directory) {
+      if (directory == null) throw new NullPointerException("directory == null");
+      this.outboxDirectory = directory;
       return this;
     }
 

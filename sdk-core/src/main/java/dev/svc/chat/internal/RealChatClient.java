@@ -26,6 +26,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.PendingSend;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
@@ -33,6 +34,7 @@ import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
+import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.realtime.EngineListener;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
@@ -56,6 +58,7 @@ public final class RealChatClient implements ChatClient {
   private final EventHub hub;
   private final GatewayEvents gatewayEvents = GatewayEvents.STANDARD;
   private final RestApi rest;
+  private final Outbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile String userId;
   private volatile String token;
@@ -111,6 +114,7 @@ public final class RealChatClient implements ChatClient {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
+    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, random, log);
   }
 
   /** The serial queue of the client: on the given executor, or on a daemon thread of its own. */
@@ -128,6 +132,7 @@ public final class RealChatClient implements ChatClient {
     Inputs.userId(userId);
     Inputs.sessionToken(token);
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
     this.userId = userId;
     this.token = token;
     this.wantConnected = true;
@@ -151,6 +156,7 @@ public final class RealChatClient implements ChatClient {
     wantConnected = false;
     rest.close();
     engine.shutdown();
+    outbox.close();
     http.release();
     callbacks.shutdown();
   }
@@ -210,7 +216,12 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
-    return rest.sendMessage(roomId, parts, clientMessageId, userId);
+    return outbox.enqueue(roomId, parts, clientMessageId, userId);
+  }
+
+  @Override
+  public List<PendingSend> pendingSends() {
+    return outbox.pendingSends();
   }
 
   @Override
@@ -361,6 +372,7 @@ public final class RealChatClient implements ChatClient {
     @Override
     public void onStateChange(ConnectionStateChange change) {
       joinedRoom.onStateChange(change);
+      outbox.onConnectionState(change.current());
       hub.publish(EventType.CONNECTION_STATE, change);
       if (change.current() == ConnectionState.CONNECTED) {
         refreshedSinceConnected = false;
