@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.ApiException;
+import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
@@ -24,16 +25,19 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Log;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The file-backed outbox: one atomic file per entry, reloaded at start, corrupt entries set aside. */
 class OutboxFileTest {
+  private static final Log LOG = new Log(ChatLogger.NONE);
+
   @TempDir
   File dir;
 
   private OutboxHarness outbox() {
-    return new OutboxHarness(0, new FileOutboxStore(dir, new dev.svc.chat.internal.Log(dev.svc.chat.ChatLogger.NONE)));
+    return new OutboxHarness(0, new FileOutboxStore(dir, LOG));
   }
 
   private static String read(File f) throws IOException {
@@ -69,7 +73,7 @@ class OutboxFileTest {
   @Test
   void aWriteIsAtomicNoPartialEntryIsEverVisible() throws Exception {
     // stop the write between the synced temp file and the rename, as a kill would
-    FileOutboxStore store = new FileOutboxStore(dir, new dev.svc.chat.internal.Log(dev.svc.chat.ChatLogger.NONE),
+    FileOutboxStore store = new FileOutboxStore(dir, LOG,
         (from, to) -> {
           assertFalse(to.exists(), "the entry's name exists before its content is complete");
           String content = read(from);
@@ -248,7 +252,7 @@ class OutboxFileTest {
     File notADirectory = new File(dir, "file");
     Files.write(notADirectory.toPath(), new byte[] {1});
     OutboxHarness h = new OutboxHarness(0, new FileOutboxStore(new File(notADirectory, "outbox"),
-        new dev.svc.chat.internal.Log(dev.svc.chat.ChatLogger.NONE)));
+        LOG));
     h.outbox.start("alice");
     CompletableFuture<Message> a = h.send("r1", "a");
     assertEquals(ClientError.Kind.OUTBOX_IO, h.errors.get(0).kind());
@@ -260,7 +264,7 @@ class OutboxFileTest {
   @Test
   void aTimedOutSendLosesItsFile() throws Exception {
     OutboxHarness h = new OutboxHarness(1_000, new FileOutboxStore(dir,
-        new dev.svc.chat.internal.Log(dev.svc.chat.ChatLogger.NONE)));
+        LOG));
     h.outbox.start("alice");
     CompletableFuture<Message> a = h.send("r1", "a");
     h.time.advance(1_000);
