@@ -98,8 +98,8 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query);
 
   /**
-   * Sends a message with a new random {@code clientMessageId} (a UUID). Transport failures are retried
-   * with the same id, which the service deduplicates.
+   * Sends a message with a new random {@code clientMessageId} (a UUID), through the outbox: see
+   * {@link #sendMessage(String, List, String)}.
    *
    * @param roomId the room id
    * @param parts 1 to 10 parts
@@ -108,8 +108,15 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts);
 
   /**
-   * Sends a message with the given {@code clientMessageId}. Sending again with the same id returns the
-   * first message and emits nothing new, so an app may retry freely.
+   * Sends a message with the given {@code clientMessageId}, through the client's outbox. Sending again with the
+   * same id returns the first message and emits nothing new, so an app may retry freely, but it need not:
+   * the outbox retries with backoff and the same id on network errors, 5xx answers and {@code 429} (waiting
+   * at least its {@code Retry-After}). Sends to one room go out one at a time, in call order; sends are made
+   * only while {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the
+   * {@link ApiException} of any other refusal, with a {@link SendTimeoutException} after the deadline of
+   * {@link SvcOptions.Builder#sendTimeoutMillis(long)} if one is set, and with a {@link ChatStateException}
+   * before the first {@link #connect} or when the client is closed. Pending sends are listed by
+   * {@link #pendingSends()}, and kept across restarts with {@link SvcOptions.Builder#outboxDirectory}.
    *
    * @param roomId the room id
    * @param parts 1 to 10 parts
@@ -117,6 +124,29 @@ public interface ChatClient extends AutoCloseable {
    * @return a future with the stored message
    */
   CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId);
+
+  /**
+   * Returns the sends the outbox has not delivered yet, oldest first: waiting for the connection, for their
+   * turn in their room, for a retry, or under way. Safe to call from any thread; the list is a snapshot.
+   *
+   * @return an unmodifiable list, empty when nothing is pending
+   */
+  List<PendingSend> pendingSends();
+
+  /**
+   * Returns the sends to {@code roomId} the outbox has not delivered yet, in the order they will go out.
+   *
+   * @param roomId the room id
+   * @return an unmodifiable list, empty when nothing is pending for the room
+   */
+  default List<PendingSend> pendingSends(String roomId) {
+    if (roomId == null) throw new NullPointerException("roomId == null");
+    List<PendingSend> mine = new java.util.ArrayList<>();
+    for (PendingSend p : pendingSends()) {
+      if (p.roomId().equals(roomId)) mine.add(p);
+    }
+    return java.util.Collections.unmodifiableList(mine);
+  }
 
   /**
    * Sends a message of one text part.

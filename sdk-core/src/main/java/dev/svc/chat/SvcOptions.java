@@ -1,5 +1,6 @@
 package dev.svc.chat;
 
+import java.io.File;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -29,6 +30,8 @@ public final class SvcOptions {
   private final @Nullable Executor engineExecutor;
   private final @Nullable TaskScheduler scheduler;
   private final boolean recoverMissedEvents;
+  private final long sendTimeoutMillis;
+  private final @Nullable File outboxDirectory;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -42,6 +45,8 @@ public final class SvcOptions {
     this.engineExecutor = b.engineExecutor;
     this.scheduler = b.scheduler;
     this.recoverMissedEvents = b.recoverMissedEvents;
+    this.sendTimeoutMillis = b.sendTimeoutMillis;
+    this.outboxDirectory = b.outboxDirectory;
   }
 
   /**
@@ -156,6 +161,25 @@ public final class SvcOptions {
     return recoverMissedEvents;
   }
 
+  /**
+   * Returns how long a send may take, retries included, before its future fails with a
+   * {@link SendTimeoutException}.
+   *
+   * @return milliseconds, or 0 when sends have no deadline (the default)
+   */
+  public long sendTimeoutMillis() {
+    return sendTimeoutMillis;
+  }
+
+  /**
+   * Returns the directory that keeps the outbox's pending sends across restarts, if one was given.
+   *
+   * @return the directory, or null for an outbox in memory only
+   */
+  public @Nullable File outboxDirectory() {
+    return outboxDirectory;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -174,6 +198,8 @@ public final class SvcOptions {
     private @Nullable Executor engineExecutor;
     private @Nullable TaskScheduler scheduler;
     private boolean recoverMissedEvents = true;
+    private long sendTimeoutMillis;
+    private @Nullable File outboxDirectory;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -308,6 +334,37 @@ public final class SvcOptions {
      */
     public Builder recoverMissedEvents(boolean recover) {
       this.recoverMissedEvents = recover;
+      return this;
+    }
+
+    /**
+     * Sets a deadline for sends: a send that has not succeeded this long after
+     * {@link ChatClient#sendMessage(String, List, String)} was called fails with a {@link SendTimeoutException}
+     * and is not tried again. By default sends have no deadline: the outbox retries until the service stores
+     * the message, refuses it, or the client is closed.
+     *
+     * @param millis at least 1, or 0 for no deadline
+     * @return this builder
+     */
+    public Builder sendTimeoutMillis(long millis) {
+      if (millis < 0) throw new IllegalArgumentException("sendTimeoutMillis < 0: " + millis);
+      this.sendTimeoutMillis = millis;
+      return this;
+    }
+
+    /**
+     * Makes the outbox file-backed: each pending send is written to {@code directory} (one file per send,
+     * written atomically) before its first attempt and deleted when it succeeds or is refused, so sends
+     * survive the end of the process, even a kill, and go out at the next {@link ChatClient#connect} of the
+     * same user. Use a directory private to the app (on Android, under {@code Context.getFilesDir()}); it is
+     * created if missing. Several users may share it: each user's sends are kept apart.
+     *
+     * @param directory the directory
+     * @return this builder
+     */
+    public Builder outboxDirectory(File directory) {
+      if (directory == null) throw new NullPointerException("directory == null");
+      this.outboxDirectory = directory;
       return this;
     }
 

@@ -207,7 +207,9 @@ class HostileGatewayTest {
     int max = 0;
     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
     while (System.nanoTime() < until) max = Math.max(max, real.pendingDeliveries());
-    assertTrue(max <= 1_100, "the client queued " + max + " events for a stuck handler");
+    // the water mark is 1,024; the two queues are read one after the other, so a task moving between them
+    // may be counted twice: allow a margin, far below the 6,000 a client without backpressure takes in
+    assertTrue(max <= 1_300, "the client queued " + max + " events for a stuck handler");
     assertTrue(max >= 1_000, "the backlog never filled: " + max);
     release.countDown();
     for (int i = 1; i <= burst; i++) {

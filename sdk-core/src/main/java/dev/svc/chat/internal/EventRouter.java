@@ -9,6 +9,7 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
+import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.realtime.EngineListener;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
@@ -36,6 +37,7 @@ final class EventRouter implements EngineListener, DeliverySink {
   private final Log log;
   private Recovery recovery;
   private JoinedRoom joinedRoom;
+  private Outbox outbox;
   private RealtimeEngine engine;
   private TokenExpiry tokenExpiry;
 
@@ -45,8 +47,9 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   /** Completes the wiring; the client calls it once, before connecting. */
-  void wire(Recovery recovery, JoinedRoom joinedRoom, RealtimeEngine engine, TokenExpiry tokenExpiry) {
+  void wire(Recovery recovery, JoinedRoom joinedRoom, Outbox outbox, RealtimeEngine engine, TokenExpiry tokenExpiry) {
     this.recovery = recovery;
+    this.outbox = outbox;
     this.joinedRoom = joinedRoom;
     this.engine = engine;
     this.tokenExpiry = tokenExpiry;
@@ -55,6 +58,7 @@ final class EventRouter implements EngineListener, DeliverySink {
   @Override
   public void onStateChange(ConnectionStateChange change) {
     joinedRoom.onStateChange(change);
+    outbox.onConnectionState(change.current());
     ConnectionState now = change.current();
     if (now == ConnectionState.RECONNECTING || now == ConnectionState.DISCONNECTED) {
       recovery.onConnectionLost();

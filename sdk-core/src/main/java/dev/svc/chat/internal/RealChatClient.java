@@ -24,6 +24,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.PendingSend;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
@@ -31,6 +32,7 @@ import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
+import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
@@ -53,6 +55,7 @@ public final class RealChatClient implements ChatClient {
   private final JoinedRoom joinedRoom;
   private final EventHub hub;
   private final RestApi rest;
+  private final Outbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile String userId;
   private volatile String token;
@@ -112,7 +115,8 @@ public final class RealChatClient implements ChatClient {
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), router,
         new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
         timers::currentTimeMillis, options.recoverMissedEvents(), log);
-    router.wire(recovery, joinedRoom, engine, new TokenExpiryHandler());
+    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, random, log);
+    router.wire(recovery, joinedRoom, outbox, engine, new TokenExpiryHandler());
   }
 
   /** The serial queue of the client: on the given executor, or on a daemon thread of its own. */
@@ -129,6 +133,7 @@ public final class RealChatClient implements ChatClient {
     Inputs.userId(userId);
     Inputs.sessionToken(token);
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
     this.userId = userId;
     this.token = token;
     this.wantConnected = true;
@@ -152,6 +157,7 @@ public final class RealChatClient implements ChatClient {
     wantConnected = false;
     rest.close();
     engine.shutdown();
+    outbox.close();
     http.release();
     callbacks.shutdown();
   }
@@ -211,7 +217,12 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
-    return rest.sendMessage(roomId, parts, clientMessageId, userId);
+    return outbox.enqueue(roomId, parts, clientMessageId, userId);
+  }
+
+  @Override
+  public List<PendingSend> pendingSends() {
+    return outbox.pendingSends();
   }
 
   @Override

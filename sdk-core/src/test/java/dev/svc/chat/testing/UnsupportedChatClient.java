@@ -9,6 +9,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.PendingSend;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
@@ -92,6 +93,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<Message> sendText(String roomId, String text) {
+    throw unsupported();
+  }
+
+  @Override
+  public List<PendingSend> pendingSends() {
     throw unsupported();
   }
 

@@ -115,15 +115,16 @@ public final class RestApi {
   }
 
   /**
-   * {@code POST /v1/chat/rooms/{roomId}/messages}, retried on transport failures with the same id. The
-   * {@code senderId} is the user the app connected as: a token of another user is refused with 403.
+   * {@code POST /v1/chat/rooms/{roomId}/messages}, one attempt (after a token refresh, two): the outbox owns
+   * the retries. The {@code senderId} is the user the app connected as: a token of another user is refused
+   * with 403.
    */
   public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId,
       String senderId) {
     HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("messages").build();
     RequestBody body = RequestBody.create(ResponseAdapters.sendMessageBody(parts, clientMessageId, senderId), JSON);
-    return call(new Request.Builder().url(url).post(body), MessageJsonAdapter.INSTANCE, SEND_RETRIES);
+    return call(new Request.Builder().url(url).post(body), MessageJsonAdapter.INSTANCE, 0);
   }
 
   /** {@code POST /v1/chat/rooms/{roomId}/calls} with {@code {kind}}. */

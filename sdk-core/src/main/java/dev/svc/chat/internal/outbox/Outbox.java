@@ -1,0 +1,361 @@
+package dev.svc.chat.internal.outbox;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+import dev.svc.chat.ChatStateException;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.PendingSend;
+import dev.svc.chat.SendTimeoutException;
+import dev.svc.chat.SvcOptions;
+import dev.svc.chat.TaskScheduler;
+import dev.svc.chat.internal.CallbackExecutor;
+import dev.svc.chat.internal.EventHub;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.realtime.ReconnectPolicy;
+
+/**
+ * The outbox of a client's sends. Each room has a FIFO queue whose head alone is sent, one request at a time,
+ * only while the connection is {@link ConnectionState#CONNECTED}; rooms proceed independently. A network
+ * error, a 5xx or a 429 is retried with exponential backoff and full jitter (at least the answer's
+ * {@code Retry-After}) and the same {@code clientMessageId}, which the service deduplicates. A send ends by
+ * success, by any other refusal, by the optional deadline, or when the client closes. With a
+ * {@link FileOutboxStore} each entry is written before its first attempt and deleted when it ends (not when
+ * the client closes), and the entries a user left are loaded at the user's first connect.
+ *
+ * <p>State is confined to the client's actor: answers of the transport are posted back to it. Only
+ * {@link #enqueue}, {@link #start}, {@link #pendingSends()} and {@link #close()} may be called from any thread.
+ */
+public final class Outbox {
+  /** One attempt of a send: completes with the stored message, or fails (on any thread). */
+  public interface Transport {
+    /** Sends once; the future fails with the answer's {@link dev.svc.chat.ApiException} or a transport error. */
+    CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId, String senderId);
+  }
+
+  private final Scheduler actor;
+  private final Transport transport;
+  private final CallbackExecutor callbacks;
+  private final Consumer<ClientError> errors;
+  private final ReconnectPolicy backoff;
+  private final long sendTimeoutMillis;
+  private final FileOutboxStore store;
+  private final LongSupplier wallClock;
+  private final Log log;
+
+  // actor-confined
+  private final Map<String, RoomQueue> rooms = new LinkedHashMap<>();
+  private String userId;
+  private boolean connected;
+  private boolean closed;
+  private long nextSequence = 1;
+  private long nextKey = 1;
+
+  // any thread
+  /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
+  private final ConcurrentSkipListMap<Long, PendingSend> pending = new ConcurrentSkipListMap<>();
+  /** The app's futures not yet complete, failed by {@link #close()} so that none is left hanging. */
+  private final Set<CompletableFuture<Message>> open =
+      Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<Message>, Boolean>());
+  private volatile boolean shut;
+
+  /**
+   * Creates an outbox. {@code store} is null for one in memory only; {@code sendTimeoutMillis} 0 means no
+   * deadline; {@code wallClock} gives the {@code createdAt} of new sends.
+   */
+  Outbox(Scheduler actor, Transport transport, CallbackExecutor callbacks, Consumer<ClientError> errors,
+      ReconnectPolicy backoff, long sendTimeoutMillis, FileOutboxStore store, LongSupplier wallClock, Log log) {
+    this.actor = actor;
+    this.transport = transport;
+    this.callbacks = callbacks;
+    this.errors = errors;
+    this.backoff = backoff;
+    this.sendTimeoutMillis = sendTimeoutMillis;
+    this.store = store;
+    this.wallClock = wallClock;
+    this.log = log;
+  }
+
+  /**
+   * Returns the outbox of a client with these options: backoff from the reconnect settings, the options'
+   * deadline and directory, errors published as {@link EventType#CLIENT_ERROR}.
+   */
+  public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport,
+      CallbackExecutor callbacks, final EventHub hub, Random random, Log log) {
+    final TaskScheduler clock = options.scheduler();
+    LongSupplier wallClock = clock != null ? clock::currentTimeMillis : System::currentTimeMillis;
+    FileOutboxStore store = options.outboxDirectory() == null ? null
+        : new FileOutboxStore(options.outboxDirectory(), log);
+    return new Outbox(actor, transport, callbacks, e -> hub.publish(EventType.CLIENT_ERROR, e),
+        new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
+        options.sendTimeoutMillis(), store, wallClock, log);
+  }
+
+  // ---------------------------------------------------------------- any thread
+
+  /**
+   * Queues a send (inputs already checked); returns its future, completed on the callback executor.
+   * {@code senderId} null (no connect yet) fails it at once.
+   */
+  public CompletableFuture<Message> enqueue(String roomId, List<MessagePart> parts, String clientMessageId,
+      String senderId) {
+    final CompletableFuture<Message> result = new CompletableFuture<>();
+    if (senderId == null) {
+      callbacks.fail(result, new ChatStateException("call connect(userId, token) before sendMessage"));
+      return result;
+    }
+    open.add(result);
+    result.whenComplete((v, e) -> open.remove(result));
+    final OutboxEntry entry = new OutboxEntry(roomId, parts, clientMessageId, senderId, wallClock.getAsLong(),
+        result, actor.nowMillis());
+    if (shut || !actor.execute(() -> add(entry))) callbacks.fail(result, closedError());
+    return result;
+  }
+
+  /**
+   * Makes {@code user} the outbox's user, at a connect: the first time, loads the entries the user left in the
+   * directory. Sends of a previous user of this client fail (their files stay).
+   */
+  public void start(final String user) {
+    actor.execute(() -> startInActor(user));
+  }
+
+  /** Returns the pending sends, oldest first; a snapshot, callable from any thread. */
+  public List<PendingSend> pendingSends() {
+    return Collections.unmodifiableList(new ArrayList<>(pending.values()));
+  }
+
+  /**
+   * Fails every send not yet ended with {@code ChatStateException("the client is closed")}, including those
+   * whose task the stopped actor never ran. Called after the actor stopped; files stay on disk.
+   */
+  public void close() {
+    shut = true;
+    pending.clear();
+    for (CompletableFuture<Message> f : new ArrayList<>(open)) callbacks.fail(f, closedError());
+  }
+
+  // ---------------------------------------------------------------- actor
+
+  /** Follows the connection: sends only while connected; {@code CLOSED} ends every send. */
+  public void onConnectionState(ConnectionState state) {
+    if (state == ConnectionState.CLOSED) {
+      closed = true;
+      dropAll(closedError());
+      return;
+    }
+    boolean was = connected;
+    connected = state == ConnectionState.CONNECTED;
+    if (!connected || was) return;
+    for (String roomId : new ArrayList<>(rooms.keySet())) {
+      RoomQueue q = rooms.get(roomId);
+      OutboxEntry head = q == null ? null : q.entries.peek();
+      if (head != null && head.waitingToRetry() && head.wakeOnConnect) {
+        // the network failed it; the network is back, so the backoff has done its job
+        head.retryTimer.cancel();
+        head.retryTimer = null;
+      }
+      pump(roomId);
+    }
+  }
+
+  private void startInActor(String user) {
+    if (closed || user.equals(userId)) return;
+    if (userId != null) {
+      dropAll(new ChatStateException("the client connected as " + user + "; the pending sends of " + userId
+          + " were stopped" + (store == null ? "" : " (their outbox files stay for that user's next start)")));
+    }
+    userId = user;
+    if (store == null) return;
+    List<OutboxEntry> loaded = store.load(user, actor.nowMillis(), (kind, message, cause) -> report(kind, message,
+        null, cause));
+    for (OutboxEntry e : loaded) {
+      nextSequence = Math.max(nextSequence, e.sequence + 1);
+      queue(e);
+    }
+    if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + store.directory());
+  }
+
+  private void add(OutboxEntry e) {
+    if (closed) {
+      callbacks.fail(e.result, closedError());
+      return;
+    }
+    if (userId == null) startInActor(e.senderId);
+    if (!userId.equals(e.senderId)) {
+      callbacks.fail(e.result, new ChatStateException("the client connected as " + userId + " before this send "
+          + "of " + e.senderId + " was queued"));
+      return;
+    }
+    e.sequence = nextSequence++;
+    if (store != null) {
+      try {
+        e.file = store.write(e);
+      } catch (IOException | RuntimeException ex) {
+        report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
+            + ex.getMessage() + "); it is kept in memory only", e.roomId, ex);
+      }
+    }
+    if (sendTimeoutMillis > 0) {
+      long left = e.enqueuedAtMillis + sendTimeoutMillis - actor.nowMillis();
+      e.deadlineTimer = actor.schedule(() -> expire(e), Math.max(0, left));
+    }
+    queue(e);
+  }
+
+  private void queue(OutboxEntry e) {
+    e.key = nextKey++;
+    RoomQueue q = rooms.get(e.roomId);
+    if (q == null) {
+      q = new RoomQueue();
+      rooms.put(e.roomId, q);
+    }
+    q.entries.add(e);
+    publish(e);
+    pump(e.roomId);
+  }
+
+  /** Starts the head of the room's queue if nothing holds it back. */
+  private void pump(String roomId) {
+    RoomQueue q = rooms.get(roomId);
+    if (q == null) return;
+    if (q.entries.isEmpty()) {
+      if (!q.busy) rooms.remove(roomId);
+      return;
+    }
+    if (q.busy || !connected || closed) return;
+    OutboxEntry head = q.entries.peek();
+    if (!head.waitingToRetry()) attempt(head, q);
+  }
+
+  private void attempt(final OutboxEntry e, final RoomQueue q) {
+    q.busy = true;
+    e.attempts++;
+    publish(e);
+    if (log.isDebug()) log.debug("outbox: " + e + ", attempt " + e.attempts);
+    CompletableFuture<Message> answer;
+    try {
+      answer = transport.send(e.roomId, e.parts, e.clientMessageId, e.senderId);
+    } catch (RuntimeException ex) {
+      answer = new CompletableFuture<>();
+      answer.completeExceptionally(ex);
+    }
+    answer.whenComplete((message, error) -> actor.execute(() -> onAnswer(e, q, message, error)));
+  }
+
+  private void onAnswer(OutboxEntry e, RoomQueue q, Message message, Throwable failure) {
+    q.busy = false;
+    if (!e.done) {
+      Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
+      if (error == null) {
+        end(e, true);
+        if (e.result != null) callbacks.complete(e.result, message);
+      } else if (SendFailures.isRetryable(error)) {
+        retryLater(e, error);
+      } else {
+        // a refusal (or an answer the SDK cannot read) ends the send; a state error is the client's, not the
+        // service's, so the entry's file stays for the next start
+        end(e, !(error instanceof ChatStateException));
+        fail(e, error);
+      }
+    }
+    pump(e.roomId);
+  }
+
+  private void retryLater(final OutboxEntry e, Throwable error) {
+    e.lastError = SendFailures.asChatException(error);
+    long delay = backoff.delayMillis(e.attempts - 1);
+    long retryAfter = SendFailures.retryAfterMillis(error);
+    if (retryAfter > delay) delay = retryAfter;
+    e.wakeOnConnect = SendFailures.isNetworkFailure(error);
+    log.info("outbox: the " + e + " failed (attempt " + e.attempts + ": " + error.getMessage() + "); retrying in "
+        + delay + " ms");
+    e.retryTimer = actor.schedule(() -> {
+      e.retryTimer = null;
+      pump(e.roomId);
+    }, delay);
+    publish(e);
+  }
+
+  private void expire(OutboxEntry e) {
+    e.deadlineTimer = null;
+    if (e.done) return;
+    end(e, true);
+    fail(e, new SendTimeoutException(e.clientMessageId, sendTimeoutMillis, e.lastError));
+    pump(e.roomId); // a request still under way keeps the room busy until it answers: order holds
+  }
+
+  /** Takes the entry out of the outbox; deletes its file if {@code deleteFile}. */
+  private void end(OutboxEntry e, boolean deleteFile) {
+    e.done = true;
+    e.cancelTimers();
+    RoomQueue q = rooms.get(e.roomId);
+    if (q != null) q.entries.remove(e);
+    pending.remove(e.key);
+    if (deleteFile && e.file != null) {
+      try {
+        store.delete(e.file);
+      } catch (IOException ex) {
+        report(ClientError.Kind.OUTBOX_IO, "could not delete the outbox file of the ended " + e
+            + "; it will be sent again at the next start (the service ignores the repeat)", e.roomId, ex);
+      }
+    }
+  }
+
+  private void fail(OutboxEntry e, Throwable error) {
+    if (e.result != null) {
+      callbacks.fail(e.result, error);
+    } else {
+      log.warn("outbox: the " + e + ", loaded from the outbox directory, failed for good", error);
+    }
+  }
+
+  /** Ends every entry in memory with {@code error}; their files stay. */
+  private void dropAll(ChatStateException error) {
+    for (RoomQueue q : rooms.values()) {
+      for (OutboxEntry e : q.entries) {
+        e.done = true;
+        e.cancelTimers();
+        if (e.result != null) callbacks.fail(e.result, error);
+      }
+    }
+    rooms.clear();
+    pending.clear();
+  }
+
+  private void publish(OutboxEntry e) {
+    if (!e.done) pending.put(e.key, e.snapshot());
+  }
+
+  private void report(ClientError.Kind kind, String message, String roomId, Throwable cause) {
+    log.warn("outbox: " + message, cause);
+    errors.accept(new ClientError(kind, message, roomId, cause));
+  }
+
+  private static ChatStateException closedError() {
+    return new ChatStateException("the client is closed");
+  }
+
+  private static final class RoomQueue {
+    final ArrayDeque<OutboxEntry> entries = new ArrayDeque<>();
+    /** Whether a request of this room is under way (possibly of an entry that has since timed out). */
+    boolean busy;
+  }
+}

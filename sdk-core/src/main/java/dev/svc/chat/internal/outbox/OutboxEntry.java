@@ -1,0 +1,77 @@
+package dev.svc.chat.internal.outbox;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.ChatException;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.PendingSend;
+import dev.svc.chat.internal.Scheduler;
+
+/**
+ * One pending send: what to send, and its progress. The fields after the constructor's are confined to the
+ * actor.
+ */
+final class OutboxEntry {
+  final String roomId;
+  final String clientMessageId;
+  final String senderId;
+  final List<MessagePart> parts;
+  /** When the app made the send: epoch milliseconds, kept in the entry's file. */
+  final long createdAt;
+  /** The app's future; null for an entry loaded from a file, which nobody waits for. */
+  final CompletableFuture<Message> result;
+  /** When the send was made, on the actor's monotonic clock (for the deadline). */
+  final long enqueuedAtMillis;
+
+  /** The key of the entry in the snapshot of pending sends: the order it was queued in, in this process. */
+  long key;
+  /** The order of the entry among the user's sends, kept in its file; set when queued or loaded. */
+  long sequence;
+  /** The entry's file, or null for one kept in memory only. */
+  File file;
+  int attempts;
+  ChatException lastError;
+  Scheduler.Timer retryTimer;
+  Scheduler.Timer deadlineTimer;
+  /** Whether the pending retry follows a network failure, so that a new connection may start it early. */
+  boolean wakeOnConnect;
+  /** Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. */
+  boolean done;
+
+  OutboxEntry(String roomId, List<MessagePart> parts, String clientMessageId, String senderId, long createdAt,
+      CompletableFuture<Message> result, long enqueuedAtMillis) {
+    this.roomId = roomId;
+    this.parts = Collections.unmodifiableList(new ArrayList<>(parts));
+    this.clientMessageId = clientMessageId;
+    this.senderId = senderId;
+    this.createdAt = createdAt;
+    this.result = result;
+    this.enqueuedAtMillis = enqueuedAtMillis;
+  }
+
+  /** Returns whether a retry timer is pending. */
+  boolean waitingToRetry() {
+    return retryTimer != null;
+  }
+
+  void cancelTimers() {
+    if (retryTimer != null) retryTimer.cancel();
+    if (deadlineTimer != null) deadlineTimer.cancel();
+    retryTimer = null;
+    deadlineTimer = null;
+  }
+
+  PendingSend snapshot() {
+    return new PendingSend(roomId, clientMessageId, senderId, parts, createdAt, attempts, lastError);
+  }
+
+  @Override
+  public String toString() {
+    return "send " + clientMessageId + " to room " + roomId;
+  }
+}

@@ -1,0 +1,152 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.svc.chat.testing.Await;
+import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.Frames;
+import dev.svc.chat.testing.RecordingLogger;
+import dev.svc.chat.testing.VirtualTaskScheduler;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outbox wired into the client: over HTTP against MockWebServer, with the client's actor on the calling
+ * thread and its timers on virtual time.
+ */
+class OutboxClientTest {
+  private static final Pattern CLIENT_MESSAGE_ID = Pattern.compile("\"clientMessageId\":\"([^\"]+)\"");
+
+  private FakeGateway gateway;
+  private final VirtualTaskScheduler time = new VirtualTaskScheduler();
+  private final RecordingLogger logger = new RecordingLogger();
+  private ChatClient client;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    gateway = new FakeGateway();
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).engineExecutor(Runnable::run).scheduler(time)
+        .reconnectDelay(100, 1_000).logger(logger).build());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    client.close();
+    gateway.close();
+  }
+
+  private void connect() throws Exception {
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    gateway.nextSession().awaitConnect();
+    Await.value(connected);
+  }
+
+  private static MockResponse json(int status, String body) {
+    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
+  }
+
+  @Test
+  void aRateLimitedSendIsRetriedAfterRetryAfterWithTheSameId() throws Exception {
+    connect();
+    gateway.enqueueRest(json(429, "{\"error\":{\"code\":\"rate_limited\",\"message\":\"slow down\"}}")
+        .setHeader("Retry-After", "3"));
+    gateway.enqueueRest(json(201, Frames.messageJson("m1", "r1", 1, "hi")));
+    CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    String first = clientMessageId(gateway.takeRest());
+    Await.until("the 429 is read", () -> client.pendingSends().get(0).lastError() != null);
+    ApiException limited = (ApiException) client.pendingSends().get(0).lastError();
+    assertEquals(429, limited.status());
+    assertEquals(3_000, limited.retryAfterMillis());
+    time.advance(2_999);
+    assertEquals(1, client.pendingSends().get(0).attempts(), "retried before Retry-After");
+    time.advance(1);
+    assertEquals(first, clientMessageId(gateway.takeRest()));
+    assertEquals("m1", Await.value(sent).id());
+    assertTrue(client.pendingSends().isEmpty());
+  }
+
+  @Test
+  void aSendWhileDisconnectedWaitsForTheConnection() throws Exception {
+    connect();
+    Await.value(client.disconnect());
+    CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    PendingSend pending = client.pendingSends().get(0);
+    assertEquals(0, pending.attempts()); // the actor runs here: nothing was sent
+    assertEquals("r1", pending.roomId());
+    assertEquals(pending, client.pendingSends("r1").get(0));
+    assertTrue(client.pendingSends("r2").isEmpty());
+    gateway.enqueueRest(json(201, Frames.messageJson("m1", "r1", 1, "hi")));
+    connect();
+    RecordedRequest request = gateway.takeRest();
+    assertEquals(pending.clientMessageId(), clientMessageId(request));
+    assertEquals("m1", Await.value(sent).id());
+  }
+
+  @Test
+  void aRefusalFailsTheSendWithTheApiException() throws Exception {
+    connect();
+    gateway.enqueueRest(json(403, "{\"error\":{\"code\":\"forbidden\",\"message\":\"not a member\"}}"));
+    ApiException e = Await.failure(client.sendText("r1", "hi"), ApiException.class);
+    assertEquals("forbidden", e.code());
+    assertEquals(-1, e.retryAfterMillis());
+    assertTrue(client.pendingSends().isEmpty());
+  }
+
+  @Test
+  void closeFailsPendingSends() throws Exception {
+    connect();
+    Await.value(client.disconnect());
+    CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    client.close();
+    assertEquals("the client is closed", Await.failure(sent, ChatStateException.class).getMessage());
+    assertTrue(client.pendingSends().isEmpty());
+    assertEquals("the client is closed",
+        Await.failure(client.sendText("r1", "again"), ChatStateException.class).getMessage());
+  }
+
+  @Test
+  void theDeadlineOfTheOptionsApplies() throws Exception {
+    client.close();
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).engineExecutor(Runnable::run).scheduler(time)
+        .sendTimeoutMillis(2_000).build());
+    connect();
+    Await.value(client.disconnect());
+    CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    time.advance(1_999);
+    assertFalse(sent.isDone());
+    time.advance(1);
+    SendTimeoutException e = Await.failure(sent, SendTimeoutException.class);
+    assertNull(e.getCause());
+    assertTrue(client.pendingSends().isEmpty());
+  }
+
+  @Test
+  void outboxOptionsAreCheckedWhereSet() {
+    SvcOptions defaults = SvcOptions.builder("http://h/v1").build();
+    assertEquals(0, defaults.sendTimeoutMillis());
+    assertNull(defaults.outboxDirectory());
+    SvcOptions.Builder b = SvcOptions.builder("http://h/v1");
+    assertThrows(IllegalArgumentException.class, () -> b.sendTimeoutMillis(-1));
+    assertThrows(NullPointerException.class, () -> b.outboxDirectory(null));
+    SvcOptions set = b.sendTimeoutMillis(5).outboxDirectory(new java.io.File("x")).build();
+    assertEquals(5, set.sendTimeoutMillis());
+    assertEquals(new java.io.File("x"), set.outboxDirectory());
+  }
+
+  private static String clientMessageId(RecordedRequest request) {
+    Matcher m = CLIENT_MESSAGE_ID.matcher(request.getBody().readUtf8());
+    assertTrue(m.find());
+    return m.group(1);
+  }
+}
