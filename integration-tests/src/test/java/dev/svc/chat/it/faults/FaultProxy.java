@@ -242,7 +242,10 @@ public final class FaultProxy implements AutoCloseable {
     event("resumeAll");
   }
 
-  /** Delays every forwarded chunk by {@code delay} (zero: none). Applies at once, also to open connections. */
+  /**
+   * Delays every forwarded chunk by {@code delay} (zero: none). Applies at once, also to open connections. Each
+   * direction of a connection is one thread, so chunks queue behind each other: this also lowers throughput.
+   */
   public void latency(Duration delay) {
     latencyNanos = delay.toNanos();
     event("latency " + delay.toMillis() + "ms");
