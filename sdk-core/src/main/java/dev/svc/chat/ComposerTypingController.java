@@ -1,7 +1,11 @@
 package dev.svc.chat;
 
+import java.util.ArrayDeque;
+
+import dev.svc.chat.internal.ClientLoggers;
 import dev.svc.chat.internal.SharedTimer;
 import dev.svc.chat.internal.Inputs;
+import dev.svc.chat.internal.Log;
 
 /**
  * Sends the user's typing indicator for one room while they compose, like the JS SDK's
@@ -20,6 +24,11 @@ import dev.svc.chat.internal.Inputs;
  * <p>Typing is best effort: a failed {@link ChatClient#setTyping} (for example while disconnected) is
  * ignored and the next input tries again. Thread-safe; timers run on the {@link TaskScheduler} given to the
  * builder (by default a shared daemon thread).
+ *
+ * <p>The controller never calls out (to {@link ChatClient#setTyping}, which may be the app's own client, or to
+ * the {@link TaskScheduler}) while it holds its lock; its calls keep the order in which it decided them. A
+ * {@code setTyping} or scheduler that throws is logged through the {@linkplain Builder#logger logger} (by
+ * default the client's) instead of being swallowed.
  */
 public final class ComposerTypingController implements AutoCloseable {
   /** The default minimum interval between two {@code typing=true}, in milliseconds. */
@@ -32,13 +41,20 @@ public final class ComposerTypingController implements AutoCloseable {
   private final long throttleMillis;
   private final long idleMillis;
   private final TaskScheduler scheduler;
+  private final Log log;
 
   // guarded by this
   private boolean typing;
   private long lastTrueAt;
   private long lastInputAt;
-  private TaskScheduler.Cancellable idleTimer;
   private boolean closed;
+  // the idle timer: armSeq names the current one; a timer or a scheduling of an older seq is stale
+  private boolean armed;
+  private long armSeq;
+  private TaskScheduler.Cancellable idleTimer;
+  // calls decided under the lock, made outside it in order by one thread at a time
+  private final ArrayDeque<Runnable> calls = new ArrayDeque<>();
+  private boolean calling;
 
   private ComposerTypingController(Builder b) {
     this.client = b.client;
@@ -46,6 +62,7 @@ public final class ComposerTypingController implements AutoCloseable {
     this.throttleMillis = b.throttleMillis;
     this.idleMillis = b.idleMillis;
     this.scheduler = b.scheduler != null ? b.scheduler : SharedTimer.get();
+    this.log = new Log(b.logger != null ? b.logger : ClientLoggers.of(b.client));
   }
 
   /**
@@ -85,16 +102,19 @@ public final class ComposerTypingController implements AutoCloseable {
   }
 
   /** Reports a keystroke (or any sign of composing) without giving the text. */
-  public synchronized void onInput() {
-    if (closed) return;
-    long now = scheduler.nowMillis();
-    lastInputAt = now;
-    if (!typing || now - lastTrueAt >= throttleMillis) {
-      typing = true;
-      lastTrueAt = now;
-      send(true);
+  public void onInput() {
+    long now = scheduler.nowMillis(); // the scheduler may be the app's: never called under the lock
+    synchronized (this) {
+      if (closed) return;
+      lastInputAt = Math.max(lastInputAt, now); // racing inputs may read the clock in either order
+      if (!typing || now - lastTrueAt >= throttleMillis) {
+        typing = true;
+        lastTrueAt = now;
+        queueSend(true);
+      }
+      if (!armed) queueArm(idleMillis);
     }
-    if (idleTimer == null) armIdleTimer(idleMillis);
+    makeCalls();
   }
 
   /** Reports that the message was sent: typing stops at once. */
@@ -103,12 +123,11 @@ public final class ComposerTypingController implements AutoCloseable {
   }
 
   /** Stops typing now: sends {@code typing=false} if {@code typing=true} was sent. */
-  public synchronized void stop() {
-    cancelIdleTimer();
-    if (typing) {
-      typing = false;
-      send(false);
+  public void stop() {
+    synchronized (this) {
+      stopLocked();
     }
+    makeCalls();
   }
 
   /**
@@ -122,46 +141,137 @@ public final class ComposerTypingController implements AutoCloseable {
 
   /** Stops typing and ignores later input. Calling it again does nothing. */
   @Override
-  public synchronized void close() {
-    if (closed) return;
-    stop();
-    closed = true;
+  public void close() {
+    synchronized (this) {
+      if (closed) return;
+      stopLocked();
+      closed = true;
+    }
+    makeCalls();
   }
 
-  private void armIdleTimer(long delay) {
-    idleTimer = scheduler.schedule(new Runnable() {
+  private void stopLocked() {
+    if (armed) {
+      armed = false;
+      armSeq++; // a timer already running or being scheduled is now stale
+      final TaskScheduler.Cancellable timer = idleTimer;
+      idleTimer = null;
+      if (timer != null) {
+        calls.add(new Runnable() {
+          @Override
+          public void run() {
+            cancel(timer);
+          }
+        });
+      }
+    }
+    if (typing) {
+      typing = false;
+      queueSend(false);
+    }
+  }
+
+  private void onIdleTimer(long seq) {
+    long now = scheduler.nowMillis();
+    synchronized (this) {
+      if (closed || !armed || seq != armSeq) return;
+      armed = false;
+      idleTimer = null;
+      if (!typing) return;
+      // one timer per idle period: re-arm for what is left since the latest input instead of per keystroke
+      long left = lastInputAt + idleMillis - now;
+      if (left > 0) {
+        queueArm(left);
+      } else {
+        typing = false;
+        queueSend(false);
+      }
+    }
+    makeCalls();
+  }
+
+  private void queueArm(final long delay) {
+    armed = true;
+    final long seq = ++armSeq;
+    idleTimer = null;
+    calls.add(new Runnable() {
       @Override
       public void run() {
-        onIdleTimer();
+        arm(seq, delay);
       }
-    }, delay);
+    });
   }
 
-  private synchronized void onIdleTimer() {
-    idleTimer = null;
-    if (closed || !typing) return;
-    // one timer per idle period: re-arm for what is left since the latest input instead of per keystroke
-    long left = lastInputAt + idleMillis - scheduler.nowMillis();
-    if (left > 0) {
-      armIdleTimer(left);
-    } else {
-      typing = false;
-      send(false);
+  private void arm(final long seq, long delay) {
+    TaskScheduler.Cancellable timer;
+    try {
+      timer = scheduler.schedule(new Runnable() {
+        @Override
+        public void run() {
+          onIdleTimer(seq);
+        }
+      }, delay);
+    } catch (RuntimeException e) {
+      log.warn("the TaskScheduler threw; typing stops at the next input or stop() instead of after the idle delay", e);
+      synchronized (this) {
+        if (armed && seq == armSeq) armed = false; // the next input tries again
+      }
+      return;
+    }
+    synchronized (this) {
+      if (armed && seq == armSeq && idleTimer == null) {
+        idleTimer = timer;
+        return;
+      }
+    }
+    cancel(timer); // stopped (or fired) while it was being scheduled
+  }
+
+  private void cancel(TaskScheduler.Cancellable timer) {
+    try {
+      timer.cancel();
+    } catch (RuntimeException e) {
+      log.warn("cancelling the idle timer threw", e);
     }
   }
 
-  private void cancelIdleTimer() {
-    if (idleTimer != null) {
-      idleTimer.cancel();
-      idleTimer = null;
-    }
+  private void queueSend(final boolean isTyping) {
+    calls.add(new Runnable() {
+      @Override
+      public void run() {
+        send(isTyping);
+      }
+    });
   }
 
   private void send(boolean isTyping) {
     try {
       client.setTyping(roomId, isTyping);
     } catch (RuntimeException e) {
-      // best effort: the client may be closed; the indicator simply does not show
+      // best effort (the client may be closed), but not silent: a throwing client is a bug worth seeing
+      log.warn("setTyping(" + roomId + ", " + isTyping + ") threw; typing is best effort", e);
+    }
+  }
+
+  /**
+   * Makes the queued calls, without the lock: the thread that finds nobody calling does it for all, so the
+   * calls keep the order in which they were decided even when input, timers and stop() race.
+   */
+  private void makeCalls() {
+    synchronized (this) {
+      if (calling) return;
+      calling = true;
+    }
+    while (true) {
+      Runnable next;
+      synchronized (this) {
+        next = calls.poll();
+        if (next == null) {
+          calling = false;
+          return;
+        }
+      }
+      next.run();
     }
   }
 
@@ -172,6 +282,7 @@ public final class ComposerTypingController implements AutoCloseable {
     private long throttleMillis = DEFAULT_THROTTLE_MILLIS;
     private long idleMillis = DEFAULT_IDLE_MILLIS;
     private TaskScheduler scheduler;
+    private ChatLogger logger;
 
     Builder(ChatClient client, String roomId) {
       this.client = Inputs.nonNull(client, "client");
@@ -210,6 +321,18 @@ public final class ComposerTypingController implements AutoCloseable {
      */
     public Builder scheduler(TaskScheduler scheduler) {
       this.scheduler = Inputs.nonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Sets the logger for a {@code setTyping} or scheduler that throws. By default the client's own (the one in
+     * the {@link SvcOptions} it was made with), or none for a client not made by {@link Svc#init}.
+     *
+     * @param logger the logger
+     * @return this builder
+     */
+    public Builder logger(ChatLogger logger) {
+      this.logger = Inputs.nonNull(logger, "logger");
       return this;
     }
 

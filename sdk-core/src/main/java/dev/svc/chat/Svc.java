@@ -1,5 +1,6 @@
 package dev.svc.chat;
 
+import dev.svc.chat.internal.ClientLoggers;
 import dev.svc.chat.internal.RealChatClient;
 
 /**
@@ -24,7 +25,10 @@ public final class Svc {
    */
   public static ChatClient init(SvcOptions options) {
     if (options == null) throw new NullPointerException("options == null");
-    return new RealChatClient(options);
+    ChatClient client = new RealChatClient(options);
+    // the helpers made on this client (presence tracker, typing controller) log through the client's logger
+    ClientLoggers.register(client, options.logger());
+    return client;
   }
 
   /**

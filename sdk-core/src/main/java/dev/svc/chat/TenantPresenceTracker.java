@@ -1,5 +1,6 @@
 package dev.svc.chat;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -8,7 +9,9 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
+import dev.svc.chat.internal.ClientLoggers;
 import dev.svc.chat.internal.Inputs;
+import dev.svc.chat.internal.Log;
 
 /**
  * The set of online users of the tenant, made by {@link Svc#createTenantPresenceTracker}: a snapshot from
@@ -16,10 +19,16 @@ import dev.svc.chat.internal.Inputs;
  * while a snapshot is on its way are applied on top of it in arrival order, so an event racing the snapshot
  * is never lost (applying an event the snapshot already reflects changes nothing). After every (re)connect
  * a new snapshot is taken, since events are missed while disconnected. Thread-safe.
+ *
+ * <p>The listener is never called while the tracker holds its lock, so it may call the tracker (or anything
+ * else) from any thread; its calls stay in the order of the changes. An exception it throws is logged through
+ * the client's {@link ChatLogger} (the one in the {@link SvcOptions} the client was made with) and tracking
+ * goes on.
  */
 public final class TenantPresenceTracker {
   private final ChatClient client;
   private final TenantPresenceListener listener;
+  private final Log log;
   private final List<Subscription> subscriptions = new ArrayList<>();
 
   // guarded by this
@@ -29,26 +38,42 @@ public final class TenantPresenceTracker {
   private int generation;
   private final List<PresenceEvent> held = new ArrayList<>();
   private boolean destroyed;
+  // listener calls decided under the lock, made outside it in order by one thread at a time
+  private final ArrayDeque<Runnable> notifications = new ArrayDeque<>();
+  private boolean notifying;
 
   TenantPresenceTracker(ChatClient client, TenantPresenceListener listener) {
     this.client = Inputs.nonNull(client, "client");
     this.listener = Inputs.nonNull(listener, "listener");
+    this.log = new Log(ClientLoggers.of(client));
   }
 
   void start() {
+    // the client may be the app's own decorator: register outside the lock
+    Subscription presence = client.on(EventType.TENANT_PRESENCE, new EventHandler<PresenceEvent>() {
+      @Override
+      public void onEvent(PresenceEvent event) {
+        onPresence(event);
+      }
+    });
+    Subscription states = client.on(EventType.CONNECTION_STATE, new EventHandler<ConnectionStateChange>() {
+      @Override
+      public void onEvent(ConnectionStateChange change) {
+        if (change.current() == ConnectionState.CONNECTED) snapshot();
+      }
+    });
+    boolean keep;
     synchronized (this) {
-      subscriptions.add(client.on(EventType.TENANT_PRESENCE, new EventHandler<PresenceEvent>() {
-        @Override
-        public void onEvent(PresenceEvent event) {
-          onPresence(event);
-        }
-      }));
-      subscriptions.add(client.on(EventType.CONNECTION_STATE, new EventHandler<ConnectionStateChange>() {
-        @Override
-        public void onEvent(ConnectionStateChange change) {
-          if (change.current() == ConnectionState.CONNECTED) snapshot();
-        }
-      }));
+      keep = !destroyed;
+      if (keep) {
+        subscriptions.add(presence);
+        subscriptions.add(states);
+      }
+    }
+    if (!keep) {
+      presence.remove();
+      states.remove();
+      return;
     }
     if (client.state() == ConnectionState.CONNECTED) snapshot();
   }
@@ -90,6 +115,7 @@ public final class TenantPresenceTracker {
       toRemove = new ArrayList<>(subscriptions);
       subscriptions.clear();
       held.clear();
+      notifications.clear();
     }
     for (Subscription s : toRemove) s.remove();
   }
@@ -109,41 +135,49 @@ public final class TenantPresenceTracker {
     });
   }
 
-  private synchronized void onSnapshot(int mine, List<String> users, Throwable error) {
-    if (destroyed || mine != generation) return; // a newer snapshot is on its way
-    loading = false;
-    if (error != null) {
-      // live events keep being applied on top of the last known set
-      List<PresenceEvent> events = new ArrayList<>(held);
-      held.clear();
-      Set<String> next = new LinkedHashSet<>(online);
-      for (PresenceEvent e : events) apply(next, e);
-      publish(next, false);
-      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-      try {
-        listener.onError(cause);
-      } catch (RuntimeException ignored) {
-        // the app's bug
+  private void onSnapshot(int mine, List<String> users, Throwable error) {
+    synchronized (this) {
+      if (destroyed || mine != generation) return; // a newer snapshot is on its way
+      loading = false;
+      if (error != null) {
+        // live events keep being applied on top of the last known set
+        List<PresenceEvent> events = new ArrayList<>(held);
+        held.clear();
+        Set<String> next = new LinkedHashSet<>(online);
+        for (PresenceEvent e : events) apply(next, e);
+        publish(next, false);
+        final Throwable cause =
+            error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        notifications.add(new Runnable() {
+          @Override
+          public void run() {
+            listener.onError(cause);
+          }
+        });
+      } else {
+        Set<String> next = new LinkedHashSet<>(users);
+        for (PresenceEvent e : held) apply(next, e);
+        held.clear();
+        boolean first = !hasSnapshot;
+        hasSnapshot = true;
+        publish(next, first);
       }
-      return;
     }
-    Set<String> next = new LinkedHashSet<>(users);
-    for (PresenceEvent e : held) apply(next, e);
-    held.clear();
-    boolean first = !hasSnapshot;
-    hasSnapshot = true;
-    publish(next, first);
+    notifyListener();
   }
 
-  private synchronized void onPresence(PresenceEvent event) {
-    if (destroyed) return;
-    if (loading) {
-      held.add(event);
-      return;
+  private void onPresence(PresenceEvent event) {
+    synchronized (this) {
+      if (destroyed) return;
+      if (loading) {
+        held.add(event);
+        return;
+      }
+      Set<String> next = new LinkedHashSet<>(online);
+      apply(next, event);
+      publish(next, false);
     }
-    Set<String> next = new LinkedHashSet<>(online);
-    apply(next, event);
-    publish(next, false);
+    notifyListener();
   }
 
   private static void apply(Set<String> set, PresenceEvent e) {
@@ -154,13 +188,42 @@ public final class TenantPresenceTracker {
     }
   }
 
+  /** Makes {@code next} current and queues its report; call with the lock held, then {@link #notifyListener()}. */
   private void publish(Set<String> next, boolean always) {
     if (!always && next.equals(online)) return;
-    online = Collections.unmodifiableSet(next);
-    try {
-      listener.onChange(online);
-    } catch (RuntimeException e) {
-      // the app's bug; tracking goes on
+    final Set<String> current = Collections.unmodifiableSet(next);
+    online = current;
+    notifications.add(new Runnable() {
+      @Override
+      public void run() {
+        listener.onChange(current);
+      }
+    });
+  }
+
+  /**
+   * Makes the queued listener calls, without the lock: the thread that finds nobody notifying does it for all,
+   * so calls keep their order even when changes come from several threads.
+   */
+  private void notifyListener() {
+    synchronized (this) {
+      if (notifying) return;
+      notifying = true;
+    }
+    while (true) {
+      Runnable next;
+      synchronized (this) {
+        next = destroyed ? null : notifications.poll();
+        if (next == null) {
+          notifying = false;
+          return;
+        }
+      }
+      try {
+        next.run();
+      } catch (RuntimeException e) {
+        log.warn("a TenantPresenceListener threw; tracking goes on", e);
+      }
     }
   }
 }

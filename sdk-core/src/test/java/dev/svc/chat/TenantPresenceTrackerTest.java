@@ -11,7 +11,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.svc.chat.internal.ClientLoggers;
 import dev.svc.chat.testing.FakeChatClient;
+import dev.svc.chat.testing.LockProbe;
+import dev.svc.chat.testing.RecordingLogger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class TenantPresenceTrackerTest {
@@ -111,5 +115,80 @@ class TenantPresenceTrackerTest {
     assertEquals(before, client.handlerCount());
     client.presenceResults.poll().complete(Collections.singletonList("a"));
     assertTrue(changes.isEmpty());
+  }
+
+  @Test
+  void theListenerIsNeverCalledUnderTheTrackersLock() {
+    LockProbe probe = new LockProbe();
+    AtomicReference<TenantPresenceTracker> ref = new AtomicReference<>();
+    Runnable intoTracker = () -> ref.get().isOnline("x");
+    List<String> calls = new ArrayList<>();
+    TenantPresenceTracker tracker = Svc.createTenantPresenceTracker(client, new TenantPresenceListener() {
+      @Override
+      public void onChange(Set<String> online) {
+        calls.add("change " + new java.util.TreeSet<>(online));
+        probe.check("onChange", ref.get(), intoTracker);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        calls.add("error " + error.getMessage());
+        probe.check("onError", ref.get(), intoTracker);
+      }
+    });
+    ref.set(tracker);
+
+    client.presenceResults.poll().complete(Arrays.asList("a")); // from the snapshot
+    client.emit(EventType.TENANT_PRESENCE, PresenceEvent.of("b", true, 1)); // from a live event
+    client.moveTo(ConnectionState.RECONNECTING);
+    client.moveTo(ConnectionState.CONNECTED);
+    client.emit(EventType.TENANT_PRESENCE, PresenceEvent.of("c", true, 2)); // held during the snapshot
+    client.presenceResults.poll().completeExceptionally(new TransportException("down")); // a failed snapshot
+
+    assertEquals(List.of("change [a]", "change [a, b]", "change [a, b, c]", "error down"), calls);
+    assertEquals(List.of(), probe.violations);
+  }
+
+  @Test
+  void changesMadeFromInsideTheListenerAreReportedInOrderAfterTheCurrentOne() {
+    List<Set<String>> seen = new ArrayList<>();
+    Svc.createTenantPresenceTracker(client, new TenantPresenceListener() {
+      @Override
+      public void onChange(Set<String> online) {
+        seen.add(online);
+        // an event delivered synchronously while the listener runs (a fake client does that)
+        if (seen.size() == 1) client.emit(EventType.TENANT_PRESENCE, PresenceEvent.of("b", true, 1));
+      }
+    });
+    client.presenceResults.poll().complete(Arrays.asList("a"));
+    assertEquals(List.of(set("a"), set("a", "b")), seen);
+  }
+
+  @Test
+  void anExceptionFromTheListenerIsLoggedThroughTheClientsLoggerAndTrackingGoesOn() {
+    RecordingLogger logger = new RecordingLogger();
+    ClientLoggers.register(client, logger);
+    TenantPresenceTracker tracker = Svc.createTenantPresenceTracker(client, new TenantPresenceListener() {
+      @Override
+      public void onChange(Set<String> online) {
+        throw new IllegalStateException("app bug " + online.size());
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        throw new IllegalStateException("app bug in onError");
+      }
+    });
+    client.presenceResults.poll().complete(Arrays.asList("a"));
+    client.emit(EventType.TENANT_PRESENCE, PresenceEvent.of("b", true, 1));
+    assertEquals(set("a", "b"), tracker.online());
+    client.moveTo(ConnectionState.CONNECTED);
+    client.presenceResults.poll().completeExceptionally(new TransportException("down"));
+
+    assertEquals(3, logger.lines.size(), logger.lines.toString());
+    assertTrue(logger.lines.get(0).startsWith("WARN a TenantPresenceListener threw"), logger.lines.toString());
+    assertTrue(logger.lines.get(0).contains("app bug 1"), logger.lines.toString());
+    assertTrue(logger.lines.get(1).contains("app bug 2"), logger.lines.toString());
+    assertTrue(logger.lines.get(2).contains("app bug in onError"), logger.lines.toString());
   }
 }

@@ -5,6 +5,7 @@ import static dev.svc.chat.it.Futures.await;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Svc;
+import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,12 @@ final class ChatFixture implements AutoCloseable {
 
   /** A new, not yet connected client of this server, closed with the fixture. */
   ChatClient newClient() {
-    ChatClient c = Svc.init(server.apiUrl());
+    return newClient(SvcOptions.builder(server.apiUrl()).build());
+  }
+
+  /** A new, not yet connected client with these options (another apiUrl, such as a proxy's), closed with the fixture. */
+  ChatClient newClient(SvcOptions options) {
+    ChatClient c = Svc.init(options);
     clients.add(c);
     return c;
   }

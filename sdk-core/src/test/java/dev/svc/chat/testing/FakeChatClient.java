@@ -42,6 +42,8 @@ public final class FakeChatClient extends UnsupportedChatClient {
   public final Deque<CompletableFuture<MessagePage>> historyResults = new ArrayDeque<>();
   public final Deque<CompletableFuture<List<String>>> presenceResults = new ArrayDeque<>();
   public boolean typingThrows;
+  /** Runs inside {@link #setTyping}, on the caller's thread, before the call is recorded. */
+  public volatile Runnable whileSettingTyping;
 
   /** Delivers an event to the handlers registered now, at once. */
   @SuppressWarnings("unchecked")
@@ -125,6 +127,8 @@ public final class FakeChatClient extends UnsupportedChatClient {
 
   @Override
   public CompletableFuture<Void> setTyping(String roomId, boolean isTyping) {
+    Runnable probe = whileSettingTyping;
+    if (probe != null) probe.run();
     if (typingThrows) throw new IllegalStateException("closed");
     typingCalls.add(roomId + ":" + isTyping);
     return CompletableFuture.completedFuture(null);

@@ -1,0 +1,162 @@
+package dev.svc.chat.it;
+
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.LogLevel;
+import dev.svc.chat.Message;
+import dev.svc.chat.Receipt;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * What one chaos-test client saw through its plain {@code on(...)} handlers: per room the {@code seq} of every
+ * {@code NEW_MESSAGE} in delivery order, the latest state of every message, the latest receipt of every member.
+ * Thread-safe: handlers run on the client's callback thread, the test reads from its own.
+ */
+final class ChaosView {
+  final String userId;
+  final Set<String> rooms;
+
+  // guarded by this
+  private final Map<String, List<Long>> newSeqs = new HashMap<>();
+  private final Map<String, Message> latest = new LinkedHashMap<>();
+  private final Set<String> updateKeys = new HashSet<>();
+  private final Map<String, Map<String, Receipt>> receipts = new HashMap<>();
+  private final ArrayDeque<String> log = new ArrayDeque<>();
+  private long newEvents;
+  private long updateEvents;
+  private long duplicateUpdates;
+  private long readEvents;
+  private long foreignEvents;
+  private long connects;
+  private long recovered;
+  private long live;
+
+  ChaosView(String userId, Set<String> rooms) {
+    this.userId = userId;
+    this.rooms = Set.copyOf(rooms);
+    for (String r : rooms) {
+      newSeqs.put(r, new ArrayList<>());
+      receipts.put(r, new HashMap<>());
+    }
+  }
+
+  synchronized void onNew(Message m) {
+    newEvents++;
+    List<Long> seqs = newSeqs.get(m.roomId());
+    if (seqs == null) {
+      foreignEvents++;
+      return;
+    }
+    seqs.add(m.seq());
+    // WHEN-ENGINE-EXPOSES-RECOVERY: tell a recovered delivery from a live one here (an event flag or a
+    // recovery event with counts) and count it in `recovered` instead of `live`.
+    live++;
+    apply(m, false);
+  }
+
+  synchronized void onUpdated(Message m) {
+    updateEvents++;
+    if (!rooms.contains(m.roomId())) {
+      foreignEvents++;
+      return;
+    }
+    long rev = ChaosTruth.rev(m);
+    if (rev > 0 && !updateKeys.add(m.id() + "@" + rev)) duplicateUpdates++;
+    apply(m, true);
+  }
+
+  /** Keeps the latest state: the higher rev, or (without revs) an update over a new-message and else the first. */
+  private void apply(Message m, boolean update) {
+    Message old = latest.get(m.id());
+    long rev = ChaosTruth.rev(m);
+    if (old == null || rev > ChaosTruth.rev(old) || (rev == ChaosTruth.rev(old) && update)) latest.put(m.id(), m);
+  }
+
+  synchronized void onRead(Receipt r) {
+    readEvents++;
+    Map<String, Receipt> room = receipts.get(r.roomId());
+    if (room == null) {
+      foreignEvents++;
+      return;
+    }
+    Receipt old = room.get(r.userId());
+    if (old == null || r.seq() >= old.seq()) room.put(r.userId(), r);
+  }
+
+  synchronized void onState(ConnectionStateChange change) {
+    if (change.current() == ConnectionState.CONNECTED) connects++;
+    note("state " + change.previous() + " -> " + change.current() + " (" + change.reason() + ")");
+  }
+
+  void log(LogLevel level, String message, Throwable error) {
+    if (level == LogLevel.DEBUG) return;
+    note(level + " " + message + (error == null ? "" : ": " + error));
+  }
+
+  private synchronized void note(String line) {
+    if (log.size() == 40) log.removeFirst();
+    log.addLast(line);
+  }
+
+  // ---------------------------------------------------------------- for the workload
+
+  /** A random message of {@code roomId} seen so far that matches, or null. */
+  synchronized Message pick(String roomId, Random rnd, Predicate<Message> filter) {
+    List<Message> candidates = new ArrayList<>();
+    for (Message m : latest.values()) {
+      if (m.roomId().equals(roomId) && !m.isDeleted() && filter.test(m)) candidates.add(m);
+    }
+    return candidates.isEmpty() ? null : candidates.get(rnd.nextInt(candidates.size()));
+  }
+
+  /** The message of {@code roomId} with the highest seq seen so far, or null. */
+  synchronized Message newest(String roomId) {
+    Message best = null;
+    for (Message m : latest.values()) {
+      if (m.roomId().equals(roomId) && (best == null || m.seq() > best.seq())) best = m;
+    }
+    return best;
+  }
+
+  // ---------------------------------------------------------------- for the report
+
+  synchronized List<Long> seqs(String roomId) {
+    return new ArrayList<>(newSeqs.get(roomId));
+  }
+
+  synchronized Message latest(String messageId) {
+    return latest.get(messageId);
+  }
+
+  synchronized Map<String, Receipt> receipts(String roomId) {
+    return new HashMap<>(receipts.get(roomId));
+  }
+
+  synchronized Map<String, Long> counters() {
+    Map<String, Long> c = new LinkedHashMap<>();
+    c.put("newEvents", newEvents);
+    c.put("updateEvents", updateEvents);
+    c.put("duplicateUpdates", duplicateUpdates);
+    c.put("readEvents", readEvents);
+    c.put("foreignEvents", foreignEvents);
+    c.put("connects", connects);
+    c.put("recovered", recovered);
+    c.put("live", live);
+    return c;
+  }
+
+  /** The last {@code n} log lines and state changes. */
+  synchronized List<String> recentLog(int n) {
+    List<String> all = new ArrayList<>(log);
+    return all.subList(Math.max(0, all.size() - n), all.size());
+  }
+}
