@@ -171,7 +171,7 @@ final class ChaosReport {
         + ") lost=" + lost + " duplicated=" + duplicated + " outOfOrder=" + outOfOrder + " unexpected=" + unexpected
         + " | stale=" + stale + " duplicatedUpdates=" + duplicateUpdates
         + " | receipts " + (receiptsCompared ? "mismatched=" + receiptMismatches : "not compared (no getReceipts yet)")
-        + " | recovered=" + recovered + " live=" + live + " (recovered not exposed by the engine yet)"
+        + " | recovered=" + recovered + " live=" + live
         + " | foreign=" + foreignEvents;
   }
 

@@ -200,6 +200,7 @@ class ChaosTest {
     client.on(EventType.MESSAGE_UPDATED, view::onUpdated);
     client.on(EventType.ROOM_READ, view::onRead);
     client.on(EventType.CONNECTION_STATE, view::onState);
+    client.on(EventType.RECOVERY, view::onRecovery);
     await(client.connect(user, tenant.mintToken(user, null, TOKEN_SECONDS).token()));
     if (joinedRoom != null) await(client.joinRoom(joinedRoom));
     clients.put(user, client);

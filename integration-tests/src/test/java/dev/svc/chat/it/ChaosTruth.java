@@ -2,6 +2,7 @@ package dev.svc.chat.it;
 
 import static dev.svc.chat.it.Futures.await;
 
+import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
@@ -24,12 +25,12 @@ final class ChaosTruth {
 
   /** The message's {@code rev}; 0 while {@code Message.rev()} is not there (then "latest" means "last received"). */
   static long rev(Message m) {
-    return 0; // WHEN-REV-LANDS: return m.rev();
+    return m.rev();
   }
 
   /** The room's receipts, or null while {@code getReceipts} is not there (receipts are then not compared). */
   static List<Receipt> receipts(ChatClient member, String roomId) throws Exception {
-    return null; // WHEN-RECEIPTS-LAND: return await(member.getReceipts(roomId));
+    return await(member.getReceipts(roomId));
   }
 
   /**
@@ -37,14 +38,13 @@ final class ChaosTruth {
    * {@code getChanges} is not there. Each must equal the same message in the history.
    */
   static List<Message> changesSinceZero(ChatClient member, String roomId) throws Exception {
-    return null; // WHEN-CHANGES-LAND: delete this line and uncomment the paging below
-    // List<Message> all = new ArrayList<>();
-    // for (long since = 0; ; ) {
-    //   ChangesPage page = await(member.getChanges(roomId, since, 100));
-    //   all.addAll(page.messages());
-    //   if (!page.hasMore() || page.messages().isEmpty()) return all;
-    //   since = rev(all.get(all.size() - 1));
-    // }
+    List<Message> all = new ArrayList<>();
+    for (long since = 0; ; ) {
+      ChangesPage page = await(member.getChanges(roomId, since, 100));
+      all.addAll(page.messages());
+      if (!page.hasMore() || page.messages().isEmpty()) return all;
+      since = rev(all.get(all.size() - 1));
+    }
   }
 
   /** The room's whole history, paged with {@code after}, ascending seq. */

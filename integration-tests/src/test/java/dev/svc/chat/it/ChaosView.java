@@ -5,6 +5,7 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.LogLevel;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
+import dev.svc.chat.RecoveryEvent;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,6 +40,8 @@ final class ChaosView {
   private long connects;
   private long recovered;
   private long live;
+  private final Set<String> recovering = new HashSet<>();
+  private long recoveries;
 
   ChaosView(String userId, Set<String> rooms) {
     this.userId = userId;
@@ -57,9 +60,12 @@ final class ChaosView {
       return;
     }
     seqs.add(m.seq());
-    // WHEN-ENGINE-EXPOSES-RECOVERY: tell a recovered delivery from a live one here (an event flag or a
-    // recovery event with counts) and count it in `recovered` instead of `live`.
-    live++;
+    // between a room's RecoveryEvent STARTED and FINISHED, its new messages are recovered ones
+    if (recovering.contains(m.roomId())) {
+      recovered++;
+    } else {
+      live++;
+    }
     apply(m, false);
   }
 
@@ -79,6 +85,18 @@ final class ChaosView {
     Message old = latest.get(m.id());
     long rev = ChaosTruth.rev(m);
     if (old == null || rev > ChaosTruth.rev(old) || (rev == ChaosTruth.rev(old) && update)) latest.put(m.id(), m);
+  }
+
+  synchronized void onRecovery(RecoveryEvent e) {
+    if (e.roomId() == null) {
+      if (e.phase() == RecoveryEvent.Phase.FINISHED) recoveries++;
+      return;
+    }
+    if (e.phase() == RecoveryEvent.Phase.STARTED) {
+      recovering.add(e.roomId());
+    } else {
+      recovering.remove(e.roomId());
+    }
   }
 
   synchronized void onRead(Receipt r) {
@@ -151,6 +169,7 @@ final class ChaosView {
     c.put("connects", connects);
     c.put("recovered", recovered);
     c.put("live", live);
+    c.put("recoveries", recoveries);
     return c;
   }
 
