@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -194,12 +195,20 @@ class EndToEndChatTest {
       String room = limited.admin().createRoom("slow", "alice");
       ChatClient alice = limited.connected("alice");
       await(alice.sendText(room, "first"));
-      ApiException e = apiError(alice.sendText(room, "second"));
+      CompletableFuture<Message> second = alice.sendText(room, "second");
+      // the outbox keeps the send and waits out Retry-After; the app sees why in pendingSends()
+      long deadline = System.nanoTime() + Futures.WAIT.toNanos();
+      while (alice.pendingSends().isEmpty() || alice.pendingSends().get(0).lastError() == null) {
+        assertTrue(System.nanoTime() < deadline, "the send was never refused");
+        Thread.onSpinWait();
+      }
+      ApiException e = (ApiException) alice.pendingSends().get(0).lastError();
       assertEquals(429, e.status());
       assertEquals("rate_limited", e.code());
       assertEquals(2000, e.retryAfterMillis(), "Retry-After: 2 (one send per 2 s)");
-      clock.advance(Duration.ofSeconds(2));
-      assertEquals(2, await(alice.sendText(room, "second")).seq());
+      clock.advance(Duration.ofSeconds(2)); // the server's clock: the retry after 2 s is let through
+      assertEquals(2, await(second).seq());
+      assertTrue(alice.pendingSends().isEmpty());
     }
   }
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.svc.chat.EventHandler;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -13,11 +16,18 @@ import java.util.function.Predicate;
 final class RecordingHandler<T> implements EventHandler<T> {
   private final BlockingQueue<T> events = new LinkedBlockingQueue<>();
   final BlockingQueue<Thread> threads = new LinkedBlockingQueue<>();
+  private final List<T> seen = new CopyOnWriteArrayList<>();
 
   @Override
   public void onEvent(T event) {
     threads.add(Thread.currentThread());
+    seen.add(event);
     events.add(event);
+  }
+
+  /** Returns every event received so far, taken or not. */
+  List<T> all() {
+    return new ArrayList<>(seen);
   }
 
   /** Returns the next event, failing if none comes within {@code timeout}. */

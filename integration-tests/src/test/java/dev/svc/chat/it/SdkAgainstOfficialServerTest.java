@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventType;
@@ -137,7 +138,7 @@ class SdkAgainstOfficialServerTest {
     server.send("expire");
     ConnectionStateChange change = states.next(s -> s.current() != ConnectionState.CONNECTED);
     assertEquals(ConnectionState.DISCONNECTED, change.current());
-    assertEquals("token_expired", change.reason());
+    assertEquals(ConnectionReason.TOKEN_EXPIRED, change.reason()); // no refresher: the client stays disconnected
   }
 
   @Test

@@ -71,7 +71,7 @@ final class GatewayConnection {
         if (conn.abandoned) return;
         long limit = conn.inboundLimit;
         if (text.length() > limit / 3) {
-          final long size = RealtimeEngine.utf8Size(text);
+          final long size = EngineIoCodec.utf8Size(text);
           if (size > limit) {
             // OkHttp has read it already; what matters now is not to queue it, and to drop the connection
             actor.execute(() -> engine.onOversizedFrame(conn, size, limit));

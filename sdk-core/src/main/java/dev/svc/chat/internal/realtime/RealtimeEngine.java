@@ -19,11 +19,7 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.Scheduler;
-import dev.svc.chat.internal.json.Json;
-import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
-import dev.svc.chat.internal.socketio.EngineIoPacket;
-import dev.svc.chat.internal.socketio.MalformedFrameException;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 import okhttp3.OkHttpClient;
@@ -70,6 +66,7 @@ public final class RealtimeEngine {
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>();
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
   private final Handover handover = new Handover(this);
+  private final InboundPackets inbound;
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
   private final Set<CompletableFuture<?>> openCommands =
       Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
@@ -86,6 +83,7 @@ public final class RealtimeEngine {
     this.queued = new QueuedEmits(actor, ackTimeoutMillis);
     this.refreshesTokens = refreshesTokens;
     this.gate = new InboundGate(backlog);
+    this.inbound = new InboundPackets(this, log);
   }
 
   /** Returns the gateway URL for an API URL: its origin plus {@code /socket.io/?EIO=4&transport=websocket}. */
@@ -279,121 +277,14 @@ public final class RealtimeEngine {
   }
 
   void onText(GatewayConnection conn, String text) {
-    if (conn != current) {
-      handover.onText(conn, text);
-      return;
-    }
-    EngineIoPacket packet;
-    try {
-      packet = EngineIoCodec.decode(text);
-    } catch (MalformedFrameException e) {
-      distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a malformed Engine.IO frame", e);
-      return;
-    }
-    if (conn.handshake == null) {
-      onFirstPacket(conn, packet);
-      return;
-    }
-    switch (packet.type) {
-      case PING:
-        send(conn, EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
-        armWatchdog(conn);
-        break;
-      case MESSAGE:
-        onSocketIoPacket(conn, packet.data);
-        break;
-      case CLOSE:
-        onTransportLost(conn, ConnectionReason.TRANSPORT_CLOSED,
-            new TransportException("the gateway sent an Engine.IO close"));
-        break;
-      default:
-        if (log.isDebug()) log.debug("ignored Engine.IO packet " + packet.type);
-    }
-  }
-
-  private void onFirstPacket(GatewayConnection conn, EngineIoPacket packet) {
-    if (packet.type != EngineIoPacket.Type.OPEN) {
-      onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
-          new TransportException("the gateway's first packet was " + packet.type + ", not OPEN"));
-      return;
-    }
-    try {
-      conn.handshake = EngineIoCodec.parseOpen(packet.data);
-    } catch (MalformedFrameException e) {
-      report(ClientError.Kind.PROTOCOL_ERROR, "the gateway's handshake was refused: " + e.getMessage(), e);
-      onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, new TransportException(e.getMessage(), e));
-      return;
-    }
-    conn.inboundLimit = conn.handshake.maxPayload;
-    if (log.isDebug()) log.debug("connection #" + conn.id + " opened: " + conn.handshake);
-    armWatchdog(conn);
-    // the CONNECT carries the token: never log it
-    String connect = SocketIoCodec.encode(SocketIoPacket.connect(Json.object("token", token)));
-    RuntimeException failure = send(conn, EngineIoCodec.message(connect));
-    if (failure != null) onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, failure);
-  }
-
-  private void onSocketIoPacket(GatewayConnection conn, String data) {
-    SocketIoPacket packet;
-    try {
-      packet = SocketIoCodec.decode(data);
-    } catch (MalformedFrameException e) {
-      distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet", e);
-      return;
-    }
-    conn.binaryFramesToSkip += packet.attachments;
-    if (!packet.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) {
-      if (log.isDebug()) log.debug("ignored a packet for namespace " + packet.namespace);
-      return;
-    }
-    switch (packet.type) {
-      case CONNECT:
-        onAccepted(conn);
-        break;
-      case CONNECT_ERROR:
-        onRefused(conn, packet.data);
-        break;
-      case DISCONNECT:
-        onServerDisconnect(conn);
-        break;
-      case EVENT:
-        if ("session-expired".equals(packet.eventName)) conn.sessionExpired = true;
-        if (!handover.hold(packet)) listener.onServerEvent(packet);
-        break;
-      case ACK:
-        if (!acks.complete(packet.ackId, packet.data)) {
-          if (!acks.wasIssued(packet.ackId)) {
-            distrust(conn, ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId
-                + ", never emitted", null);
-          } else if (log.isDebug()) {
-            log.debug("ignored a late acknowledgement of id " + packet.ackId);
-          }
-        }
-        break;
-      case BINARY_EVENT:
-        // the attachments that follow are counted and skipped: the stream itself is still in step
-        report(ClientError.Kind.UNSUPPORTED_BINARY, "dropped binary event '" + packet.eventName + "' and its "
-            + packet.attachments + " attachments: binary payloads are not supported", null);
-        break;
-      case BINARY_ACK:
-        acks.fail(packet.ackId, new TransportException("binary acknowledgements are not supported"));
-        report(ClientError.Kind.UNSUPPORTED_BINARY, "a binary acknowledgement, not supported", null);
-        break;
-      default:
-        throw new AssertionError(packet.type);
-    }
+    inbound.onText(conn, text);
   }
 
   void onBinary(GatewayConnection conn) {
-    if (conn != current) return;
-    if (conn.binaryFramesToSkip > 0) {
-      conn.binaryFramesToSkip--;
-    } else {
-      distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a binary frame no packet announced", null);
-    }
+    inbound.onBinary(conn);
   }
 
-  private void onAccepted(GatewayConnection conn) {
+  void onAccepted(GatewayConnection conn) {
     if (conn.accepted) return;
     conn.accepted = true;
     if (conn.handshakeTimer != null) conn.handshakeTimer.cancel();
@@ -407,40 +298,12 @@ public final class RealtimeEngine {
     listener.onConnectionAccepted();
   }
 
-  private void onRefused(GatewayConnection conn, String data) {
-    ServiceError error = ServiceError.fromConnectError(data);
-    if (error == null) {
-      // not a refusal the client can read: neither assume "unauthorized" nor give up; retry with backoff
-      report(ClientError.Kind.PROTOCOL_ERROR, "an unreadable CONNECT_ERROR: "
-          + (data.length() > 200 ? data.substring(0, 200) + "..." : data), null);
-      onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
-      return;
-    }
-    ApiException cause = error.toApiException();
-    log.info("the gateway refused the handshake: " + error.code);
-    if (cause.isTokenExpired()) {
-      tokenExpired(cause);
-    } else {
-      stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
-          : ConnectionReason.REFUSED, cause, false);
-    }
-  }
-
-  private void onServerDisconnect(GatewayConnection conn) {
-    if (conn.sessionExpired) {
-      tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
-    } else {
-      stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
-          new TransportException("the gateway disconnected the client"), false);
-    }
-  }
-
   /**
    * The token expired (refused, or {@code session-expired} on an open connection). With a refresher the
    * engine waits, RECONNECTING, for the new token the client fetches ({@link #connect}) or for
    * {@link #refreshFailed}; without one it stays DISCONNECTED.
    */
-  private void tokenExpired(ApiException cause) {
+  void tokenExpired(ApiException cause) {
     if (!refreshesTokens) {
       stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
       return;
@@ -489,13 +352,13 @@ public final class RealtimeEngine {
   }
 
   /** Reports {@code what} and replaces {@code conn}, whose stream can no longer be trusted. */
-  private void distrust(GatewayConnection conn, ClientError.Kind kind, String what, Throwable cause) {
+  void distrust(GatewayConnection conn, ClientError.Kind kind, String what, Throwable cause) {
     log.warn("the gateway sent " + what + "; replacing the connection", cause);
     report(kind, "the gateway sent " + what, cause);
     onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("the gateway sent " + what, cause));
   }
 
-  private void report(ClientError.Kind kind, String message, Throwable cause) {
+  void report(ClientError.Kind kind, String message, Throwable cause) {
     reportError(new ClientError(kind, message, null, cause));
   }
 
@@ -549,7 +412,7 @@ public final class RealtimeEngine {
    * Ends the connection without reconnecting, in state {@code target}. {@code polite}: send DISCONNECT
    * first (not when the gateway itself refused or disconnected us).
    */
-  private void stop(ConnectionState target, ConnectionReason reason, RuntimeException cause, boolean polite) {
+  void stop(ConnectionState target, ConnectionReason reason, RuntimeException cause, boolean polite) {
     handover.finish();
     cancelTimers();
     GatewayConnection conn = current;
@@ -570,6 +433,20 @@ public final class RealtimeEngine {
   private void abandon(GatewayConnection conn) {
     conn.abandoned = true;
     closePolitely(conn);
+  }
+
+  /** Returns the current connection (null between connections); actor only. */
+  GatewayConnection current() {
+    return current;
+  }
+
+  Handover handover() {
+    return handover;
+  }
+
+  /** Delivers an event of the current connection, or holds it while a token refresh's handover drains. */
+  void deliverOrHold(SocketIoPacket event) {
+    if (!handover.hold(event)) listener.onServerEvent(event);
   }
 
   /** Delivers a gateway event to the client (used by the handover for old and held events). */
@@ -598,7 +475,7 @@ public final class RealtimeEngine {
 
   /** Sends a frame; returns the failure, or null when it was queued. */
   RuntimeException send(GatewayConnection conn, String frame) {
-    long size = utf8Size(frame);
+    long size = EngineIoCodec.utf8Size(frame);
     if (size > conn.maxPayload()) {
       return new ApiException(413, "payload_too_large",
           "frame of " + size + " bytes exceeds the gateway's maxPayload of " + conn.maxPayload());
@@ -632,24 +509,5 @@ public final class RealtimeEngine {
   private void cancelReconnectTimer() {
     if (reconnectTimer != null) reconnectTimer.cancel();
     reconnectTimer = null;
-  }
-
-  /** Returns the UTF-8 length of {@code s} without encoding it. */
-  static long utf8Size(String s) {
-    long size = 0;
-    for (int i = 0, n = s.length(); i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        size++;
-      } else if (c < 0x800) {
-        size += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        size += 4;
-        i++;
-      } else {
-        size += 3;
-      }
-    }
-    return size;
   }
 }

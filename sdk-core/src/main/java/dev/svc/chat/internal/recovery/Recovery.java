@@ -72,6 +72,8 @@ public final class Recovery {
     }
   };
   private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>();
+  /** Rooms started by the first listing, until the first loss (see {@link RoomLedger#fresh}). */
+  private final java.util.List<RoomLedger> freshRooms = new java.util.ArrayList<>();
   private int running;
   private boolean closed;
 
@@ -124,6 +126,13 @@ public final class Recovery {
       return;
     }
     if (m.seq() <= room.seq) {
+      if (room.fresh && m.seq() > room.liveMax) {
+        // sent after the connection was accepted, though the first listing counted it already
+        sink.publish(EventType.NEW_MESSAGE, m);
+        room.liveMax = m.seq();
+        room.markApplied(m.id(), m.rev());
+        return;
+      }
       if (log.isDebug()) log.debug("dropped a repeat of message " + m.roomId() + "#" + m.seq());
       return;
     }
@@ -182,6 +191,12 @@ public final class Recovery {
   /** The connection was lost (or the app disconnected): what follows is recovered on the next connection. */
   public void onConnectionLost() {
     if (lostAt == 0) lostAt = wallClock.getAsLong();
+    for (RoomLedger room : freshRooms) {
+      // after the first live message, everything the listing counted beyond it was sent later: recover it
+      if (room.liveMax > 0 && room.liveMax < room.seq) room.seq = room.liveMax;
+      room.fresh = false;
+    }
+    freshRooms.clear();
   }
 
   /** A connection was accepted (a first connect, a reconnect, or a token refresh): catch up every room. */
@@ -227,7 +242,12 @@ public final class Recovery {
       RoomLedger room = rooms.get(r.id());
       if (room == null) {
         if (firstList || syncCutoff == 0) {
-          rooms.put(r.id(), new RoomLedger(r.id(), r.lastMessageSeq(), r.rev())); // where delivery starts
+          RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
+          if (firstList) {
+            start.fresh = true;
+            freshRooms.add(start);
+          }
+          rooms.put(r.id(), start);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
@@ -336,6 +356,7 @@ public final class Recovery {
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
     sink.publish(EventType.NEW_MESSAGE, m);
     room.seq = m.seq();
+    if (room.fresh && by == null) room.liveMax = m.seq();
     room.markApplied(m.id(), m.rev());
     if (by != null) by.messages++;
   }

@@ -35,6 +35,15 @@ final class RoomLedger {
   /** The receipt seq delivered per user. */
   private final Map<String, Long> receiptSeq = new HashMap<>();
 
+  /**
+   * Set for a room whose starting point came from the first listing of the rooms, until the first loss: the
+   * listing may have been answered after messages the connection delivers live were sent, so a live message
+   * at or below {@link #seq} is new to the app as long as it is above {@link #liveMax}.
+   */
+  boolean fresh;
+  /** The highest seq delivered live while {@link #fresh}. */
+  long liveMax;
+
   /** The back-fill of this room, while one runs or waits its turn. */
   RoomBackfill backfill;
   /** The timer that reads the changes if a revision gap stays open. */

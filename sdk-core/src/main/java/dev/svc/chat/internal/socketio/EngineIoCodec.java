@@ -95,4 +95,23 @@ public final class EngineIoCodec {
   static String abbreviate(String s) {
     return s.length() <= 200 ? s : s.substring(0, 200) + "...(" + s.length() + " chars)";
   }
+
+  /** Returns the UTF-8 length of {@code s} without encoding it. */
+  public static long utf8Size(String s) {
+    long size = 0;
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        size++;
+      } else if (c < 0x800) {
+        size += 2;
+      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+        size += 4;
+        i++;
+      } else {
+        size += 3;
+      }
+    }
+    return size;
+  }
 }

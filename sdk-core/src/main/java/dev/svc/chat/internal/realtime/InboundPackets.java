@@ -1,0 +1,174 @@
+package dev.svc.chat.internal.realtime;
+
+import dev.svc.chat.ApiException;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionReason;
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.json.Json;
+import dev.svc.chat.internal.json.ServiceError;
+import dev.svc.chat.internal.socketio.EngineIoCodec;
+import dev.svc.chat.internal.socketio.EngineIoPacket;
+import dev.svc.chat.internal.socketio.MalformedFrameException;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+
+/**
+ * Reads what the gateway sends on the engine's current connection: the Engine.IO handshake and heartbeat,
+ * and the Socket.IO packets (the answer to CONNECT, events, acknowledgements). What it cannot read or trust
+ * (a malformed frame, an acknowledgement never asked for, a stray binary frame) is reported and the
+ * connection replaced, so that recovery fills whatever it carried. Confined to the engine's actor.
+ */
+final class InboundPackets {
+  private final RealtimeEngine engine;
+  private final Log log;
+
+  InboundPackets(RealtimeEngine engine, Log log) {
+    this.engine = engine;
+    this.log = log;
+  }
+
+  void onText(GatewayConnection conn, String text) {
+    if (conn != engine.current()) {
+      engine.handover().onText(conn, text);
+      return;
+    }
+    EngineIoPacket packet;
+    try {
+      packet = EngineIoCodec.decode(text);
+    } catch (MalformedFrameException e) {
+      engine.distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a malformed Engine.IO frame", e);
+      return;
+    }
+    if (conn.handshake == null) {
+      onFirstPacket(conn, packet);
+      return;
+    }
+    switch (packet.type) {
+      case PING:
+        engine.send(conn, EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
+        engine.armWatchdog(conn);
+        break;
+      case MESSAGE:
+        onSocketIoPacket(conn, packet.data);
+        break;
+      case CLOSE:
+        engine.onTransportLost(conn, ConnectionReason.TRANSPORT_CLOSED,
+            new TransportException("the gateway sent an Engine.IO close"));
+        break;
+      default:
+        if (log.isDebug()) log.debug("ignored Engine.IO packet " + packet.type);
+    }
+  }
+
+  void onFirstPacket(GatewayConnection conn, EngineIoPacket packet) {
+    if (packet.type != EngineIoPacket.Type.OPEN) {
+      engine.onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
+          new TransportException("the gateway's first packet was " + packet.type + ", not OPEN"));
+      return;
+    }
+    try {
+      conn.handshake = EngineIoCodec.parseOpen(packet.data);
+    } catch (MalformedFrameException e) {
+      engine.report(ClientError.Kind.PROTOCOL_ERROR, "the gateway's handshake was refused: " + e.getMessage(), e);
+      engine.onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, new TransportException(e.getMessage(), e));
+      return;
+    }
+    conn.inboundLimit = conn.handshake.maxPayload;
+    if (log.isDebug()) log.debug("connection #" + conn.id + " opened: " + conn.handshake);
+    engine.armWatchdog(conn);
+    // the CONNECT carries the token: never log it
+    String connect = SocketIoCodec.encode(SocketIoPacket.connect(Json.object("token", engine.tokenInActor())));
+    RuntimeException failure = engine.send(conn, EngineIoCodec.message(connect));
+    if (failure != null) engine.onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, failure);
+  }
+
+  void onSocketIoPacket(GatewayConnection conn, String data) {
+    SocketIoPacket packet;
+    try {
+      packet = SocketIoCodec.decode(data);
+    } catch (MalformedFrameException e) {
+      engine.distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet", e);
+      return;
+    }
+    conn.binaryFramesToSkip += packet.attachments;
+    if (!packet.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) {
+      if (log.isDebug()) log.debug("ignored a packet for namespace " + packet.namespace);
+      return;
+    }
+    switch (packet.type) {
+      case CONNECT:
+        engine.onAccepted(conn);
+        break;
+      case CONNECT_ERROR:
+        onRefused(conn, packet.data);
+        break;
+      case DISCONNECT:
+        onServerDisconnect(conn);
+        break;
+      case EVENT:
+        if ("session-expired".equals(packet.eventName)) conn.sessionExpired = true;
+        engine.deliverOrHold(packet);
+        break;
+      case ACK:
+        if (!engine.acks().complete(packet.ackId, packet.data)) {
+          if (!engine.acks().wasIssued(packet.ackId)) {
+            engine.distrust(conn, ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId
+                + ", never emitted", null);
+          } else if (log.isDebug()) {
+            log.debug("ignored a late acknowledgement of id " + packet.ackId);
+          }
+        }
+        break;
+      case BINARY_EVENT:
+        // the attachments that follow are counted and skipped: the stream itself is still in step
+        engine.report(ClientError.Kind.UNSUPPORTED_BINARY, "dropped binary event '" + packet.eventName + "' and its "
+            + packet.attachments + " attachments: binary payloads are not supported", null);
+        break;
+      case BINARY_ACK:
+        engine.acks().fail(packet.ackId, new TransportException("binary acknowledgements are not supported"));
+        engine.report(ClientError.Kind.UNSUPPORTED_BINARY, "a binary acknowledgement, not supported", null);
+        break;
+      default:
+        throw new AssertionError(packet.type);
+    }
+  }
+
+  void onBinary(GatewayConnection conn) {
+    if (conn != engine.current()) return;
+    if (conn.binaryFramesToSkip > 0) {
+      conn.binaryFramesToSkip--;
+    } else {
+      engine.distrust(conn, ClientError.Kind.MALFORMED_FRAME, "a binary frame no packet announced", null);
+    }
+  }
+
+  void onRefused(GatewayConnection conn, String data) {
+    ServiceError error = ServiceError.fromConnectError(data);
+    if (error == null) {
+      // not a refusal the client can read: neither assume "unauthorized" nor give up; retry with backoff
+      engine.report(ClientError.Kind.PROTOCOL_ERROR, "an unreadable CONNECT_ERROR: "
+          + (data.length() > 200 ? data.substring(0, 200) + "..." : data), null);
+      engine.onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
+      return;
+    }
+    ApiException cause = error.toApiException();
+    log.info("the gateway refused the handshake: " + error.code);
+    if (cause.isTokenExpired()) {
+      engine.tokenExpired(cause);
+    } else {
+      engine.stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
+          : ConnectionReason.REFUSED, cause, false);
+    }
+  }
+
+  void onServerDisconnect(GatewayConnection conn) {
+    if (conn.sessionExpired) {
+      engine.tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
+    } else {
+      engine.stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
+          new TransportException("the gateway disconnected the client"), false);
+    }
+  }
+}
