@@ -1,5 +1,6 @@
 /**
- * Android bindings of the chat SDK: callbacks on the main thread. App visibility and network
- * bindings for the session manager come with the Android issue.
+ * Android bindings of the chat SDK: {@link dev.svc.chat.android.SvcAndroid}, installed once in
+ * {@code Application.onCreate}, stops and starts the session with the app's visibility and reconnects when
+ * the network returns; {@link dev.svc.chat.android.MainThreadExecutor} runs callbacks on the main thread.
  */
 package dev.svc.chat.android;

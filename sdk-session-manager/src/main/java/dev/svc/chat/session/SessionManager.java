@@ -19,6 +19,7 @@ import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TokenRefresher;
+import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.Log;
 import okhttp3.OkHttpClient;
@@ -177,6 +178,43 @@ public final class SessionManager {
     if (c != null) c.close();
     if (ownsScheduler) scheduler.shutdown();
     callbacks.shutdown();
+  }
+
+  /**
+   * Tells the manager that the device lost its network (on Android, the default network's
+   * {@code NetworkCallback.onLost}). A started manager goes {@link SessionStatus#OFFLINE} at once rather than
+   * when the connection times out; the client keeps its own reconnect schedule. Does nothing when stopped.
+   */
+  public void networkLost() {
+    synchronized (this) {
+      if (!started || status == SessionStatus.OFFLINE) return;
+      setStatus(SessionStatus.OFFLINE, new TransportException("the device has no network"));
+    }
+  }
+
+  /**
+   * Tells the manager that a network is available (on Android, {@code NetworkCallback.onAvailable}). A
+   * started manager retries now instead of waiting out its backoff: a session fetch waiting to be retried
+   * runs at once, and the client's waiting reconnect attempt starts at once ({@link ChatClient#reconnectNow()}).
+   * If the connection survived a {@link #networkLost()}, the manager goes back to {@link SessionStatus#READY}.
+   * Does nothing when stopped.
+   */
+  public void networkAvailable() {
+    boolean fetchNow;
+    ChatClient c;
+    synchronized (this) {
+      if (!started) return;
+      c = client;
+      if (status == SessionStatus.OFFLINE && c != null && c.state() == ConnectionState.CONNECTED) {
+        onConnected();
+        return;
+      }
+      // retryAttempt > 0 with a timer: a failed fetch waiting out its backoff (not the expiry timer)
+      fetchNow = retryAttempt > 0 && timer != null && refreshInFlight == null;
+      if (fetchNow) cancelTimer();
+    }
+    if (fetchNow) refresh();
+    if (c != null) c.reconnectNow();
   }
 
   /**

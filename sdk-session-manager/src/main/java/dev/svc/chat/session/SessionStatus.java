@@ -9,8 +9,10 @@ package dev.svc.chat.session;
  * LOADING --network failure (fetch or connect)---------------&gt; OFFLINE (retries by itself)
  * LOADING --route answered non-2xx, or token unauthorized----&gt; ERROR
  * READY   --connection lost (client reconnecting)------------&gt; OFFLINE
+ * READY   --networkLost() (LOADING too)----------------------&gt; OFFLINE
  * READY   --refresh: route answered non-2xx, user changed----&gt; ERROR (client disconnected)
  * OFFLINE --network back: fetched and connected--------------&gt; READY
+ * OFFLINE --networkAvailable(), the connection survived------&gt; READY
  * OFFLINE --route answered non-2xx, token unauthorized-------&gt; ERROR
  * ERROR   --start()------------------------------------------&gt; LOADING (one new attempt)
  * any     --stop()-------------------------------------------&gt; IDLE (client disconnected, kept)

@@ -33,6 +33,7 @@ final class FakeChatClient extends UnsupportedChatClient {
   private final List<EventHandler<ConnectionStateChange>> stateHandlers = new ArrayList<>();
   private volatile ConnectionState state = ConnectionState.DISCONNECTED;
   volatile int disconnects;
+  volatile int reconnectNows;
   volatile boolean closed;
 
   FakeChatClient(SvcOptions options) {
@@ -65,6 +66,11 @@ final class FakeChatClient extends UnsupportedChatClient {
     disconnects++;
     state = ConnectionState.DISCONNECTED;
     return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void reconnectNow() {
+    reconnectNows++;
   }
 
   @Override

@@ -227,6 +227,52 @@ class SessionManagerTest {
   }
 
   @Test
+  void aLostNetworkIsOfflineAtOnceAndReadyAgainWhenTheConnectionSurvived() {
+    manager(fetcher()).start();
+    manager.networkLost();
+    assertEquals(SessionStatus.OFFLINE, manager.state().status());
+    assertTrue(manager.state().error() instanceof TransportException, String.valueOf(manager.state().error()));
+    manager.networkLost(); // reported once
+    assertEquals(List.of(SessionStatus.LOADING, SessionStatus.READY, SessionStatus.OFFLINE), statuses);
+
+    manager.networkAvailable(); // the client never noticed: still connected
+    assertEquals(SessionStatus.READY, manager.state().status());
+    assertEquals(0, clients.get(0).reconnectNows);
+  }
+
+  @Test
+  void aReturningNetworkRetriesAWaitingFetchAndReconnectsAtOnce() {
+    answers.add(new TransportException("no route to host"));
+    manager(fetcher()).start();
+    assertEquals(1, fetches.get());
+    assertEquals(1_000, time.pendingDelay()); // the fetch retry's backoff
+    manager.networkAvailable();
+    assertEquals(2, fetches.get()); // now, not in a second
+    assertEquals(SessionStatus.READY, manager.state().status());
+
+    FakeChatClient client = clients.get(0);
+    client.setState(ConnectionState.RECONNECTING, "transport_error");
+    manager.networkLost();
+    manager.networkAvailable();
+    assertEquals(1, client.reconnectNows);
+    assertEquals(2, fetches.get()); // the session is still good: no fetch
+    assertEquals(SessionStatus.OFFLINE, manager.state().status()); // until the client is connected again
+    client.setState(ConnectionState.CONNECTED, "connected");
+    assertEquals(SessionStatus.READY, manager.state().status());
+  }
+
+  @Test
+  void networkSignalsDoNothingWhileStopped() {
+    manager(fetcher()).start();
+    manager.stop();
+    manager.networkLost();
+    manager.networkAvailable();
+    assertEquals(SessionStatus.IDLE, manager.state().status());
+    assertEquals(0, clients.get(0).reconnectNows);
+    assertEquals(List.of(SessionStatus.LOADING, SessionStatus.READY, SessionStatus.IDLE), statuses);
+  }
+
+  @Test
   void stopDisconnectsAndStartResumesWithTheHeldToken() {
     manager(fetcher()).start();
     FakeChatClient client = clients.get(0);
