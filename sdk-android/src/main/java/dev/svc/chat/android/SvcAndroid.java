@@ -134,7 +134,8 @@ public final class SvcAndroid implements AutoCloseable {
    */
   public static SvcAndroid install(Application application, SessionFetcher fetchSession,
       SessionStateListener onStateChange) {
-    SessionManager sessions = sessionManagerBuilder(fetchSession, onStateChange).build();
+    SessionManager sessions = sessionManagerBuilder(fetchSession, onStateChange)
+        .outboxDirectory(outboxDirectory(application)).build();
     SvcAndroid installed = install(application);
     installed.bind(sessions, true);
     return installed;
@@ -167,8 +168,10 @@ public final class SvcAndroid implements AutoCloseable {
 
   /**
    * Returns the directory reserved for the SDK's file-backed outbox: {@value #OUTBOX_DIRECTORY} in the
-   * app's files directory (private to the app, kept across restarts, removed with the app's data). It is not
-   * created here. The core SDK's outbox is not file-backed yet; this is where it will keep its queue.
+   * app's files directory (private to the app, kept across restarts, removed with the app's data), where
+   * the SDK's file-backed outbox keeps the sends not yet made, so that they survive the process being
+   * killed. {@link #install(Application, SessionFetcher, SessionStateListener)} uses it; an app with a bare
+   * {@code ChatClient} passes it to {@code SvcOptions.Builder.outboxDirectory}. The outbox creates it.
    *
    * @param context any context of the app
    * @return the directory, which may not exist

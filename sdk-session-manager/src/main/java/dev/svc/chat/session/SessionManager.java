@@ -1,5 +1,6 @@
 package dev.svc.chat.session;
 
+import java.io.File;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -68,6 +69,8 @@ public final class SessionManager {
   private int retryAttempt;
   /** token_expired answers from the gateway since the last successful connection. */
 
+  private final @Nullable File outboxDirectory;
+
   private SessionManager(Builder b) {
     this.fetcher = b.fetcher;
     this.listener = b.listener;
@@ -77,6 +80,7 @@ public final class SessionManager {
     this.logger = b.logger;
     this.log = new Log(b.logger);
     this.clientExecutor = b.callbackExecutor;
+    this.outboxDirectory = b.outboxDirectory;
     this.okHttpClient = b.okHttpClient;
     this.callbacks = b.callbackExecutor != null ? CallbackExecutor.on(b.callbackExecutor, log)
         : CallbackExecutor.ownThread("svc-session-callbacks", log);
@@ -441,6 +445,7 @@ public final class SessionManager {
       }
     });
     if (clientExecutor != null) b.callbackExecutor(clientExecutor);
+    if (outboxDirectory != null) b.outboxDirectory(outboxDirectory);
     if (okHttpClient != null) b.okHttpClient(okHttpClient);
     return b.build();
   }
@@ -476,6 +481,7 @@ public final class SessionManager {
       }
     };
     private @Nullable Executor callbackExecutor;
+    private @Nullable File outboxDirectory;
     private @Nullable OkHttpClient okHttpClient;
     private ChatLogger logger = ChatLogger.NONE;
 
@@ -531,6 +537,19 @@ public final class SessionManager {
     public Builder callbackExecutor(Executor executor) {
       if (executor == null) throw new NullPointerException("executor == null");
       this.callbackExecutor = executor;
+      return this;
+    }
+
+    /**
+     * Makes the client's outbox file-backed in {@code directory}, so that sends survive the process (see
+     * {@code SvcOptions.Builder.outboxDirectory}).
+     *
+     * @param directory a directory private to the app
+     * @return this builder
+     */
+    public Builder outboxDirectory(File directory) {
+      if (directory == null) throw new NullPointerException("directory == null");
+      this.outboxDirectory = directory;
       return this;
     }
 

@@ -339,6 +339,20 @@ class SessionManagerTest {
   }
 
   @Test
+  void theOutboxDirectoryReachesTheClientsOptions() {
+    java.io.File dir = new java.io.File("build-outbox-dir");
+    SessionManager m = SessionManager.builder(fetcher(), s -> { }).scheduler(time).callbackExecutor(Runnable::run)
+        .outboxDirectory(dir).clientFactory(options -> {
+          FakeChatClient c = new FakeChatClient(options);
+          clients.add(c);
+          return c;
+        }).build();
+    m.start();
+    assertEquals(dir, clients.get(0).options.outboxDirectory());
+    m.close();
+  }
+
+  @Test
   void closeClosesTheClient() {
     manager(fetcher()).start();
     manager.close();
