@@ -6,17 +6,24 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiConsumer;
 
+import dev.svc.chat.internal.ClientLoggers;
 import dev.svc.chat.internal.Inputs;
+import dev.svc.chat.internal.Log;
 
 /**
  * A live view of one room, made by {@link Svc#createRoomSubscription}: it joins the room (waiting for the
  * connection if it is still connecting, or not yet asked to connect), loads the latest history, hands it over
- * oldest first, and then hands over that room's live messages and updates. Live events that arrive while
- * history loads are held back and delivered after it, without duplicates. After a reconnect it fetches the
- * messages it missed (by seq) before delivering live ones again. {@link #destroy()} removes every handler
- * it added; the room stays joined (call {@link ChatClient#leaveRoom} to leave it).
+ * oldest first, and then hands over that room's messages and updates as the client delivers them. Live events
+ * that arrive while history loads are held back and delivered after it, without duplicates.
+ *
+ * <p>It keeps no recovery of its own: the client's recovery (on by default, see
+ * {@link SvcOptions.Builder#recoverMissedEvents}) already delivers every message of every room once and in
+ * order, including those missed while reconnecting, and retries a failed back-fill until it succeeds. So a
+ * message is never skipped here either. The listener is called on the client's callback executor, never while
+ * the subscription holds its lock; a listener that throws is logged and delivery goes on.
+ * {@link #destroy()} removes every handler it added; the room stays joined (call {@link ChatClient#leaveRoom}
+ * to leave it).
  */
 public final class RoomSubscription {
   /** The number of messages of history loaded when none is given. */
@@ -27,6 +34,7 @@ public final class RoomSubscription {
   private final String userId;
   private final int historyLimit;
   private final RoomSubscriptionListener listener;
+  private final Log log;
   private final List<Subscription> subscriptions = new ArrayList<>();
 
   // guarded by this
@@ -34,8 +42,6 @@ public final class RoomSubscription {
   private boolean failed;
   private boolean started;
   private boolean live;
-  private boolean backfilling;
-  private boolean backfillAgain;
   private long lastSeq;
   private final List<Pending> held = new ArrayList<>();
   private final Map<String, Message> loaded = new HashMap<>();
@@ -50,27 +56,19 @@ public final class RoomSubscription {
     }
     this.historyLimit = historyLimit;
     this.listener = Inputs.nonNull(listener, "listener");
+    this.log = new Log(ClientLoggers.of(client));
   }
 
   void start() {
     synchronized (this) {
-      subscriptions.add(client.on(EventType.NEW_MESSAGE, new EventHandler<Message>() {
-        @Override
-        public void onEvent(Message m) {
-          if (m.roomId().equals(roomId)) onLive(m, false);
-        }
+      subscriptions.add(client.on(EventType.NEW_MESSAGE, m -> {
+        if (m.roomId().equals(roomId)) onLive(m, false);
       }));
-      subscriptions.add(client.on(EventType.MESSAGE_UPDATED, new EventHandler<Message>() {
-        @Override
-        public void onEvent(Message m) {
-          if (m.roomId().equals(roomId)) onLive(m, true);
-        }
+      subscriptions.add(client.on(EventType.MESSAGE_UPDATED, m -> {
+        if (m.roomId().equals(roomId)) onLive(m, true);
       }));
-      subscriptions.add(client.on(EventType.CONNECTION_STATE, new EventHandler<ConnectionStateChange>() {
-        @Override
-        public void onEvent(ConnectionStateChange change) {
-          onConnectionState(change);
-        }
+      subscriptions.add(client.on(EventType.CONNECTION_STATE, change -> {
+        if (change.current() == ConnectionState.CONNECTED) begin(); // nothing once started
       }));
     }
     ConnectionState state = client.state();
@@ -124,28 +122,21 @@ public final class RoomSubscription {
 
   private void begin() {
     synchronized (this) {
-      if (started || destroyed) return;
+      if (started || destroyed || failed) return;
       started = true;
     }
-    client.joinRoom(roomId).whenComplete(new BiConsumer<Room, Throwable>() {
-      @Override
-      public void accept(Room room, Throwable error) {
+    client.joinRoom(roomId).whenComplete((room, joinError) -> {
+      if (joinError != null) {
+        initialFailed(joinError);
+        return;
+      }
+      client.getMessages(roomId, MessageQuery.latest(historyLimit)).whenComplete((page, error) -> {
         if (error != null) {
           initialFailed(error);
         } else {
-          client.getMessages(roomId, MessageQuery.latest(historyLimit)).whenComplete(
-              new BiConsumer<MessagePage, Throwable>() {
-                @Override
-                public void accept(MessagePage page, Throwable error) {
-                  if (error != null) {
-                    initialFailed(error);
-                  } else {
-                    onHistory(page.messages());
-                  }
-                }
-              });
+          onHistory(page.messages());
         }
-      }
+      });
     });
   }
 
@@ -170,128 +161,50 @@ public final class RoomSubscription {
     } // else: disconnected by the app; begins again at the next CONNECTED
   }
 
-  private synchronized void onHistory(List<Message> messages) {
-    if (destroyed || failed) return;
-    List<Message> sorted = MessageLists.mergeMessagesById(Collections.<Message>emptyList(), messages);
-    for (Message m : sorted) {
-      loaded.put(m.id(), m);
-      lastSeq = Math.max(lastSeq, m.seq());
-    }
-    call(new Call() {
-      @Override
-      public void run(RoomSubscriptionListener l) {
-        l.onInitialMessages(sorted);
-      }
-    });
-    goLive();
-  }
-
-  /** Delivers what was held back while loading, dropping what the loaded messages already hold. */
-  private void goLive() {
-    List<Pending> pending = new ArrayList<>(held);
-    held.clear();
-    live = true;
-    for (Pending p : pending) deliver(p.message, p.update);
-    loaded.clear();
-  }
-
-  private synchronized void onLive(Message m, boolean update) {
-    if (destroyed || failed) return;
-    if (live) {
-      deliver(m, update);
-    } else {
-      held.add(new Pending(m, update));
-    }
-  }
-
-  private void deliver(final Message m, boolean update) {
-    if (update) {
-      Message known = loaded.get(m.id());
-      if (known != null && known.equals(m)) return; // the loaded page already holds this version
-      call(new Call() {
-        @Override
-        public void run(RoomSubscriptionListener l) {
-          l.onMessageUpdated(m);
-        }
-      });
-    } else {
-      if (m.seq() <= lastSeq) return; // already handed over (history, back-fill or a repeat)
-      lastSeq = m.seq();
-      call(new Call() {
-        @Override
-        public void run(RoomSubscriptionListener l) {
-          l.onMessage(m);
-        }
-      });
-    }
-  }
-
-  private void onConnectionState(ConnectionStateChange change) {
-    if (change.current() != ConnectionState.CONNECTED) return;
-    boolean backfill;
+  private void onHistory(List<Message> messages) {
+    List<Call> calls = new ArrayList<>();
     synchronized (this) {
       if (destroyed || failed) return;
-      if (backfilling) {
-        backfillAgain = true; // reconnected again while fetching: fetch once more before going live
+      final List<Message> sorted = MessageLists.mergeMessagesById(Collections.<Message>emptyList(), messages);
+      for (Message m : sorted) {
+        loaded.put(m.id(), m);
+        lastSeq = Math.max(lastSeq, m.seq());
+      }
+      calls.add(l -> l.onInitialMessages(sorted));
+      // what arrived while loading, without what the loaded page already holds
+      live = true;
+      for (Pending p : held) deliver(p.message, p.update, calls);
+      held.clear();
+      loaded.clear();
+    }
+    run(calls);
+  }
+
+  private void onLive(Message m, boolean update) {
+    List<Call> calls = new ArrayList<>(1);
+    synchronized (this) {
+      if (destroyed || failed) return;
+      if (!live) {
+        held.add(new Pending(m, update));
         return;
       }
-      backfill = live; // back from a reconnect, or from disconnect() and connect() again
-      if (backfill) {
-        live = false; // hold live events back until the missed ones are delivered
-        backfilling = true;
+      deliver(m, update, calls);
+    }
+    run(calls);
+  }
+
+  private void deliver(final Message m, boolean update, List<Call> calls) {
+    if (update) {
+      Message known = loaded.get(m.id());
+      if (known != null && known.rev() >= m.rev() && (m.rev() > 0 || known.equals(m))) {
+        return; // the loaded page already holds this version, or a later one
       }
-    }
-    if (backfill) {
-      backfill();
+      calls.add(l -> l.onMessageUpdated(m));
     } else {
-      begin();
+      if (m.seq() <= lastSeq) return; // in the loaded history already
+      lastSeq = m.seq();
+      calls.add(l -> l.onMessage(m));
     }
-  }
-
-  /** Fetches the messages after the last delivered seq, page by page, then goes live again. */
-  private void backfill() {
-    final long after;
-    synchronized (this) {
-      after = lastSeq;
-    }
-    client.getMessages(roomId, MessageQuery.after(after, MessageQuery.MAX_LIMIT)).whenComplete(
-        new BiConsumer<MessagePage, Throwable>() {
-          @Override
-          public void accept(MessagePage page, Throwable error) {
-            boolean more;
-            synchronized (RoomSubscription.this) {
-              if (destroyed || failed) return;
-              if (error != null && !backfillAgain) {
-                // missed messages stay missed until the next reconnect, but live ones must flow again
-                final Throwable cause = unwrap(error);
-                call(new Call() {
-                  @Override
-                  public void run(RoomSubscriptionListener l) {
-                    l.onError(cause);
-                  }
-                });
-                endBackfill();
-                return;
-              }
-              if (error == null) {
-                for (Message m : page.messages()) deliver(m, false);
-              }
-              more = error == null && page.hasMore() && !page.messages().isEmpty();
-              if (!more && backfillAgain) {
-                backfillAgain = false;
-                more = true;
-              }
-              if (!more) endBackfill();
-            }
-            if (more) backfill();
-          }
-        });
-  }
-
-  private void endBackfill() {
-    backfilling = false;
-    backfillAgain = false;
-    goLive();
   }
 
   private void fail(Throwable error) {
@@ -300,13 +213,8 @@ public final class RoomSubscription {
       if (destroyed || failed) return;
       failed = true;
       held.clear();
-      call(new Call() {
-        @Override
-        public void run(RoomSubscriptionListener l) {
-          l.onError(cause);
-        }
-      });
     }
+    run(Collections.<Call>singletonList(l -> l.onError(cause)));
   }
 
   private static Throwable unwrap(Throwable error) {
@@ -317,12 +225,14 @@ public final class RoomSubscription {
     void run(RoomSubscriptionListener l);
   }
 
-  /** Runs a listener method; a listener that throws does not break the subscription. */
-  private void call(Call call) {
-    try {
-      call.run(listener);
-    } catch (RuntimeException e) {
-      // the app's bug; delivery goes on (the client's own handlers are isolated the same way)
+  /** Runs listener calls in order, outside the lock; one that throws is logged and the next one runs. */
+  private void run(List<Call> calls) {
+    for (Call call : calls) {
+      try {
+        call.run(listener);
+      } catch (RuntimeException e) {
+        log.warn("a RoomSubscriptionListener of room " + roomId + " threw; delivery goes on", e);
+      }
     }
   }
 

@@ -124,18 +124,64 @@ class RoomSubscriptionTest {
   }
 
   @Test
-  void afterAReconnectMissedMessagesAreFetchedBySeqBeforeLiveOnes() {
+  void afterAReconnectItFetchesNothingItselfAndDeliversWhatTheClientsRecoveryDelivers() {
     Svc.createRoomSubscription(client, ROOM, "me", recorder);
     client.joinResults.poll().complete(room());
     client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 1)), false));
     client.moveTo(ConnectionState.RECONNECTING);
     client.moveTo(ConnectionState.CONNECTED);
-    assertEquals(Long.valueOf(1), client.historyQueries.get(1).after());
-    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 4)); // live, held back
-    client.historyResults.poll().complete(new MessagePage(Arrays.asList(msg(ROOM, 2), msg(ROOM, 3)), true));
-    assertEquals(Long.valueOf(3), client.historyQueries.get(2).after());
-    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 4)), false));
+    // the client's recovery delivers the missed messages (2, 3) before the live one (4), once each
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 2));
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 3));
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 4));
+    assertEquals(1, client.historyQueries.size(), "no back-fill of its own: it cannot skip a gap on failure");
+    assertEquals(1, client.joins.size());
     assertEquals(Arrays.asList("initial 1", "message 2", "message 3", "message 4"), recorder.calls);
+  }
+
+  @Test
+  void theListenerIsNeverCalledWhileTheSubscriptionHoldsItsLock() {
+    final java.util.concurrent.atomic.AtomicReference<RoomSubscription> sub =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    final List<Boolean> underLock = new ArrayList<>();
+    sub.set(Svc.createRoomSubscription(client, ROOM, "me", new RoomSubscriptionListener() {
+      @Override
+      public void onInitialMessages(List<Message> messages) {
+        underLock.add(Thread.holdsLock(sub.get()));
+      }
+
+      @Override
+      public void onMessage(Message message) {
+        underLock.add(Thread.holdsLock(sub.get()));
+      }
+
+      @Override
+      public void onMessageUpdated(Message message) {
+        underLock.add(Thread.holdsLock(sub.get()));
+      }
+    }));
+    client.joinResults.poll().complete(room());
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 2)); // held while history loads
+    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 1)), false));
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 3));
+    client.emit(EventType.MESSAGE_UPDATED, msg(ROOM, 3));
+    assertEquals(Arrays.asList(false, false, false, false), underLock);
+  }
+
+  @Test
+  void aListenerThatThrowsIsLoggedThroughTheClientsLogger() {
+    dev.svc.chat.testing.RecordingLogger logger = new dev.svc.chat.testing.RecordingLogger();
+    dev.svc.chat.internal.ClientLoggers.register(client, logger);
+    Svc.createRoomSubscription(client, ROOM, "me", new RoomSubscriptionListener() {
+      @Override
+      public void onMessage(Message message) {
+        throw new IllegalStateException("app bug " + message.seq());
+      }
+    });
+    client.joinResults.poll().complete(room());
+    client.historyResults.poll().complete(new MessagePage(Collections.<Message>emptyList(), false));
+    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 1));
+    assertTrue(logger.mentions("RoomSubscriptionListener"), "the listener's exception was swallowed");
   }
 
   @Test
@@ -178,35 +224,5 @@ class RoomSubscriptionTest {
     client.joinResults.poll().complete(room());
     client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 1)), false));
     assertEquals(Collections.singletonList("initial 1"), recorder.calls);
-  }
-
-  @Test
-  void aReconnectDuringTheBackfillFetchesOnceMore() {
-    Svc.createRoomSubscription(client, ROOM, "me", recorder);
-    client.joinResults.poll().complete(room());
-    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 1)), false));
-    client.moveTo(ConnectionState.RECONNECTING);
-    client.moveTo(ConnectionState.CONNECTED);
-    client.moveTo(ConnectionState.RECONNECTING);
-    client.moveTo(ConnectionState.CONNECTED);
-    assertEquals(2, client.historyQueries.size(), "one fetch at a time");
-    client.historyResults.poll().completeExceptionally(new TransportException("lost again"));
-    assertEquals(Long.valueOf(1), client.historyQueries.get(2).after());
-    client.historyResults.poll().complete(new MessagePage(Collections.singletonList(msg(ROOM, 2)), false));
-    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 3));
-    assertEquals(Arrays.asList("initial 1", "message 2", "message 3"), recorder.calls);
-  }
-
-  @Test
-  void aFailedBackfillIsReportedAndLiveMessagesFlowAgain() {
-    Svc.createRoomSubscription(client, ROOM, "me", recorder);
-    client.joinResults.poll().complete(room());
-    client.historyResults.poll().complete(new MessagePage(Collections.<Message>emptyList(), false));
-    client.moveTo(ConnectionState.RECONNECTING);
-    client.moveTo(ConnectionState.CONNECTED);
-    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 5));
-    client.historyResults.poll().completeExceptionally(new ApiException(500, "internal", "boom"));
-    client.emit(EventType.NEW_MESSAGE, msg(ROOM, 6));
-    assertEquals(Arrays.asList("initial", "error ApiException", "message 5", "message 6"), recorder.calls);
   }
 }

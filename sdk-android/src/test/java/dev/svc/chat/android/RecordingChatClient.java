@@ -1,6 +1,7 @@
 package dev.svc.chat.android;
 
 import android.os.Looper;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
@@ -34,7 +35,7 @@ final class RecordingChatClient extends UnsupportedChatClient {
   public CompletableFuture<Void> connect(String userId, String token) {
     called();
     tokens.add(token);
-    moveTo(ConnectionState.CONNECTED, "connected");
+    moveTo(ConnectionState.CONNECTED, ConnectionReason.CONNECTED);
     return CompletableFuture.completedFuture(null);
   }
 
@@ -42,7 +43,7 @@ final class RecordingChatClient extends UnsupportedChatClient {
   public CompletableFuture<Void> disconnect() {
     called();
     disconnects++;
-    moveTo(ConnectionState.DISCONNECTED, "client");
+    moveTo(ConnectionState.DISCONNECTED, ConnectionReason.CLIENT_DISCONNECT);
     return CompletableFuture.completedFuture(null);
   }
 
@@ -52,7 +53,7 @@ final class RecordingChatClient extends UnsupportedChatClient {
   }
 
   /** Moves the connection to {@code next} and tells the handlers, on the caller's thread. */
-  void moveTo(ConnectionState next, String reason) {
+  void moveTo(ConnectionState next, ConnectionReason reason) {
     ConnectionState previous = state;
     state = next;
     for (EventHandler<ConnectionStateChange> h : stateHandlers) {

@@ -13,6 +13,7 @@ import android.content.Context;
 import android.net.ConnectivityManager;
 import android.net.Network;
 import android.os.Looper;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.session.Session;
 import dev.svc.chat.session.SessionFetcher;
@@ -193,12 +194,12 @@ public class SvcAndroidTest {
     onConnectivityThread(() -> callback.onLost(wifi));
     idleMain();
     assertEquals(SessionStatus.OFFLINE, status()); // at once, before the socket notices
-    client.moveTo(ConnectionState.RECONNECTING, "transport_error"); // then it notices
+    client.moveTo(ConnectionState.RECONNECTING, ConnectionReason.TRANSPORT_ERROR); // then it notices
     assertEquals(0, client.reconnectNows);
 
     onConnectivityThread(() -> callback.onAvailable(mobile));
     assertEquals(1, client.reconnectNows); // the waiting reconnect starts now, not after its backoff
-    client.moveTo(ConnectionState.CONNECTED, "connected");
+    client.moveTo(ConnectionState.CONNECTED, ConnectionReason.CONNECTED);
     idleMain();
     assertEquals(SessionStatus.READY, status());
 
