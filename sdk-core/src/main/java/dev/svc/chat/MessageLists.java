@@ -21,8 +21,9 @@ import java.util.Map;
  *       added. The service's version of it (same {@code senderId} and {@code clientMessageId}) replaces it,
  *       whether that arrives as the live {@code new-message} echo or as the answer of
  *       {@link ChatClient#sendMessage}, in either order.</li>
- *   <li>When two versions of one message meet, the newer one stays: a deleted version is final; otherwise
- *       the later {@code editedAt} wins; a plain version (never edited, no reactions) never replaces an
+ *   <li>When two versions of one message meet, the newer one stays: the higher {@code rev} when both carry
+ *       one; without revisions (an older service), a deleted version is final, otherwise the later
+ *       {@code editedAt} wins; a plain version (never edited, no reactions) never replaces an
  *       existing one, so an update that arrived before its original is kept; otherwise (for example two
  *       reaction changes) the one merged last wins, which is arrival order.</li>
  * </ul>
@@ -135,6 +136,8 @@ public final class MessageLists {
 
   /** Returns whether {@code candidate} should replace {@code existing}, two versions of one message. */
   static boolean isNewer(Message candidate, Message existing) {
+    // both carry the room's revision (contract section 4): the higher one is the later state, exactly
+    if (candidate.rev() > 0 && existing.rev() > 0) return candidate.rev() >= existing.rev();
     if (existing.isDeleted()) return false;
     if (candidate.isDeleted()) return true;
     long ce = candidate.editedAt() == null ? Long.MIN_VALUE : candidate.editedAt();

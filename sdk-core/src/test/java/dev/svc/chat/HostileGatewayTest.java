@@ -219,4 +219,23 @@ class HostileGatewayTest {
     }
     assertFalse(logger.mentions("good-jwt"));
   }
+
+  @Test
+  void anAbruptCloseMidFrameFailsWhatWasPendingAndReconnects() throws Exception {
+    try (dev.svc.chat.testing.RawGateway raw = new dev.svc.chat.testing.RawGateway();
+        ChatClient c = Svc.init(SvcOptions.builder(raw.apiUrl()).recoverMissedEvents(false)
+            .reconnectDelay(60_000, 60_000).build())) {
+      EventRecorder states = EventRecorder.attach(c);
+      Await.value(c.connect("alice", "good-jwt"));
+      states.assertNextState(ConnectionState.CONNECTING);
+      states.assertNextState(ConnectionState.CONNECTED);
+      CompletableFuture<Room> join = c.joinRoom("r1");
+      assertTrue(raw.awaitCut());
+      Await.failure(join, TransportException.class); // never left pending
+      ConnectionStateChange lost = states.assertNextState(ConnectionState.RECONNECTING);
+      assertTrue(lost.reason() == ConnectionReason.TRANSPORT_ERROR
+          || lost.reason() == ConnectionReason.TRANSPORT_CLOSED, lost.toString());
+      assertTrue(lost.retryDelayMillis() >= 0);
+    }
+  }
 }

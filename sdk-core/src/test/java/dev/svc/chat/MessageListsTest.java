@@ -162,4 +162,16 @@ class MessageListsTest {
     assertThrows(NullPointerException.class,
         () -> MessageLists.mergeMessagesById(current, Collections.<Message>singletonList(null)));
   }
+
+  @Test
+  void withRevisionsTheHigherRevWinsWhateverTheArrivalOrder() {
+    Message edited = Message.builder().id("m1").roomId(ROOM).seq(1).senderId("a").clientMessageId("c1")
+        .addPart(MessagePart.text("v2")).createdAt(1).editedAt(5L).rev(2).build();
+    Message reactedLater = Message.builder().id("m1").roomId(ROOM).seq(1).senderId("a").clientMessageId("c1")
+        .addPart(MessagePart.text("v2")).createdAt(1).editedAt(5L).reaction("+1", Arrays.asList("b")).rev(3).build();
+    // rev 3 arrived first (from a back-fill); the live event of rev 2 comes after it
+    List<Message> list = MessageLists.mergeMessagesById(Collections.singletonList(reactedLater),
+        Collections.singletonList(edited));
+    assertEquals(3, list.get(0).rev(), "a late, older revision must not replace a newer one");
+  }
 }
