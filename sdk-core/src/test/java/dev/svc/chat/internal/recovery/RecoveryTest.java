@@ -1,0 +1,380 @@
+package dev.svc.chat.internal.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.ApiException;
+import dev.svc.chat.ChangesPage;
+import dev.svc.chat.ChatLogger;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.RecoveryEvent;
+import dev.svc.chat.Room;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.SerialScheduler;
+import dev.svc.chat.internal.realtime.ReconnectPolicy;
+import dev.svc.chat.testing.VirtualTaskScheduler;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Recovery} on virtual time against a fake service: what it delivers, in which order, and what it asks
+ * for, when live events skip, race a back-fill, repeat, or never come.
+ */
+class RecoveryTest {
+  private final VirtualTaskScheduler time = new VirtualTaskScheduler();
+  private final FakeService service = new FakeService();
+  private final List<String> delivered = new ArrayList<>();
+  private final List<ClientError> errors = new ArrayList<>();
+  private final List<RecoveryEvent> recoveries = new ArrayList<>();
+  private long wallClock = 1_000_000;
+  private Recovery recovery;
+
+  @BeforeEach
+  void setUp() {
+    SerialScheduler actor = new SerialScheduler(Runnable::run, time, new Log(ChatLogger.NONE), null);
+    DeliverySink sink = new DeliverySink() {
+      @Override
+      public <T> void publish(EventType<T> type, T payload) {
+        if (payload instanceof Message) {
+          Message m = (Message) payload;
+          delivered.add((type == EventType.NEW_MESSAGE ? "new " : "upd ") + m.roomId() + "#" + m.seq() + "@" + m.rev());
+        } else if (payload instanceof Receipt) {
+          Receipt r = (Receipt) payload;
+          delivered.add("read " + r.roomId() + " " + r.userId() + "@" + r.seq());
+        } else if (payload instanceof RecoveryEvent) {
+          recoveries.add((RecoveryEvent) payload);
+        }
+      }
+
+      @Override
+      public void report(ClientError error) {
+        errors.add(error);
+      }
+    };
+    recovery = new Recovery(actor, service, sink, new ReconnectPolicy(100, 1_000, new Random(1)), () -> wallClock,
+        true, new Log(ChatLogger.NONE));
+  }
+
+  private List<String> only(String roomId) {
+    List<String> out = new ArrayList<>();
+    for (String d : delivered) {
+      if (d.contains(" " + roomId + "#") || d.startsWith("read " + roomId + " ")) out.add(d);
+    }
+    return out;
+  }
+
+  /** Connects with the rooms listed as they are now: the starting point, nothing delivered. */
+  private void firstConnect() {
+    recovery.onConnected();
+    delivered.clear();
+  }
+
+  @Test
+  void theFirstListingIsTheStartingPointAndLiveMessagesFollowIt() {
+    service.send("r1", 3);
+    firstConnect();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#4@4"), delivered);
+    assertEquals(1, service.listings);
+  }
+
+  @Test
+  void aLiveMessageSentBeforeTheListingWasAnsweredIsStillDelivered() {
+    service.send("r1", 2);
+    service.holdListing = true; // the listing is answered after message 3 was sent and before it arrives
+    recovery.onConnected();
+    service.send("r1", 1);
+    service.answerListing();
+    recovery.onNewMessage(service.message("r1", 3));
+    recovery.onNewMessage(service.message("r1", 3)); // a repeat
+    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+  }
+
+  @Test
+  void aLiveMessageThatSkipsASeqHoldsItBackFillsAndDeliversInOrder() {
+    service.send("r1", 1);
+    firstConnect();
+    List<Long> sent = service.send("r1", 4); // 2..5; only 5 arrives live
+    recovery.onNewMessage(service.message("r1", sent.get(3)));
+    assertEquals(Arrays.asList("new r1#2@2", "new r1#3@3", "new r1#4@4", "new r1#5@5"), delivered);
+    RecoveryEvent done = recoveries.get(recoveries.size() - 1);
+    assertEquals(RecoveryEvent.Phase.FINISHED, done.phase());
+    assertEquals("r1", done.roomId());
+    assertEquals(4, done.messages()); // 2 to 5: the page carried 5 too, which had arrived live and was held
+  }
+
+  @Test
+  void afterALossEveryRoomIsCaughtUpWithMessagesChangesAndReceipts() {
+    service.send("r1", 2);
+    service.send("r2", 1);
+    firstConnect();
+    recovery.onConnectionLost();
+    service.send("r1", 2); // 3, 4
+    service.edit("r1", 1); // rev 5
+    service.edit("r2", 1); // rev 2
+    service.read("r1", "bob", 4, wallClock + 10);
+    recovery.onConnected();
+    // in order within each room (rooms are caught up side by side)
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "upd r1#1@5", "read r1 bob@4"), only("r1"));
+    assertEquals(Arrays.asList("upd r2#1@2"), only("r2"));
+    RecoveryEvent whole = recoveries.get(recoveries.size() - 1);
+    assertEquals(null, whole.roomId());
+    assertEquals(RecoveryEvent.Phase.FINISHED, whole.phase());
+    assertEquals(2, whole.messages());
+    assertEquals(2, whole.updates());
+    assertEquals(1, whole.receipts());
+  }
+
+  @Test
+  void aFailedBackfillIsRetriedUntilItSucceedsAndNothingIsSkipped() {
+    service.send("r1", 1);
+    firstConnect();
+    recovery.onConnectionLost();
+    service.send("r1", 300);
+    service.failureRate = 0.7; // seven requests in ten fail
+    recovery.onConnected();
+    for (int i = 0; i < 2_000 && delivered.size() < 300; i++) time.advance(1_000);
+    // live messages keep coming during the retries and are merged in order
+    assertEquals(300, delivered.size(), "every missed message, whatever failed");
+    for (int i = 0; i < 300; i++) assertEquals("new r1#" + (i + 2) + "@" + (i + 2), delivered.get(i));
+    assertTrue(errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.RECOVERY_RETRY));
+  }
+
+  @Test
+  void liveMessagesDuringABackfillAreHeldAndMergedInOrderWithoutRepeats() {
+    service.send("r1", 1);
+    firstConnect();
+    recovery.onConnectionLost();
+    service.send("r1", 3); // 2, 3, 4
+    service.holdMessages = true;
+    recovery.onConnected();
+    service.send("r1", 2); // 5, 6 arrive live while the back-fill is under way
+    recovery.onNewMessage(service.message("r1", 5));
+    recovery.onNewMessage(service.message("r1", 4)); // a late live copy of a missed one
+    recovery.onNewMessage(service.message("r1", 6));
+    assertEquals(0, delivered.size(), "held while the room back-fills");
+    service.answerMessages();
+    assertEquals(Arrays.asList("new r1#2@2", "new r1#3@3", "new r1#4@4", "new r1#5@5", "new r1#6@6"),
+        delivered.subList(0, 5));
+  }
+
+  @Test
+  void anUpdateIsDeliveredOncePerRevisionAndNeverGoesBack() {
+    service.send("r1", 1);
+    firstConnect();
+    Message v2 = service.message("r1", 1, service.edit("r1", 1));
+    Message v3 = service.message("r1", 1, service.edit("r1", 1));
+    recovery.onMessageUpdated(v3);
+    recovery.onMessageUpdated(v2); // older, late
+    recovery.onMessageUpdated(v3); // repeat
+    time.advance(1_000); // the revision gap (2 skipped while 3 applied) is read, and holds nothing newer
+    assertEquals(Arrays.asList("upd r1#1@3"), delivered);
+  }
+
+  @Test
+  void aRoomFirstSeenAfterALossDeliversWhatWasSentSinceTheLossNotItsHistory() {
+    firstConnect();
+    recovery.onConnectionLost();
+    long lostAt = wallClock;
+    service.now = lostAt - 3_600_000;
+    service.send("new-room", 250); // an hour before the loss: history
+    service.now = lostAt + 1_000;
+    service.send("new-room", 3); // while away
+    recovery.onConnected();
+    assertEquals(Arrays.asList("new new-room#251@251", "new new-room#252@252", "new new-room#253@253"), delivered);
+  }
+
+  @Test
+  void aRoomTheUserCanNoLongerReadIsReportedAndForgotten() {
+    service.send("r1", 1);
+    firstConnect();
+    recovery.onConnectionLost();
+    service.send("r1", 1);
+    service.forbidden = true;
+    recovery.onConnected();
+    assertTrue(errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.ROOM_ACCESS_LOST
+        && "r1".equals(e.roomId())));
+    assertEquals(0, recovery.roomCount());
+  }
+
+  @Test
+  void theMemoryOfRoomsIsBounded() {
+    firstConnect();
+    for (int i = 0; i < Recovery.MAX_ROOMS + 5_000; i++) {
+      recovery.onNewMessage(Message.builder().id("m" + i).roomId("room-" + i).seq(1).rev(1).senderId("a")
+          .clientMessageId("c" + i).addPart(MessagePart.text("x")).createdAt(1).build());
+    }
+    assertEquals(Recovery.MAX_ROOMS, recovery.roomCount());
+  }
+
+  /** The service's rooms in memory, with each read answered at once unless held or failing. */
+  private final class FakeService implements RecoverySource {
+    final Map<String, TreeMap<Long, Message>> rooms = new LinkedHashMap<>();
+    final Map<String, Long> revs = new LinkedHashMap<>();
+    final Map<String, List<Receipt>> receipts = new LinkedHashMap<>();
+    int listings;
+    long now = 1_000_000;
+    double failureRate;
+    boolean forbidden;
+    boolean holdListing;
+    boolean holdMessages;
+    private final Random random = new Random(7);
+    private CompletableFuture<List<Room>> heldListing;
+    private final List<Runnable> heldMessages = new ArrayList<>();
+
+    List<Long> send(String roomId, int count) {
+      TreeMap<Long, Message> room = rooms.computeIfAbsent(roomId, r -> new TreeMap<>());
+      List<Long> seqs = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        long seq = room.isEmpty() ? 1 : room.lastKey() + 1;
+        long rev = nextRev(roomId);
+        room.put(seq, Message.builder().id(roomId + "-m" + seq).roomId(roomId).seq(seq).rev(rev).senderId("bob")
+            .clientMessageId("c" + seq).addPart(MessagePart.text("m" + seq)).createdAt(now).build());
+        seqs.add(seq);
+      }
+      return seqs;
+    }
+
+    long edit(String roomId, long seq) {
+      Message m = rooms.get(roomId).get(seq);
+      long rev = nextRev(roomId);
+      rooms.get(roomId).put(seq, m.newBuilder().rev(rev).editedAt(now).build());
+      return rev;
+    }
+
+    void read(String roomId, String userId, long seq, long at) {
+      receipts.computeIfAbsent(roomId, r -> new ArrayList<>()).add(Receipt.of(roomId, userId, roomId + "-m" + seq,
+          seq, at));
+    }
+
+    private long nextRev(String roomId) {
+      long rev = revs.getOrDefault(roomId, 0L) + 1;
+      revs.put(roomId, rev);
+      return rev;
+    }
+
+    Message message(String roomId, long seq) {
+      return rooms.get(roomId).get(seq);
+    }
+
+    /** The message at {@code seq} as it was at revision {@code rev} (its state then). */
+    Message message(String roomId, long seq, long rev) {
+      return rooms.get(roomId).get(seq).newBuilder().rev(rev).build();
+    }
+
+    void answerListing() {
+      CompletableFuture<List<Room>> f = heldListing;
+      heldListing = null;
+      f.complete(listNow());
+    }
+
+    void answerMessages() {
+      List<Runnable> all = new ArrayList<>(heldMessages);
+      heldMessages.clear();
+      holdMessages = false;
+      for (Runnable r : all) r.run();
+    }
+
+    private <T> CompletableFuture<T> answer(java.util.function.Supplier<T> value) {
+      return answer(value, false);
+    }
+
+    private <T> CompletableFuture<T> answer(java.util.function.Supplier<T> value, boolean listing) {
+      CompletableFuture<T> f = new CompletableFuture<>();
+      if (forbidden && !listing) {
+        f.completeExceptionally(new ApiException(403, "forbidden", "not a member"));
+      } else if (failureRate > 0 && random.nextDouble() < failureRate) {
+        f.completeExceptionally(new TransportException("cut"));
+      } else {
+        f.complete(value.get());
+      }
+      return f;
+    }
+
+    private List<Room> listNow() {
+      List<Room> list = new ArrayList<>();
+      for (Map.Entry<String, TreeMap<Long, Message>> e : rooms.entrySet()) {
+        list.add(Room.builder().id(e.getKey()).memberIds(Arrays.asList("me", "bob")).createdAt(1)
+            .lastMessageSeq(e.getValue().isEmpty() ? 0 : e.getValue().lastKey()).rev(revs.getOrDefault(e.getKey(), 0L))
+            .build());
+      }
+      return list;
+    }
+
+    @Override
+    public CompletableFuture<List<Room>> listRooms() {
+      listings++;
+      if (holdListing) {
+        holdListing = false;
+        heldListing = new CompletableFuture<>();
+        return heldListing;
+      }
+      return answer(this::listNow, true);
+    }
+
+    @Override
+    public CompletableFuture<MessagePage> messages(String roomId, MessageQuery q) {
+      if (holdMessages) {
+        CompletableFuture<MessagePage> f = new CompletableFuture<>();
+        heldMessages.add(() -> f.complete(page(roomId, q)));
+        return f;
+      }
+      return answer(() -> page(roomId, q));
+    }
+
+    private MessagePage page(String roomId, MessageQuery q) {
+      List<Message> all = new ArrayList<>(rooms.getOrDefault(roomId, new TreeMap<>()).values());
+      List<Message> out = new ArrayList<>();
+      boolean more;
+      if (q.after() != null) {
+        for (Message m : all) {
+          if (m.seq() > q.after() && out.size() < q.limit()) out.add(m);
+        }
+        more = !out.isEmpty() && out.get(out.size() - 1).seq() < all.get(all.size() - 1).seq();
+      } else {
+        long before = q.before() == null ? Long.MAX_VALUE : q.before();
+        List<Message> below = new ArrayList<>();
+        for (Message m : all) {
+          if (m.seq() < before) below.add(m);
+        }
+        out = below.subList(Math.max(0, below.size() - q.limit()), below.size());
+        more = below.size() > q.limit();
+      }
+      return new MessagePage(out, more);
+    }
+
+    @Override
+    public CompletableFuture<ChangesPage> changes(String roomId, long since) {
+      return answer(() -> {
+        List<Message> changed = new ArrayList<>();
+        for (Message m : rooms.getOrDefault(roomId, new TreeMap<>()).values()) {
+          if (m.rev() > since) changed.add(m);
+        }
+        changed.sort((a, b) -> Long.compare(a.rev(), b.rev()));
+        boolean more = changed.size() > 100;
+        return new ChangesPage(more ? changed.subList(0, 100) : changed, revs.getOrDefault(roomId, 0L), more);
+      });
+    }
+
+    @Override
+    public CompletableFuture<List<Receipt>> receipts(String roomId) {
+      return answer(() -> new ArrayList<>(receipts.getOrDefault(roomId, new ArrayList<>())));
+    }
+  }
+}
