@@ -6,9 +6,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -81,7 +78,7 @@ public final class RealChatClient implements ChatClient {
     this.hub = new EventHub(callbacks, log);
     EventRouter router = new EventRouter(hub, log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
-    Scheduler actor = actor(options, timers, "svc-chat-engine-" + id, log);
+    Scheduler actor = SerialScheduler.forClient(options.engineExecutor(), timers, "svc-chat-engine-" + id, log);
     HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
     this.engine = new RealtimeEngine(http.client, RealtimeEngine.socketUrl(apiUrl), actor,
         new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
@@ -116,16 +113,8 @@ public final class RealChatClient implements ChatClient {
         new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
         timers::currentTimeMillis, options.recoverMissedEvents(), log);
     this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, random, log);
-    router.wire(recovery, joinedRoom, outbox, engine, new TokenExpiryHandler());
-  }
-
-  /** The serial queue of the client: on the given executor, or on a daemon thread of its own. */
-  private static Scheduler actor(SvcOptions options, TaskScheduler timers, String threadName, Log log) {
-    if (options.engineExecutor() != null) return new SerialScheduler(options.engineExecutor(), timers, log, null);
-    ThreadPoolExecutor own = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<Runnable>(),
-        new NamedThreadFactory(threadName, false));
-    own.allowCoreThreadTimeOut(true); // an unclosed client does not pin a thread forever
-    return new SerialScheduler(own, timers, log, own::shutdownNow);
+    router.wire(recovery, joinedRoom, outbox, engine,
+        new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
   }
 
   @Override
@@ -386,38 +375,5 @@ public final class RealChatClient implements ChatClient {
     CompletableFuture<T> f = new CompletableFuture<>();
     callbacks.complete(f, value);
     return f;
-  }
-
-  /** The gateway's token expired: refresh it (shared with REST) and reconnect with the new one, once. */
-  private final class TokenExpiryHandler implements EventRouter.TokenExpiry {
-    /** Whether the gateway said token_expired since the last successful connection (guards refresh loops). */
-    private boolean refreshedSinceConnected;
-
-    @Override
-    public void onConnected() {
-      refreshedSinceConnected = false;
-    }
-
-    @Override
-    public void onGatewayTokenExpired() {
-      if (tokenRefresh == null || !wantConnected || closed.get()) {
-        engine.refreshFailed(new ChatStateException("the session token expired"));
-        return;
-      }
-      if (refreshedSinceConnected) {
-        log.warn("the gateway refused a freshly refreshed token as expired; not refreshing again", null);
-        engine.refreshFailed(new ChatStateException("the gateway refused a freshly refreshed token as expired"));
-        return;
-      }
-      refreshedSinceConnected = true;
-      // the engine's token is the one that expired; the actor runs this, so it cannot have moved on
-      tokenRefresh.after(engine.tokenInActor()).whenComplete((fresh, error) -> {
-        if (error != null || fresh == null) {
-          engine.refreshFailed(error != null ? CallbackExecutor.unwrap(error) : new ChatStateException("no token"));
-        } else if (wantConnected && !closed.get()) {
-          engine.connect(fresh); // adopt() did when the token is new; this covers one adopted already
-        }
-      });
-    }
   }
 }

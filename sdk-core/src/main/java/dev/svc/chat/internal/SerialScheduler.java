@@ -2,6 +2,9 @@ package dev.svc.chat.internal;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.svc.chat.TaskScheduler;
@@ -33,6 +36,18 @@ public final class SerialScheduler implements Scheduler {
     this.timers = timers;
     this.log = log;
     this.onShutdown = onShutdown;
+  }
+
+  /**
+   * Returns the serial queue of a client: on {@code executor} if given, else on a daemon thread of its own
+   * (named {@code threadName}) that ends when idle and is stopped at {@link #shutdown()}.
+   */
+  public static SerialScheduler forClient(Executor executor, TaskScheduler timers, String threadName, Log log) {
+    if (executor != null) return new SerialScheduler(executor, timers, log, null);
+    ThreadPoolExecutor own = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<Runnable>(),
+        new NamedThreadFactory(threadName, false));
+    own.allowCoreThreadTimeOut(true); // an unclosed client does not pin a thread forever
+    return new SerialScheduler(own, timers, log, own::shutdownNow);
   }
 
   @Override

@@ -377,6 +377,9 @@ public final class RealtimeEngine {
     if (stableTimer != null) stableTimer.cancel();
     stableTimer = null;
     log.info("connection #" + conn.id + " lost: " + reason.code());
+    // a stalled path stalls the pooled REST connections to the same host too: drop the idle ones, so that
+    // recovery's requests open fresh connections instead of waiting out a read timeout on a dead one
+    if (reason == ConnectionReason.PING_TIMEOUT) http.connectionPool().evictAll();
     acks.failAll(new TransportException("the connection was lost (" + reason.code() + ")", cause));
     completeConnectWaiters(new TransportException("could not connect (" + reason.code() + "); retrying", cause));
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
