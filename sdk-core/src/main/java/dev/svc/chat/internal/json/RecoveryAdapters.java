@@ -58,23 +58,6 @@ public final class RecoveryAdapters {
   };
 
   /** Reads {@code {"receipts": [Receipt...]}} into an unmodifiable list. */
-  public static final JsonAdapter<List<Receipt>> RECEIPT_LIST = new ResponseAdapters.ReadOnlyAdapter<List<Receipt>>() {
-    private final JsonReader.Options names = JsonReader.Options.of("receipts");
-
-    @Override
-    public List<Receipt> fromJson(JsonReader reader) throws IOException {
-      List<Receipt> receipts = new ArrayList<>();
-      reader.beginObject();
-      while (reader.hasNext()) {
-        if (reader.selectName(names) == 0) {
-          receipts = Json.nextList(reader, MessagingAdapters.RECEIPT);
-        } else {
-          reader.skipName();
-          reader.skipValue();
-        }
-      }
-      reader.endObject();
-      return Collections.unmodifiableList(receipts);
-    }
-  };
+  public static final JsonAdapter<List<Receipt>> RECEIPT_LIST =
+      ResponseAdapters.listField("receipts", MessagingAdapters.RECEIPT);
 }

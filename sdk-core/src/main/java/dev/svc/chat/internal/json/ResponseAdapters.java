@@ -19,25 +19,32 @@ public final class ResponseAdapters {
   }
 
   /** Reads {@code {"rooms": [Room...]}}. */
-  public static final JsonAdapter<List<Room>> ROOM_LIST = new ReadOnlyAdapter<List<Room>>() {
-    private final JsonReader.Options names = JsonReader.Options.of("rooms");
+  public static final JsonAdapter<List<Room>> ROOM_LIST = listField("rooms", RoomJsonAdapter.INSTANCE);
 
-    @Override
-    public List<Room> fromJson(JsonReader reader) throws IOException {
-      List<Room> rooms = new ArrayList<>();
-      reader.beginObject();
-      while (reader.hasNext()) {
-        if (reader.selectName(names) == 0) {
-          rooms = Json.nextList(reader, RoomJsonAdapter.INSTANCE);
-        } else {
-          reader.skipName();
-          reader.skipValue();
+  /**
+   * Returns an adapter of an answer object whose field {@code name} is an array read with {@code element}
+   * into an unmodifiable list (empty when the field is missing); other fields are skipped.
+   */
+  static <T> JsonAdapter<List<T>> listField(String name, final JsonAdapter<T> element) {
+    final JsonReader.Options names = JsonReader.Options.of(name);
+    return new ReadOnlyAdapter<List<T>>() {
+      @Override
+      public List<T> fromJson(JsonReader reader) throws IOException {
+        List<T> list = new ArrayList<>();
+        reader.beginObject();
+        while (reader.hasNext()) {
+          if (reader.selectName(names) == 0) {
+            list = Json.nextList(reader, element);
+          } else {
+            reader.skipName();
+            reader.skipValue();
+          }
         }
+        reader.endObject();
+        return Collections.unmodifiableList(list);
       }
-      reader.endObject();
-      return Collections.unmodifiableList(rooms);
-    }
-  };
+    };
+  }
 
   /** Reads {@code {"messages": [Message...], "hasMore": bool}}. */
   public static final JsonAdapter<MessagePage> MESSAGE_PAGE = new ReadOnlyAdapter<MessagePage>() {
