@@ -30,7 +30,12 @@ public final class ClientError {
     /** An entry of the file-backed outbox could not be read; it was set aside, not sent. */
     OUTBOX_CORRUPT,
     /** The file-backed outbox could not write or delete an entry; the send goes on from memory. */
-    OUTBOX_IO
+    OUTBOX_IO,
+    /**
+     * A send loaded from the outbox directory at start (no future waits on it) was refused or timed out;
+     * {@link #cause()} says why, {@link #roomId()} where.
+     */
+    SEND_FAILED
   }
 
   private final Kind kind;

@@ -323,7 +323,9 @@ public final class Outbox {
     if (e.result != null) {
       callbacks.fail(e.result, error);
     } else {
-      log.warn("outbox: the " + e + ", loaded from the outbox directory, failed for good", error);
+      // nobody waits on a send loaded from disk: the app hears of its end here, not through a future
+      report(ClientError.Kind.SEND_FAILED, "the " + e + ", loaded from the outbox directory, failed for good: "
+          + error.getMessage(), e.roomId, error);
     }
   }
 

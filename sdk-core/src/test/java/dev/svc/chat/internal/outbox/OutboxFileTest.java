@@ -111,6 +111,21 @@ class OutboxFileTest {
   }
 
   @Test
+  void aLoadedSendThatIsRefusedIsReportedSinceNoFutureWaitsOnIt() throws Exception {
+    OutboxHarness first = outbox();
+    first.outbox.start("alice");
+    first.send("r1", "a");
+    OutboxHarness second = outbox();
+    second.outbox.start("alice");
+    second.connected();
+    second.call(0).fail(new ApiException(403, "forbidden", "not a member any more"));
+    ClientError e = second.errors.get(second.errors.size() - 1);
+    assertEquals(ClientError.Kind.SEND_FAILED, e.kind());
+    assertEquals("r1", e.roomId());
+    assertEquals(0, dir.listFiles().length, "a refused send leaves no file");
+  }
+
+  @Test
   void entriesLeftByAnEarlierProcessAreSentInOrderAtStart() throws Exception {
     OutboxHarness first = outbox();
     first.outbox.start("alice");
