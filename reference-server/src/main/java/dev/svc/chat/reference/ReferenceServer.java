@@ -24,6 +24,8 @@ import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.Javalin;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,6 +47,10 @@ public final class ReferenceServer implements AutoCloseable {
 
     /** The id of the tenant every server starts with. */
     public static final String DEV_TENANT_ID = "dev";
+    /** The default sustained send rate per user, a second (contract). */
+    public static final double DEFAULT_SEND_RATE = 20;
+    /** The default send burst per user (contract). */
+    public static final int DEFAULT_SEND_BURST = 40;
 
     private final Builder options;
     private final String apiKey;
@@ -86,6 +92,9 @@ public final class ReferenceServer implements AutoCloseable {
             devSettings = devSettings.withWebhookSecret(options.webhookSecret);
         }
         store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)), devSettings);
+        for (TenantConfig tenant : options.tenants) {
+            provision(tenant);
+        }
         this.mapper = mapper;
     }
 
@@ -169,6 +178,26 @@ public final class ReferenceServer implements AutoCloseable {
         return new TenantInfo(id, key);
     }
 
+    /**
+     * Returns a tenant of this server by id: the dev tenant, one configured with {@link Builder#tenant}, or
+     * one made by {@link #createTenant()}. Throws {@link java.util.NoSuchElementException} for another id.
+     */
+    public TenantInfo tenant(String id) {
+        TenantRecord record = store.tenant(id).orElseThrow(() -> new java.util.NoSuchElementException(
+                "no tenant " + id));
+        return new TenantInfo(record.id(), record.apiKey());
+    }
+
+    /** Returns the ids of the tenants configured with {@link Builder#tenant}, in order. */
+    public List<String> configuredTenantIds() {
+        return options.tenants.stream().map(TenantConfig::id).toList();
+    }
+
+    /** Returns the number of open gateway connections (with or without a Socket.IO session). */
+    public int connectionCount() {
+        return gateway.connectionCount();
+    }
+
     /** Stops Jetty, closes every socket and stops every thread this server started. Idempotent. */
     @Override
     public void close() {
@@ -187,6 +216,17 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
+    }
+
+    /** Stores a configured tenant unless the store already has it (a durable store keeps it, and its secret). */
+    private void provision(TenantConfig tenant) {
+        if (store.tenant(tenant.id()).isPresent()) {
+            return;
+        }
+        TenantSettings settings = new TenantSettings(tenant.autoCreateUsers(), tenant.callsEnabled(),
+                tenant.webhookUrl(), tenant.webhookSecret() != null ? tenant.webhookSecret()
+                : TenantSettings.newWebhookSecret());
+        store.createTenant(new TenantRecord(tenant.id(), tenant.apiKey(), RandomIds.bytes(32)), settings);
     }
 
     private static ScheduledThreadPoolExecutor daemonPool(String name, int threads) {
@@ -218,15 +258,40 @@ public final class ReferenceServer implements AutoCloseable {
         private Duration pingTimeout = Duration.ofSeconds(20);
         private Duration connectTimeout = Duration.ofSeconds(45);
         private boolean autoCreateUsers = true;
-        private double sendPerSecond = 20;
-        private int sendBurst = 40;
+        private double sendPerSecond = DEFAULT_SEND_RATE;
+        private int sendBurst = DEFAULT_SEND_BURST;
         private int outboundQueueLimit = GatewayConfig.DEFAULT_OUTBOUND_LIMIT;
         private Duration callRingTimeout = Duration.ofSeconds(30);
         private String webhookSecret;
         private int webhookAttempts = 6;
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
+        private List<TenantConfig> tenants = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Adds a tenant besides the dev tenant, with its own API key, token secret and settings. Ids and keys
+         * must be unique.
+         */
+        public Builder tenant(TenantConfig tenant) {
+            Objects.requireNonNull(tenant, "tenant");
+            for (TenantConfig other : tenants) {
+                if (other.id().equals(tenant.id())) {
+                    throw new IllegalArgumentException("tenant " + tenant.id() + " is configured twice");
+                }
+                if (other.apiKey().equals(tenant.apiKey())) {
+                    throw new IllegalArgumentException("tenants " + other.id() + " and " + tenant.id()
+                            + " have the same API key");
+                }
+            }
+            tenants.add(tenant);
+            return this;
+        }
+
+        /** Adds a tenant with default settings: {@code tenant(TenantConfig.of(id, apiKey))}. */
+        public Builder tenant(String id, String apiKey) {
+            return tenant(TenantConfig.of(id, apiKey));
         }
 
         /** Sets how long a call may ring unanswered before it ends with {@code endReason} {@code missed} (default 30 s). */
@@ -341,6 +406,11 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Returns a new, not yet started server with these options. */
         public ReferenceServer build() {
+            for (TenantConfig tenant : tenants) {
+                if (tenant.apiKey().equals(apiKey)) {
+                    throw new IllegalArgumentException("tenant " + tenant.id() + " has the dev tenant's API key");
+                }
+            }
             return new ReferenceServer(this);
         }
 
@@ -361,6 +431,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.webhookSecret = webhookSecret;
             copy.webhookAttempts = webhookAttempts;
             copy.webhookFirstRetry = webhookFirstRetry;
+            copy.tenants = List.copyOf(tenants);
             return copy;
         }
 
