@@ -75,7 +75,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.apiKey = builder.apiKey != null ? builder.apiKey : RandomIds.testApiKey();
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
-        FanOut fanOut = Gateway.newFanOut(mapper);
+        FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
         this.push = new PushService(store, options.clock, fanOut);
         this.webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
@@ -85,7 +85,8 @@ public final class ReferenceServer implements AutoCloseable {
         this.calls = new CallService(service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.actions = new MessageActions(store, service, publisher, fanOut);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
-                options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit),
+                options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
+                options.outboundQueueBytes),
                 mapper, options.clock, store, tokens, fanOut, service);
         TenantSettings devSettings = TenantSettings.defaults(options.autoCreateUsers);
         if (options.webhookSecret != null) {
@@ -198,6 +199,11 @@ public final class ReferenceServer implements AutoCloseable {
         return gateway.connectionCount();
     }
 
+    /** Returns what the gateway holds for connections, timers and indexes included (zero when none is open). */
+    int gatewayBookkeeping() {
+        return gateway.bookkeeping();
+    }
+
     /** Stops Jetty, closes every socket and stops every thread this server started. Idempotent. */
     @Override
     public void close() {
@@ -261,11 +267,13 @@ public final class ReferenceServer implements AutoCloseable {
         private double sendPerSecond = DEFAULT_SEND_RATE;
         private int sendBurst = DEFAULT_SEND_BURST;
         private int outboundQueueLimit = GatewayConfig.DEFAULT_OUTBOUND_LIMIT;
+        private long outboundQueueBytes = GatewayConfig.DEFAULT_OUTBOUND_BYTES;
         private Duration callRingTimeout = Duration.ofSeconds(30);
         private String webhookSecret;
         private int webhookAttempts = 6;
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
         private List<TenantConfig> tenants = new ArrayList<>();
+        private Duration presenceInterval = Duration.ofMillis(50);
 
         private Builder() {
         }
@@ -395,12 +403,27 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Sets how long presence flips are gathered before a batch is published (default 50 ms). */
+        Builder presenceInterval(Duration interval) {
+            this.presenceInterval = positive(interval, "presenceInterval");
+            return this;
+        }
+
         /** Sets how many frames may wait for one connection before it is dropped (tests of slow clients). */
         Builder outboundQueueLimit(int frames) {
             if (frames < 1) {
                 throw new IllegalArgumentException("frames must be at least 1");
             }
             this.outboundQueueLimit = frames;
+            return this;
+        }
+
+        /** Sets how many bytes may wait for one connection before it is dropped (default 4 MiB). */
+        Builder outboundQueueBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("bytes must be at least 1");
+            }
+            this.outboundQueueBytes = bytes;
             return this;
         }
 
@@ -427,11 +450,13 @@ public final class ReferenceServer implements AutoCloseable {
             copy.sendPerSecond = sendPerSecond;
             copy.sendBurst = sendBurst;
             copy.outboundQueueLimit = outboundQueueLimit;
+            copy.outboundQueueBytes = outboundQueueBytes;
             copy.callRingTimeout = callRingTimeout;
             copy.webhookSecret = webhookSecret;
             copy.webhookAttempts = webhookAttempts;
             copy.webhookFirstRetry = webhookFirstRetry;
             copy.tenants = List.copyOf(tenants);
+            copy.presenceInterval = presenceInterval;
             return copy;
         }
 

@@ -52,7 +52,8 @@ final class GatewayConnection {
         this.gateway = gateway;
         this.session = session;
         this.engineSid = engineSid;
-        this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(), this::dropSlow);
+        this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
+                gateway.config().outboundBytes(), this::dropSlow);
     }
 
     /** Sends the open packet and starts the heartbeat and the connect deadline. */
@@ -326,8 +327,8 @@ final class GatewayConnection {
     }
 
     private void dropSlow() {
-        LOG.warn("dropping connection {}: outbound queue over {} frames", engineSid,
-                gateway.config().outboundLimit());
+        LOG.warn("dropping connection {}: outbound queue over {} frames or {} bytes", engineSid,
+                gateway.config().outboundLimit(), gateway.config().outboundBytes());
         // The client is not reading, so a close frame would wait behind the backlog: cut the TCP connection.
         // Not on this thread: the fan-out may hold a lock here, and the close handler takes others.
         try {
