@@ -7,6 +7,7 @@ import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
 import dev.svc.chat.reference.http.CallPushRoutes;
+import dev.svc.chat.reference.http.ContractErrorHandler;
 import dev.svc.chat.reference.http.Routes;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
@@ -116,7 +117,12 @@ public final class ReferenceServer implements AutoCloseable {
                 config.jetty.modifyWebSocketServletFactory(gateway::configure);
                 // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:
                 // a token differing from an earlier one only in letter case would be read as the earlier one.
-                config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
+                config.jetty.modifyHttpConfiguration(http -> {
+                    http.setHeaderCacheCaseSensitive(true);
+                    http.setRequestHeaderSize(ContractErrorHandler.MAX_HEADER_BYTES);
+                });
+                // What Jetty refuses before a route runs (a header flood, a bad request line) in the contract's body.
+                config.jetty.modifyServer(server -> server.setErrorHandler(new ContractErrorHandler()));
             });
             Routes.install(javalin, mapper, store, tokens, service, actions);
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
@@ -197,6 +203,19 @@ public final class ReferenceServer implements AutoCloseable {
     /** Returns the number of open gateway connections (with or without a Socket.IO session). */
     public int connectionCount() {
         return gateway.connectionCount();
+    }
+
+    /** Returns the TCP connections Jetty holds open, HTTP and WebSocket alike. */
+    int openEndpoints() {
+        Javalin running;
+        synchronized (lifecycle) {
+            running = app;
+        }
+        int n = 0;
+        for (org.eclipse.jetty.server.Connector connector : running.jettyServer().server().getConnectors()) {
+            n += connector.getConnectedEndPoints().size();
+        }
+        return n;
     }
 
     /** Returns what the gateway holds for connections, timers and indexes included (zero when none is open). */

@@ -108,7 +108,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     int indexedConnections() {
         int n = 0;
         for (TenantPresence tenant : presence.values()) {
-            n += tenant.connectionCount();
+            n += tenant.heldEntries();
         }
         for (Set<GatewayConnection> set : byUser.values()) {
             n += set.size();

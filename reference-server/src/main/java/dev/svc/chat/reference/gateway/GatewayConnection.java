@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class GatewayConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
+    /** How long a closing connection waits for the peer's close frame before the TCP connection is cut. */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
 
     private final Gateway gateway;
     private final Session session;
@@ -152,7 +154,19 @@ final class GatewayConnection {
         if (session.isOpen()) {
             // Like the official server: no status code (the client sees 1005).
             session.close(StatusCode.NO_CODE, null);
+            // A peer that never answers the close frame (gone, or flooding) would keep the connection, its
+            // timers and buffers until Jetty's idle timeout: cut it after a short grace instead.
+            schedule(this::disconnectUnlessClosed, CLOSE_GRACE);
         }
+    }
+
+    private void disconnectUnlessClosed() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        session.disconnect();
     }
 
     private void onSocketIo(String text) {

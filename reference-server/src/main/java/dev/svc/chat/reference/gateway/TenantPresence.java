@@ -90,9 +90,9 @@ final class TenantPresence {
         return counts.containsKey(userId);
     }
 
-    /** Returns the number of token connections (bookkeeping, for tests and diagnostics). */
-    synchronized int connectionCount() {
-        return connections.size();
+    /** Returns the token connections and online users held (bookkeeping, for tests and diagnostics). */
+    synchronized int heldEntries() {
+        return connections.size() + counts.size();
     }
 
     /**
