@@ -115,6 +115,7 @@ public final class ReferenceServer implements AutoCloseable {
                 config.showJavalinBanner = false;
                 config.startupWatcherEnabled = false;
                 config.jetty.modifyWebSocketServletFactory(gateway::configure);
+                config.jetty.threadPool = jettyThreads();
                 // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:
                 // a token differing from an earlier one only in letter case would be read as the earlier one.
                 config.jetty.modifyHttpConfiguration(http -> {
@@ -203,6 +204,19 @@ public final class ReferenceServer implements AutoCloseable {
     /** Returns the number of open gateway connections (with or without a Socket.IO session). */
     public int connectionCount() {
         return gateway.connectionCount();
+    }
+
+    /**
+     * Javalin's pool (250 threads at most, named as Javalin names it), except that idle threads go after
+     * 10 s, all of them at once: Jetty's default retires one idle thread a minute, so the 250 threads a
+     * connection flood starts stayed for hours.
+     */
+    private static org.eclipse.jetty.util.thread.QueuedThreadPool jettyThreads() {
+        org.eclipse.jetty.util.thread.QueuedThreadPool pool =
+                new org.eclipse.jetty.util.thread.QueuedThreadPool(250, 8, 10_000);
+        pool.setName("JettyServerThreadPool");
+        pool.setMaxEvictCount(250);
+        return pool;
     }
 
     /** Returns the TCP connections Jetty holds open, HTTP and WebSocket alike. */
