@@ -27,9 +27,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * An in-process chat server that implements the contract: REST under {@code /v1}, the Socket.IO v4 gateway
@@ -188,10 +191,10 @@ public final class ReferenceServer implements AutoCloseable {
 
     /**
      * Returns a tenant of this server by id: the dev tenant, one configured with {@link Builder#tenant}, or
-     * one made by {@link #createTenant()}. Throws {@link java.util.NoSuchElementException} for another id.
+     * one made by {@link #createTenant()}. Throws {@link NoSuchElementException} for another id.
      */
     public TenantInfo tenant(String id) {
-        TenantRecord record = store.tenant(id).orElseThrow(() -> new java.util.NoSuchElementException(
+        TenantRecord record = store.tenant(id).orElseThrow(() -> new NoSuchElementException(
                 "no tenant " + id));
         return new TenantInfo(record.id(), record.apiKey());
     }
@@ -211,9 +214,8 @@ public final class ReferenceServer implements AutoCloseable {
      * 10 s, all of them at once: Jetty's default retires one idle thread a minute, so the 250 threads a
      * connection flood starts stayed for hours.
      */
-    private static org.eclipse.jetty.util.thread.QueuedThreadPool jettyThreads() {
-        org.eclipse.jetty.util.thread.QueuedThreadPool pool =
-                new org.eclipse.jetty.util.thread.QueuedThreadPool(250, 8, 10_000);
+    private static QueuedThreadPool jettyThreads() {
+        QueuedThreadPool pool = new QueuedThreadPool(250, 8, 10_000);
         pool.setName("JettyServerThreadPool");
         pool.setMaxEvictCount(250);
         return pool;
@@ -226,7 +228,7 @@ public final class ReferenceServer implements AutoCloseable {
             running = app;
         }
         int n = 0;
-        for (org.eclipse.jetty.server.Connector connector : running.jettyServer().server().getConnectors()) {
+        for (Connector connector : running.jettyServer().server().getConnectors()) {
             n += connector.getConnectedEndPoints().size();
         }
         return n;

@@ -156,9 +156,27 @@ class TenantIsolationTest {
         Http.Response patched = http.apiKey("PATCH", "/v1/tenant/settings", ACME_KEY, Map.of("callsEnabled", true));
         assertNothingOfGlobex(patched, "patch settings");
         assertNothingOfGlobex(http.apiKey("GET", "/v1/push/outbox?userId=gina", ACME_KEY, null), "outbox");
+        assertNothingOfGlobex(http.apiKey("GET", "/v1/push/outbox", ACME_KEY, null), "whole outbox");
         // The globex room still has its members.
         assertEquals(2, http.apiKey("POST", room + "/members", GLOBEX_KEY, Map.of("userIds", List.of("gina")))
                 .json().get("memberIds").size());
+    }
+
+    @Test
+    void deviceTokensStayWithTheirTenant() {
+        // acme registers and unregisters a token string that globex uses: acme's own registration only.
+        Http.Response registered = http.bearer("POST", "/v1/push/devices", acmeAlice,
+                Map.of("token", "globex-device-token", "platform", "apns"));
+        assertEquals(201, registered.status());
+        assertEquals("alice", registered.json().get("userId").asText());
+        assertEquals(204, http.bearer("DELETE", "/v1/push/devices/globex-device-token", acmeAlice, null).status());
+        // gina (offline) still gets globex's push on her token, and acme's outbox never shows it.
+        http.apiKey("DELETE", "/v1/push/outbox", GLOBEX_KEY, null);
+        assertEquals(201, http.sendText(gxBob, gxRoom, "push-" + System.nanoTime(), "to gina").status());
+        JsonNode pushes = http.apiKey("GET", "/v1/push/outbox?userId=gina", GLOBEX_KEY, null).json().get("pushes");
+        assertEquals(1, pushes.size(), pushes.toString());
+        assertTrue(pushes.toString().contains("globex-device-token"));
+        assertFalse(http.apiKey("GET", "/v1/push/outbox", ACME_KEY, null).raw().body().contains("to gina"));
     }
 
     @Test
@@ -206,6 +224,11 @@ class TenantIsolationTest {
             }
             JsonNode typing = acmeUser.emitWithAck(3, "typing", "{\"roomId\":\"" + gxRoom + "\",\"isTyping\":true}");
             assertEquals("bad_request", typing.at("/error/code").asText());
+            assertEquals("{\"ok\":true}", acmeKey.emitWithAck(4, "leave-room", "{\"roomId\":\"" + gxRoom + "\"}")
+                    .toString(), "leaving a room one is not in changes nothing and says nothing");
+            // globex's gina is online; acme's presence does not list her
+            Http.Response presence = http.bearer("GET", "/v1/presence", acmeBob, null);
+            assertEquals("[\"alice\"]", presence.json().get("online").toString());
 
             // Everything globex can cause, each seen by globex's own observer first.
             List<String> seen = new ArrayList<>();
