@@ -7,6 +7,7 @@ import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
 import dev.svc.chat.reference.http.CallPushRoutes;
+import dev.svc.chat.reference.http.ContractErrorHandler;
 import dev.svc.chat.reference.http.Routes;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
@@ -24,9 +25,14 @@ import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.Javalin;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * An in-process chat server that implements the contract: REST under {@code /v1}, the Socket.IO v4 gateway
@@ -45,6 +51,10 @@ public final class ReferenceServer implements AutoCloseable {
 
     /** The id of the tenant every server starts with. */
     public static final String DEV_TENANT_ID = "dev";
+    /** The default sustained send rate per user, a second (contract). */
+    public static final double DEFAULT_SEND_RATE = 20;
+    /** The default send burst per user (contract). */
+    public static final int DEFAULT_SEND_BURST = 40;
 
     private final Builder options;
     private final String apiKey;
@@ -69,7 +79,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.apiKey = builder.apiKey != null ? builder.apiKey : RandomIds.testApiKey();
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
-        FanOut fanOut = Gateway.newFanOut(mapper);
+        FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
         this.push = new PushService(store, options.clock, fanOut);
         this.webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
@@ -79,13 +89,17 @@ public final class ReferenceServer implements AutoCloseable {
         this.calls = new CallService(service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.actions = new MessageActions(store, service, publisher, fanOut);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
-                options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit),
+                options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
+                options.outboundQueueBytes),
                 mapper, options.clock, store, tokens, fanOut, service);
         TenantSettings devSettings = TenantSettings.defaults(options.autoCreateUsers);
         if (options.webhookSecret != null) {
             devSettings = devSettings.withWebhookSecret(options.webhookSecret);
         }
         store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)), devSettings);
+        for (TenantConfig tenant : options.tenants) {
+            provision(tenant);
+        }
         this.mapper = mapper;
     }
 
@@ -104,9 +118,15 @@ public final class ReferenceServer implements AutoCloseable {
                 config.showJavalinBanner = false;
                 config.startupWatcherEnabled = false;
                 config.jetty.modifyWebSocketServletFactory(gateway::configure);
+                config.jetty.threadPool = jettyThreads();
                 // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:
                 // a token differing from an earlier one only in letter case would be read as the earlier one.
-                config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
+                config.jetty.modifyHttpConfiguration(http -> {
+                    http.setHeaderCacheCaseSensitive(true);
+                    http.setRequestHeaderSize(ContractErrorHandler.MAX_HEADER_BYTES);
+                });
+                // What Jetty refuses before a route runs (a header flood, a bad request line) in the contract's body.
+                config.jetty.modifyServer(server -> server.setErrorHandler(new ContractErrorHandler()));
             });
             Routes.install(javalin, mapper, store, tokens, service, actions);
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
@@ -169,6 +189,56 @@ public final class ReferenceServer implements AutoCloseable {
         return new TenantInfo(id, key);
     }
 
+    /**
+     * Returns a tenant of this server by id: the dev tenant, one configured with {@link Builder#tenant}, or
+     * one made by {@link #createTenant()}. Throws {@link NoSuchElementException} for another id.
+     */
+    public TenantInfo tenant(String id) {
+        TenantRecord record = store.tenant(id).orElseThrow(() -> new NoSuchElementException(
+                "no tenant " + id));
+        return new TenantInfo(record.id(), record.apiKey());
+    }
+
+    /** Returns the ids of the tenants configured with {@link Builder#tenant}, in order. */
+    public List<String> configuredTenantIds() {
+        return options.tenants.stream().map(TenantConfig::id).toList();
+    }
+
+    /** Returns the number of open gateway connections (with or without a Socket.IO session). */
+    public int connectionCount() {
+        return gateway.connectionCount();
+    }
+
+    /**
+     * Javalin's pool (250 threads at most, named as Javalin names it), except that idle threads go after
+     * 10 s, all of them at once: Jetty's default retires one idle thread a minute, so the 250 threads a
+     * connection flood starts stayed for hours.
+     */
+    private static QueuedThreadPool jettyThreads() {
+        QueuedThreadPool pool = new QueuedThreadPool(250, 8, 10_000);
+        pool.setName("JettyServerThreadPool");
+        pool.setMaxEvictCount(250);
+        return pool;
+    }
+
+    /** Returns the TCP connections Jetty holds open, HTTP and WebSocket alike. */
+    int openEndpoints() {
+        Javalin running;
+        synchronized (lifecycle) {
+            running = app;
+        }
+        int n = 0;
+        for (Connector connector : running.jettyServer().server().getConnectors()) {
+            n += connector.getConnectedEndPoints().size();
+        }
+        return n;
+    }
+
+    /** Returns what the gateway holds for connections, timers and indexes included (zero when none is open). */
+    int gatewayBookkeeping() {
+        return gateway.bookkeeping();
+    }
+
     /** Stops Jetty, closes every socket and stops every thread this server started. Idempotent. */
     @Override
     public void close() {
@@ -187,6 +257,17 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
+    }
+
+    /** Stores a configured tenant unless the store already has it (a durable store keeps it, and its secret). */
+    private void provision(TenantConfig tenant) {
+        if (store.tenant(tenant.id()).isPresent()) {
+            return;
+        }
+        TenantSettings settings = new TenantSettings(tenant.autoCreateUsers(), tenant.callsEnabled(),
+                tenant.webhookUrl(), tenant.webhookSecret() != null ? tenant.webhookSecret()
+                : TenantSettings.newWebhookSecret());
+        store.createTenant(new TenantRecord(tenant.id(), tenant.apiKey(), RandomIds.bytes(32)), settings);
     }
 
     private static ScheduledThreadPoolExecutor daemonPool(String name, int threads) {
@@ -218,15 +299,42 @@ public final class ReferenceServer implements AutoCloseable {
         private Duration pingTimeout = Duration.ofSeconds(20);
         private Duration connectTimeout = Duration.ofSeconds(45);
         private boolean autoCreateUsers = true;
-        private double sendPerSecond = 20;
-        private int sendBurst = 40;
+        private double sendPerSecond = DEFAULT_SEND_RATE;
+        private int sendBurst = DEFAULT_SEND_BURST;
         private int outboundQueueLimit = GatewayConfig.DEFAULT_OUTBOUND_LIMIT;
+        private long outboundQueueBytes = GatewayConfig.DEFAULT_OUTBOUND_BYTES;
         private Duration callRingTimeout = Duration.ofSeconds(30);
         private String webhookSecret;
         private int webhookAttempts = 6;
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
+        private List<TenantConfig> tenants = new ArrayList<>();
+        private Duration presenceInterval = Duration.ofMillis(50);
 
         private Builder() {
+        }
+
+        /**
+         * Adds a tenant besides the dev tenant, with its own API key, token secret and settings. Ids and keys
+         * must be unique.
+         */
+        public Builder tenant(TenantConfig tenant) {
+            Objects.requireNonNull(tenant, "tenant");
+            for (TenantConfig other : tenants) {
+                if (other.id().equals(tenant.id())) {
+                    throw new IllegalArgumentException("tenant " + tenant.id() + " is configured twice");
+                }
+                if (other.apiKey().equals(tenant.apiKey())) {
+                    throw new IllegalArgumentException("tenants " + other.id() + " and " + tenant.id()
+                            + " have the same API key");
+                }
+            }
+            tenants.add(tenant);
+            return this;
+        }
+
+        /** Adds a tenant with default settings: {@code tenant(TenantConfig.of(id, apiKey))}. */
+        public Builder tenant(String id, String apiKey) {
+            return tenant(TenantConfig.of(id, apiKey));
         }
 
         /** Sets how long a call may ring unanswered before it ends with {@code endReason} {@code missed} (default 30 s). */
@@ -330,6 +438,12 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Sets how long presence flips are gathered before a batch is published (default 50 ms). */
+        Builder presenceInterval(Duration interval) {
+            this.presenceInterval = positive(interval, "presenceInterval");
+            return this;
+        }
+
         /** Sets how many frames may wait for one connection before it is dropped (tests of slow clients). */
         Builder outboundQueueLimit(int frames) {
             if (frames < 1) {
@@ -339,8 +453,22 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Sets how many bytes may wait for one connection before it is dropped (default 4 MiB). */
+        Builder outboundQueueBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("bytes must be at least 1");
+            }
+            this.outboundQueueBytes = bytes;
+            return this;
+        }
+
         /** Returns a new, not yet started server with these options. */
         public ReferenceServer build() {
+            for (TenantConfig tenant : tenants) {
+                if (tenant.apiKey().equals(apiKey)) {
+                    throw new IllegalArgumentException("tenant " + tenant.id() + " has the dev tenant's API key");
+                }
+            }
             return new ReferenceServer(this);
         }
 
@@ -357,10 +485,13 @@ public final class ReferenceServer implements AutoCloseable {
             copy.sendPerSecond = sendPerSecond;
             copy.sendBurst = sendBurst;
             copy.outboundQueueLimit = outboundQueueLimit;
+            copy.outboundQueueBytes = outboundQueueBytes;
             copy.callRingTimeout = callRingTimeout;
             copy.webhookSecret = webhookSecret;
             copy.webhookAttempts = webhookAttempts;
             copy.webhookFirstRetry = webhookFirstRetry;
+            copy.tenants = List.copyOf(tenants);
+            copy.presenceInterval = presenceInterval;
             return copy;
         }
 

@@ -294,7 +294,8 @@ class GatewayTest {
         try (ReferenceServer real = ReferenceServer.builder().build().start()) {
             Http h = new Http(real);
             String token = h.apiKey("POST", "/v1/auth/token", real.apiKey(),
-                    Map.of("userId", "alice", "expiresIn", 1)).json().get("token").asText();
+                    Map.of("userId", "alice", "expiresIn", 2)).json().get("token").asText();
+            // exp is iat (whole seconds, truncated) + 2 s: at least 1 s to connect, at most 2 s to wait.
             try (SocketClient client = SocketClient.connectToken(real, token)) {
                 // No ping within 25 s here: only the timer at exp can produce this.
                 assertEquals("42[\"session-expired\",{\"code\":\"token_expired\"}]",

@@ -50,6 +50,11 @@ final class Http {
                 : HttpRequest.BodyPublishers.ofString(body));
     }
 
+    /** Sends {@code body} as raw bytes (for malformed UTF-8), with a Content-Length. */
+    Response sendBytes(String method, String path, byte[] body, Map<String, String> headers) {
+        return send(method, path, "", headers, HttpRequest.BodyPublishers.ofByteArray(body));
+    }
+
     /** Sends {@code body} without a Content-Length (chunked transfer encoding). */
     Response sendChunked(String method, String path, String body, Map<String, String> headers) {
         byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);

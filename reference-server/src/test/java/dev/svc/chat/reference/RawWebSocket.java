@@ -56,7 +56,11 @@ final class RawWebSocket implements AutoCloseable {
 
     /** Sends one masked text frame (short payloads only). */
     void sendText(String text) throws IOException {
-        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        sendTextBytes(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Sends one masked text frame whose payload is {@code payload} as given, even if not UTF-8. */
+    void sendTextBytes(byte[] payload) throws IOException {
         if (payload.length > 65535) {
             throw new IOException("too long for this test client");
         }

@@ -39,4 +39,28 @@ class SlowConsumerTest {
             }
         }
     }
+
+    @Test
+    void queueIsBoundedInBytesAsWellAsFrames() throws Exception {
+        // 1,000 frames allowed, but only 256 KiB: a hundred 40 KB messages overflow the bytes long before.
+        try (ReferenceServer server = ReferenceServer.builder().sendRateLimit(10_000, 10_000)
+                .outboundQueueBytes(256 * 1024).build().start()) {
+            Http http = new Http(server);
+            String roomId = http.createRoom(server.apiKey(), "alice");
+            String token = http.mint(server.apiKey(), "alice");
+            List<Map<String, String>> parts = Collections.nCopies(10, Map.of("type", "text", "text", "x".repeat(4000)));
+            try (RawWebSocket stuck = new RawWebSocket(server.port());
+                 SocketClient fast = SocketClient.connectToken(server, token)) {
+                assertTrue(stuck.readText().startsWith("0{"));
+                stuck.sendText("40{\"token\":\"" + token + "\"}");
+                assertTrue(stuck.readText().startsWith("40{"));
+                for (int i = 0; i < 100; i++) {
+                    assertEquals(201, http.bearer("POST", "/v1/chat/rooms/" + roomId + "/messages", token,
+                            Map.of("clientMessageId", "m" + i, "parts", parts)).status());
+                    assertEquals(i + 1, fast.nextEvent().get(1).get("seq").asInt());
+                }
+                assertTrue(stuck.drainUntilClosed(Duration.ofSeconds(10)), "dropped on bytes, under 1,000 frames");
+            }
+        }
+    }
 }

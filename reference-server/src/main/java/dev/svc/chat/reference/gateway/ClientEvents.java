@@ -5,6 +5,8 @@ import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.StrictJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,6 +26,9 @@ final class ClientEvents {
 
     /** Handles event {@code name} with first argument {@code arg} and returns the success ack payload. */
     Map<String, Object> handle(GatewayConnection connection, Principal principal, String name, JsonNode arg) {
+        // As strict as REST: a lone surrogate or a NUL anywhere in the event is bad_request.
+        StrictJson.requireWellFormed(name, "event name");
+        StrictJson.requireWellFormedText(arg, "payload");
         switch (name) {
             case "join-room": {
                 Room room = service.roomForJoin(principal, roomId(arg));
@@ -90,6 +95,6 @@ final class ClientEvents {
         if (roomId == null || !roomId.isTextual() || roomId.textValue().isEmpty()) {
             throw ApiException.badRequest("roomId is required and must be a string");
         }
-        return roomId.textValue();
+        return Inputs.id(roomId.textValue(), "roomId");
     }
 }

@@ -4,6 +4,7 @@ import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.EventPublisher;
 import dev.svc.chat.reference.service.PresenceDirectory;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -28,41 +28,37 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     static final String TYPING = "typing";
 
     private final Frames frames;
+    private final PresenceFlusher presenceFlusher;
     private final Map<String, Set<GatewayConnection>> byUser = new ConcurrentHashMap<>();
     private final Map<String, Set<GatewayConnection>> byJoinedRoom = new ConcurrentHashMap<>();
-    // Token connections by tenant, the online users by tenant and each user's count of sessions: changed only
-    // under presenceLock, which makes a user's online/offline flips and their events happen in one order.
-    private final Map<String, Set<GatewayConnection>> byTenant = new ConcurrentHashMap<>();
-    private final Map<String, Set<String>> onlineByTenant = new ConcurrentHashMap<>();
-    private final Map<String, Integer> connectionCounts = new ConcurrentHashMap<>();
-    private final Object presenceLock = new Object();
+    // Presence per tenant, each with its own lock: handshakes of one tenant never wait for another's.
+    private final Map<String, TenantPresence> presence = new ConcurrentHashMap<>();
     // Room events hold the read side while they pick and enqueue to their targets; indexing a user's connection
     // takes the write side. So an event either reaches the new connection or was already queued on the user's
     // older connections before it was indexed: a client that switches connections (a token refresh) can use
     // an ack on the old connection as a barrier behind everything it alone will get.
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
 
-    FanOut(Frames frames) {
+    FanOut(Frames frames, Duration presenceInterval) {
         this.frames = frames;
+        this.presenceFlusher = new PresenceFlusher(frames, presenceInterval);
     }
 
     /**
      * Counts a connection that is completing its handshake as online (token connections only: API keys are
      * nobody and cause no presence). Called before the handshake is answered, so that a user's other
      * connection closing right after this one's answer can never make them look offline. A user's first
-     * connection makes them online: {@code tenant-presence} goes to the tenant's indexed token connections,
-     * which this one is not yet (it learns who is online from {@code GET /v1/presence}, itself included).
+     * connection makes them online: {@code tenant-presence} goes, in the next presence batch, to the
+     * tenant's token connections indexed before it (this one learns who is online from
+     * {@code GET /v1/presence}, itself included).
      */
     void countOnline(Principal principal, Instant at) {
         if (principal.isApiKey()) {
             return;
         }
-        synchronized (presenceLock) {
-            String tenantId = principal.tenantId();
-            if (connectionCounts.merge(key(tenantId, principal.userId()), 1, Integer::sum) == 1) {
-                onlineByTenant.computeIfAbsent(tenantId, k -> ConcurrentHashMap.newKeySet()).add(principal.userId());
-                presence(tenantId, principal.userId(), true, at);
-            }
+        TenantPresence tenant = tenantPresence(principal.tenantId());
+        if (tenant.opened(principal.userId(), at)) {
+            presenceFlusher.markDirty(tenant);
         }
     }
 
@@ -74,20 +70,18 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         if (principal.isApiKey()) {
             return;
         }
-        synchronized (presenceLock) {
-            deliveryOrder.writeLock().lock();
-            try {
-                add(byTenant, principal.tenantId(), connection);
-                add(byUser, key(principal.tenantId(), principal.userId()), connection);
-            } finally {
-                deliveryOrder.writeLock().unlock();
-            }
+        deliveryOrder.writeLock().lock();
+        try {
+            tenantPresence(principal.tenantId()).register(connection);
+            add(byUser, key(principal.tenantId(), principal.userId()), connection);
+        } finally {
+            deliveryOrder.writeLock().unlock();
         }
     }
 
     /**
      * Forgets a connection whose session ended, including its joined room. A user's last connection closing
-     * makes them offline for the tenant's other token connections.
+     * makes them offline for the tenant's other token connections (in the next presence batch).
      */
     void unregister(GatewayConnection connection, Principal principal, String joinedRoomId, Instant at) {
         if (joinedRoomId != null) {
@@ -96,28 +90,38 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         if (principal.isApiKey()) {
             return;
         }
-        synchronized (presenceLock) {
-            String tenantId = principal.tenantId();
-            String userKey = key(tenantId, principal.userId());
-            remove(byTenant, tenantId, connection);
-            remove(byUser, userKey, connection);
-            Integer left = connectionCounts.computeIfPresent(userKey, (k, n) -> n == 1 ? null : n - 1);
-            if (left == null) {
-                onlineByTenant.computeIfPresent(tenantId, (k, users) -> {
-                    users.remove(principal.userId());
-                    return users.isEmpty() ? null : users;
-                });
-                presence(tenantId, principal.userId(), false, at);
-            }
+        TenantPresence tenant = tenantPresence(principal.tenantId());
+        tenant.unregister(connection);
+        remove(byUser, key(principal.tenantId(), principal.userId()), connection);
+        if (tenant.closed(principal.userId(), at)) {
+            presenceFlusher.markDirty(tenant);
         }
     }
 
     @Override
     public List<String> onlineUsers(String tenantId) {
-        synchronized (presenceLock) {
-            Set<String> users = onlineByTenant.get(tenantId);
-            return users == null ? List.of() : List.copyOf(new TreeSet<>(users));
+        TenantPresence tenant = presence.get(tenantId);
+        return tenant == null ? List.of() : tenant.onlineUsers();
+    }
+
+    /** Returns the number of indexed token connections and joined-room entries (bookkeeping, for tests). */
+    int indexedConnections() {
+        int n = 0;
+        for (TenantPresence tenant : presence.values()) {
+            n += tenant.heldEntries();
         }
+        for (Set<GatewayConnection> set : byUser.values()) {
+            n += set.size();
+        }
+        for (Set<GatewayConnection> set : byJoinedRoom.values()) {
+            n += set.size();
+        }
+        return n;
+    }
+
+    /** Stops the presence thread. */
+    void close() {
+        presenceFlusher.close();
     }
 
     /**
@@ -155,21 +159,6 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
             for (GatewayConnection connection : List.copyOf(own)) {
                 connection.leave(roomId);
             }
-        }
-    }
-
-    private void presence(String tenantId, String userId, boolean online, Instant at) {
-        Set<GatewayConnection> targets = byTenant.get(tenantId);
-        if (targets == null || targets.isEmpty()) {
-            return;
-        }
-        Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("userId", userId);
-        payload.put("online", online);
-        payload.put("at", at);
-        String frame = frames.event(TENANT_PRESENCE, payload);
-        for (GatewayConnection connection : targets) {
-            connection.deliver(frame);
         }
     }
 
@@ -221,7 +210,12 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     @Override
     public boolean isOnline(String tenantId, String userId) {
-        return connectionCounts.containsKey(key(tenantId, userId));
+        TenantPresence tenant = presence.get(tenantId);
+        return tenant != null && tenant.isOnline(userId);
+    }
+
+    private TenantPresence tenantPresence(String tenantId) {
+        return presence.computeIfAbsent(tenantId, k -> new TenantPresence());
     }
 
     private static String key(String tenantId, String id) {

@@ -69,8 +69,13 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** Returns the fan-out a {@link ChatService} publishes to; it is created before the service. */
+    public static FanOut newFanOut(ObjectMapper mapper, Duration presenceInterval) {
+        return new FanOut(new Frames(mapper), presenceInterval);
+    }
+
+    /** Returns a fan-out with the default presence batching interval. */
     public static FanOut newFanOut(ObjectMapper mapper) {
-        return new FanOut(new Frames(mapper));
+        return newFanOut(mapper, PresenceFlusher.DEFAULT_INTERVAL);
     }
 
     /** Applies the gateway's limits to Jetty's WebSocket factory. */
@@ -105,6 +110,7 @@ public final class Gateway implements AutoCloseable {
             connection.closeNow();
         }
         scheduler.shutdownNow();
+        fanOut.close();
         writers.shutdown();
         try {
             if (!writers.awaitTermination(2, TimeUnit.SECONDS)) {
@@ -119,6 +125,14 @@ public final class Gateway implements AutoCloseable {
     /** Returns the number of open connections. */
     public int connectionCount() {
         return connections.size();
+    }
+
+    /**
+     * Returns what the gateway still holds for connections: open connections, pending timers and fan-out
+     * index entries. It returns to zero once every connection is gone (the bookkeeping leaks nothing).
+     */
+    public int bookkeeping() {
+        return connections.size() + scheduler.getQueue().size() + fanOut.indexedConnections();
     }
 
     Principal authenticate(JsonNode auth) {

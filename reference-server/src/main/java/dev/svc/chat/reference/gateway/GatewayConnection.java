@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class GatewayConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayConnection.class);
+    /** How long a closing connection waits for the peer's close frame before the TCP connection is cut. */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
 
     private final Gateway gateway;
     private final Session session;
@@ -52,7 +54,8 @@ final class GatewayConnection {
         this.gateway = gateway;
         this.session = session;
         this.engineSid = engineSid;
-        this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(), this::dropSlow);
+        this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
+                gateway.config().outboundBytes(), this::dropSlow);
     }
 
     /** Sends the open packet and starts the heartbeat and the connect deadline. */
@@ -151,7 +154,19 @@ final class GatewayConnection {
         if (session.isOpen()) {
             // Like the official server: no status code (the client sees 1005).
             session.close(StatusCode.NO_CODE, null);
+            // A peer that never answers the close frame (gone, or flooding) would keep the connection, its
+            // timers and buffers until Jetty's idle timeout: cut it after a short grace instead.
+            schedule(this::disconnectUnlessClosed, CLOSE_GRACE);
         }
+    }
+
+    private void disconnectUnlessClosed() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        session.disconnect();
     }
 
     private void onSocketIo(String text) {
@@ -326,8 +341,8 @@ final class GatewayConnection {
     }
 
     private void dropSlow() {
-        LOG.warn("dropping connection {}: outbound queue over {} frames", engineSid,
-                gateway.config().outboundLimit());
+        LOG.warn("dropping connection {}: outbound queue over {} frames or {} bytes", engineSid,
+                gateway.config().outboundLimit(), gateway.config().outboundBytes());
         // The client is not reading, so a close frame would wait behind the backlog: cut the TCP connection.
         // Not on this thread: the fan-out may hold a lock here, and the close handler takes others.
         try {

@@ -1,8 +1,9 @@
 package dev.svc.chat.reference.gateway;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.StrictJson;
 import java.util.Set;
 
 /**
@@ -67,8 +68,9 @@ record SocketIoPacket(int type, String nsp, Long ackId, JsonNode data) {
         JsonNode data = null;
         if (i < text.length()) {
             try {
-                data = mapper.readTree(text.substring(i));
-            } catch (JsonProcessingException e) {
+                // Nesting is bounded here; strings are checked per event, so a bad one gets an error ack.
+                data = StrictJson.parseText(mapper, text.substring(i));
+            } catch (ApiException e) {
                 throw new InvalidPacketException("bad JSON");
             }
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.StrictJson;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +15,7 @@ import java.util.List;
 
 /**
  * A request's JSON object body with typed, validating accessors. Reading it enforces the 64 KiB limit on
- * both the declared Content-Length and the bytes actually sent. A field given as JSON {@code null} counts
+ * both the declared Content-Length and the bytes actually sent, and decodes strictly ({@link StrictJson}). A field given as JSON {@code null} counts
  * as absent; unknown fields are ignored.
  */
 final class JsonBody {
@@ -40,12 +41,8 @@ final class JsonBody {
         if (bytes.length > Inputs.MAX_BODY_BYTES) {
             throw ApiException.payloadTooLarge(Inputs.MAX_BODY_BYTES);
         }
-        JsonNode parsed;
-        try {
-            parsed = bytes.length == 0 ? null : mapper.readTree(bytes);
-        } catch (IOException e) {
-            throw ApiException.badRequest("Malformed JSON");
-        }
+        // Strict: well-formed UTF-8, bounded nesting, no lone surrogate or NUL in any string.
+        JsonNode parsed = bytes.length == 0 ? null : StrictJson.parse(mapper, bytes);
         if (parsed == null || !parsed.isObject()) {
             throw ApiException.badRequest("The body must be a JSON object");
         }
@@ -94,6 +91,11 @@ final class JsonBody {
             throw ApiException.badRequest(field + " must be a string");
         }
         return value.textValue();
+    }
+
+    /** Returns a required identifier of 1 to {@code max} code points without control characters. */
+    String requiredId(String field, int max) {
+        return Inputs.id(requiredText(field, max), field);
     }
 
     /** Returns a required string of 1 to {@code max} code points. */

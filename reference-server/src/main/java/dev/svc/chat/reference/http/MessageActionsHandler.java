@@ -53,7 +53,7 @@ final class MessageActionsHandler {
     void read(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        String messageId = body.requiredText("messageId", 64);
+        String messageId = body.requiredId("messageId", 64);
         responses.json(ctx, 200, actions.markRead(principal, ctx.pathParam("roomId"), messageId));
     }
 

@@ -68,7 +68,7 @@ final class MessageHandler {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
         List<JsonNode> parts = MessageParts.validate(body.get("parts"));
-        String clientMessageId = body.requiredText("clientMessageId", Inputs.MAX_CLIENT_MESSAGE_ID);
+        String clientMessageId = body.requiredId("clientMessageId", Inputs.MAX_CLIENT_MESSAGE_ID);
         String senderId = body.optionalString("senderId");
         ChatService.SendResult result = service.send(principal, ctx.pathParam("roomId"), senderId,
                 clientMessageId, parts);

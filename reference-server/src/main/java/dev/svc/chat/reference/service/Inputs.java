@@ -80,6 +80,20 @@ public final class Inputs {
     }
 
     /**
+     * Returns {@code value} if it holds no control character (Unicode category Cc: U+0000 to U+001F and
+     * U+007F to U+009F), else throws 400 naming {@code field}. For identifiers chosen by clients, such as a
+     * {@code clientMessageId}: text fields may hold line breaks, identifiers may not.
+     */
+    public static String id(String value, String field) {
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.getType(value.charAt(i)) == Character.CONTROL) {
+                throw ApiException.badRequest(field + " must not contain control characters");
+            }
+        }
+        return value;
+    }
+
+    /**
      * Returns whether {@code id} is in the canonical form of the ids this server makes. Anything else names
      * no room, so callers answer 404 for it rather than 400.
      */

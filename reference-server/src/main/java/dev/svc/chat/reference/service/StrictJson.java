@@ -1,0 +1,134 @@
+package dev.svc.chat.reference.service;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Reads client JSON strictly. Jackson alone accepts malformed UTF-8 (an overlong {@code C0 AF}, an encoded
+ * surrogate {@code ED A0 80}, a sequence above U+10FFFF) and {@code \ud800} escapes that make lone
+ * surrogates, so bytes are decoded here with a reporting decoder first, nesting is capped, and every string
+ * and field name of the result is checked: no lone surrogate and no NUL (which no later backend, PostgreSQL
+ * text among them, can store). Each refusal is a 400 {@code bad_request} that names what it hit.
+ */
+public final class StrictJson {
+
+    /** The deepest nesting of arrays and objects accepted (chosen: the contract's shapes need 5). */
+    public static final int MAX_DEPTH = 32;
+
+    private static final JsonFactory LIMITED = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build();
+
+    private StrictJson() {
+    }
+
+    /** Decodes {@code bytes} as strict UTF-8, parses them and checks every string; throws 400 otherwise. */
+    public static JsonNode parse(ObjectMapper mapper, byte[] bytes) {
+        JsonNode node = parseText(mapper, decodeUtf8(bytes));
+        requireWellFormedText(node, "body");
+        return node;
+    }
+
+    /**
+     * Parses already decoded text into a tree with the nesting limit, but does not check its strings (the
+     * gateway answers a bad string in an event with an error ack, which needs the packet parsed first).
+     * Returns null for empty text; anything after the first value is malformed.
+     */
+    public static JsonNode parseText(ObjectMapper mapper, String text) {
+        try (JsonParser parser = LIMITED.createParser(text)) {
+            parser.setCodec(mapper);
+            if (parser.nextToken() == null) {
+                return null;
+            }
+            JsonNode node = mapper.readTree(parser);
+            if (parser.nextToken() != null) {
+                throw ApiException.badRequest("Malformed JSON");
+            }
+            return node;
+        } catch (StreamConstraintsException e) {
+            throw ApiException.badRequest("JSON nested deeper than " + MAX_DEPTH + " levels");
+        } catch (IOException e) {
+            throw ApiException.badRequest("Malformed JSON");
+        }
+    }
+
+    /** Returns {@code bytes} decoded as UTF-8, refusing anything malformed with a 400. */
+    public static String decodeUtf8(byte[] bytes) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            CharBuffer chars = decoder.decode(ByteBuffer.wrap(bytes));
+            return chars.toString();
+        } catch (CharacterCodingException e) {
+            throw ApiException.badRequest("The body is not well-formed UTF-8");
+        }
+    }
+
+    /**
+     * Throws 400 if any string or field name in {@code node} (called {@code root} in the message) holds a lone surrogate or a NUL. The depth is
+     * already bounded by the parser, so the recursion is too.
+     */
+    public static void requireWellFormedText(JsonNode node, String root) {
+        check(node, root);
+    }
+
+    private static void check(JsonNode node, String path) {
+        if (node == null) {
+            return;
+        }
+        if (node.isTextual()) {
+            requireWellFormed(node.textValue(), path);
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                check(node.get(i), path + "[" + i + "]");
+            }
+        } else if (node.isObject()) {
+            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                requireWellFormed(field.getKey(), path + " field name");
+                check(field.getValue(), path + "." + printable(field.getKey()));
+            }
+        }
+    }
+
+    /** Throws 400 naming {@code where} if {@code s} holds a lone surrogate or a NUL. */
+    public static void requireWellFormed(String s, String where) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 0) {
+                throw ApiException.badRequest(where + " contains a NUL character");
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                throw ApiException.badRequest(where + " contains a lone surrogate");
+            }
+            if (Character.isLowSurrogate(c)) {
+                throw ApiException.badRequest(where + " contains a lone surrogate");
+            }
+        }
+    }
+
+    /** A field name as it may appear in a message: short, and only if it is itself harmless. */
+    private static String printable(String name) {
+        boolean plain = name.length() <= 64 && name.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+        return plain ? name : "?";
+    }
+}
