@@ -95,6 +95,8 @@ class TenantIsolationTest {
         String inAcmeRoom = "/v1/chat/rooms/" + acmeRoom;
         Map<String, Http.Response> answers = new java.util.LinkedHashMap<>();
         answers.put("history", http.bearer("GET", room + "/messages", acmeBob, null));
+        answers.put("changes", http.bearer("GET", room + "/changes?since=0", acmeBob, null));
+        answers.put("receipts", http.bearer("GET", room + "/receipts", acmeBob, null));
         answers.put("send", http.bearer("POST", room + "/messages", acmeBob,
                 Map.of("clientMessageId", "x", "parts", List.of(Map.of("type", "text", "text", "x")))));
         answers.put("edit", http.bearer("PATCH", room + "/messages/" + gxMessage, acmeBob,
@@ -117,6 +119,8 @@ class TenantIsolationTest {
         }
         // globex's token on acme's ids, the other way round
         answers.put("globex history of acme", http.bearer("GET", inAcmeRoom + "/messages", gxBob, null));
+        answers.put("globex changes of acme", http.bearer("GET", inAcmeRoom + "/changes?since=0", gxBob, null));
+        answers.put("globex receipts of acme", http.bearer("GET", inAcmeRoom + "/receipts", gxBob, null));
         answers.put("globex edit of acme", http.bearer("PATCH", inAcmeRoom + "/messages/" + acmeMessage, gxBob,
                 Map.of("parts", List.of(Map.of("type", "text", "text", "x")))));
         answers.forEach((what, r) -> {
