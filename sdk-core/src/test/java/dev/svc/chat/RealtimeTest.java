@@ -133,6 +133,32 @@ class RealtimeTest {
   }
 
   @Test
+  void aRejoinRefusedAfterAReconnectIsReportedToTheApp() throws Exception {
+    java.util.concurrent.BlockingQueue<ClientError> errors = new java.util.concurrent.LinkedBlockingQueue<>();
+    client.on(EventType.CLIENT_ERROR, errors::add);
+    GatewaySession first = connect();
+    join(first, "r1");
+    first.close();
+    events.assertNextState(ConnectionState.RECONNECTING);
+    GatewaySession second = gateway.nextSession();
+    second.awaitConnect();
+    events.assertNextState(ConnectionState.CONNECTED);
+    GatewaySession.Emit rejoin = second.nextEmit("join-room");
+    second.ack(rejoin, "{\"ok\":false,\"error\":{\"code\":\"forbidden\",\"message\":\"not a member\"}}");
+    ClientError e = errors.poll(FakeGateway.TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    assertNotNull(e, "the refused re-join was not reported");
+    assertEquals(ClientError.Kind.REJOIN_REFUSED, e.kind());
+    assertEquals("r1", e.roomId());
+    second.close(); // the next reconnect does not join the refused room again
+    second = gateway.nextSession();
+    second.awaitConnect();
+    events.assertNextState(ConnectionState.RECONNECTING);
+    events.assertNextState(ConnectionState.CONNECTED);
+    second.send("2"); // a join would have been emitted on accept, before this ping's answer
+    assertEquals("3", second.nextFrame());
+  }
+
+  @Test
   void watchdogReconnectsAndRejoinsTheJoinedRoom() throws Exception {
     gateway.openPacket = FakeGateway.openPacket(600, 400); // and the gateway never pings
     GatewaySession first = connect();
@@ -261,6 +287,23 @@ class RealtimeTest {
     assertEquals(2, events.assertNextMessage().seq());
     assertEquals(3, events.assertNextMessage().seq());
     events.assertNoMessage(200);
+  }
+
+  @Test
+  void operationsDuringARefreshWaitForTheNewConnectionInsteadOfFailing() throws Exception {
+    GatewaySession first = connect();
+    gateway.onConnect = auth -> null; // the new connection's CONNECT is answered by hand below
+    client.connect("alice", "new-jwt");
+    GatewaySession second = gateway.nextSession();
+    assertEquals("{\"token\":\"new-jwt\"}", second.awaitConnect());
+    CompletableFuture<Void> typing = client.setTyping("r1", true); // no accepted new connection yet
+    assertEquals(ConnectionState.CONNECTED, client.state());
+    assertFalse(typing.isDone());
+    second.send("40{\"sid\":\"s2\"}");
+    GatewaySession.Emit emit = second.nextEmit("typing"); // sent on the new connection once accepted
+    second.ack(emit, "{\"ok\":true}");
+    Await.value(typing);
+    events.assertNoStateChange(100); // the app saw no state change through the refresh
   }
 
   @Test
