@@ -380,11 +380,11 @@ public final class RealtimeEngine {
     // a stalled path stalls the pooled REST connections to the same host too: drop the idle ones, so that
     // recovery's requests open fresh connections instead of waiting out a read timeout on a dead one
     if (reason == ConnectionReason.PING_TIMEOUT) http.connectionPool().evictAll();
-    acks.failAll(new TransportException("the connection was lost (" + reason.code() + ")", cause));
-    completeConnectWaiters(new TransportException("could not connect (" + reason.code() + "); retrying", cause));
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
     setState(ConnectionState.RECONNECTING, reason, cause, reconnectAttempt, delay);
+    acks.failAll(new TransportException("the connection was lost (" + reason.code() + ")", cause));
+    completeConnectWaiters(new TransportException("could not connect (" + reason.code() + "); retrying", cause));
     reconnectTimer = actor.schedule(() -> {
       reconnectTimer = null;
       if (state == ConnectionState.RECONNECTING && current == null) open();
@@ -426,10 +426,11 @@ public final class RealtimeEngine {
     }
     RuntimeException failure = cause instanceof ApiException
         ? new TransportException("disconnected (" + reason.code() + ")", cause) : cause;
+    // the state first: whoever sees a future fail below already reads the new state
+    setState(target, reason, cause instanceof TransportException ? null : cause, 0, -1);
     acks.failAll(failure);
     queued.failAll(failure);
     completeConnectWaiters(cause);
-    setState(target, reason, cause instanceof TransportException ? null : cause, 0, -1);
   }
 
   /** Drops {@code conn} for good: its reader stops waiting, then it is closed politely. */
