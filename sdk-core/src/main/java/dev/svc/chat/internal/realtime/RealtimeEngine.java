@@ -116,26 +116,18 @@ public final class RealtimeEngine {
   /** Connects, or reconnects with a new token; completes when the gateway accepted the handshake. */
   public CompletableFuture<Void> connect(final String token) {
     final CompletableFuture<Void> result = new CompletableFuture<>();
-    post(result, new Runnable() {
-      @Override
-      public void run() {
-        doConnect(token, result);
-      }
-    });
+    post(result, () -> doConnect(token, result));
     return result;
   }
 
   /** Disconnects politely and stays disconnected. */
   public CompletableFuture<Void> disconnect() {
     final CompletableFuture<Void> result = new CompletableFuture<>();
-    post(result, new Runnable() {
-      @Override
-      public void run() {
-        if (state != ConnectionState.CLOSED) {
-          stop(ConnectionState.DISCONNECTED, ConnectionReason.CLIENT_DISCONNECT, new TransportException("disconnected"));
-        }
-        result.complete(null);
+    post(result, () -> {
+      if (state != ConnectionState.CLOSED) {
+        stop(ConnectionState.DISCONNECTED, ConnectionReason.CLIENT_DISCONNECT, new TransportException("disconnected"));
       }
+      result.complete(null);
     });
     return result;
   }
@@ -377,8 +369,7 @@ public final class RealtimeEngine {
     if (stableTimer != null) stableTimer.cancel();
     stableTimer = null;
     log.info("connection #" + conn.id + " lost: " + reason.code());
-    // a stalled path stalls the pooled REST connections to the same host too: drop the idle ones, so that
-    // recovery's requests open fresh connections instead of waiting out a read timeout on a dead one
+    // a stalled path stalls pooled REST connections too: recovery must not wait out a read timeout on one
     if (reason == ConnectionReason.PING_TIMEOUT) http.connectionPool().evictAll();
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
@@ -426,7 +417,6 @@ public final class RealtimeEngine {
     }
     RuntimeException failure = cause instanceof ApiException
         ? new TransportException("disconnected (" + reason.code() + ")", cause) : cause;
-    // the state first: whoever sees a future fail below already reads the new state
     setState(target, reason, cause instanceof TransportException ? null : cause, 0, -1);
     acks.failAll(failure);
     queued.failAll(failure);
