@@ -17,12 +17,15 @@ import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.NotifyingPublisher;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
+import dev.svc.chat.reference.store.Database;
 import dev.svc.chat.reference.store.InMemoryStore;
+import dev.svc.chat.reference.store.JdbcStore;
 import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.store.TenantRecord;
 import dev.svc.chat.reference.webhook.WebhookDispatcher;
 import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.Javalin;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +61,7 @@ public final class ReferenceServer implements AutoCloseable {
 
     private final Builder options;
     private final String apiKey;
-    private final Store store = new InMemoryStore();
+    private final Store store;
     private final ObjectMapper mapper;
     private final SessionTokens tokens;
     private final ChatService service;
@@ -76,7 +79,7 @@ public final class ReferenceServer implements AutoCloseable {
 
     private ReferenceServer(Builder builder) {
         this.options = builder.copy();
-        this.apiKey = builder.apiKey != null ? builder.apiKey : RandomIds.testApiKey();
+        this.store = openStore(options);
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
@@ -86,21 +89,74 @@ public final class ReferenceServer implements AutoCloseable {
         NotifyingPublisher publisher = new NotifyingPublisher(fanOut, push, webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
-        this.calls = new CallService(service, options.clock, publisher, options.callRingTimeout, callTimers);
+        this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.actions = new MessageActions(store, service, publisher, fanOut);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
                 options.outboundQueueBytes),
                 mapper, options.clock, store, tokens, fanOut, service);
+        try {
+            this.apiKey = provisionDevTenant();
+            for (TenantConfig tenant : options.tenants) {
+                provision(tenant);
+            }
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        this.mapper = mapper;
+    }
+
+    /** Opens the store the options ask for: a database in the data directory, PostgreSQL, or memory. */
+    private static Store openStore(Builder options) {
+        if (options.dataDir != null) {
+            try {
+                java.nio.file.Files.createDirectories(options.dataDir);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
+                        + e.getMessage(), e);
+            }
+            return new JdbcStore(Database.h2(options.dataDir));
+        }
+        if (options.databaseUrl != null) {
+            return new JdbcStore(Database.postgres(options.databaseUrl, options.databaseUser,
+                    options.databasePassword, options.databaseSchema));
+        }
+        return new InMemoryStore();
+    }
+
+    /**
+     * Stores the dev tenant, or on a durable store that has it already, keeps its token secret and its API
+     * key unless another key was configured; returns the key.
+     */
+    private String provisionDevTenant() {
+        java.util.Optional<TenantRecord> existing = store.tenant(DEV_TENANT_ID);
+        if (existing.isPresent()) {
+            String key = existing.get().apiKey();
+            if (options.apiKey != null && !options.apiKey.equals(key)) {
+                store.updateApiKey(DEV_TENANT_ID, options.apiKey);
+                key = options.apiKey;
+            }
+            if (options.webhookSecret != null) {
+                store.updateSettings(DEV_TENANT_ID, s -> s.withWebhookSecret(options.webhookSecret));
+            }
+            return key;
+        }
+        String key = options.apiKey != null ? options.apiKey : RandomIds.testApiKey();
         TenantSettings devSettings = TenantSettings.defaults(options.autoCreateUsers);
         if (options.webhookSecret != null) {
             devSettings = devSettings.withWebhookSecret(options.webhookSecret);
         }
-        store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)), devSettings);
-        for (TenantConfig tenant : options.tenants) {
-            provision(tenant);
+        store.createTenant(new TenantRecord(DEV_TENANT_ID, key, RandomIds.bytes(32)), devSettings);
+        return key;
+    }
+
+    /** Returns where the server keeps its state: {@code memory}, {@code h2:<dir>} or {@code postgresql}. */
+    public String storage() {
+        if (options.dataDir != null) {
+            return "h2:" + options.dataDir.toAbsolutePath();
         }
-        this.mapper = mapper;
+        return options.databaseUrl != null ? "postgresql" : "memory";
     }
 
     /** Returns a builder with the defaults: 127.0.0.1, a free port, a generated key, the system clock. */
@@ -257,11 +313,16 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
+        store.close();
     }
 
     /** Stores a configured tenant unless the store already has it (a durable store keeps it, and its secret). */
     private void provision(TenantConfig tenant) {
-        if (store.tenant(tenant.id()).isPresent()) {
+        java.util.Optional<TenantRecord> existing = store.tenant(tenant.id());
+        if (existing.isPresent()) {
+            if (!existing.get().apiKey().equals(tenant.apiKey())) {
+                store.updateApiKey(tenant.id(), tenant.apiKey());
+            }
             return;
         }
         TenantSettings settings = new TenantSettings(tenant.autoCreateUsers(), tenant.callsEnabled(),
@@ -309,8 +370,50 @@ public final class ReferenceServer implements AutoCloseable {
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
         private List<TenantConfig> tenants = new ArrayList<>();
         private Duration presenceInterval = Duration.ofMillis(50);
+        private Path dataDir;
+        private String databaseUrl;
+        private String databaseUser;
+        private String databasePassword;
+        private String databaseSchema;
 
         private Builder() {
+        }
+
+        /**
+         * Keeps the server's state in an embedded H2 database in {@code dir} (created if absent): everything
+         * acknowledged survives a restart and a killed process. Excludes {@link #databaseUrl}.
+         */
+        public Builder dataDir(Path dir) {
+            this.dataDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * Keeps the server's state in PostgreSQL at {@code jdbcUrl} ({@code jdbc:postgresql://host:port/db}),
+         * logging in as {@code user} with {@code password} (either may be null when the URL carries them).
+         * Excludes {@link #dataDir}.
+         */
+        public Builder databaseUrl(String jdbcUrl, String user, String password) {
+            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("the database URL must start with jdbc:postgresql:");
+            }
+            this.databaseUrl = jdbcUrl;
+            this.databaseUser = user;
+            this.databasePassword = password;
+            return this;
+        }
+
+        /**
+         * Uses schema {@code schema} of the PostgreSQL database (created if absent) instead of the user's
+         * default one, so that several independent servers can share one database.
+         */
+        public Builder databaseSchema(String schema) {
+            if (schema == null || !schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+                throw new IllegalArgumentException("schema must be 1 to 63 of a-z 0-9 _, not starting with a digit");
+            }
+            this.databaseSchema = schema;
+            return this;
         }
 
         /**
@@ -464,6 +567,9 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Returns a new, not yet started server with these options. */
         public ReferenceServer build() {
+            if (dataDir != null && databaseUrl != null) {
+                throw new IllegalArgumentException("a data directory and a database URL exclude each other");
+            }
             for (TenantConfig tenant : tenants) {
                 if (tenant.apiKey().equals(apiKey)) {
                     throw new IllegalArgumentException("tenant " + tenant.id() + " has the dev tenant's API key");
@@ -492,6 +598,11 @@ public final class ReferenceServer implements AutoCloseable {
             copy.webhookFirstRetry = webhookFirstRetry;
             copy.tenants = List.copyOf(tenants);
             copy.presenceInterval = presenceInterval;
+            copy.dataDir = dataDir;
+            copy.databaseUrl = databaseUrl;
+            copy.databaseUser = databaseUser;
+            copy.databasePassword = databasePassword;
+            copy.databaseSchema = databaseSchema;
             return copy;
         }
 

@@ -3,6 +3,8 @@ package dev.svc.chat.reference.service;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.store.CallState;
+import dev.svc.chat.reference.store.Store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -22,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * Call signaling (contract section 4): one ringing or active call per room, the moves accept, decline and
  * end, and the ringing timeout. Check order: 404 (room or call), then 403 {@code calls_disabled}, then 403
  * membership, then 409 for a move the call's state does not allow. Every change is published as a call event
- * to the room's members while the call's room lock is held, so events of one call arrive in order.
+ * to the room's members while the call's room lock is held, so events of one call arrive in order. Calls live
+ * in the {@link Store}: a room's one live call is enforced there too.
  */
 public final class CallService {
 
@@ -35,33 +39,39 @@ public final class CallService {
     /** Realtime event of a call's end, whatever the reason. */
     public static final String CALL_ENDED = "call-ended";
 
+    private final Store store;
     private final ChatService chat;
     private final Clock clock;
     private final EventPublisher publisher;
     private final Duration ringTimeout;
     private final ScheduledExecutorService timers;
-    private final Map<String, LiveCall> calls = new ConcurrentHashMap<>();
-    private final Map<String, String> liveByRoom = new ConcurrentHashMap<>();
     private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
 
-    /** The mutable state of one call, guarded by its room's lock. */
+    /** The state of one call while a move is applied to it, under its room's lock. */
     private static final class LiveCall {
         Call call;
-        final Set<String> declined = new HashSet<>();
+        final Set<String> declined;
 
-        LiveCall(Call call) {
-            this.call = call;
+        LiveCall(CallState state) {
+            this.call = state.call();
+            this.declined = new LinkedHashSet<>(state.declinedIds());
+        }
+
+        CallState state() {
+            return new CallState(call, declined);
         }
     }
 
     /**
      * Creates the service.
      *
+     * @param store where calls are kept
      * @param ringTimeout how long a call may ring before it ends as {@code missed}
      * @param timers runs the ringing timeouts (the injected clock is also checked on every access)
      */
-    public CallService(ChatService chat, Clock clock, EventPublisher publisher, Duration ringTimeout,
+    public CallService(Store store, ChatService chat, Clock clock, EventPublisher publisher, Duration ringTimeout,
                        ScheduledExecutorService timers) {
+        this.store = store;
         this.chat = chat;
         this.clock = clock;
         this.publisher = publisher;
@@ -84,8 +94,9 @@ public final class CallService {
             }
             Call call = new Call(UUID.randomUUID().toString(), roomId, kind, principal.userId(), Call.RINGING,
                     List.of(principal.userId()), now(), null, null);
-            calls.put(key(tenantId, call.id()), new LiveCall(call));
-            liveByRoom.put(key(tenantId, roomId), call.id());
+            if (!store.insertCall(tenantId, new CallState(call, Set.of()))) {
+                throw ApiException.conflict("A call is already live in this room");
+            }
             publisher.toRoomMembers(tenantId, room, CALL_INVITE, call);
             timers.schedule(() -> expire(tenantId, call.id()), ringTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return call;
@@ -172,19 +183,23 @@ public final class CallService {
 
     private Call move(Principal principal, String callId, Move move) {
         String tenantId = principal.tenantId();
-        LiveCall found = calls.get(key(tenantId, callId));
-        if (found == null) {
-            throw ApiException.notFound("Call not found");
-        }
-        String roomId = found.call.roomId();
+        CallState stored = store.call(tenantId, callId)
+                .orElseThrow(() -> ApiException.notFound("Call not found"));
+        String roomId = stored.call().roomId();
         Room room = chat.room(tenantId, roomId);
         requireAllowed(principal, room);
         synchronized (lock(tenantId, roomId)) {
+            // Read again under the lock: the state may have moved since.
+            LiveCall found = new LiveCall(store.call(tenantId, callId).orElseThrow());
             expireIfDue(tenantId, room, found);
             if (!found.call.isLive()) {
                 throw ApiException.conflict("The call is " + found.call.status());
             }
+            CallState before = found.state();
             move.apply(found, room);
+            if (!found.state().equals(before)) {
+                store.updateCall(tenantId, found.state());
+            }
             return found.call;
         }
     }
@@ -200,11 +215,11 @@ public final class CallService {
 
     /** Returns the room's live call, ending it first if its ringing time ran out on the injected clock. */
     private Optional<LiveCall> liveIn(String tenantId, String roomId) {
-        String id = liveByRoom.get(key(tenantId, roomId));
-        LiveCall live = id == null ? null : calls.get(key(tenantId, id));
-        if (live == null) {
+        Optional<CallState> stored = store.liveCall(tenantId, roomId);
+        if (stored.isEmpty()) {
             return Optional.empty();
         }
+        LiveCall live = new LiveCall(stored.get());
         expireIfDue(tenantId, chat.room(tenantId, roomId), live);
         return live.call.isLive() ? Optional.of(live) : Optional.empty();
     }
@@ -218,13 +233,14 @@ public final class CallService {
 
     /** The real-time timer: a call still ringing when it fires is missed. */
     private void expire(String tenantId, String callId) {
-        LiveCall live = calls.get(key(tenantId, callId));
-        if (live == null) {
+        Optional<CallState> stored = store.call(tenantId, callId);
+        if (stored.isEmpty()) {
             return;
         }
         try {
-            Room room = chat.room(tenantId, live.call.roomId());
+            Room room = chat.room(tenantId, stored.get().call().roomId());
             synchronized (lock(tenantId, room.id())) {
+                LiveCall live = new LiveCall(store.call(tenantId, callId).orElseThrow());
                 if (Call.RINGING.equals(live.call.status())) {
                     missed(tenantId, room, live);
                 }
@@ -240,7 +256,7 @@ public final class CallService {
     }
 
     private void finish(String tenantId, Room room, LiveCall live) {
-        liveByRoom.remove(key(tenantId, room.id()), live.call.id());
+        store.updateCall(tenantId, live.state());
         publisher.toRoomMembers(tenantId, room, CALL_ENDED, live.call);
     }
 
