@@ -9,6 +9,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.time.Duration;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -97,11 +103,34 @@ public final class EmbeddedPg implements AutoCloseable {
         return "root".equals(System.getProperty("user.name"));
     }
 
-    /** zonky's archive for this system with {@code bin/initdb} and {@code bin/pg_ctl} wrapped (see above). */
+    /**
+     * zonky's archive for this system with {@code bin/initdb} and {@code bin/pg_ctl} wrapped (see above),
+     * made once and kept in the temporary directory under the original's digest.
+     */
     private static InputStream wrappedBinaries(String system, String machine) throws IOException {
-        InputStream original = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, machine);
+        byte[] original;
+        try (InputStream in = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, machine)) {
+            original = in.readAllBytes();
+        }
+        String digest;
+        try {
+            digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(original), 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Path cached = Path.of(System.getProperty("java.io.tmpdir"), "svc-embedded-pg-" + digest + "-as-nobody.txz");
+        if (!Files.exists(cached)) {
+            Path partial = Files.createTempFile(cached.getParent(), "svc-embedded-pg-", ".partial");
+            Files.write(partial, wrap(original));
+            Files.move(partial, cached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return Files.newInputStream(cached);
+    }
+
+    private static byte[] wrap(byte[] original) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (TarArchiveInputStream in = new TarArchiveInputStream(new XZCompressorInputStream(original));
+        try (TarArchiveInputStream in = new TarArchiveInputStream(new XZCompressorInputStream(
+                new ByteArrayInputStream(original)));
              TarArchiveOutputStream out = new TarArchiveOutputStream(new XZOutputStream(bytes, new LZMA2Options(1)))) {
             out.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             TarArchiveEntry entry;
@@ -127,6 +156,6 @@ public final class EmbeddedPg implements AutoCloseable {
                 }
             }
         }
-        return new ByteArrayInputStream(bytes.toByteArray());
+        return bytes.toByteArray();
     }
 }
