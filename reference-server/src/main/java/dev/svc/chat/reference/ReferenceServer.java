@@ -84,7 +84,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
         this.push = new PushService(store, options.clock, fanOut);
-        this.webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
+        this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
         NotifyingPublisher publisher = new NotifyingPublisher(fanOut, push, webhooks);
         this.service = new ChatService(store, options.clock,
@@ -188,6 +188,7 @@ public final class ReferenceServer implements AutoCloseable {
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
             gateway.install(javalin);
             javalin.start(options.host, options.port);
+            webhooks.resume();
             app = javalin;
             port = javalin.port();
             return this;

@@ -37,6 +37,7 @@ public final class InMemoryStore implements Store {
 
     private final Map<String, TenantData> tenants = new ConcurrentHashMap<>();
     private final Map<String, String> tenantIdByApiKey = new ConcurrentHashMap<>();
+    private final Map<String, PendingWebhook> webhooks = new ConcurrentHashMap<>();
 
     /** Creates an empty store. */
     public InMemoryStore() {
@@ -428,6 +429,23 @@ public final class InMemoryStore implements Store {
             String id = data.liveCallByRoom.get(roomId);
             return id == null ? Optional.empty() : Optional.of(data.calls.get(id));
         }
+    }
+
+    @Override
+    public void putWebhook(PendingWebhook delivery) {
+        webhooks.put(delivery.id(), delivery);
+    }
+
+    @Override
+    public void removeWebhook(String id) {
+        webhooks.remove(id);
+    }
+
+    @Override
+    public List<PendingWebhook> pendingWebhooks() {
+        List<PendingWebhook> out = new ArrayList<>(webhooks.values());
+        out.sort(java.util.Comparator.comparing(PendingWebhook::dueAt));
+        return out;
     }
 
     private TenantData data(String tenantId) {

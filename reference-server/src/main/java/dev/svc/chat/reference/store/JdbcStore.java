@@ -345,6 +345,50 @@ public final class JdbcStore implements Store {
         return db.tx(c -> calls.liveIn(c, tenantId, roomId));
     }
 
+    @Override
+    public void putWebhook(PendingWebhook d) {
+        db.tx(c -> {
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE webhook_deliveries SET attempt = ?, due_at = ? WHERE id = ?")) {
+                if (bind(update, d.attempt(), d.dueAt(), d.id()).executeUpdate() == 1) {
+                    return null;
+                }
+            }
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO webhook_deliveries (id, tenant_id, type,"
+                    + " url, body, attempt, due_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                bind(insert, d.id(), d.tenantId(), d.type(), d.url(), d.body(), d.attempt(), d.dueAt()).executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void removeWebhook(String id) {
+        db.tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM webhook_deliveries WHERE id = ?")) {
+                bind(ps, id).executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<PendingWebhook> pendingWebhooks() {
+        return db.tx(c -> {
+            List<PendingWebhook> out = new java.util.ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, tenant_id, type, url, body, attempt, due_at"
+                    + " FROM webhook_deliveries ORDER BY due_at")) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new PendingWebhook(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                rs.getString(5), rs.getInt(6), instant(rs, "due_at")));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
     /** Closes the database. */
     @Override
     public void close() {

@@ -149,6 +149,15 @@ public interface Store extends AutoCloseable {
     /** Returns the room's ringing or active call, if any (one that has run out of ringing time included). */
     Optional<CallState> liveCall(String tenantId, String roomId);
 
+    /** Stores a pending webhook delivery, replacing the one with the same id. */
+    void putWebhook(PendingWebhook delivery);
+
+    /** Forgets a pending webhook delivery (delivered or given up). */
+    void removeWebhook(String id);
+
+    /** Returns every pending webhook delivery, of every tenant, earliest due first. */
+    List<PendingWebhook> pendingWebhooks();
+
     /** Releases what the store holds (connections, files); the in-memory store holds nothing. */
     @Override
     default void close() {
