@@ -3,6 +3,7 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.cluster.PgEventBus;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
@@ -70,6 +71,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final CallService calls;
     private final PushService push;
     private final WebhookDispatcher webhooks;
+    private final PgEventBus bus;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
@@ -86,7 +88,10 @@ public final class ReferenceServer implements AutoCloseable {
         this.push = new PushService(store, options.clock, fanOut);
         this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
-        NotifyingPublisher publisher = new NotifyingPublisher(fanOut, push, webhooks);
+        // On PostgreSQL, room events also go to the other servers on the same database and schema.
+        this.bus = options.databaseUrl == null ? null : new PgEventBus(fanOut, mapper, options.databaseUrl,
+                options.databaseUser, options.databasePassword, options.databaseSchema);
+        NotifyingPublisher publisher = new NotifyingPublisher(bus != null ? bus : fanOut, push, webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
@@ -314,6 +319,9 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
+        if (bus != null) {
+            bus.close();
+        }
         store.close();
     }
 

@@ -1,6 +1,7 @@
 package dev.svc.chat.reference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two servers on one PostgreSQL schema (the PostgreSQL run of the suites only): concurrent senders on both
  * get seq and rev without a gap or a duplicate, because both are taken under the room row's lock in the
- * database; the same idempotency key sent to both at once stores one message. Realtime fan-out between the
- * two is not covered: each server delivers to its own sockets only.
+ * database; the same idempotency key sent to both at once stores one message; sockets on either server get
+ * the messages sent through both ({@code LISTEN/NOTIFY}), each once.
  */
 class SharedDatabaseTest {
 
@@ -86,6 +87,73 @@ class SharedDatabaseTest {
             onB.join(30_000);
             assertEquals(answers[0].get("id").asText(), answers[1].get("id").asText());
             assertEquals(total + 1, answers[0].get("seq").asLong());
+        }
+    }
+
+    @Test
+    void socketsOnEitherServerGetMessagesSentThroughBoth() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "bob", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpB.mint(KEY, "bob");
+            try (SocketClient carolOnA = SocketClient.connectToken(nodeA, httpA.mint(KEY, "carol"));
+                 SocketClient carolOnB = SocketClient.connectToken(nodeB, httpB.mint(KEY, "carol"))) {
+                // One message through A reaches a socket on B.
+                Http.Response first = httpA.sendText(alice, room, "first", "through A");
+                assertEquals(201, first.status());
+                JsonNode onB = nextNewMessage(carolOnB);
+                assertEquals(first.json().get("id").asText(), onB.get("id").asText());
+                assertEquals(1, onB.get("seq").asLong());
+                assertEquals(1, nextNewMessage(carolOnA).get("seq").asLong());
+
+                // Concurrent senders on both: each socket gets every seq once.
+                int perSender = 40;
+                List<Thread> senders = new ArrayList<>();
+                Object[][] plan = {{httpA, alice, "a-"}, {httpB, bob, "b-"}};
+                for (Object[] p : plan) {
+                    Thread t = new Thread(() -> {
+                        for (int i = 0; i < perSender; i++) {
+                            assertEquals(201, ((Http) p[0]).sendText((String) p[1], room, p[2] + "" + i, "x").status());
+                        }
+                    });
+                    t.start();
+                    senders.add(t);
+                }
+                for (Thread t : senders) {
+                    t.join(60_000);
+                }
+                long total = 1 + perSender * plan.length;
+                for (SocketClient socket : List.of(carolOnA, carolOnB)) {
+                    Set<Long> seen = new HashSet<>();
+                    seen.add(1L);
+                    while (seen.size() < total) {
+                        long seq = nextNewMessage(socket).get("seq").asLong();
+                        assertTrue(seen.add(seq), "seq " + seq + " delivered twice");
+                    }
+                    assertEquals(total, seen.size());
+                    socket.assertNoFrame(java.time.Duration.ofMillis(300));
+                }
+            }
+        }
+    }
+
+    private static ReferenceServer node(EmbeddedPg pg, String schema) {
+        return ReferenceServer.builder().apiKey(KEY).sendRateLimit(100_000, 100_000)
+                .databaseUrl(pg.jdbcUrl(), pg.user(), null).databaseSchema(schema).build().start();
+    }
+
+    /** Returns the payload of the socket's next {@code new-message}, skipping presence events. */
+    private static JsonNode nextNewMessage(SocketClient socket) {
+        while (true) {
+            JsonNode event = socket.nextEvent();
+            if ("new-message".equals(event.get(0).asText())) {
+                return event.get(1);
+            }
         }
     }
 
