@@ -24,6 +24,8 @@ public final class Main {
         // Keep the console to our own lines unless the operator asks for more (before any logger exists).
         quietUnlessSet("org.slf4j.simpleLogger.log.io.javalin");
         quietUnlessSet("org.slf4j.simpleLogger.log.org.eclipse.jetty");
+        quietUnlessSet("org.slf4j.simpleLogger.log.org.flywaydb");
+        quietUnlessSet("org.slf4j.simpleLogger.log.com.zaxxer.hikari");
         IdleMemory.returnHeapWhenIdle();
         ReferenceServer server = startWithEnv(args, System.getenv(), System.out, System.err);
         if (server == null) {

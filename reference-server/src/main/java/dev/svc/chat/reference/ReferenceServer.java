@@ -152,7 +152,15 @@ public final class ReferenceServer implements AutoCloseable {
         if (options.webhookSecret != null) {
             devSettings = devSettings.withWebhookSecret(options.webhookSecret);
         }
-        store.createTenant(new TenantRecord(DEV_TENANT_ID, key, RandomIds.bytes(32)), devSettings);
+        try {
+            store.createTenant(new TenantRecord(DEV_TENANT_ID, key, RandomIds.bytes(32)), devSettings);
+        } catch (RuntimeException e) {
+            // Another server on the same database stored it a moment ago: use that one.
+            if (store.tenant(DEV_TENANT_ID).isPresent()) {
+                return provisionDevTenant();
+            }
+            throw e;
+        }
         return key;
     }
 

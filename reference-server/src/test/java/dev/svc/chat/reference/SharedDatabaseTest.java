@@ -142,6 +142,55 @@ class SharedDatabaseTest {
         }
     }
 
+    @Test
+    void aCallMovesOnceWhenTwoServersRaceOnIt() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "bob", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpA.mint(KEY, "bob");
+            for (int round = 0; round < 10; round++) {
+                Http.Response started = httpA.bearer("POST", "/v1/chat/rooms/" + room + "/calls", alice,
+                        Map.of("kind", "audio"));
+                assertEquals(201, started.status(), started.json().toString());
+                String callId = started.json().get("id").asText();
+                // A second call through the other server is refused: one live call per room.
+                assertEquals(409, httpB.bearer("POST", "/v1/chat/rooms/" + room + "/calls", alice,
+                        Map.of("kind", "video")).status());
+                // Bob accepts through both servers at once: one accept wins, the other is 409.
+                CountDownLatch go = new CountDownLatch(1);
+                int[] statuses = new int[2];
+                Thread onA = new Thread(() -> statuses[0] = accept(go, httpA, bob, callId));
+                Thread onB = new Thread(() -> statuses[1] = accept(go, httpB, bob, callId));
+                onA.start();
+                onB.start();
+                go.countDown();
+                onA.join(30_000);
+                onB.join(30_000);
+                java.util.Arrays.sort(statuses);
+                assertEquals("[200, 409]", java.util.Arrays.toString(statuses), "round " + round);
+                JsonNode active = httpB.bearer("GET", "/v1/chat/rooms/" + room + "/calls/active", alice, null).json();
+                assertEquals("[\"alice\",\"bob\"]", active.get("participantIds").toString());
+                assertEquals(200, httpB.bearer("POST", "/v1/calls/" + callId + "/end", alice, null).status());
+                assertEquals(404, httpA.bearer("GET", "/v1/chat/rooms/" + room + "/calls/active", alice, null)
+                        .status());
+            }
+        }
+    }
+
+    private static int accept(CountDownLatch go, Http http, String token, String callId) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        return http.bearer("POST", "/v1/calls/" + callId + "/accept", token, null).status();
+    }
+
     private static ReferenceServer node(EmbeddedPg pg, String schema) {
         return ReferenceServer.builder().apiKey(KEY).sendRateLimit(100_000, 100_000)
                 .databaseUrl(pg.jdbcUrl(), pg.user(), null).databaseSchema(schema).build().start();

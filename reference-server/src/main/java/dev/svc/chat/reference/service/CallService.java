@@ -46,19 +46,30 @@ public final class CallService {
     private final Duration ringTimeout;
     private final ScheduledExecutorService timers;
     private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
+    private static final int MAX_ATTEMPTS = 5;
 
-    /** The state of one call while a move is applied to it, under its room's lock. */
+    /**
+     * The state of one call while a move is applied to it: what was read, what it becomes, and the events
+     * to publish once the store took the change.
+     */
     private static final class LiveCall {
+        final CallState before;
         Call call;
         final Set<String> declined;
+        final List<Object[]> events = new ArrayList<>();
 
         LiveCall(CallState state) {
+            this.before = state;
             this.call = state.call();
             this.declined = new LinkedHashSet<>(state.declinedIds());
         }
 
         CallState state() {
             return new CallState(call, declined);
+        }
+
+        void publish(Room room, String event) {
+            events.add(new Object[] {room, event, call});
         }
     }
 
@@ -88,9 +99,9 @@ public final class CallService {
             throw ApiException.conflict("Nobody else in this room to call");
         }
         synchronized (lock(tenantId, roomId)) {
-            Optional<LiveCall> current = liveIn(tenantId, roomId);
+            Optional<CallState> current = liveIn(tenantId, roomId);
             if (current.isPresent()) {
-                throw ApiException.conflict("A call is already " + current.get().call.status() + " in this room");
+                throw ApiException.conflict("A call is already " + current.get().call().status() + " in this room");
             }
             Call call = new Call(UUID.randomUUID().toString(), roomId, kind, principal.userId(), Call.RINGING,
                     List.of(principal.userId()), now(), null, null);
@@ -114,7 +125,7 @@ public final class CallService {
             participants.add(user);
             live.declined.remove(user);
             live.call = live.call.with(Call.ACTIVE, participants);
-            publisher.toRoomMembers(principal.tenantId(), room, CALL_ACCEPTED, live.call);
+            live.publish(room, CALL_ACCEPTED);
         });
     }
 
@@ -135,9 +146,9 @@ public final class CallService {
             if (everyone) {
                 live.call = live.call.finished(Call.DECLINED, "declined", now());
             }
-            publisher.toRoomMembers(principal.tenantId(), room, CALL_DECLINED, live.call);
+            live.publish(room, CALL_DECLINED);
             if (everyone) {
-                finish(principal.tenantId(), room, live);
+                finish(room, live);
             }
         });
     }
@@ -151,7 +162,7 @@ public final class CallService {
             String user = principal.userId();
             if (user.equals(live.call.initiatorId())) {
                 live.call = live.call.finished(Call.ENDED, "hangup", now());
-                finish(principal.tenantId(), room, live);
+                finish(room, live);
                 return;
             }
             if (!live.call.participantIds().contains(user)) {
@@ -162,7 +173,7 @@ public final class CallService {
             live.call = live.call.with(live.call.status(), participants);
             if (participants.size() < 2) {
                 live.call = live.call.finished(Call.ENDED, "left", now());
-                finish(principal.tenantId(), room, live);
+                finish(room, live);
             }
         });
     }
@@ -172,7 +183,7 @@ public final class CallService {
         Room room = chat.room(principal.tenantId(), roomId);
         requireAllowed(principal, room);
         synchronized (lock(principal.tenantId(), roomId)) {
-            return liveIn(principal.tenantId(), roomId).map(l -> l.call)
+            return liveIn(principal.tenantId(), roomId).map(CallState::call)
                     .orElseThrow(() -> ApiException.notFound("No active call in this room"));
         }
     }
@@ -189,19 +200,40 @@ public final class CallService {
         Room room = chat.room(tenantId, roomId);
         requireAllowed(principal, room);
         synchronized (lock(tenantId, roomId)) {
-            // Read again under the lock: the state may have moved since.
-            LiveCall found = new LiveCall(store.call(tenantId, callId).orElseThrow());
-            expireIfDue(tenantId, room, found);
-            if (!found.call.isLive()) {
-                throw ApiException.conflict("The call is " + found.call.status());
+            // Another server may move the call between the read and the write: the store takes the change
+            // only from the state it was computed from, else the move is computed again from the new state.
+            for (int attempt = 1; ; attempt++) {
+                LiveCall found = new LiveCall(store.call(tenantId, callId).orElseThrow());
+                expireIfDue(room, found);
+                if (!found.call.isLive()) {
+                    if (commit(tenantId, found) || attempt >= MAX_ATTEMPTS) {
+                        throw ApiException.conflict("The call is " + found.call.status());
+                    }
+                    continue;
+                }
+                move.apply(found, room);
+                if (commit(tenantId, found)) {
+                    return found.call;
+                }
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw ApiException.conflict("The call changed meanwhile; try again");
+                }
             }
-            CallState before = found.state();
-            move.apply(found, room);
-            if (!found.state().equals(before)) {
-                store.updateCall(tenantId, found.state());
-            }
-            return found.call;
         }
+    }
+
+    /**
+     * Stores the call's change if it has one, unless the stored call is no longer the one it was computed
+     * from (then returns false and publishes nothing); then publishes its events in order.
+     */
+    private boolean commit(String tenantId, LiveCall live) {
+        if (!live.state().equals(live.before) && !store.replaceCall(tenantId, live.before, live.state())) {
+            return false;
+        }
+        for (Object[] e : live.events) {
+            publisher.toRoomMembers(tenantId, (Room) e[0], (String) e[1], e[2]);
+        }
+        return true;
     }
 
     private void requireAllowed(Principal principal, Room room) {
@@ -214,20 +246,27 @@ public final class CallService {
     }
 
     /** Returns the room's live call, ending it first if its ringing time ran out on the injected clock. */
-    private Optional<LiveCall> liveIn(String tenantId, String roomId) {
-        Optional<CallState> stored = store.liveCall(tenantId, roomId);
-        if (stored.isEmpty()) {
-            return Optional.empty();
+    private Optional<CallState> liveIn(String tenantId, String roomId) {
+        for (int attempt = 1; ; attempt++) {
+            Optional<CallState> stored = store.liveCall(tenantId, roomId);
+            if (stored.isEmpty()) {
+                return Optional.empty();
+            }
+            LiveCall live = new LiveCall(stored.get());
+            expireIfDue(chat.room(tenantId, roomId), live);
+            if (live.call.isLive()) {
+                return Optional.of(live.state());
+            }
+            if (commit(tenantId, live) || attempt >= MAX_ATTEMPTS) {
+                return Optional.empty();
+            }
         }
-        LiveCall live = new LiveCall(stored.get());
-        expireIfDue(tenantId, chat.room(tenantId, roomId), live);
-        return live.call.isLive() ? Optional.of(live) : Optional.empty();
     }
 
-    private void expireIfDue(String tenantId, Room room, LiveCall live) {
+    private void expireIfDue(Room room, LiveCall live) {
         if (Call.RINGING.equals(live.call.status())
                 && !now().isBefore(live.call.createdAt().plus(ringTimeout))) {
-            missed(tenantId, room, live);
+            missed(room, live);
         }
     }
 
@@ -240,9 +279,15 @@ public final class CallService {
         try {
             Room room = chat.room(tenantId, stored.get().call().roomId());
             synchronized (lock(tenantId, room.id())) {
-                LiveCall live = new LiveCall(store.call(tenantId, callId).orElseThrow());
-                if (Call.RINGING.equals(live.call.status())) {
-                    missed(tenantId, room, live);
+                for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                    LiveCall live = new LiveCall(store.call(tenantId, callId).orElseThrow());
+                    if (!Call.RINGING.equals(live.call.status())) {
+                        return;
+                    }
+                    missed(room, live);
+                    if (commit(tenantId, live)) {
+                        return;
+                    }
                 }
             }
         } catch (ApiException roomGone) {
@@ -250,14 +295,13 @@ public final class CallService {
         }
     }
 
-    private void missed(String tenantId, Room room, LiveCall live) {
+    private void missed(Room room, LiveCall live) {
         live.call = live.call.finished(Call.ENDED, "missed", now());
-        finish(tenantId, room, live);
+        finish(room, live);
     }
 
-    private void finish(String tenantId, Room room, LiveCall live) {
-        store.updateCall(tenantId, live.state());
-        publisher.toRoomMembers(tenantId, room, CALL_ENDED, live.call);
+    private void finish(Room room, LiveCall live) {
+        live.publish(room, CALL_ENDED);
     }
 
     private Instant now() {

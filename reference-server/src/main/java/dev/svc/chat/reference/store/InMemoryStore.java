@@ -405,15 +405,16 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
-    public void updateCall(String tenantId, CallState call) {
+    public boolean replaceCall(String tenantId, CallState expected, CallState call) {
         TenantData data = data(tenantId);
         synchronized (data.calls) {
-            if (data.calls.replace(call.call().id(), call) == null) {
-                throw new NoSuchElementException("no call " + call.call().id());
+            if (!data.calls.replace(call.call().id(), expected, call)) {
+                return false;
             }
             if (!call.call().isLive()) {
                 data.liveCallByRoom.remove(call.call().roomId(), call.call().id());
             }
+            return true;
         }
     }
 

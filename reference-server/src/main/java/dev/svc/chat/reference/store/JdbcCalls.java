@@ -49,6 +49,11 @@ final class JdbcCalls {
         return one(c, "id = ?", tenantId, callId);
     }
 
+    /** Returns the call with its row locked until the transaction ends. */
+    Optional<CallState> lock(Connection c, String tenantId, String callId) throws SQLException {
+        return one(c, "id = ? FOR UPDATE", tenantId, callId);
+    }
+
     Optional<CallState> liveIn(Connection c, String tenantId, String roomId) throws SQLException {
         return one(c, "live_room_id = ?", tenantId, roomId);
     }

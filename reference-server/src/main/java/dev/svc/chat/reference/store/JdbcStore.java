@@ -328,10 +328,13 @@ public final class JdbcStore implements Store {
     }
 
     @Override
-    public void updateCall(String tenantId, CallState call) {
-        db.tx(c -> {
+    public boolean replaceCall(String tenantId, CallState expected, CallState call) {
+        return db.tx(c -> {
+            if (!calls.lock(c, tenantId, call.call().id()).equals(Optional.of(expected))) {
+                return false;
+            }
             calls.update(c, tenantId, call);
-            return null;
+            return true;
         });
     }
 

@@ -140,8 +140,12 @@ public interface Store extends AutoCloseable {
      */
     boolean insertCall(String tenantId, CallState call);
 
-    /** Replaces a stored call (same id); a call that is no longer live frees its room. */
-    void updateCall(String tenantId, CallState call);
+    /**
+     * Replaces a stored call with {@code next} (same id) if it is still {@code expected}, atomically, and
+     * returns whether it did; a call that is no longer live frees its room. Servers sharing a database move a
+     * call this way, so that no move is computed from a state another server has already changed.
+     */
+    boolean replaceCall(String tenantId, CallState expected, CallState next);
 
     /** Returns the call with that id. */
     Optional<CallState> call(String tenantId, String callId);
