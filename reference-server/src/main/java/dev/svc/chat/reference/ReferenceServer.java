@@ -3,6 +3,7 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.cluster.ClusterPresence;
 import dev.svc.chat.reference.cluster.PgEventBus;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
@@ -16,6 +17,7 @@ import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.NotifyingPublisher;
+import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
 import dev.svc.chat.reference.store.Database;
@@ -62,6 +64,7 @@ public final class ReferenceServer implements AutoCloseable {
 
     private final Builder options;
     private final String apiKey;
+    private final Database database;
     private final Store store;
     private final ObjectMapper mapper;
     private final SessionTokens tokens;
@@ -72,6 +75,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final PushService push;
     private final WebhookDispatcher webhooks;
     private final PgEventBus bus;
+    private final ClusterPresence clusterPresence;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
@@ -81,11 +85,16 @@ public final class ReferenceServer implements AutoCloseable {
 
     private ReferenceServer(Builder builder) {
         this.options = builder.copy();
-        this.store = openStore(options);
+        this.database = openDatabase(options);
+        this.store = database != null ? new JdbcStore(database) : new InMemoryStore();
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
-        this.push = new PushService(store, options.clock, fanOut);
+        // On PostgreSQL, who is online counts the connections of every server on the same database and schema.
+        this.clusterPresence = options.databaseUrl == null ? null
+                : new ClusterPresence(fanOut, database, Clock.systemUTC());
+        PresenceDirectory online = clusterPresence != null ? clusterPresence : fanOut;
+        this.push = new PushService(store, options.clock, online);
         this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
         // On PostgreSQL, room events also go to the other servers on the same database and schema.
@@ -95,7 +104,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
-        this.actions = new MessageActions(store, service, publisher, fanOut);
+        this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
                 options.outboundQueueBytes),
@@ -112,8 +121,8 @@ public final class ReferenceServer implements AutoCloseable {
         this.mapper = mapper;
     }
 
-    /** Opens the store the options ask for: a database in the data directory, PostgreSQL, or memory. */
-    private static Store openStore(Builder options) {
+    /** Opens the database the options ask for: H2 in the data directory, PostgreSQL, or none (memory). */
+    private static Database openDatabase(Builder options) {
         if (options.dataDir != null) {
             try {
                 java.nio.file.Files.createDirectories(options.dataDir);
@@ -121,13 +130,13 @@ public final class ReferenceServer implements AutoCloseable {
                 throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
                         + e.getMessage(), e);
             }
-            return new JdbcStore(Database.h2(options.dataDir));
+            return Database.h2(options.dataDir);
         }
         if (options.databaseUrl != null) {
-            return new JdbcStore(Database.postgres(options.databaseUrl, options.databaseUser,
-                    options.databasePassword, options.databaseSchema));
+            return Database.postgres(options.databaseUrl, options.databaseUser, options.databasePassword,
+                    options.databaseSchema);
         }
-        return new InMemoryStore();
+        return null;
     }
 
     /**
@@ -329,6 +338,9 @@ public final class ReferenceServer implements AutoCloseable {
         webhookPool.shutdownNow();
         if (bus != null) {
             bus.close();
+        }
+        if (clusterPresence != null) {
+            clusterPresence.close();
         }
         store.close();
     }

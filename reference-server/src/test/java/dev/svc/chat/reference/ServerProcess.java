@@ -34,6 +34,11 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code Main} with {@code args} (plus {@code --port 0}) and the dev tenant's key {@code apiKey}. */
     static ServerProcess start(String apiKey, String... args) {
+        return start(java.util.Map.of("SVC_API_KEY", apiKey), args);
+    }
+
+    /** Starts {@code Main} with {@code args} (plus {@code --port 0}) and these environment variables. */
+    static ServerProcess start(java.util.Map<String, String> env, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -41,7 +46,7 @@ final class ServerProcess implements AutoCloseable {
                 Main.class.getName(), "--port", "0"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("SVC_API_KEY", apiKey);
+        builder.environment().putAll(env);
         Process process;
         try {
             process = builder.start();

@@ -182,6 +182,44 @@ class SharedDatabaseTest {
         }
     }
 
+    @Test
+    void presenceCountsEveryServerAndADeadServerStopsCounting() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = node(pg, schema);
+             ServerProcess nodeC = ServerProcess.start(Map.of("SVC_API_KEY", KEY, "SVC_DB_USER", pg.user()),
+                     "--database-url", pg.jdbcUrl(), "--database-schema", schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpC = new Http(nodeC.port());
+            String alice = httpA.mint(KEY, "alice");
+            String bobOnC = httpC.mint(KEY, "bob");
+            try (SocketClient bob = SocketClient.connectToken(
+                    "ws://127.0.0.1:" + nodeC.port() + "/socket.io/?EIO=4&transport=websocket", bobOnC)) {
+                awaitPresence(httpA, alice, true);
+                long killedAt = System.nanoTime();
+                nodeC.kill();
+                awaitPresence(httpA, alice, false);
+                long seconds = (System.nanoTime() - killedAt) / 1_000_000_000L;
+                assertTrue(seconds <= 10, "bob stopped counting " + seconds + " s after his server died");
+            }
+        }
+    }
+
+    /** Waits up to 20 s for {@code GET /v1/presence} to list bob ({@code online}) or not. */
+    private static void awaitPresence(Http http, String token, boolean online) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            last = http.bearer("GET", "/v1/presence", token, null).json().toString();
+            if (last.contains("\"bob\"") == online) {
+                return;
+            }
+            Thread.sleep(100); // polling interval of the condition, not a synchronisation
+        }
+        throw new AssertionError("bob " + (online ? "never came online" : "stayed online") + ": " + last);
+    }
+
     private static int accept(CountDownLatch go, Http http, String token, String callId) {
         try {
             go.await();
