@@ -89,6 +89,14 @@ public final class Main {
             err.println("error: " + e.getMessage());
             err.println(CommandLine.USAGE);
             return null;
+        } catch (RuntimeException e) {
+            // The database could not be opened: locked by another process, unreachable, refused the login.
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            err.println("error: cannot open the storage: " + cause.getMessage());
+            return null;
         }
         try {
             server.start();
