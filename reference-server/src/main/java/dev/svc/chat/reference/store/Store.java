@@ -17,10 +17,11 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * The server's state: tenants, users, rooms and messages. Every method is safe under concurrent calls and
- * each one is atomic on its own; callers that need several steps to be atomic (seq order of fan-out,
- * membership limits) hold the service's per-room lock around them. Data of one tenant is never visible
- * through another tenant's id.
+ * The server's state: tenants, users, rooms and messages, receipts, calls, device tokens, the push outbox,
+ * settings and pending webhooks. Every method is safe under concurrent calls and each one is atomic on its
+ * own (one transaction in the SQL backends, so also across servers sharing a database); callers that need
+ * several steps to be atomic on one server (seq order of fan-out, membership limits) hold the service's
+ * per-room lock around them. Data of one tenant is never visible through another tenant's id.
  *
  * <p>Every change to a room's messages (append, replace) takes the room's next revision ({@code rev}, from 1
  * without holes) in the same atomic step as the change itself, so that a rev is never seen without its change
