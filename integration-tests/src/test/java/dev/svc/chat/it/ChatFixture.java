@@ -14,15 +14,36 @@ import java.util.List;
  * A started reference server, an {@link Admin} for its tenant and the SDK clients a test made through it.
  * Each test passes its own builder (clock, ring timeout, ...); {@link #close()} closes the clients, then the
  * server.
+ *
+ * <p>The server keeps its state in memory unless the system property {@code svc.it.data-dir} names a
+ * directory (each fixture then gets a fresh H2 database in a subdirectory of it) or {@code svc.it.database-url}
+ * a PostgreSQL JDBC URL (each fixture then gets a fresh schema; user and password from {@code SVC_DB_USER}
+ * and {@code SVC_DB_PASSWORD}), so that the SDK's suites can run on either durable backend.
  */
 final class ChatFixture implements AutoCloseable {
   private final List<ChatClient> clients = new ArrayList<>();
   private final ReferenceServer server;
   private final Admin admin;
 
+  private static final java.util.concurrent.atomic.AtomicInteger COUNT = new java.util.concurrent.atomic.AtomicInteger();
+
   ChatFixture(ReferenceServer.Builder builder) {
-    server = builder.build().start();
+    server = onConfiguredStorage(builder).build().start();
     admin = new Admin(server.apiUrl(), server.apiKey());
+  }
+
+  /** Points {@code builder} at the storage the system properties name (see the class comment). */
+  static ReferenceServer.Builder onConfiguredStorage(ReferenceServer.Builder builder) {
+    String dataDir = System.getProperty("svc.it.data-dir");
+    String databaseUrl = System.getProperty("svc.it.database-url");
+    String run = ProcessHandle.current().pid() + "_" + COUNT.incrementAndGet();
+    if (dataDir != null && !dataDir.isEmpty()) {
+      builder.dataDir(java.nio.file.Path.of(dataDir, "fixture_" + run));
+    } else if (databaseUrl != null && !databaseUrl.isEmpty()) {
+      builder.databaseUrl(databaseUrl, System.getenv("SVC_DB_USER"), System.getenv("SVC_DB_PASSWORD"))
+          .databaseSchema("it_" + run);
+    }
+    return builder;
   }
 
   ReferenceServer server() {

@@ -26,6 +26,11 @@ final class CommandLine {
             "  --send-rate N            sends a second per user, sustained (default 20)",
             "  --send-burst N           sends per user at once (default 40)",
             "  --call-ring-timeout DUR  how long a call rings before it is missed (default 30s)",
+            "  --data-dir DIR           keep everything in an embedded H2 database in DIR (created if absent);",
+            "                           what was acknowledged survives a restart and a kill -9",
+            "  --database-url URL       keep everything in PostgreSQL (jdbc:postgresql://host:5432/db); user and",
+            "                           password from env SVC_DB_USER and SVC_DB_PASSWORD (or in the URL)",
+            "  --database-schema NAME   use (and create) this schema of that database instead of the default",
             "  --help                   print this and exit",
             "  DUR is a number with ms, s or m (500ms, 25s, 2m); a bare number is seconds",
             "  env SVC_API_KEY          the dev tenant's API key (must start with sk_); generated when unset",
@@ -43,6 +48,9 @@ final class CommandLine {
     Duration callRingTimeout;
     Double sendRate;
     Integer sendBurst;
+    Path dataDir;
+    String databaseUrl;
+    String databaseSchema;
 
     private CommandLine() {
     }
@@ -64,14 +72,40 @@ final class CommandLine {
                 case "--call-ring-timeout" -> line.callRingTimeout = duration(flag, value(args, ++i));
                 case "--send-rate" -> line.sendRate = rate(value(args, ++i));
                 case "--send-burst" -> line.sendBurst = burst(value(args, ++i));
+                case "--data-dir" -> line.dataDir = Path.of(value(args, ++i));
+                case "--database-url" -> line.databaseUrl = value(args, ++i);
+                case "--database-schema" -> line.databaseSchema = value(args, ++i);
                 default -> throw new IllegalArgumentException("unknown argument: " + flag);
             }
+        }
+        if (line.dataDir != null && line.databaseUrl != null) {
+            throw new IllegalArgumentException("--data-dir and --database-url exclude each other");
+        }
+        if (line.databaseSchema != null && line.databaseUrl == null) {
+            throw new IllegalArgumentException("--database-schema needs --database-url");
+        }
+        if (line.databaseUrl != null && !line.databaseUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("--database-url must be a JDBC URL starting with jdbc:postgresql:");
         }
         return line;
     }
 
     /** Applies the parsed options to {@code builder} and returns it. */
     ReferenceServer.Builder applyTo(ReferenceServer.Builder builder) {
+        return applyTo(builder, null, null);
+    }
+
+    /** Applies the parsed options, with the database user and password from the environment, to {@code builder}. */
+    ReferenceServer.Builder applyTo(ReferenceServer.Builder builder, String dbUser, String dbPassword) {
+        if (dataDir != null) {
+            builder.dataDir(dataDir);
+        }
+        if (databaseUrl != null) {
+            builder.databaseUrl(databaseUrl, blankToNull(dbUser), blankToNull(dbPassword));
+        }
+        if (databaseSchema != null) {
+            builder.databaseSchema(databaseSchema);
+        }
         builder.host(host).port(port);
         for (TenantConfig tenant : tenants) {
             builder.tenant(tenant);
@@ -108,6 +142,10 @@ final class CommandLine {
             case "m" -> Duration.ofMinutes(n);
             default -> Duration.ofSeconds(n);
         };
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isEmpty() ? null : value;
     }
 
     private static TenantConfig tenant(String value) {

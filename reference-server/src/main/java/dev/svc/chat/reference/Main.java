@@ -3,6 +3,7 @@ package dev.svc.chat.reference;
 import dev.svc.chat.reference.webhook.WebhookSigner;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Runs the reference server from the command line: {@code java -jar svc-chat-reference-server.jar [options]}
@@ -23,9 +24,10 @@ public final class Main {
         // Keep the console to our own lines unless the operator asks for more (before any logger exists).
         quietUnlessSet("org.slf4j.simpleLogger.log.io.javalin");
         quietUnlessSet("org.slf4j.simpleLogger.log.org.eclipse.jetty");
+        quietUnlessSet("org.slf4j.simpleLogger.log.org.flywaydb");
+        quietUnlessSet("org.slf4j.simpleLogger.log.com.zaxxer.hikari");
         IdleMemory.returnHeapWhenIdle();
-        ReferenceServer server = start(args, System.getenv("SVC_API_KEY"), System.getenv("SVC_WEBHOOK_SECRET"),
-                System.out, System.err);
+        ReferenceServer server = startWithEnv(args, System.getenv(), System.out, System.err);
         if (server == null) {
             System.exit(2);
         }
@@ -38,11 +40,26 @@ public final class Main {
     }
 
     /**
+     * Parses {@code args} and returns the started server, or prints the usage and returns null; reads
+     * {@code SVC_API_KEY}, {@code SVC_WEBHOOK_SECRET}, {@code SVC_DB_USER} and {@code SVC_DB_PASSWORD} from
+     * {@code env}.
+     */
+    static ReferenceServer startWithEnv(String[] args, Map<String, String> env, PrintStream out, PrintStream err) {
+        return start(args, env.get("SVC_API_KEY"), env.get("SVC_WEBHOOK_SECRET"), env.get("SVC_DB_USER"),
+                env.get("SVC_DB_PASSWORD"), out, err);
+    }
+
+    /**
      * Parses {@code args} and returns the started server, or prints the usage and returns null; a non-empty
      * {@code envWebhookSecret} becomes the dev tenant's webhook secret.
      */
     static ReferenceServer start(String[] args, String envApiKey, String envWebhookSecret, PrintStream out,
                                  PrintStream err) {
+        return start(args, envApiKey, envWebhookSecret, null, null, out, err);
+    }
+
+    private static ReferenceServer start(String[] args, String envApiKey, String envWebhookSecret, String dbUser,
+                                         String dbPassword, PrintStream out, PrintStream err) {
         ReferenceServer.Builder builder = ReferenceServer.builder();
         ReferenceServer server;
         try {
@@ -60,7 +77,7 @@ public final class Main {
                 throw new IllegalArgumentException(
                         "SVC_WEBHOOK_SECRET must be whsec_ followed by the base64 of 24 to 64 bytes");
             }
-            line.applyTo(builder);
+            line.applyTo(builder, dbUser, dbPassword);
             if (envApiKey != null && !envApiKey.isEmpty()) {
                 builder.apiKey(envApiKey);
             }
@@ -72,11 +89,28 @@ public final class Main {
             err.println("error: " + e.getMessage());
             err.println(CommandLine.USAGE);
             return null;
+        } catch (RuntimeException e) {
+            // The database could not be opened: locked by another process, unreachable, refused the login.
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            err.println("error: cannot open the storage: " + cause.getMessage());
+            return null;
         }
-        server.start();
+        try {
+            server.start();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
         boolean generated = envApiKey == null || envApiKey.isEmpty();
         out.println("svc reference server listening on " + server.apiUrl());
-        if (generated) {
+        out.println("storage: " + server.storage());
+        if (generated && !server.storage().equals("memory")) {
+            out.println("dev tenant \"" + server.tenantId() + "\" API key: " + server.apiKey()
+                    + " (kept in the database)");
+        } else if (generated) {
             // Printed once, on purpose: a local dev server is useless without its key.
             out.println("dev tenant \"" + server.tenantId() + "\" API key: " + server.apiKey());
         } else {

@@ -3,6 +3,8 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.cluster.ClusterPresence;
+import dev.svc.chat.reference.cluster.PgEventBus;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
@@ -15,14 +17,18 @@ import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.NotifyingPublisher;
+import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
+import dev.svc.chat.reference.store.Database;
 import dev.svc.chat.reference.store.InMemoryStore;
+import dev.svc.chat.reference.store.JdbcStore;
 import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.store.TenantRecord;
 import dev.svc.chat.reference.webhook.WebhookDispatcher;
 import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.Javalin;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +64,8 @@ public final class ReferenceServer implements AutoCloseable {
 
     private final Builder options;
     private final String apiKey;
-    private final Store store = new InMemoryStore();
+    private final Database database;
+    private final Store store;
     private final ObjectMapper mapper;
     private final SessionTokens tokens;
     private final ChatService service;
@@ -67,6 +74,8 @@ public final class ReferenceServer implements AutoCloseable {
     private final CallService calls;
     private final PushService push;
     private final WebhookDispatcher webhooks;
+    private final PgEventBus bus;
+    private final ClusterPresence clusterPresence;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
@@ -76,31 +85,100 @@ public final class ReferenceServer implements AutoCloseable {
 
     private ReferenceServer(Builder builder) {
         this.options = builder.copy();
-        this.apiKey = builder.apiKey != null ? builder.apiKey : RandomIds.testApiKey();
+        this.database = openDatabase(options);
+        this.store = database != null ? new JdbcStore(database) : new InMemoryStore();
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
-        this.push = new PushService(store, options.clock, fanOut);
-        this.webhooks = new WebhookDispatcher(mapper, options.clock, store::settings, webhookPool,
+        // On PostgreSQL, who is online counts the connections of every server on the same database and schema.
+        this.clusterPresence = options.databaseUrl == null ? null
+                : new ClusterPresence(fanOut, database, Clock.systemUTC());
+        PresenceDirectory online = clusterPresence != null ? clusterPresence : fanOut;
+        this.push = new PushService(store, options.clock, online);
+        this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
-        NotifyingPublisher publisher = new NotifyingPublisher(fanOut, push, webhooks);
+        // On PostgreSQL, room events also go to the other servers on the same database and schema.
+        this.bus = options.databaseUrl == null ? null : new PgEventBus(fanOut, mapper, options.databaseUrl,
+                options.databaseUser, options.databasePassword, options.databaseSchema);
+        NotifyingPublisher publisher = new NotifyingPublisher(bus != null ? bus : fanOut, push, webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
-        this.calls = new CallService(service, options.clock, publisher, options.callRingTimeout, callTimers);
-        this.actions = new MessageActions(store, service, publisher, fanOut);
+        this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
+        this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
                 options.outboundQueueBytes),
                 mapper, options.clock, store, tokens, fanOut, service);
+        try {
+            this.apiKey = provisionDevTenant();
+            for (TenantConfig tenant : options.tenants) {
+                provision(tenant);
+            }
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        this.mapper = mapper;
+    }
+
+    /** Opens the database the options ask for: H2 in the data directory, PostgreSQL, or none (memory). */
+    private static Database openDatabase(Builder options) {
+        if (options.dataDir != null) {
+            try {
+                java.nio.file.Files.createDirectories(options.dataDir);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
+                        + e.getMessage(), e);
+            }
+            return Database.h2(options.dataDir);
+        }
+        if (options.databaseUrl != null) {
+            return Database.postgres(options.databaseUrl, options.databaseUser, options.databasePassword,
+                    options.databaseSchema);
+        }
+        return null;
+    }
+
+    /**
+     * Stores the dev tenant, or on a durable store that has it already, keeps its token secret and its API
+     * key unless another key was configured; returns the key.
+     */
+    private String provisionDevTenant() {
+        java.util.Optional<TenantRecord> existing = store.tenant(DEV_TENANT_ID);
+        if (existing.isPresent()) {
+            String key = existing.get().apiKey();
+            if (options.apiKey != null && !options.apiKey.equals(key)) {
+                store.updateApiKey(DEV_TENANT_ID, options.apiKey);
+                key = options.apiKey;
+            }
+            if (options.webhookSecret != null) {
+                store.updateSettings(DEV_TENANT_ID, s -> s.withWebhookSecret(options.webhookSecret));
+            }
+            return key;
+        }
+        String key = options.apiKey != null ? options.apiKey : RandomIds.testApiKey();
         TenantSettings devSettings = TenantSettings.defaults(options.autoCreateUsers);
         if (options.webhookSecret != null) {
             devSettings = devSettings.withWebhookSecret(options.webhookSecret);
         }
-        store.createTenant(new TenantRecord(DEV_TENANT_ID, apiKey, RandomIds.bytes(32)), devSettings);
-        for (TenantConfig tenant : options.tenants) {
-            provision(tenant);
+        try {
+            store.createTenant(new TenantRecord(DEV_TENANT_ID, key, RandomIds.bytes(32)), devSettings);
+        } catch (RuntimeException e) {
+            // Another server on the same database stored it a moment ago: use that one.
+            if (store.tenant(DEV_TENANT_ID).isPresent()) {
+                return provisionDevTenant();
+            }
+            throw e;
         }
-        this.mapper = mapper;
+        return key;
+    }
+
+    /** Returns where the server keeps its state: {@code memory}, {@code h2:<dir>} or {@code postgresql}. */
+    public String storage() {
+        if (options.dataDir != null) {
+            return "h2:" + options.dataDir.toAbsolutePath();
+        }
+        return options.databaseUrl != null ? "postgresql" : "memory";
     }
 
     /** Returns a builder with the defaults: 127.0.0.1, a free port, a generated key, the system clock. */
@@ -132,6 +210,7 @@ public final class ReferenceServer implements AutoCloseable {
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
             gateway.install(javalin);
             javalin.start(options.host, options.port);
+            webhooks.resume();
             app = javalin;
             port = javalin.port();
             return this;
@@ -257,11 +336,22 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
+        if (bus != null) {
+            bus.close();
+        }
+        if (clusterPresence != null) {
+            clusterPresence.close();
+        }
+        store.close();
     }
 
     /** Stores a configured tenant unless the store already has it (a durable store keeps it, and its secret). */
     private void provision(TenantConfig tenant) {
-        if (store.tenant(tenant.id()).isPresent()) {
+        java.util.Optional<TenantRecord> existing = store.tenant(tenant.id());
+        if (existing.isPresent()) {
+            if (!existing.get().apiKey().equals(tenant.apiKey())) {
+                store.updateApiKey(tenant.id(), tenant.apiKey());
+            }
             return;
         }
         TenantSettings settings = new TenantSettings(tenant.autoCreateUsers(), tenant.callsEnabled(),
@@ -309,8 +399,50 @@ public final class ReferenceServer implements AutoCloseable {
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
         private List<TenantConfig> tenants = new ArrayList<>();
         private Duration presenceInterval = Duration.ofMillis(50);
+        private Path dataDir;
+        private String databaseUrl;
+        private String databaseUser;
+        private String databasePassword;
+        private String databaseSchema;
 
         private Builder() {
+        }
+
+        /**
+         * Keeps the server's state in an embedded H2 database in {@code dir} (created if absent): everything
+         * acknowledged survives a restart and a killed process. Excludes {@link #databaseUrl}.
+         */
+        public Builder dataDir(Path dir) {
+            this.dataDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * Keeps the server's state in PostgreSQL at {@code jdbcUrl} ({@code jdbc:postgresql://host:port/db}),
+         * logging in as {@code user} with {@code password} (either may be null when the URL carries them).
+         * Excludes {@link #dataDir}.
+         */
+        public Builder databaseUrl(String jdbcUrl, String user, String password) {
+            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+            if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("the database URL must start with jdbc:postgresql:");
+            }
+            this.databaseUrl = jdbcUrl;
+            this.databaseUser = user;
+            this.databasePassword = password;
+            return this;
+        }
+
+        /**
+         * Uses schema {@code schema} of the PostgreSQL database (created if absent) instead of the user's
+         * default one, so that several independent servers can share one database.
+         */
+        public Builder databaseSchema(String schema) {
+            if (schema == null || !schema.matches("[a-z_][a-z0-9_]{0,62}")) {
+                throw new IllegalArgumentException("schema must be 1 to 63 of a-z 0-9 _, not starting with a digit");
+            }
+            this.databaseSchema = schema;
+            return this;
         }
 
         /**
@@ -464,6 +596,9 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Returns a new, not yet started server with these options. */
         public ReferenceServer build() {
+            if (dataDir != null && databaseUrl != null) {
+                throw new IllegalArgumentException("a data directory and a database URL exclude each other");
+            }
             for (TenantConfig tenant : tenants) {
                 if (tenant.apiKey().equals(apiKey)) {
                     throw new IllegalArgumentException("tenant " + tenant.id() + " has the dev tenant's API key");
@@ -492,6 +627,11 @@ public final class ReferenceServer implements AutoCloseable {
             copy.webhookFirstRetry = webhookFirstRetry;
             copy.tenants = List.copyOf(tenants);
             copy.presenceInterval = presenceInterval;
+            copy.dataDir = dataDir;
+            copy.databaseUrl = databaseUrl;
+            copy.databaseUser = databaseUser;
+            copy.databasePassword = databasePassword;
+            copy.databaseSchema = databaseSchema;
             return copy;
         }
 

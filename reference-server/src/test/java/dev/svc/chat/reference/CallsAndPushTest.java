@@ -25,7 +25,7 @@ class CallsAndPushTest {
     @BeforeEach
     void start() {
         // A real-time timeout far away: only the virtual clock can make these calls ring out.
-        server = ReferenceServer.builder().clock(clock).callRingTimeout(Duration.ofMinutes(10)).build().start();
+        server = Backends.builder().clock(clock).callRingTimeout(Duration.ofMinutes(10)).build().start();
         http = new Http(server);
         roomId = http.createRoom(server.apiKey(), "alice", "bob");
         alice = http.mint(server.apiKey(), "alice");

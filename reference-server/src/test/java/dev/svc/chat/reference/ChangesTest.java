@@ -32,7 +32,7 @@ class ChangesTest {
 
     @BeforeEach
     void start() {
-        server = ReferenceServer.builder().clock(clock).sendRateLimit(1000, 1000).build().start();
+        server = Backends.builder().clock(clock).sendRateLimit(1000, 1000).build().start();
         http = new Http(server);
         roomId = http.createRoom(server.apiKey(), "alice", "bob");
         alice = http.mint(server.apiKey(), "alice");

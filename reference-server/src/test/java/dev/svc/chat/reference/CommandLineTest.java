@@ -109,13 +109,38 @@ class CommandLineTest {
     }
 
     @Test
+    void storageFlagsAreCheckedAndADataDirIsUsed(@org.junit.jupiter.api.io.TempDir Path dir) {
+        for (String[] bad : List.of(
+                new String[] {"--data-dir", "x", "--database-url", "jdbc:postgresql://127.0.0.1/db"},
+                new String[] {"--database-schema", "s"},
+                new String[] {"--database-url", "http://127.0.0.1/db"})) {
+            assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(bad), List.of(bad).toString());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ReferenceServer server = Main.start(new String[] {"--port", "0", "--data-dir", dir.toString()}, null,
+                new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        assertNotNull(server);
+        try {
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("storage: h2:" + dir.toAbsolutePath()),
+                    out.toString(StandardCharsets.UTF_8));
+            // Another process on the same directory is refused with a message, not a stack trace.
+            AssertionError refused = assertThrows(AssertionError.class,
+                    () -> ServerProcess.start("sk_test_second_0123456789", "--data-dir", dir.toString()).close());
+            assertTrue(refused.getMessage().contains("error: cannot open the storage:"), refused.getMessage());
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
     void helpListsEveryFlag() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertNull(Main.start(new String[] {"--help"}, null, new PrintStream(out, true, StandardCharsets.UTF_8),
                 System.err));
         String help = out.toString(StandardCharsets.UTF_8);
         for (String flag : List.of("--port", "--host", "--tenant", "--tenants-file", "--ping-interval",
-                "--ping-timeout", "--connect-timeout", "--send-rate", "--send-burst", "--call-ring-timeout")) {
+                "--ping-timeout", "--connect-timeout", "--send-rate", "--send-burst", "--call-ring-timeout",
+                "--data-dir", "--database-url", "--database-schema")) {
             assertTrue(help.contains(flag), flag);
         }
     }

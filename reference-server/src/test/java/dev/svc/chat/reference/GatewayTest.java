@@ -29,7 +29,7 @@ class GatewayTest {
 
     @BeforeEach
     void start() {
-        server = ReferenceServer.builder().clock(clock)
+        server = Backends.builder().clock(clock)
                 .pingInterval(SHORT).pingTimeout(SHORT).connectTimeout(Duration.ofSeconds(1))
                 .build().start();
         http = new Http(server);
@@ -291,7 +291,7 @@ class GatewayTest {
 
     @Test
     void expiryTimerFiresAtExpWithARealClock() {
-        try (ReferenceServer real = ReferenceServer.builder().build().start()) {
+        try (ReferenceServer real = Backends.builder().build().start()) {
             Http h = new Http(real);
             String token = h.apiKey("POST", "/v1/auth/token", real.apiKey(),
                     Map.of("userId", "alice", "expiresIn", 2)).json().get("token").asText();
@@ -328,7 +328,7 @@ class GatewayTest {
 
     @Test
     void closeClosesEverySocket() {
-        ReferenceServer closing = ReferenceServer.builder().build().start();
+        ReferenceServer closing = Backends.builder().build().start();
         SocketClient client = SocketClient.connectToken(closing, new Http(closing).mint(closing.apiKey(), "a"));
         closing.close();
         int code = client.awaitClose(Duration.ofSeconds(5));

@@ -23,7 +23,12 @@ final class Http {
     private final String origin;
 
     Http(ReferenceServer server) {
-        this.origin = "http://127.0.0.1:" + server.port();
+        this(server.port());
+    }
+
+    /** Talks to a server on 127.0.0.1:{@code port} (one in a child JVM). */
+    Http(int port) {
+        this.origin = "http://127.0.0.1:" + port;
     }
 
     /** A response: status, headers, and the body as JSON (MissingNode when empty or not JSON). */

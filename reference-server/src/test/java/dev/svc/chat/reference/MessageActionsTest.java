@@ -27,7 +27,7 @@ class MessageActionsTest {
 
     @BeforeEach
     void start() {
-        server = ReferenceServer.builder().clock(clock).build().start();
+        server = Backends.builder().clock(clock).build().start();
         http = new Http(server);
         roomId = http.createRoom(server.apiKey(), "alice", "bob");
         alice = http.mint(server.apiKey(), "alice");

@@ -31,7 +31,7 @@ class MessagesTest {
 
     @BeforeEach
     void start() {
-        server = ReferenceServer.builder().clock(clock).sendRateLimit(1000, 1000).build().start();
+        server = Backends.builder().clock(clock).sendRateLimit(1000, 1000).build().start();
         http = new Http(server);
         roomId = http.createRoom(server.apiKey(), "alice", "bob");
         alice = http.mint(server.apiKey(), "alice");
@@ -168,7 +168,7 @@ class MessagesTest {
 
     @Test
     void sendRateLimitAnswers429WithRetryAfter() {
-        try (ReferenceServer limited = ReferenceServer.builder().clock(clock).sendRateLimit(0.5, 3).build().start()) {
+        try (ReferenceServer limited = Backends.builder().clock(clock).sendRateLimit(0.5, 3).build().start()) {
             Http h = new Http(limited);
             String room = h.createRoom(limited.apiKey(), "alice");
             String token = h.mint(limited.apiKey(), "alice");

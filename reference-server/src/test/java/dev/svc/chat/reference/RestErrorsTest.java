@@ -18,7 +18,7 @@ class RestErrorsTest {
 
     @BeforeAll
     static void start() {
-        server = ReferenceServer.builder().build().start();
+        server = Backends.builder().build().start();
         http = new Http(server);
     }
 

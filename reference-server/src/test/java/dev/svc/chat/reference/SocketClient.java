@@ -56,6 +56,16 @@ final class SocketClient implements AutoCloseable {
         return client;
     }
 
+    /** Connects with a token to the gateway at {@code socketUrl} (a server in another JVM). */
+    static SocketClient connectToken(String socketUrl, String token) {
+        SocketClient client = new SocketClient(socketUrl, true);
+        client.expectOpen();
+        client.send("40{\"token\":\"" + token + "\"}");
+        String answer = client.next();
+        assertTrue(answer.startsWith("40{\"sid\":"), "expected CONNECT ok, got " + answer);
+        return client;
+    }
+
     static SocketClient connectToken(ReferenceServer server, String token) {
         return connect(server, "{\"token\":\"" + token + "\"}");
     }

@@ -27,7 +27,7 @@ class StrictTextTest {
 
     @BeforeAll
     static void start() {
-        server = ReferenceServer.builder().sendRateLimit(10_000, 10_000).build().start();
+        server = Backends.builder().sendRateLimit(10_000, 10_000).build().start();
         http = new Http(server);
         roomId = http.createRoom(server.apiKey(), "alice");
         token = http.mint(server.apiKey(), "alice");

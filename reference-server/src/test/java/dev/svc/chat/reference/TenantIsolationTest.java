@@ -45,7 +45,7 @@ class TenantIsolationTest {
 
     @BeforeAll
     static void start() {
-        server = ReferenceServer.builder()
+        server = Backends.builder()
                 .tenant("acme", ACME_KEY)
                 .tenant(new TenantConfig("globex", GLOBEX_KEY, true, true, "http://127.0.0.1:9/globex-hook", null))
                 .build().start();

@@ -24,7 +24,7 @@ class TokenAuthTest {
 
     @BeforeEach
     void start() {
-        server = ReferenceServer.builder().clock(clock).build().start();
+        server = Backends.builder().clock(clock).build().start();
         http = new Http(server);
     }
 
@@ -113,7 +113,7 @@ class TokenAuthTest {
 
     @Test
     void autoCreateOffFromTheBuilder() {
-        try (ReferenceServer strict = ReferenceServer.builder().autoCreateUsers(false).build().start()) {
+        try (ReferenceServer strict = Backends.builder().autoCreateUsers(false).build().start()) {
             Http strictHttp = new Http(strict);
             Http.Response r = strictHttp.apiKey("POST", "/v1/auth/token", strict.apiKey(), Map.of("userId", "x"));
             assertEquals("user_not_found", r.errorCode());

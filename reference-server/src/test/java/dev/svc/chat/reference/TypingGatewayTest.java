@@ -18,7 +18,7 @@ class TypingGatewayTest {
 
     @BeforeEach
     void start() {
-        server = ReferenceServer.builder().build().start();
+        server = Backends.builder().build().start();
         http = new Http(server);
         roomId = http.createRoom(server.apiKey(), "alice", "bob");
     }

@@ -104,6 +104,11 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         return tenant == null ? List.of() : tenant.onlineUsers();
     }
 
+    /** Returns the ids of the tenants that had a token connection on this server since it started. */
+    public java.util.Set<String> tenantsWithPresence() {
+        return java.util.Set.copyOf(presence.keySet());
+    }
+
     /** Returns the number of indexed token connections and joined-room entries (bookkeeping, for tests). */
     int indexedConnections() {
         int n = 0;

@@ -3,6 +3,8 @@ package dev.svc.chat.reference.service;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.store.CallState;
+import dev.svc.chat.reference.store.Store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -22,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * Call signaling (contract section 4): one ringing or active call per room, the moves accept, decline and
  * end, and the ringing timeout. Check order: 404 (room or call), then 403 {@code calls_disabled}, then 403
  * membership, then 409 for a move the call's state does not allow. Every change is published as a call event
- * to the room's members while the call's room lock is held, so events of one call arrive in order.
+ * to the room's members while the call's room lock is held, so events of one call arrive in order. Calls live
+ * in the {@link Store}: a room's one live call is enforced there too.
  */
 public final class CallService {
 
@@ -35,33 +39,50 @@ public final class CallService {
     /** Realtime event of a call's end, whatever the reason. */
     public static final String CALL_ENDED = "call-ended";
 
+    private final Store store;
     private final ChatService chat;
     private final Clock clock;
     private final EventPublisher publisher;
     private final Duration ringTimeout;
     private final ScheduledExecutorService timers;
-    private final Map<String, LiveCall> calls = new ConcurrentHashMap<>();
-    private final Map<String, String> liveByRoom = new ConcurrentHashMap<>();
     private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
+    private static final int MAX_ATTEMPTS = 5;
 
-    /** The mutable state of one call, guarded by its room's lock. */
+    /**
+     * The state of one call while a move is applied to it: what was read, what it becomes, and the events
+     * to publish once the store took the change.
+     */
     private static final class LiveCall {
+        final CallState before;
         Call call;
-        final Set<String> declined = new HashSet<>();
+        final Set<String> declined;
+        final List<Object[]> events = new ArrayList<>();
 
-        LiveCall(Call call) {
-            this.call = call;
+        LiveCall(CallState state) {
+            this.before = state;
+            this.call = state.call();
+            this.declined = new LinkedHashSet<>(state.declinedIds());
+        }
+
+        CallState state() {
+            return new CallState(call, declined);
+        }
+
+        void publish(Room room, String event) {
+            events.add(new Object[] {room, event, call});
         }
     }
 
     /**
      * Creates the service.
      *
+     * @param store where calls are kept
      * @param ringTimeout how long a call may ring before it ends as {@code missed}
      * @param timers runs the ringing timeouts (the injected clock is also checked on every access)
      */
-    public CallService(ChatService chat, Clock clock, EventPublisher publisher, Duration ringTimeout,
+    public CallService(Store store, ChatService chat, Clock clock, EventPublisher publisher, Duration ringTimeout,
                        ScheduledExecutorService timers) {
+        this.store = store;
         this.chat = chat;
         this.clock = clock;
         this.publisher = publisher;
@@ -78,14 +99,15 @@ public final class CallService {
             throw ApiException.conflict("Nobody else in this room to call");
         }
         synchronized (lock(tenantId, roomId)) {
-            Optional<LiveCall> current = liveIn(tenantId, roomId);
+            Optional<CallState> current = liveIn(tenantId, roomId);
             if (current.isPresent()) {
-                throw ApiException.conflict("A call is already " + current.get().call.status() + " in this room");
+                throw ApiException.conflict("A call is already " + current.get().call().status() + " in this room");
             }
             Call call = new Call(UUID.randomUUID().toString(), roomId, kind, principal.userId(), Call.RINGING,
                     List.of(principal.userId()), now(), null, null);
-            calls.put(key(tenantId, call.id()), new LiveCall(call));
-            liveByRoom.put(key(tenantId, roomId), call.id());
+            if (!store.insertCall(tenantId, new CallState(call, Set.of()))) {
+                throw ApiException.conflict("A call is already live in this room");
+            }
             publisher.toRoomMembers(tenantId, room, CALL_INVITE, call);
             timers.schedule(() -> expire(tenantId, call.id()), ringTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return call;
@@ -103,7 +125,7 @@ public final class CallService {
             participants.add(user);
             live.declined.remove(user);
             live.call = live.call.with(Call.ACTIVE, participants);
-            publisher.toRoomMembers(principal.tenantId(), room, CALL_ACCEPTED, live.call);
+            live.publish(room, CALL_ACCEPTED);
         });
     }
 
@@ -124,9 +146,9 @@ public final class CallService {
             if (everyone) {
                 live.call = live.call.finished(Call.DECLINED, "declined", now());
             }
-            publisher.toRoomMembers(principal.tenantId(), room, CALL_DECLINED, live.call);
+            live.publish(room, CALL_DECLINED);
             if (everyone) {
-                finish(principal.tenantId(), room, live);
+                finish(room, live);
             }
         });
     }
@@ -140,7 +162,7 @@ public final class CallService {
             String user = principal.userId();
             if (user.equals(live.call.initiatorId())) {
                 live.call = live.call.finished(Call.ENDED, "hangup", now());
-                finish(principal.tenantId(), room, live);
+                finish(room, live);
                 return;
             }
             if (!live.call.participantIds().contains(user)) {
@@ -151,7 +173,7 @@ public final class CallService {
             live.call = live.call.with(live.call.status(), participants);
             if (participants.size() < 2) {
                 live.call = live.call.finished(Call.ENDED, "left", now());
-                finish(principal.tenantId(), room, live);
+                finish(room, live);
             }
         });
     }
@@ -161,7 +183,7 @@ public final class CallService {
         Room room = chat.room(principal.tenantId(), roomId);
         requireAllowed(principal, room);
         synchronized (lock(principal.tenantId(), roomId)) {
-            return liveIn(principal.tenantId(), roomId).map(l -> l.call)
+            return liveIn(principal.tenantId(), roomId).map(CallState::call)
                     .orElseThrow(() -> ApiException.notFound("No active call in this room"));
         }
     }
@@ -172,21 +194,46 @@ public final class CallService {
 
     private Call move(Principal principal, String callId, Move move) {
         String tenantId = principal.tenantId();
-        LiveCall found = calls.get(key(tenantId, callId));
-        if (found == null) {
-            throw ApiException.notFound("Call not found");
-        }
-        String roomId = found.call.roomId();
+        CallState stored = store.call(tenantId, callId)
+                .orElseThrow(() -> ApiException.notFound("Call not found"));
+        String roomId = stored.call().roomId();
         Room room = chat.room(tenantId, roomId);
         requireAllowed(principal, room);
         synchronized (lock(tenantId, roomId)) {
-            expireIfDue(tenantId, room, found);
-            if (!found.call.isLive()) {
-                throw ApiException.conflict("The call is " + found.call.status());
+            // Another server may move the call between the read and the write: the store takes the change
+            // only from the state it was computed from, else the move is computed again from the new state.
+            for (int attempt = 1; ; attempt++) {
+                LiveCall found = new LiveCall(store.call(tenantId, callId).orElseThrow());
+                expireIfDue(room, found);
+                if (!found.call.isLive()) {
+                    if (commit(tenantId, found) || attempt >= MAX_ATTEMPTS) {
+                        throw ApiException.conflict("The call is " + found.call.status());
+                    }
+                    continue;
+                }
+                move.apply(found, room);
+                if (commit(tenantId, found)) {
+                    return found.call;
+                }
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw ApiException.conflict("The call changed meanwhile; try again");
+                }
             }
-            move.apply(found, room);
-            return found.call;
         }
+    }
+
+    /**
+     * Stores the call's change if it has one, unless the stored call is no longer the one it was computed
+     * from (then returns false and publishes nothing); then publishes its events in order.
+     */
+    private boolean commit(String tenantId, LiveCall live) {
+        if (!live.state().equals(live.before) && !store.replaceCall(tenantId, live.before, live.state())) {
+            return false;
+        }
+        for (Object[] e : live.events) {
+            publisher.toRoomMembers(tenantId, (Room) e[0], (String) e[1], e[2]);
+        }
+        return true;
     }
 
     private void requireAllowed(Principal principal, Room room) {
@@ -199,34 +246,48 @@ public final class CallService {
     }
 
     /** Returns the room's live call, ending it first if its ringing time ran out on the injected clock. */
-    private Optional<LiveCall> liveIn(String tenantId, String roomId) {
-        String id = liveByRoom.get(key(tenantId, roomId));
-        LiveCall live = id == null ? null : calls.get(key(tenantId, id));
-        if (live == null) {
-            return Optional.empty();
+    private Optional<CallState> liveIn(String tenantId, String roomId) {
+        for (int attempt = 1; ; attempt++) {
+            Optional<CallState> stored = store.liveCall(tenantId, roomId);
+            if (stored.isEmpty()) {
+                return Optional.empty();
+            }
+            LiveCall live = new LiveCall(stored.get());
+            expireIfDue(chat.room(tenantId, roomId), live);
+            if (live.call.isLive()) {
+                return Optional.of(live.state());
+            }
+            if (commit(tenantId, live) || attempt >= MAX_ATTEMPTS) {
+                return Optional.empty();
+            }
         }
-        expireIfDue(tenantId, chat.room(tenantId, roomId), live);
-        return live.call.isLive() ? Optional.of(live) : Optional.empty();
     }
 
-    private void expireIfDue(String tenantId, Room room, LiveCall live) {
+    private void expireIfDue(Room room, LiveCall live) {
         if (Call.RINGING.equals(live.call.status())
                 && !now().isBefore(live.call.createdAt().plus(ringTimeout))) {
-            missed(tenantId, room, live);
+            missed(room, live);
         }
     }
 
     /** The real-time timer: a call still ringing when it fires is missed. */
     private void expire(String tenantId, String callId) {
-        LiveCall live = calls.get(key(tenantId, callId));
-        if (live == null) {
+        Optional<CallState> stored = store.call(tenantId, callId);
+        if (stored.isEmpty()) {
             return;
         }
         try {
-            Room room = chat.room(tenantId, live.call.roomId());
+            Room room = chat.room(tenantId, stored.get().call().roomId());
             synchronized (lock(tenantId, room.id())) {
-                if (Call.RINGING.equals(live.call.status())) {
-                    missed(tenantId, room, live);
+                for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+                    LiveCall live = new LiveCall(store.call(tenantId, callId).orElseThrow());
+                    if (!Call.RINGING.equals(live.call.status())) {
+                        return;
+                    }
+                    missed(room, live);
+                    if (commit(tenantId, live)) {
+                        return;
+                    }
                 }
             }
         } catch (ApiException roomGone) {
@@ -234,14 +295,13 @@ public final class CallService {
         }
     }
 
-    private void missed(String tenantId, Room room, LiveCall live) {
+    private void missed(Room room, LiveCall live) {
         live.call = live.call.finished(Call.ENDED, "missed", now());
-        finish(tenantId, room, live);
+        finish(room, live);
     }
 
-    private void finish(String tenantId, Room room, LiveCall live) {
-        liveByRoom.remove(key(tenantId, room.id()), live.call.id());
-        publisher.toRoomMembers(tenantId, room, CALL_ENDED, live.call);
+    private void finish(Room room, LiveCall live) {
+        live.publish(room, CALL_ENDED);
     }
 
     private Instant now() {

@@ -10,13 +10,9 @@ import dev.svc.chat.reference.store.Store;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -36,11 +32,6 @@ public final class PushService {
     private final Store store;
     private final Clock clock;
     private final PresenceDirectory online;
-    /** tenant \0 token -> registration; a token moves to whoever registers it last (a shared device). */
-    private final Map<String, DeviceToken> devices = new ConcurrentHashMap<>();
-    /** tenant \0 userId -> that user's registrations, kept in step with {@link #devices} under this lock. */
-    private final Map<String, Map<String, DeviceToken>> byUser = new ConcurrentHashMap<>();
-    private final Map<String, Deque<PushRecord>> outbox = new ConcurrentHashMap<>();
 
     /** Creates the service; {@code online} says who would get the message over the gateway instead. */
     public PushService(Store store, Clock clock, PresenceDirectory online) {
@@ -56,35 +47,14 @@ public final class PushService {
 
     /** Registers (or moves to this user) a device token. */
     public DeviceToken register(Principal principal, String token, String platform) {
-        String tenantId = principal.tenantId();
         DeviceToken device = new DeviceToken(token, platform, principal.userId());
-        synchronized (devices) {
-            DeviceToken previous = devices.put(key(tenantId, token), device);
-            if (previous != null) {
-                forget(tenantId, previous);
-            }
-            byUser.computeIfAbsent(key(tenantId, device.userId()), k -> new ConcurrentHashMap<>()).put(token, device);
-        }
+        store.putDeviceToken(principal.tenantId(), device);
         return device;
     }
 
     /** Forgets a device token of the principal's; another user's token or an unknown one is left alone. */
     public void unregister(Principal principal, String token) {
-        String tenantId = principal.tenantId();
-        synchronized (devices) {
-            DeviceToken d = devices.get(key(tenantId, token));
-            if (d != null && d.userId().equals(principal.userId())) {
-                devices.remove(key(tenantId, token));
-                forget(tenantId, d);
-            }
-        }
-    }
-
-    private void forget(String tenantId, DeviceToken device) {
-        byUser.computeIfPresent(key(tenantId, device.userId()), (k, tokens) -> {
-            tokens.remove(device.token());
-            return tokens.isEmpty() ? null : tokens;
-        });
+        store.removeDeviceToken(principal.tenantId(), principal.userId(), token);
     }
 
     /** Records the pushes a new message would cause. Called with the room lock held: it only appends. */
@@ -92,55 +62,28 @@ public final class PushService {
         List<PushRecord> records = new ArrayList<>();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         for (String member : room.memberIds()) {
-            Map<String, DeviceToken> tokens = byUser.get(key(tenantId, member));
-            if (tokens == null || member.equals(message.senderId()) || online.isOnline(tenantId, member)) {
+            if (member.equals(message.senderId()) || online.isOnline(tenantId, member)) {
                 continue;
             }
-            for (DeviceToken d : tokens.values()) {
+            for (DeviceToken d : store.deviceTokens(tenantId, member)) {
                 records.add(new PushRecord(UUID.randomUUID().toString(), d.userId(), d.token(), d.platform(),
                     room.id(), message.id(), message.senderId(), title(tenantId, message.senderId()),
                     body(message), now));
             }
         }
-        if (records.isEmpty()) {
-            return;
-        }
-        Deque<PushRecord> queue = outbox.computeIfAbsent(tenantId, k -> new ArrayDeque<>());
-        synchronized (queue) {
-            for (PushRecord r : records) {
-                queue.addLast(r);
-                if (queue.size() > OUTBOX_LIMIT) {
-                    queue.removeFirst();
-                }
-            }
+        if (!records.isEmpty()) {
+            store.appendPushes(tenantId, records, OUTBOX_LIMIT);
         }
     }
 
     /** Returns the tenant's recorded pushes, oldest first, only those to {@code userId} unless it is null. */
     public List<PushRecord> outbox(String tenantId, String userId) {
-        Deque<PushRecord> queue = outbox.get(tenantId);
-        List<PushRecord> out = new ArrayList<>();
-        if (queue == null) {
-            return out;
-        }
-        synchronized (queue) {
-            for (PushRecord r : queue) {
-                if (userId == null || r.userId().equals(userId)) {
-                    out.add(r);
-                }
-            }
-        }
-        return out;
+        return store.pushes(tenantId, userId);
     }
 
     /** Empties the tenant's outbox. */
     public void clearOutbox(String tenantId) {
-        Deque<PushRecord> queue = outbox.get(tenantId);
-        if (queue != null) {
-            synchronized (queue) {
-                queue.clear();
-            }
-        }
+        store.clearPushes(tenantId);
     }
 
     private String title(String tenantId, String senderId) {
@@ -157,9 +100,5 @@ public final class PushService {
             }
         }
         return "New message";
-    }
-
-    private static String key(String tenantId, String token) {
-        return tenantId + '\u0000' + token;
     }
 }

@@ -2,15 +2,19 @@ package dev.svc.chat.reference.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.model.ChangesPage;
+import dev.svc.chat.reference.model.DeviceToken;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
+import dev.svc.chat.reference.model.PushRecord;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -33,6 +37,7 @@ public final class InMemoryStore implements Store {
 
     private final Map<String, TenantData> tenants = new ConcurrentHashMap<>();
     private final Map<String, String> tenantIdByApiKey = new ConcurrentHashMap<>();
+    private final Map<String, PendingWebhook> webhooks = new ConcurrentHashMap<>();
 
     /** Creates an empty store. */
     public InMemoryStore() {
@@ -44,6 +49,16 @@ public final class InMemoryStore implements Store {
             throw new IllegalStateException("tenant exists: " + tenant.id());
         }
         tenantIdByApiKey.put(tenant.apiKey(), tenant.id());
+    }
+
+    @Override
+    public void updateApiKey(String tenantId, String apiKey) {
+        TenantData data = data(tenantId);
+        synchronized (data) {
+            tenantIdByApiKey.remove(data.record.apiKey(), tenantId);
+            data.record = new TenantRecord(tenantId, apiKey, data.record.jwtSecret());
+            tenantIdByApiKey.put(apiKey, tenantId);
+        }
     }
 
     @Override
@@ -300,6 +315,140 @@ public final class InMemoryStore implements Store {
         }
     }
 
+    @Override
+    public void putDeviceToken(String tenantId, DeviceToken device) {
+        TenantData data = data(tenantId);
+        synchronized (data.devices) {
+            DeviceToken previous = data.devices.put(device.token(), device);
+            if (previous != null) {
+                forgetDevice(data, previous);
+            }
+            data.devicesByUser.computeIfAbsent(device.userId(), k -> new ConcurrentHashMap<>())
+                    .put(device.token(), device);
+        }
+    }
+
+    @Override
+    public boolean removeDeviceToken(String tenantId, String userId, String token) {
+        TenantData data = data(tenantId);
+        synchronized (data.devices) {
+            DeviceToken device = data.devices.get(token);
+            if (device == null || !device.userId().equals(userId)) {
+                return false;
+            }
+            data.devices.remove(token);
+            forgetDevice(data, device);
+            return true;
+        }
+    }
+
+    private static void forgetDevice(TenantData data, DeviceToken device) {
+        data.devicesByUser.computeIfPresent(device.userId(), (k, tokens) -> {
+            tokens.remove(device.token());
+            return tokens.isEmpty() ? null : tokens;
+        });
+    }
+
+    @Override
+    public List<DeviceToken> deviceTokens(String tenantId, String userId) {
+        Map<String, DeviceToken> tokens = data(tenantId).devicesByUser.get(userId);
+        return tokens == null ? List.of() : new ArrayList<>(tokens.values());
+    }
+
+    @Override
+    public void appendPushes(String tenantId, List<PushRecord> records, int keep) {
+        Deque<PushRecord> queue = data(tenantId).outbox;
+        synchronized (queue) {
+            for (PushRecord r : records) {
+                queue.addLast(r);
+                if (queue.size() > keep) {
+                    queue.removeFirst();
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<PushRecord> pushes(String tenantId, String userId) {
+        Deque<PushRecord> queue = data(tenantId).outbox;
+        List<PushRecord> out = new ArrayList<>();
+        synchronized (queue) {
+            for (PushRecord r : queue) {
+                if (userId == null || r.userId().equals(userId)) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void clearPushes(String tenantId) {
+        Deque<PushRecord> queue = data(tenantId).outbox;
+        synchronized (queue) {
+            queue.clear();
+        }
+    }
+
+    @Override
+    public boolean insertCall(String tenantId, CallState call) {
+        TenantData data = data(tenantId);
+        synchronized (data.calls) {
+            String live = data.liveCallByRoom.get(call.call().roomId());
+            if (live != null && data.calls.get(live).call().isLive()) {
+                return false;
+            }
+            data.calls.put(call.call().id(), call);
+            data.liveCallByRoom.put(call.call().roomId(), call.call().id());
+            return true;
+        }
+    }
+
+    @Override
+    public boolean replaceCall(String tenantId, CallState expected, CallState call) {
+        TenantData data = data(tenantId);
+        synchronized (data.calls) {
+            if (!data.calls.replace(call.call().id(), expected, call)) {
+                return false;
+            }
+            if (!call.call().isLive()) {
+                data.liveCallByRoom.remove(call.call().roomId(), call.call().id());
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public Optional<CallState> call(String tenantId, String callId) {
+        return Optional.ofNullable(data(tenantId).calls.get(callId));
+    }
+
+    @Override
+    public Optional<CallState> liveCall(String tenantId, String roomId) {
+        TenantData data = data(tenantId);
+        synchronized (data.calls) {
+            String id = data.liveCallByRoom.get(roomId);
+            return id == null ? Optional.empty() : Optional.of(data.calls.get(id));
+        }
+    }
+
+    @Override
+    public void putWebhook(PendingWebhook delivery) {
+        webhooks.put(delivery.id(), delivery);
+    }
+
+    @Override
+    public void removeWebhook(String id) {
+        webhooks.remove(id);
+    }
+
+    @Override
+    public List<PendingWebhook> pendingWebhooks() {
+        List<PendingWebhook> out = new ArrayList<>(webhooks.values());
+        out.sort(java.util.Comparator.comparing(PendingWebhook::dueAt));
+        return out;
+    }
+
     private TenantData data(String tenantId) {
         TenantData data = tenants.get(tenantId);
         if (data == null) {
@@ -322,8 +471,13 @@ public final class InMemoryStore implements Store {
     }
 
     private static final class TenantData {
-        final TenantRecord record;
+        volatile TenantRecord record;
         volatile TenantSettings settings;
+        final Map<String, DeviceToken> devices = new ConcurrentHashMap<>();
+        final Map<String, Map<String, DeviceToken>> devicesByUser = new ConcurrentHashMap<>();
+        final Deque<PushRecord> outbox = new ArrayDeque<>();
+        final Map<String, CallState> calls = new ConcurrentHashMap<>();
+        final Map<String, String> liveCallByRoom = new ConcurrentHashMap<>();
         final Map<String, User> users = new ConcurrentHashMap<>();
         final Map<String, RoomData> rooms = new ConcurrentHashMap<>();
         final Map<String, Set<String>> roomIdsByUser = new ConcurrentHashMap<>();

@@ -2,8 +2,10 @@ package dev.svc.chat.reference.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.model.ChangesPage;
+import dev.svc.chat.reference.model.DeviceToken;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
+import dev.svc.chat.reference.model.PushRecord;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
@@ -15,19 +17,23 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * The server's state: tenants, users, rooms and messages. Every method is safe under concurrent calls and
- * each one is atomic on its own; callers that need several steps to be atomic (seq order of fan-out,
- * membership limits) hold the service's per-room lock around them. Data of one tenant is never visible
- * through another tenant's id.
+ * The server's state: tenants, users, rooms and messages, receipts, calls, device tokens, the push outbox,
+ * settings and pending webhooks. Every method is safe under concurrent calls and each one is atomic on its
+ * own (one transaction in the SQL backends, so also across servers sharing a database); callers that need
+ * several steps to be atomic on one server (seq order of fan-out, membership limits) hold the service's
+ * per-room lock around them. Data of one tenant is never visible through another tenant's id.
  *
  * <p>Every change to a room's messages (append, replace) takes the room's next revision ({@code rev}, from 1
  * without holes) in the same atomic step as the change itself, so that a rev is never seen without its change
  * and {@link #changes} never misses one. A backend with transactions assigns it in the change's transaction.
  */
-public interface Store {
+public interface Store extends AutoCloseable {
 
     /** Stores a new tenant with the given settings. */
     void createTenant(TenantRecord tenant, TenantSettings settings);
+
+    /** Replaces the API key of an existing tenant (a restart with another configured key). */
+    void updateApiKey(String tenantId, String apiKey);
 
     /** Returns the tenant whose API key is {@code apiKey}. */
     Optional<TenantRecord> tenantByApiKey(String apiKey);
@@ -110,4 +116,55 @@ public interface Store {
      * the room must exist.
      */
     List<Receipt> receipts(String tenantId, String roomId);
+
+    /** Registers a device token for its user; a token registered by another user of the tenant moves to this one. */
+    void putDeviceToken(String tenantId, DeviceToken device);
+
+    /** Forgets a device token if it belongs to {@code userId}; returns whether it did. */
+    boolean removeDeviceToken(String tenantId, String userId, String token);
+
+    /** Returns the device tokens of a user, in no particular order. */
+    List<DeviceToken> deviceTokens(String tenantId, String userId);
+
+    /** Appends push records to the tenant's outbox, keeping the latest {@code keep} records. */
+    void appendPushes(String tenantId, List<PushRecord> records, int keep);
+
+    /** Returns the tenant's push records, oldest first, only those to {@code userId} unless it is null. */
+    List<PushRecord> pushes(String tenantId, String userId);
+
+    /** Empties the tenant's push outbox. */
+    void clearPushes(String tenantId);
+
+    /**
+     * Stores a new live call unless its room has a live call already; returns whether it was stored. The
+     * check and the insert are one atomic step (a unique key in the SQL backends).
+     */
+    boolean insertCall(String tenantId, CallState call);
+
+    /**
+     * Replaces a stored call with {@code next} (same id) if it is still {@code expected}, atomically, and
+     * returns whether it did; a call that is no longer live frees its room. Servers sharing a database move a
+     * call this way, so that no move is computed from a state another server has already changed.
+     */
+    boolean replaceCall(String tenantId, CallState expected, CallState next);
+
+    /** Returns the call with that id. */
+    Optional<CallState> call(String tenantId, String callId);
+
+    /** Returns the room's ringing or active call, if any (one that has run out of ringing time included). */
+    Optional<CallState> liveCall(String tenantId, String roomId);
+
+    /** Stores a pending webhook delivery, replacing the one with the same id. */
+    void putWebhook(PendingWebhook delivery);
+
+    /** Forgets a pending webhook delivery (delivered or given up). */
+    void removeWebhook(String id);
+
+    /** Returns every pending webhook delivery, of every tenant, earliest due first. */
+    List<PendingWebhook> pendingWebhooks();
+
+    /** Releases what the store holds (connections, files); the in-memory store holds nothing. */
+    @Override
+    default void close() {
+    }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.store.PendingWebhook;
+import dev.svc.chat.reference.store.Store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,6 +52,7 @@ public final class WebhookDispatcher {
     private static final int READ_TIMEOUT_MS = 10_000;
 
     private final ObjectMapper mapper;
+    private final Store store;
     private final Clock clock;
     private final Function<String, TenantSettings> settings;
     private final ScheduledExecutorService executor;
@@ -61,14 +64,17 @@ public final class WebhookDispatcher {
     /**
      * Creates a dispatcher.
      *
+     * @param store keeps each webhook until it is delivered or given up, so that {@link #resume()} after a
+     *     restart goes on with what was pending
      * @param settings the current settings of a tenant id (read when an event is emitted)
      * @param executor runs deliveries and retries; owned by the caller
      * @param maxAttempts attempts per webhook, at least 1
      * @param firstDelay the wait before the first retry
      */
-    public WebhookDispatcher(ObjectMapper mapper, Clock clock, Function<String, TenantSettings> settings,
+    public WebhookDispatcher(ObjectMapper mapper, Store store, Clock clock, Function<String, TenantSettings> settings,
                              ScheduledExecutorService executor, int maxAttempts, Duration firstDelay) {
         this.mapper = mapper;
+        this.store = store;
         this.clock = clock;
         this.settings = settings;
         this.executor = executor;
@@ -98,9 +104,28 @@ public final class WebhookDispatcher {
             LOG.error("cannot serialize a {} webhook", type, e);
             return;
         }
-        Delivery delivery = new Delivery("msg_" + UUID.randomUUID().toString().replace("-", ""), type,
+        Delivery delivery = new Delivery("msg_" + UUID.randomUUID().toString().replace("-", ""), tenantId, type,
                 current.webhookUrl(), WebhookSigner.of(current.webhookSecret()), body);
+        store.putWebhook(delivery.pending(1, now));
         schedule(delivery, 1, 0);
+    }
+
+    /**
+     * Schedules the deliveries a previous run of the server left pending (none in memory), each when it is
+     * due, signed with its tenant's current webhook secret.
+     */
+    public void resume() {
+        Instant now = clock.instant();
+        for (PendingWebhook pending : store.pendingWebhooks()) {
+            TenantSettings current = settings.apply(pending.tenantId());
+            if (current == null || current.webhookSecret() == null) {
+                store.removeWebhook(pending.id());
+                continue;
+            }
+            Delivery delivery = new Delivery(pending.id(), pending.tenantId(), pending.type(), pending.url(),
+                    WebhookSigner.of(current.webhookSecret()), pending.body());
+            schedule(delivery, pending.attempt(), Math.max(0, Duration.between(now, pending.dueAt()).toMillis()));
+        }
     }
 
     /**
@@ -128,9 +153,14 @@ public final class WebhookDispatcher {
         }
         String outcome = send(delivery);
         if (outcome == null) {
+            store.removeWebhook(delivery.id);
+            return;
+        }
+        if (closed) {
             return;
         }
         if (attempt >= maxAttempts) {
+            store.removeWebhook(delivery.id);
             LOG.warn("webhook {} ({}) to the tenant's webhookUrl gave up after {} attempts: {}",
                     delivery.id, delivery.type, attempt, outcome);
             return;
@@ -140,6 +170,7 @@ public final class WebhookDispatcher {
             delay = Math.min(delay * BACKOFF_FACTOR, TimeUnit.HOURS.toMillis(1));
         }
         LOG.info("webhook {} attempt {} failed ({}); retrying in {} ms", delivery.id, attempt, outcome, delay);
+        store.putWebhook(delivery.pending(attempt + 1, clock.instant().plusMillis(delay)));
         schedule(delivery, attempt + 1, delay);
     }
 
@@ -189,6 +220,10 @@ public final class WebhookDispatcher {
         }
     }
 
-    private record Delivery(String id, String type, String url, WebhookSigner signer, String body) {
+    private record Delivery(String id, String tenantId, String type, String url, WebhookSigner signer,
+                            String body) {
+        PendingWebhook pending(int attempt, Instant dueAt) {
+            return new PendingWebhook(id, tenantId, type, url, body, attempt, dueAt);
+        }
     }
 }

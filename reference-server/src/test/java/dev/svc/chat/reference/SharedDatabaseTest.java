@@ -1,0 +1,259 @@
+package dev.svc.chat.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two servers on one PostgreSQL schema (the PostgreSQL run of the suites only): concurrent senders on both
+ * get seq and rev without a gap or a duplicate, because both are taken under the room row's lock in the
+ * database; the same idempotency key sent to both at once stores one message; sockets on either server get
+ * the messages sent through both ({@code LISTEN/NOTIFY}), each once.
+ */
+class SharedDatabaseTest {
+
+    private static final String KEY = "sk_test_shared_0123456789";
+
+    @Test
+    void concurrentSendersOnTwoServersGetSeqAndRevWithoutGapOrDuplicate() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        ReferenceServer.Builder a = Backends.builder().apiKey(KEY).sendRateLimit(100_000, 100_000);
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = a.databaseSchema(schema).build().start();
+             ReferenceServer nodeB = ReferenceServer.builder().apiKey(KEY).sendRateLimit(100_000, 100_000)
+                     .databaseUrl(pg.jdbcUrl(), pg.user(), null).databaseSchema(schema).build().start()) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "bob");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpB.mint(KEY, "bob");
+            int perSender = 50;
+            Map<Long, String> seqs = new ConcurrentHashMap<>();
+            Set<Long> revs = ConcurrentHashMap.newKeySet();
+            List<Thread> senders = new ArrayList<>();
+            CountDownLatch go = new CountDownLatch(1);
+            Object[][] plan = {{httpA, alice, "a-"}, {httpB, bob, "b-"}, {httpA, bob, "c-"}, {httpB, alice, "d-"}};
+            for (Object[] p : plan) {
+                Thread t = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    for (int i = 0; i < perSender; i++) {
+                        Http.Response r = ((Http) p[0]).sendText((String) p[1], room, p[2] + "" + i, "x");
+                        assertEquals(201, r.status(), r.json().toString());
+                        String previous = seqs.put(r.json().get("seq").asLong(), r.json().get("id").asText());
+                        assertEquals(null, previous, "a seq given twice");
+                        revs.add(r.json().get("rev").asLong());
+                    }
+                });
+                t.start();
+                senders.add(t);
+            }
+            go.countDown();
+            for (Thread t : senders) {
+                t.join(60_000);
+            }
+            int total = perSender * plan.length;
+            assertEquals(total, seqs.size());
+            Set<Long> expected = new HashSet<>();
+            for (long i = 1; i <= total; i++) {
+                expected.add(i);
+            }
+            assertEquals(expected, seqs.keySet(), "seq 1.." + total + " without a gap");
+            assertEquals(expected, revs, "rev 1.." + total + " without a gap");
+
+            // The same idempotency key on both servers at once: one message.
+            CountDownLatch both = new CountDownLatch(1);
+            JsonNode[] answers = new JsonNode[2];
+            Thread onA = new Thread(() -> answers[0] = retry(both, httpA, alice, room));
+            Thread onB = new Thread(() -> answers[1] = retry(both, httpB, alice, room));
+            onA.start();
+            onB.start();
+            both.countDown();
+            onA.join(30_000);
+            onB.join(30_000);
+            assertEquals(answers[0].get("id").asText(), answers[1].get("id").asText());
+            assertEquals(total + 1, answers[0].get("seq").asLong());
+        }
+    }
+
+    @Test
+    void socketsOnEitherServerGetMessagesSentThroughBoth() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "bob", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpB.mint(KEY, "bob");
+            try (SocketClient carolOnA = SocketClient.connectToken(nodeA, httpA.mint(KEY, "carol"));
+                 SocketClient carolOnB = SocketClient.connectToken(nodeB, httpB.mint(KEY, "carol"))) {
+                // One message through A reaches a socket on B.
+                Http.Response first = httpA.sendText(alice, room, "first", "through A");
+                assertEquals(201, first.status());
+                JsonNode onB = nextNewMessage(carolOnB);
+                assertEquals(first.json().get("id").asText(), onB.get("id").asText());
+                assertEquals(1, onB.get("seq").asLong());
+                assertEquals(1, nextNewMessage(carolOnA).get("seq").asLong());
+
+                // Concurrent senders on both: each socket gets every seq once.
+                int perSender = 40;
+                List<Thread> senders = new ArrayList<>();
+                Object[][] plan = {{httpA, alice, "a-"}, {httpB, bob, "b-"}};
+                for (Object[] p : plan) {
+                    Thread t = new Thread(() -> {
+                        for (int i = 0; i < perSender; i++) {
+                            assertEquals(201, ((Http) p[0]).sendText((String) p[1], room, p[2] + "" + i, "x").status());
+                        }
+                    });
+                    t.start();
+                    senders.add(t);
+                }
+                for (Thread t : senders) {
+                    t.join(60_000);
+                }
+                long total = 1 + perSender * plan.length;
+                for (SocketClient socket : List.of(carolOnA, carolOnB)) {
+                    Set<Long> seen = new HashSet<>();
+                    seen.add(1L);
+                    while (seen.size() < total) {
+                        long seq = nextNewMessage(socket).get("seq").asLong();
+                        assertTrue(seen.add(seq), "seq " + seq + " delivered twice");
+                    }
+                    assertEquals(total, seen.size());
+                    socket.assertNoFrame(java.time.Duration.ofMillis(300));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCallMovesOnceWhenTwoServersRaceOnIt() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "bob", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpA.mint(KEY, "bob");
+            for (int round = 0; round < 10; round++) {
+                Http.Response started = httpA.bearer("POST", "/v1/chat/rooms/" + room + "/calls", alice,
+                        Map.of("kind", "audio"));
+                assertEquals(201, started.status(), started.json().toString());
+                String callId = started.json().get("id").asText();
+                // A second call through the other server is refused: one live call per room.
+                assertEquals(409, httpB.bearer("POST", "/v1/chat/rooms/" + room + "/calls", alice,
+                        Map.of("kind", "video")).status());
+                // Bob accepts through both servers at once: one accept wins, the other is 409.
+                CountDownLatch go = new CountDownLatch(1);
+                int[] statuses = new int[2];
+                Thread onA = new Thread(() -> statuses[0] = accept(go, httpA, bob, callId));
+                Thread onB = new Thread(() -> statuses[1] = accept(go, httpB, bob, callId));
+                onA.start();
+                onB.start();
+                go.countDown();
+                onA.join(30_000);
+                onB.join(30_000);
+                java.util.Arrays.sort(statuses);
+                assertEquals("[200, 409]", java.util.Arrays.toString(statuses), "round " + round);
+                JsonNode active = httpB.bearer("GET", "/v1/chat/rooms/" + room + "/calls/active", alice, null).json();
+                assertEquals("[\"alice\",\"bob\"]", active.get("participantIds").toString());
+                assertEquals(200, httpB.bearer("POST", "/v1/calls/" + callId + "/end", alice, null).status());
+                assertEquals(404, httpA.bearer("GET", "/v1/chat/rooms/" + room + "/calls/active", alice, null)
+                        .status());
+            }
+        }
+    }
+
+    @Test
+    void presenceCountsEveryServerAndADeadServerStopsCounting() throws Exception {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        EmbeddedPg pg = EmbeddedPg.shared();
+        try (ReferenceServer nodeA = node(pg, schema);
+             ServerProcess nodeC = ServerProcess.start(Map.of("SVC_API_KEY", KEY, "SVC_DB_USER", pg.user()),
+                     "--database-url", pg.jdbcUrl(), "--database-schema", schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpC = new Http(nodeC.port());
+            String alice = httpA.mint(KEY, "alice");
+            String bobOnC = httpC.mint(KEY, "bob");
+            try (SocketClient bob = SocketClient.connectToken(
+                    "ws://127.0.0.1:" + nodeC.port() + "/socket.io/?EIO=4&transport=websocket", bobOnC)) {
+                awaitPresence(httpA, alice, true);
+                long killedAt = System.nanoTime();
+                nodeC.kill();
+                awaitPresence(httpA, alice, false);
+                long seconds = (System.nanoTime() - killedAt) / 1_000_000_000L;
+                assertTrue(seconds <= 10, "bob stopped counting " + seconds + " s after his server died");
+            }
+        }
+    }
+
+    /** Waits up to 20 s for {@code GET /v1/presence} to list bob ({@code online}) or not. */
+    private static void awaitPresence(Http http, String token, boolean online) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            last = http.bearer("GET", "/v1/presence", token, null).json().toString();
+            if (last.contains("\"bob\"") == online) {
+                return;
+            }
+            Thread.sleep(100); // polling interval of the condition, not a synchronisation
+        }
+        throw new AssertionError("bob " + (online ? "never came online" : "stayed online") + ": " + last);
+    }
+
+    private static int accept(CountDownLatch go, Http http, String token, String callId) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        return http.bearer("POST", "/v1/calls/" + callId + "/accept", token, null).status();
+    }
+
+    private static ReferenceServer node(EmbeddedPg pg, String schema) {
+        return ReferenceServer.builder().apiKey(KEY).sendRateLimit(100_000, 100_000)
+                .databaseUrl(pg.jdbcUrl(), pg.user(), null).databaseSchema(schema).build().start();
+    }
+
+    /** Returns the payload of the socket's next {@code new-message}, skipping presence events. */
+    private static JsonNode nextNewMessage(SocketClient socket) {
+        while (true) {
+            JsonNode event = socket.nextEvent();
+            if ("new-message".equals(event.get(0).asText())) {
+                return event.get(1);
+            }
+        }
+    }
+
+    private static JsonNode retry(CountDownLatch go, Http http, String token, String room) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        Http.Response r = http.sendText(token, room, "same-key", "once");
+        if (r.status() == 500) {
+            throw new AssertionError(r.json().toString());
+        }
+        return r.json();
+    }
+}
