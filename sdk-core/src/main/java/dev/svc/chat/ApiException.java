@@ -11,8 +11,11 @@ public final class ApiException extends ChatException {
   /** The serialization version of this class. */
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP status of the answer. */
   private final int status;
+  /** The contract's error code. */
   private final String code;
+  /** The wait the answer asked for, or -1. */
   private final long retryAfterMillis;
 
   /**

@@ -12,7 +12,9 @@ public final class SendTimeoutException extends ChatException {
   /** The serialization version of this class. */
   private static final long serialVersionUID = 1L;
 
+  /** The client message id of the send that timed out. */
   private final String clientMessageId;
+  /** The send timeout that passed. */
   private final long timeoutMillis;
 
   /**

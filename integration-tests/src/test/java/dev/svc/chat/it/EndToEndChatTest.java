@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import static dev.svc.chat.it.Futures.WAIT;
 import static dev.svc.chat.it.Futures.apiError;
 import static dev.svc.chat.it.Futures.await;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /** Mint, connect, join, send and receive: the SDK against the reference server, end to end. */
 class EndToEndChatTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private ChatFixture chat;
   private Admin admin;
 

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import static dev.svc.chat.it.Futures.WAIT;
 import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.Test;
 
 /** The SDK's helpers against the reference server: room subscription, typing controller, presence tracker. */
 class HelpersEndToEndTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private ChatFixture chat;
   private Admin admin;
 

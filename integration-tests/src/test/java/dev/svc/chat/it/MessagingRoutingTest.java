@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import static dev.svc.chat.it.ChatFixture.record;
 import static dev.svc.chat.it.Futures.WAIT;
 import static dev.svc.chat.it.Futures.apiError;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * order the server queued them, so if the marker is the first event seen, the unwanted one was never sent.
  */
 class MessagingRoutingTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private ChatFixture chat;
   private Admin admin;
 

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class OfficialClientInteropTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
 
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private ChatFixture chat;
   private Admin admin;
   private String origin;

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** The server package's API-key client against the reference server. */
 class ServerClientTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private ReferenceServer server;
   private ServerClient svc;
 

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * server's clock and the manager's scheduler: refreshes happen without waiting an hour.
  */
 class SessionRefreshIntegrationTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T10:00:00Z"));
+  private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private final VirtualSessionScheduler time = new VirtualSessionScheduler(clock);
   private final AtomicInteger fetches = new AtomicInteger();
   private final List<String> logs = new CopyOnWriteArrayList<>();

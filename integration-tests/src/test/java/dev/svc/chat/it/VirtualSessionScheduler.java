@@ -1,19 +1,20 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testkit.VirtualClock;
 import dev.svc.chat.session.SessionScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link SessionScheduler} on the same virtual time as the reference server's {@link MutableClock}: the
+ * A {@link SessionScheduler} on the same virtual time as the reference server's {@link VirtualClock}: the
  * test advances both at once, and due tasks run on the test thread.
  */
 final class VirtualSessionScheduler implements SessionScheduler {
-  private final MutableClock clock;
+  private final VirtualClock clock;
   private final List<Entry> entries = new ArrayList<>();
 
-  VirtualSessionScheduler(MutableClock clock) {
+  VirtualSessionScheduler(VirtualClock clock) {
     this.clock = clock;
   }
 

@@ -8,6 +8,7 @@ import dev.svc.chat.reference.cluster.PgEventBus;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
+import dev.svc.chat.reference.http.AccessLog;
 import dev.svc.chat.reference.http.CallPushRoutes;
 import dev.svc.chat.reference.http.ContractErrorHandler;
 import dev.svc.chat.reference.http.Routes;
@@ -195,6 +196,7 @@ public final class ReferenceServer implements AutoCloseable {
             Javalin javalin = Javalin.create(config -> {
                 config.showJavalinBanner = false;
                 config.startupWatcherEnabled = false;
+                AccessLog.install(config);
                 config.jetty.modifyWebSocketServletFactory(gateway::configure);
                 config.jetty.threadPool = jettyThreads();
                 // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:

@@ -16,7 +16,11 @@ public final class MainThreadExecutor implements Executor {
 
   private MainThreadExecutor() {}
 
-  /** Returns the executor that posts to the main looper. */
+  /**
+   * Returns the executor that posts to the main looper.
+   *
+   * @return the executor
+   */
   public static MainThreadExecutor get() {
     return INSTANCE;
   }

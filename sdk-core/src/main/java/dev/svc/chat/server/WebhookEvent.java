@@ -13,7 +13,7 @@ import okio.Buffer;
 
 /**
  * A verified webhook: {@code {type, timestamp, data}} and the {@code webhook-id} it came with. Read
- * {@link #data()} with the accessor of its type: {@link #message()} for {@code message.*}, {@link #call()}
+ * {@code data} with the accessor of its type: {@link #message()} for {@code message.*}, {@link #call()}
  * for {@code call.*}; {@link #dataJson()} gives the raw JSON of any type, including {@code room.read} (a
  * receipt {@code {roomId, userId, messageId, seq, readAt}}) and types newer than this SDK.
  */

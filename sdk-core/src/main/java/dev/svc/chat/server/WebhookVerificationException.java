@@ -26,6 +26,7 @@ public final class WebhookVerificationException extends ChatException {
     MALFORMED_PAYLOAD
   }
 
+  /** Why the webhook was refused. */
   private final Reason reason;
 
   /**

@@ -7,7 +7,6 @@ import com.squareup.moshi.JsonReader;
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatException;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.json.IsoTimestamps;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.HttpUrl;
@@ -98,7 +97,7 @@ final class HttpSessionFetcher implements SessionFetcher {
           break;
         case "expiresAt":
           expiresAt = reader.peek() == JsonReader.Token.NUMBER ? reader.nextLong()
-              : IsoTimestamps.parse(reader.nextString());
+              : IsoInstants.parse(reader.nextString());
           break;
         default:
           reader.skipValue();

@@ -21,8 +21,6 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TokenRefresher;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.CallbackExecutor;
-import dev.svc.chat.internal.Log;
 import okhttp3.OkHttpClient;
 
 /**
@@ -46,11 +44,11 @@ public final class SessionManager {
   private final SessionScheduler scheduler;
   private final boolean ownsScheduler;
   private final ClientFactory clientFactory;
-  private final CallbackExecutor callbacks;
+  private final SessionCallbacks callbacks;
   private final @Nullable Executor clientExecutor;
   private final @Nullable OkHttpClient okHttpClient;
   private final ChatLogger logger;
-  private final Log log;
+  private final SessionLog log;
   private final RefreshPolicy policy;
 
   // guarded by this
@@ -78,12 +76,12 @@ public final class SessionManager {
     this.scheduler = b.scheduler != null ? b.scheduler : new SystemSessionScheduler();
     this.clientFactory = b.clientFactory;
     this.logger = b.logger;
-    this.log = new Log(b.logger);
+    this.log = new SessionLog(b.logger);
     this.clientExecutor = b.callbackExecutor;
     this.outboxDirectory = b.outboxDirectory;
     this.okHttpClient = b.okHttpClient;
-    this.callbacks = b.callbackExecutor != null ? CallbackExecutor.on(b.callbackExecutor, log)
-        : CallbackExecutor.ownThread("svc-session-callbacks", log);
+    this.callbacks = b.callbackExecutor != null ? SessionCallbacks.on(b.callbackExecutor, log)
+        : SessionCallbacks.ownThread("svc-session-callbacks", log);
     this.policy = new RefreshPolicy(b.refreshLeadMillis);
   }
 
