@@ -1,15 +1,11 @@
 package dev.svc.chat.internal;
 
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+
+import dev.svc.chat.SerialExecutor;
 
 /**
  * Runs user callbacks one at a time, in submission order, on the configured executor (which may itself be
@@ -17,75 +13,30 @@ import java.util.function.BiConsumer;
  * a socket or OkHttp thread. A callback that throws is logged and the next one runs.
  */
 public final class CallbackExecutor implements Executor {
-  private final Executor delegate;
-  private final ExecutorService owned;
-  private final Log log;
-  private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
-  private boolean draining;
-  private final Runnable drain = new Runnable() {
-    @Override
-    public void run() {
-      drainQueue();
-    }
-  };
+  private final SerialExecutor serial;
 
-  private CallbackExecutor(Executor delegate, ExecutorService owned, Log log) {
-    this.delegate = delegate;
-    this.owned = owned;
-    this.log = log;
+  private CallbackExecutor(SerialExecutor serial) {
+    this.serial = serial;
   }
 
   /** Returns a callback executor on the given executor, which it never shuts down. */
   public static CallbackExecutor on(Executor executor, Log log) {
-    return new CallbackExecutor(executor, null, log);
+    return new CallbackExecutor(SerialExecutor.on(executor, log.logger()));
   }
 
   /** Returns a callback executor that owns one daemon thread named {@code threadName}. */
   public static CallbackExecutor ownThread(String threadName, Log log) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<Runnable>(), new NamedThreadFactory(threadName, false));
-    pool.allowCoreThreadTimeOut(true);
-    return new CallbackExecutor(pool, pool, log);
+    return new CallbackExecutor(SerialExecutor.ownThread(threadName, log.logger()));
   }
 
   @Override
   public void execute(Runnable task) {
-    synchronized (queue) {
-      queue.add(task);
-      if (draining) return;
-      draining = true;
-    }
-    try {
-      delegate.execute(drain);
-    } catch (RejectedExecutionException e) {
-      // the executor was shut down (after close()): run here rather than lose a completion
-      drainQueue();
-    }
-  }
-
-  private void drainQueue() {
-    while (true) {
-      Runnable next;
-      synchronized (queue) {
-        next = queue.poll();
-        if (next == null) {
-          draining = false;
-          return;
-        }
-      }
-      try {
-        next.run();
-      } catch (Throwable t) {
-        log.warn("a callback threw; delivery goes on", t);
-      }
-    }
+    serial.execute(task);
   }
 
   /** Returns how many callbacks wait to run (for backpressure). */
   public int backlog() {
-    synchronized (queue) {
-      return queue.size();
-    }
+    return serial.backlog();
   }
 
   /** Completes {@code future} with {@code value} on this executor. */
@@ -132,6 +83,6 @@ public final class CallbackExecutor implements Executor {
 
   /** Shuts down the thread this executor owns, after the callbacks already queued; no-op for a given executor. */
   public void shutdown() {
-    if (owned != null) owned.shutdown();
+    serial.shutdown();
   }
 }

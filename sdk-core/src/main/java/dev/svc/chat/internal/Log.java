@@ -12,6 +12,11 @@ public final class Log {
     this.logger = logger;
   }
 
+  /** Returns the wrapped logger, for code that guards it itself. */
+  public ChatLogger logger() {
+    return logger;
+  }
+
   public boolean isDebug() {
     return loggable(LogLevel.DEBUG);
   }

@@ -11,14 +11,16 @@ import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ChatStateException;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
 import dev.svc.chat.EventType;
+import dev.svc.chat.LogLevel;
 import dev.svc.chat.Nullable;
+import dev.svc.chat.SerialExecutor;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
-import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TokenRefresher;
 import dev.svc.chat.TransportException;
 import okhttp3.OkHttpClient;
@@ -44,11 +46,10 @@ public final class SessionManager {
   private final SessionScheduler scheduler;
   private final boolean ownsScheduler;
   private final ClientFactory clientFactory;
-  private final SessionCallbacks callbacks;
+  private final SerialExecutor callbacks;
   private final @Nullable Executor clientExecutor;
   private final @Nullable OkHttpClient okHttpClient;
   private final ChatLogger logger;
-  private final SessionLog log;
   private final RefreshPolicy policy;
 
   // guarded by this
@@ -76,12 +77,11 @@ public final class SessionManager {
     this.scheduler = b.scheduler != null ? b.scheduler : new SystemSessionScheduler();
     this.clientFactory = b.clientFactory;
     this.logger = b.logger;
-    this.log = new SessionLog(b.logger);
     this.clientExecutor = b.callbackExecutor;
     this.outboxDirectory = b.outboxDirectory;
     this.okHttpClient = b.okHttpClient;
-    this.callbacks = b.callbackExecutor != null ? SessionCallbacks.on(b.callbackExecutor, log)
-        : SessionCallbacks.ownThread("svc-session-callbacks", log);
+    this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, logger)
+        : SerialExecutor.ownThread("svc-session-callbacks", logger);
     this.policy = new RefreshPolicy(b.refreshLeadMillis);
   }
 
@@ -377,7 +377,7 @@ public final class SessionManager {
     if (s == null || refreshInFlight != null || (timer != null && timedSession == s)) return;
     cancelTimer();
     long delay = policy.delayMillis(s.expiresAtMillis(), scheduler.nowMillis());
-    if (log.isDebug()) log.debug("refreshing the session token in " + delay + " ms");
+    log(LogLevel.DEBUG, "refreshing the session token in " + delay + " ms", null);
     schedule(delay, s);
   }
 
@@ -386,7 +386,8 @@ public final class SessionManager {
     boolean connected = c != null && c.state() == ConnectionState.CONNECTED;
     if (!connected && status != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
     long delay = RefreshPolicy.retryDelayMillis(retryAttempt++);
-    log.info("fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay + " ms");
+    log(LogLevel.INFO, "fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay
+        + " ms", null);
     cancelTimer();
     schedule(delay, session);
   }
@@ -414,7 +415,7 @@ public final class SessionManager {
   }
 
   private void fail(Throwable e) {
-    log.warn("the session failed: " + e.getMessage(), null);
+    log(LogLevel.WARN, "the session failed: " + e.getMessage(), null);
     started = false;
     generation++;
     cancelTimer();
@@ -582,6 +583,15 @@ public final class SessionManager {
      */
     public SessionManager build() {
       return new SessionManager(this);
+    }
+  }
+
+  /** Logs through the app's logger, which may neither filter badly nor throw into the manager. */
+  private void log(LogLevel level, String message, @Nullable Throwable error) {
+    try {
+      if (logger.isLoggable(level)) logger.log(level, message, error);
+    } catch (RuntimeException ignored) {
+      // a broken logger must not break the session
     }
   }
 }

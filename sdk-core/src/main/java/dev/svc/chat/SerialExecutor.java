@@ -1,0 +1,118 @@
+package dev.svc.chat;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.internal.NamedThreadFactory;
+
+/**
+ * Runs tasks one at a time, in submission order, on another executor (which may itself be multi-threaded):
+ * how the SDK delivers callbacks, so that handlers see events in order whatever executor the app gives. A task
+ * that throws is logged and the next one runs. Useful to code built on the SDK (the session manager uses it)
+ * that hands callbacks to an app's executor in order.
+ */
+public final class SerialExecutor implements Executor {
+  private final Executor delegate;
+  private final ExecutorService owned;
+  private final ChatLogger logger;
+  private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+  private boolean draining;
+  private final Runnable drain = this::drain;
+
+  private SerialExecutor(Executor delegate, ExecutorService owned, ChatLogger logger) {
+    this.delegate = delegate;
+    this.owned = owned;
+    this.logger = logger;
+  }
+
+  /**
+   * Returns a serial executor on {@code executor}, which it never shuts down.
+   *
+   * @param executor the executor that runs the tasks, such as the Android main thread's
+   * @param logger where a task that throws is reported
+   * @return a new serial executor
+   */
+  public static SerialExecutor on(Executor executor, ChatLogger logger) {
+    if (executor == null) throw new NullPointerException("executor == null");
+    if (logger == null) throw new NullPointerException("logger == null");
+    return new SerialExecutor(executor, null, logger);
+  }
+
+  /**
+   * Returns a serial executor on one daemon thread of its own, named {@code threadName}, that ends when idle
+   * and is stopped by {@link #shutdown()}.
+   *
+   * @param threadName the thread's name
+   * @param logger where a task that throws is reported
+   * @return a new serial executor
+   */
+  public static SerialExecutor ownThread(String threadName, ChatLogger logger) {
+    if (logger == null) throw new NullPointerException("logger == null");
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<Runnable>(), new NamedThreadFactory(threadName, false));
+    pool.allowCoreThreadTimeOut(true);
+    return new SerialExecutor(pool, pool, logger);
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    synchronized (queue) {
+      queue.add(task);
+      if (draining) return;
+      draining = true;
+    }
+    try {
+      delegate.execute(drain);
+    } catch (RejectedExecutionException e) {
+      // the executor was shut down (after close()): run here rather than lose a completion
+      drain();
+    }
+  }
+
+  private void drain() {
+    while (true) {
+      Runnable next;
+      synchronized (queue) {
+        next = queue.poll();
+        if (next == null) {
+          draining = false;
+          return;
+        }
+      }
+      try {
+        next.run();
+      } catch (Throwable t) {
+        warn(t);
+      }
+    }
+  }
+
+  private void warn(Throwable t) {
+    try {
+      if (logger.isLoggable(LogLevel.WARN)) logger.log(LogLevel.WARN, "a callback threw; delivery goes on", t);
+    } catch (RuntimeException ignored) {
+      // a broken logger must not stop delivery
+    }
+  }
+
+  /**
+   * Returns how many tasks wait to run.
+   *
+   * @return the number of queued tasks
+   */
+  public int backlog() {
+    synchronized (queue) {
+      return queue.size();
+    }
+  }
+
+  /** Shuts down the thread this executor owns, after the tasks already queued; does nothing for a given executor. */
+  public void shutdown() {
+    if (owned != null) owned.shutdown();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.testing.RecordingLogger;
+import org.junit.jupiter.api.Test;
+
+class SerialExecutorTest {
+  @Test
+  void runsTasksOneAtATimeInOrderOnAMultiThreadedExecutorAndLogsOneThatThrows() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    RecordingLogger logger = new RecordingLogger();
+    try {
+      SerialExecutor serial = SerialExecutor.on(pool, logger);
+      List<Integer> seen = new ArrayList<>(); // unsynchronised on purpose: one task at a time
+      CountDownLatch done = new CountDownLatch(1);
+      for (int i = 0; i < 1_000; i++) {
+        final int n = i;
+        serial.execute(() -> {
+          seen.add(n);
+          if (n == 500) throw new IllegalStateException("app bug");
+        });
+      }
+      serial.execute(done::countDown);
+      assertTrue(done.await(5, TimeUnit.SECONDS));
+      for (int i = 0; i < 1_000; i++) assertEquals(i, (int) seen.get(i));
+      assertTrue(logger.mentions("a callback threw"), "the exception was swallowed");
+      assertEquals(0, serial.backlog());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
