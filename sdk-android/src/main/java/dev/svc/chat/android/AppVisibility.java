@@ -44,11 +44,6 @@ final class AppVisibility implements Application.ActivityLifecycleCallbacks {
     this.listener = listener;
   }
 
-  /** Returns whether an activity is started, or the last one stopped less than the grace delay ago. */
-  boolean isVisible() {
-    return visible;
-  }
-
   /** Forgets a pending hide, so that nothing runs after the callbacks were unregistered. */
   void cancel() {
     mainHandler.removeCallbacks(hide);

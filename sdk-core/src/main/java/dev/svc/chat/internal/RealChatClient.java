@@ -79,10 +79,11 @@ public final class RealChatClient implements ChatClient {
     EventRouter router = new EventRouter(hub, log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
     Scheduler actor = SerialScheduler.forClient(options.engineExecutor(), timers, "svc-chat-engine-" + id, log);
+    // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
+    ReconnectPolicy backoff = new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
     this.engine = new RealtimeEngine(http.client, RealtimeEngine.socketUrl(apiUrl), actor,
-        new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
-        options.ackTimeoutMillis(), options.tokenRefresher() != null, () -> actor.backlog() + callbacks.backlog(),
+        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, this::pendingDeliveries,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
     this.tokenRefresh = options.tokenRefresher() == null ? null
@@ -109,10 +110,10 @@ public final class RealChatClient implements ChatClient {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
-    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router,
-        new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
-        timers::currentTimeMillis, options.recoverMissedEvents(), log);
-    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, random, log);
+    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, timers::currentTimeMillis,
+        options.recoverMissedEvents(), log);
+    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, backoff,
+        timers::currentTimeMillis, log);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
   }

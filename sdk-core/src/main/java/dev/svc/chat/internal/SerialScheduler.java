@@ -1,12 +1,8 @@
 package dev.svc.chat.internal;
 
-import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.RejectedExecutionException;
 
+import dev.svc.chat.SerialExecutor;
 import dev.svc.chat.TaskScheduler;
 
 /**
@@ -17,25 +13,24 @@ import dev.svc.chat.TaskScheduler;
  * virtual scheduler a whole client runs on a test's thread, on virtual time.
  */
 public final class SerialScheduler implements Scheduler {
-  private final Executor executor;
+  private final SerialExecutor serial;
   private final TaskScheduler timers;
   private final Log log;
-  private final Runnable onShutdown;
-  private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
-  private boolean draining;
+  private final boolean ownsExecutor;
   private volatile boolean shutdown;
   private volatile Thread runner;
-  private final Runnable drain = this::drain;
 
-  /**
-   * Creates a serial queue on {@code executor}. {@code onShutdown} runs once at {@link #shutdown()}, for
-   * releasing an executor the client created (null: nothing to release).
-   */
-  public SerialScheduler(Executor executor, TaskScheduler timers, Log log, Runnable onShutdown) {
-    this.executor = executor;
+  /** Creates a serial queue on {@code serial}; {@code owned}: shut it down at {@link #shutdown()}. */
+  private SerialScheduler(SerialExecutor serial, TaskScheduler timers, Log log, boolean owned) {
+    this.serial = serial;
     this.timers = timers;
     this.log = log;
-    this.onShutdown = onShutdown;
+    this.ownsExecutor = owned;
+  }
+
+  /** Creates a serial queue on {@code executor}, which it never shuts down. */
+  public SerialScheduler(Executor executor, TaskScheduler timers, Log log) {
+    this(SerialExecutor.on(executor, log.logger()), timers, log, false);
   }
 
   /**
@@ -43,53 +38,26 @@ public final class SerialScheduler implements Scheduler {
    * (named {@code threadName}) that ends when idle and is stopped at {@link #shutdown()}.
    */
   public static SerialScheduler forClient(Executor executor, TaskScheduler timers, String threadName, Log log) {
-    if (executor != null) return new SerialScheduler(executor, timers, log, null);
-    ThreadPoolExecutor own = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<Runnable>(),
-        new NamedThreadFactory(threadName, false));
-    own.allowCoreThreadTimeOut(true); // an unclosed client does not pin a thread forever
-    return new SerialScheduler(own, timers, log, own::shutdownNow);
+    if (executor != null) return new SerialScheduler(executor, timers, log);
+    return new SerialScheduler(SerialExecutor.ownThread(threadName, log.logger()), timers, log, true);
   }
 
   @Override
-  public boolean execute(Runnable task) {
-    synchronized (queue) {
-      if (shutdown) return false;
-      queue.add(task);
-      if (draining) return true;
-      draining = true;
-    }
-    try {
-      executor.execute(drain);
-    } catch (RejectedExecutionException e) {
-      synchronized (queue) {
-        draining = false;
-        queue.clear();
-      }
-      return false;
-    }
+  public boolean execute(final Runnable task) {
+    if (shutdown) return false;
+    serial.execute(() -> run(task));
     return true;
   }
 
-  private void drain() {
+  private void run(Runnable task) {
+    if (shutdown) return; // what was queued before shutdown() is dropped
     Thread previous = runner;
     runner = Thread.currentThread();
     try {
-      while (true) {
-        Runnable next;
-        synchronized (queue) {
-          next = shutdown ? null : queue.poll();
-          if (next == null) {
-            draining = false;
-            return;
-          }
-        }
-        try {
-          next.run();
-        } catch (Throwable t) {
-          // a bug in the actor must not stop the queue and strand every pending future
-          log.error("unexpected error on the connection's serial queue", t);
-        }
-      }
+      task.run();
+    } catch (Throwable t) {
+      // a bug in the actor must not stop the queue and strand every pending future
+      log.error("unexpected error on the connection's serial queue", t);
     } finally {
       runner = previous;
     }
@@ -110,9 +78,7 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public int backlog() {
-    synchronized (queue) {
-      return queue.size();
-    }
+    return serial.backlog();
   }
 
   @Override
@@ -127,11 +93,8 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public void shutdown() {
-    synchronized (queue) {
-      if (shutdown) return;
-      shutdown = true;
-      queue.clear();
-    }
-    if (onShutdown != null) onShutdown.run();
+    if (shutdown) return;
+    shutdown = true;
+    if (ownsExecutor) serial.shutdown();
   }
 }

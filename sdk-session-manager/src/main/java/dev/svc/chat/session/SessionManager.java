@@ -66,7 +66,6 @@ public final class SessionManager {
   /** The session the pending refresh timer is for. */
   private @Nullable Session timedSession;
   private int retryAttempt;
-  /** token_expired answers from the gateway since the last successful connection. */
 
   private final @Nullable File outboxDirectory;
 

@@ -7,7 +7,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +23,6 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
-import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.EventHub;
 import dev.svc.chat.internal.Log;
@@ -94,17 +92,14 @@ public final class Outbox {
   }
 
   /**
-   * Returns the outbox of a client with these options: backoff from the reconnect settings, the options'
-   * deadline and directory, errors published as {@link EventType#CLIENT_ERROR}.
+   * Returns the outbox of a client with these options (deadline and directory), the client's backoff and
+   * wall clock, errors published as {@link EventType#CLIENT_ERROR}.
    */
   public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport,
-      CallbackExecutor callbacks, final EventHub hub, Random random, Log log) {
-    final TaskScheduler clock = options.scheduler();
-    LongSupplier wallClock = clock != null ? clock::currentTimeMillis : System::currentTimeMillis;
+      CallbackExecutor callbacks, final EventHub hub, ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
     FileOutboxStore store = options.outboxDirectory() == null ? null
         : new FileOutboxStore(options.outboxDirectory(), log);
-    return new Outbox(actor, transport, callbacks, e -> hub.publish(EventType.CLIENT_ERROR, e),
-        new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random),
+    return new Outbox(actor, transport, callbacks, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
         options.sendTimeoutMillis(), store, wallClock, log);
   }
 

@@ -17,7 +17,7 @@ final class SendFailures {
    * refreshed and retried once by the REST layer, so a 401 here is final too).
    */
   static boolean isRetryable(Throwable error) {
-    if (error instanceof TransportException || error instanceof IOException) return true;
+    if (isNetworkFailure(error)) return true;
     if (error instanceof ApiException) {
       int status = ((ApiException) error).status();
       return status >= 500 || status == 429;

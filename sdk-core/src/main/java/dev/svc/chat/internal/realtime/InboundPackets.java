@@ -149,7 +149,7 @@ final class InboundPackets {
     if (error == null) {
       // not a refusal the client can read: neither assume "unauthorized" nor give up; retry with backoff
       engine.report(ClientError.Kind.PROTOCOL_ERROR, "an unreadable CONNECT_ERROR: "
-          + (data.length() > 200 ? data.substring(0, 200) + "..." : data), null);
+          + EngineIoCodec.abbreviate(data), null);
       engine.onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
       return;
     }

@@ -122,7 +122,7 @@ public final class Recovery {
       rooms.put(m.roomId(), room);
     }
     if (room.seq < 0 || room.backfill != null) {
-      room.hold(m); // full: the back-fill reads it again
+      room.hold(m);
       return;
     }
     if (m.seq() <= room.seq) {
@@ -164,12 +164,9 @@ public final class Recovery {
     }
     if (room.seq < 0 || m.seq() > room.seq) {
       // its new-message was not delivered yet: deliver it once, in this later state
-      if (room.held.containsKey(m.seq()) || room.seq < 0 || room.backfill != null) {
-        room.hold(m);
-      } else {
-        room.hold(m);
-        backfill(room, 0, 0, -1, true);
-      }
+      boolean underway = room.held.containsKey(m.seq()) || room.seq < 0 || room.backfill != null;
+      room.hold(m);
+      if (!underway) backfill(room, 0, 0, -1, true);
       return;
     }
     if (room.applied(m.id(), m.rev())) {

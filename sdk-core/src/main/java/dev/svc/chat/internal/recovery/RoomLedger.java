@@ -68,7 +68,7 @@ final class RoomLedger {
     appliedAbove.add(r);
     Long latest = revOf.get(id);
     if (latest == null || latest < r) revOf.put(id, r);
-    advance();
+    advance(rev);
   }
 
   /** Returns whether a revision above the watermark is missing while a later one was applied. */
@@ -79,29 +79,32 @@ final class RoomLedger {
   /** After a complete scan of the changes up to {@code r}: everything up to it was applied. */
   void raiseWatermark(long r) {
     if (r <= rev) return;
+    long before = rev;
     rev = r;
     appliedAbove.headSet(r, true).clear();
-    advance();
+    advance(before);
   }
 
-  private void advance() {
+  /** Moves the watermark over revisions applied in order; forgets what falls below it once it moved past {@code before}. */
+  private void advance(long before) {
     while (!appliedAbove.isEmpty() && appliedAbove.first() == rev + 1) rev = appliedAbove.pollFirst();
-    if (revOf.isEmpty()) return;
+    if (rev == before || revOf.isEmpty()) return; // entries are added above the watermark: nothing to prune
     for (Iterator<Long> it = revOf.values().iterator(); it.hasNext(); ) {
       if (it.next() <= rev) it.remove();
     }
   }
 
-  /** Keeps {@code m}, which cannot be delivered yet, in its latest state; returns false when full. */
-  boolean hold(Message m) {
+  /**
+   * Keeps {@code m}, which cannot be delivered yet, in its latest state. When {@link #MAX_HELD} are held it is
+   * dropped: it lies beyond {@link #seq}, so a back-fill reads it again.
+   */
+  void hold(Message m) {
     Message known = held.get(m.seq());
     if (known != null) {
       if (m.rev() > known.rev()) held.put(m.seq(), m);
-      return true;
+    } else if (held.size() < MAX_HELD) {
+      held.put(m.seq(), m);
     }
-    if (held.size() >= MAX_HELD) return false;
-    held.put(m.seq(), m);
-    return true;
   }
 
   /** Returns whether {@code receipt} is newer than what was delivered for its user, and records it if so. */

@@ -92,7 +92,8 @@ public final class EngineIoCodec {
     return new EngineIoHandshake(sid, pingInterval, pingTimeout, maxPayload);
   }
 
-  static String abbreviate(String s) {
+  /** Returns {@code s}, cut to 200 characters for a log or error message. */
+  public static String abbreviate(String s) {
     return s.length() <= 200 ? s : s.substring(0, 200) + "...(" + s.length() + " chars)";
   }
 

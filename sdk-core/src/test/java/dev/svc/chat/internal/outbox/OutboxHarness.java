@@ -39,7 +39,7 @@ final class OutboxHarness {
   final VirtualTaskScheduler time = new VirtualTaskScheduler();
   final RecordingLogger logger = new RecordingLogger();
   final Log log = new Log(logger);
-  final SerialScheduler actor = new SerialScheduler(Runnable::run, time, log, null);
+  final SerialScheduler actor = new SerialScheduler(Runnable::run, time, log);
   final CallbackExecutor callbacks = CallbackExecutor.on(Runnable::run, log);
   final List<Attempt> calls = new CopyOnWriteArrayList<>();
   final List<ClientError> errors = new CopyOnWriteArrayList<>();

@@ -333,10 +333,15 @@ class OutboxTest {
   @Test
   void pendingSendsMayBeReadFromAnyThreadWhileTheActorWorks() throws Exception {
     h.connected();
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
     Thread reader = new Thread(() -> {
-      for (int i = 0; i < 2_000; i++) {
-        List<PendingSend> snapshot = h.outbox.pendingSends();
-        for (PendingSend p : snapshot) p.clientMessageId(); // never a torn or null element
+      try {
+        for (int i = 0; i < 2_000; i++) {
+          List<PendingSend> snapshot = h.outbox.pendingSends();
+          for (PendingSend p : snapshot) p.clientMessageId(); // never a torn or null element
+        }
+      } catch (Throwable t) {
+        failure.set(t); // would otherwise end the thread silently
       }
     });
     reader.start();
@@ -346,6 +351,7 @@ class OutboxTest {
     }
     reader.join(10_000);
     assertFalse(reader.isAlive());
+    assertEquals(null, failure.get(), "reading pendingSends() from another thread failed");
     assertTrue(h.outbox.pendingSends().isEmpty());
   }
 

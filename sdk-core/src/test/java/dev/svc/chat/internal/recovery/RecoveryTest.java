@@ -47,7 +47,7 @@ class RecoveryTest {
 
   @BeforeEach
   void setUp() {
-    SerialScheduler actor = new SerialScheduler(Runnable::run, time, new Log(ChatLogger.NONE), null);
+    SerialScheduler actor = new SerialScheduler(Runnable::run, time, new Log(ChatLogger.NONE));
     DeliverySink sink = new DeliverySink() {
       @Override
       public <T> void publish(EventType<T> type, T payload) {
