@@ -65,6 +65,7 @@ class ChaosTest {
 
   private ChatFixture chat;
   private FaultProxy proxy;
+  private final okhttp3.OkHttpClient tenantHttp = new okhttp3.OkHttpClient();
   private ServerClient tenant;
   private ExecutorService minting;
   private ScheduledExecutorService driver;
@@ -83,7 +84,7 @@ class ChaosTest {
     chat = new ChatFixture(ReferenceServer.builder().port(0)
         .pingInterval(Duration.ofSeconds(2)).pingTimeout(Duration.ofSeconds(2)));
     proxy = FaultProxy.start("127.0.0.1", chat.server().port(), SEED, true);
-    tenant = ServerClient.create(chat.server().apiUrl(), chat.server().apiKey(), null);
+    tenant = ServerClient.create(chat.server().apiUrl(), chat.server().apiKey(), tenantHttp);
     minting = Executors.newSingleThreadExecutor(daemon("chaos-mint"));
     driver = Executors.newSingleThreadScheduledExecutor(daemon("chaos-driver"));
   }
@@ -96,6 +97,8 @@ class ChaosTest {
     } finally {
       proxy.close();
       minting.shutdownNow();
+      tenantHttp.dispatcher().executorService().shutdown();
+      tenantHttp.connectionPool().evictAll();
     }
   }
 

@@ -16,7 +16,61 @@ import java.util.concurrent.TimeUnit;
 
 /** A main class run in a child JVM on the test classpath, for what only a separate process can show. */
 public final class ChildJvm {
-  private ChildJvm() {
+  private final Process process;
+  private final Thread reader;
+  private final StringBuilder output = new StringBuilder();
+  private final CompletableFuture<Void> seen = new CompletableFuture<>();
+
+  private ChildJvm(Class<?> mainClass, String line, String... args) throws IOException {
+    List<String> command = new ArrayList<>(Arrays.asList(
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    command.addAll(Arrays.asList(args));
+    process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    reader = new Thread(() -> {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        for (String l; (l = in.readLine()) != null; ) {
+          synchronized (output) {
+            output.append(l).append('\n');
+          }
+          if (l.equals(line)) seen.complete(null);
+        }
+      } catch (IOException ignored) {
+        // the child is gone
+      }
+      seen.complete(null);
+    }, "child-output");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  private String output() {
+    synchronized (output) {
+      return output.toString();
+    }
+  }
+
+  /** Waits until the child printed {@code line}; fails, with its output, if it ended or 60 s passed first. */
+  private void awaitLine(String line) throws Exception {
+    seen.get(60, TimeUnit.SECONDS);
+    assertTrue(output().contains(line + "\n"), "the child never printed '" + line + "'; output:\n" + output());
+  }
+
+  /**
+   * Runs {@code mainClass} with {@code args} and returns the running process once it printed {@code line};
+   * the caller ends it (with {@code destroyForcibly()} for a kill -9).
+   */
+  public static Process startUntil(Class<?> mainClass, String line, String... args) throws Exception {
+    ChildJvm child = new ChildJvm(mainClass, line, args);
+    try {
+      child.awaitLine(line);
+      assertTrue(child.process.isAlive(), "the child ended after '" + line + "'; output:\n" + child.output());
+      return child.process;
+    } catch (Exception | Error e) {
+      child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw e;
+    }
   }
 
   /**
@@ -24,44 +78,17 @@ public final class ChildJvm {
    * with status 0 within 5 s: no thread it left behind keeps it alive.
    */
   public static void assertExitsAfter(Class<?> mainClass, String line, String... args) throws Exception {
-    List<String> command = new ArrayList<>(Arrays.asList(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
-    command.addAll(Arrays.asList(args));
-    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ChildJvm child = new ChildJvm(mainClass, line, args);
     try {
-      StringBuilder output = new StringBuilder();
-      CompletableFuture<Void> seen = new CompletableFuture<>();
-      Thread reader = new Thread(() -> {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
-            StandardCharsets.UTF_8))) {
-          for (String l; (l = in.readLine()) != null; ) {
-            synchronized (output) {
-              output.append(l).append('\n');
-            }
-            if (l.equals(line)) seen.complete(null);
-          }
-        } catch (IOException ignored) {
-          // the child is gone
-        }
-        seen.complete(null);
-      }, "child-output");
-      reader.setDaemon(true);
-      reader.start();
-      seen.get(60, TimeUnit.SECONDS);
+      child.awaitLine(line);
       // a leaked non-daemon thread (OkHttp's dispatcher keeps idle ones for 60 s, a forgotten executor
       // forever) would keep the JVM alive well past this
-      boolean exited = child.waitFor(5, TimeUnit.SECONDS);
-      reader.join(5000);
-      String out;
-      synchronized (output) {
-        out = output.toString();
-      }
-      assertTrue(out.contains(line), out);
-      assertTrue(exited, "child JVM still running 5 s after '" + line + "'; output:\n" + out);
-      assertEquals(0, child.exitValue(), out);
+      boolean exited = child.process.waitFor(5, TimeUnit.SECONDS);
+      child.reader.join(5000);
+      assertTrue(exited, "child JVM still running 5 s after '" + line + "'; output:\n" + child.output());
+      assertEquals(0, child.process.exitValue(), child.output());
     } finally {
-      child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
   }
 }

@@ -12,16 +12,11 @@ import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,43 +85,10 @@ class OutboxCrashRecoveryTest {
   }
 
   private void queueInAChildJvmAndKillIt(String apiUrl, String token, String room) throws Exception {
-    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        OutboxQueueThenWaitMain.class.getName(), apiUrl, "alice", token, room, outboxDir.getPath(),
-        Integer.toString(N))
-        .redirectErrorStream(true)
-        .start();
-    StringBuilder output = new StringBuilder();
-    try {
-      CompletableFuture<Void> queued = new CompletableFuture<>();
-      Thread reader = new Thread(() -> {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
-            StandardCharsets.UTF_8))) {
-          for (String line; (line = in.readLine()) != null; ) {
-            synchronized (output) {
-              output.append(line).append('\n');
-            }
-            if (line.equals("queued")) queued.complete(null);
-          }
-        } catch (Exception ignored) {
-          // the child is gone
-        }
-        queued.completeExceptionally(new AssertionError("the child ended without queueing"));
-      }, "outbox-child-output");
-      reader.setDaemon(true);
-      reader.start();
-      try {
-        queued.get(60, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        synchronized (output) {
-          throw new AssertionError("the child did not queue its sends; output:\n" + output, e);
-        }
-      }
-      assertTrue(child.isAlive());
-    } finally {
-      child.destroyForcibly(); // SIGKILL: no shutdown hook, no close()
-      assertTrue(child.waitFor(10, TimeUnit.SECONDS), "the child survived destroyForcibly");
-    }
+    Process child = ChildJvm.startUntil(OutboxQueueThenWaitMain.class, "queued", apiUrl, "alice", token, room,
+        outboxDir.getPath(), Integer.toString(N));
+    child.destroyForcibly(); // SIGKILL: no shutdown hook, no close()
+    assertTrue(child.waitFor(10, TimeUnit.SECONDS), "the child survived destroyForcibly");
   }
 
   /** A port nothing listens on: bound, then released. */

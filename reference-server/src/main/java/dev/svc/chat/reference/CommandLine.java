@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.svc.chat.reference.store.Database;
+
 /**
  * The command-line flags of the jar, parsed and checked. Each flag maps to one {@link ReferenceServer.Builder}
  * option; a bad flag throws {@link IllegalArgumentException} with a message that names it.
@@ -84,7 +86,7 @@ final class CommandLine {
         if (line.databaseSchema != null && line.databaseUrl == null) {
             throw new IllegalArgumentException("--database-schema needs --database-url");
         }
-        if (line.databaseUrl != null && !line.databaseUrl.startsWith("jdbc:postgresql:")) {
+        if (line.databaseUrl != null && !Database.isPostgresUrl(line.databaseUrl)) {
             throw new IllegalArgumentException("--database-url must be a JDBC URL starting with jdbc:postgresql:");
         }
         return line;

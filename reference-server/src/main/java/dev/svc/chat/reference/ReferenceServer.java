@@ -116,7 +116,7 @@ public final class ReferenceServer implements AutoCloseable {
                 provision(tenant);
             }
         } catch (RuntimeException e) {
-            store.close();
+            close(); // every thread and connection started so far, not only the store
             throw e;
         }
         this.mapper = mapper;
@@ -400,7 +400,7 @@ public final class ReferenceServer implements AutoCloseable {
         private int webhookAttempts = 6;
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
         private List<TenantConfig> tenants = new ArrayList<>();
-        private Duration presenceInterval = Duration.ofMillis(50);
+        private Duration presenceInterval = Gateway.DEFAULT_PRESENCE_INTERVAL;
         private Path dataDir;
         private String databaseUrl;
         private String databaseUser;
@@ -426,7 +426,7 @@ public final class ReferenceServer implements AutoCloseable {
          */
         public Builder databaseUrl(String jdbcUrl, String user, String password) {
             Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            if (!Database.isPostgresUrl(jdbcUrl)) {
                 throw new IllegalArgumentException("the database URL must start with jdbc:postgresql:");
             }
             this.databaseUrl = jdbcUrl;

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +42,7 @@ class KillRestartTest {
         String edited;
         long roomRevBeforeKill;
         Queue<Acked> acked = new ConcurrentLinkedQueue<>();
+        CountDownLatch enough = new CountDownLatch(200); // counted down by each acknowledged send
         try (ServerProcess first = ServerProcess.start(KEY, "--data-dir", dir.toString(),
                 "--send-rate", "100000", "--send-burst", "100000")) {
             Http http = new Http(first.port());
@@ -79,6 +82,7 @@ class KillRestartTest {
                                 return;
                             }
                             acked.add(new Acked(p[1], cmid, r.json().get("id").asText(), r.json().get("seq").asLong()));
+                            enough.countDown();
                         } catch (RuntimeException connectionGone) {
                             return;
                         }
@@ -87,11 +91,7 @@ class KillRestartTest {
                 t.start();
                 senders.add(t);
             }
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (acked.size() < 200 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertTrue(acked.size() >= 200, "sends were acknowledged before the kill: " + acked.size());
+            assertTrue(enough.await(60, TimeUnit.SECONDS), "sends were acknowledged before the kill: " + acked.size());
             first.kill();
             stop.set(true);
             for (Thread t : senders) {

@@ -25,7 +25,6 @@ final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
-    private final List<String> output = new ArrayList<>();
 
     private ServerProcess(Process process, int port) {
         this.process = process;
@@ -81,7 +80,6 @@ final class ServerProcess implements AutoCloseable {
                 Matcher m = LISTENING.matcher(line);
                 if (m.find()) {
                     ServerProcess started = new ServerProcess(process, Integer.parseInt(m.group(1)));
-                    started.output.addAll(seen);
                     return started;
                 }
             }
@@ -97,10 +95,6 @@ final class ServerProcess implements AutoCloseable {
         return port;
     }
 
-    /** Returns what it printed until it was listening. */
-    List<String> output() {
-        return output;
-    }
 
     /** Kills it as {@code kill -9} does and waits for it to be gone. */
     void kill() {

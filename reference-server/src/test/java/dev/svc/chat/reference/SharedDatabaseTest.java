@@ -11,7 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,15 +31,19 @@ class SharedDatabaseTest {
 
     private static final String KEY = "sk_test_shared_0123456789";
 
+    private String schema;
+    private EmbeddedPg pg;
+
+    @BeforeEach
+    void sharedSchema() {
+        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
+        schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+        pg = EmbeddedPg.shared();
+    }
+
     @Test
     void concurrentSendersOnTwoServersGetSeqAndRevWithoutGapOrDuplicate() throws Exception {
-        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
-        ReferenceServer.Builder a = Backends.builder().apiKey(KEY).sendRateLimit(100_000, 100_000);
-        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
-        EmbeddedPg pg = EmbeddedPg.shared();
-        try (ReferenceServer nodeA = a.databaseSchema(schema).build().start();
-             ReferenceServer nodeB = ReferenceServer.builder().apiKey(KEY).sendRateLimit(100_000, 100_000)
-                     .databaseUrl(pg.jdbcUrl(), pg.user(), null).databaseSchema(schema).build().start()) {
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
             Http httpA = new Http(nodeA);
             Http httpB = new Http(nodeB);
             String room = httpA.createRoom(KEY, "alice", "bob");
@@ -41,16 +52,10 @@ class SharedDatabaseTest {
             int perSender = 50;
             Map<Long, String> seqs = new ConcurrentHashMap<>();
             Set<Long> revs = ConcurrentHashMap.newKeySet();
-            List<Thread> senders = new ArrayList<>();
-            CountDownLatch go = new CountDownLatch(1);
+            List<Callable<Void>> senders = new ArrayList<>();
             Object[][] plan = {{httpA, alice, "a-"}, {httpB, bob, "b-"}, {httpA, bob, "c-"}, {httpB, alice, "d-"}};
             for (Object[] p : plan) {
-                Thread t = new Thread(() -> {
-                    try {
-                        go.await();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
+                senders.add(() -> {
                     for (int i = 0; i < perSender; i++) {
                         Http.Response r = ((Http) p[0]).sendText((String) p[1], room, p[2] + "" + i, "x");
                         assertEquals(201, r.status(), r.json().toString());
@@ -58,14 +63,10 @@ class SharedDatabaseTest {
                         assertEquals(null, previous, "a seq given twice");
                         revs.add(r.json().get("rev").asLong());
                     }
+                    return null;
                 });
-                t.start();
-                senders.add(t);
             }
-            go.countDown();
-            for (Thread t : senders) {
-                t.join(60_000);
-            }
+            together(senders);
             int total = perSender * plan.length;
             assertEquals(total, seqs.size());
             Set<Long> expected = new HashSet<>();
@@ -76,25 +77,14 @@ class SharedDatabaseTest {
             assertEquals(expected, revs, "rev 1.." + total + " without a gap");
 
             // The same idempotency key on both servers at once: one message.
-            CountDownLatch both = new CountDownLatch(1);
-            JsonNode[] answers = new JsonNode[2];
-            Thread onA = new Thread(() -> answers[0] = retry(both, httpA, alice, room));
-            Thread onB = new Thread(() -> answers[1] = retry(both, httpB, alice, room));
-            onA.start();
-            onB.start();
-            both.countDown();
-            onA.join(30_000);
-            onB.join(30_000);
-            assertEquals(answers[0].get("id").asText(), answers[1].get("id").asText());
-            assertEquals(total + 1, answers[0].get("seq").asLong());
+            List<JsonNode> answers = together(List.of(() -> retry(httpA, alice, room), () -> retry(httpB, alice, room)));
+            assertEquals(answers.get(0).get("id").asText(), answers.get(1).get("id").asText());
+            assertEquals(total + 1, answers.get(0).get("seq").asLong());
         }
     }
 
     @Test
     void socketsOnEitherServerGetMessagesSentThroughBoth() throws Exception {
-        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
-        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
-        EmbeddedPg pg = EmbeddedPg.shared();
         try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
             Http httpA = new Http(nodeA);
             Http httpB = new Http(nodeB);
@@ -113,20 +103,17 @@ class SharedDatabaseTest {
 
                 // Concurrent senders on both: each socket gets every seq once.
                 int perSender = 40;
-                List<Thread> senders = new ArrayList<>();
+                List<Callable<Void>> senders = new ArrayList<>();
                 Object[][] plan = {{httpA, alice, "a-"}, {httpB, bob, "b-"}};
                 for (Object[] p : plan) {
-                    Thread t = new Thread(() -> {
+                    senders.add(() -> {
                         for (int i = 0; i < perSender; i++) {
                             assertEquals(201, ((Http) p[0]).sendText((String) p[1], room, p[2] + "" + i, "x").status());
                         }
+                        return null;
                     });
-                    t.start();
-                    senders.add(t);
                 }
-                for (Thread t : senders) {
-                    t.join(60_000);
-                }
+                together(senders);
                 long total = 1 + perSender * plan.length;
                 for (SocketClient socket : List.of(carolOnA, carolOnB)) {
                     Set<Long> seen = new HashSet<>();
@@ -144,9 +131,6 @@ class SharedDatabaseTest {
 
     @Test
     void aCallMovesOnceWhenTwoServersRaceOnIt() throws Exception {
-        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
-        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
-        EmbeddedPg pg = EmbeddedPg.shared();
         try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
             Http httpA = new Http(nodeA);
             Http httpB = new Http(nodeB);
@@ -162,17 +146,10 @@ class SharedDatabaseTest {
                 assertEquals(409, httpB.bearer("POST", "/v1/chat/rooms/" + room + "/calls", alice,
                         Map.of("kind", "video")).status());
                 // Bob accepts through both servers at once: one accept wins, the other is 409.
-                CountDownLatch go = new CountDownLatch(1);
-                int[] statuses = new int[2];
-                Thread onA = new Thread(() -> statuses[0] = accept(go, httpA, bob, callId));
-                Thread onB = new Thread(() -> statuses[1] = accept(go, httpB, bob, callId));
-                onA.start();
-                onB.start();
-                go.countDown();
-                onA.join(30_000);
-                onB.join(30_000);
-                java.util.Arrays.sort(statuses);
-                assertEquals("[200, 409]", java.util.Arrays.toString(statuses), "round " + round);
+                List<Integer> statuses = new ArrayList<>(together(List.of(() -> accept(httpA, bob, callId),
+                        () -> accept(httpB, bob, callId))));
+                java.util.Collections.sort(statuses);
+                assertEquals("[200, 409]", statuses.toString(), "round " + round);
                 JsonNode active = httpB.bearer("GET", "/v1/chat/rooms/" + room + "/calls/active", alice, null).json();
                 assertEquals("[\"alice\",\"bob\"]", active.get("participantIds").toString());
                 assertEquals(200, httpB.bearer("POST", "/v1/calls/" + callId + "/end", alice, null).status());
@@ -184,9 +161,6 @@ class SharedDatabaseTest {
 
     @Test
     void presenceCountsEveryServerAndADeadServerStopsCounting() throws Exception {
-        assumeTrue("postgres".equals(Backends.current()), "needs the PostgreSQL backend");
-        String schema = "shared_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
-        EmbeddedPg pg = EmbeddedPg.shared();
         try (ReferenceServer nodeA = node(pg, schema);
              ServerProcess nodeC = ServerProcess.start(Map.of("SVC_API_KEY", KEY, "SVC_DB_USER", pg.user()),
                      "--database-url", pg.jdbcUrl(), "--database-schema", schema)) {
@@ -220,12 +194,40 @@ class SharedDatabaseTest {
         throw new AssertionError("bob " + (online ? "never came online" : "stayed online") + ": " + last);
     }
 
-    private static int accept(CountDownLatch go, Http http, String token, String callId) {
+    /**
+     * Runs {@code tasks} at the same moment on threads of their own and returns their results in order; an
+     * assertion that fails in one fails the test (within 60 s).
+     */
+    private static <T> List<T> together(List<Callable<T>> tasks) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
         try {
-            go.await();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (Callable<T> task : tasks) {
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    return task.call();
+                }));
+            }
+            go.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : futures) {
+                try {
+                    results.add(f.get(60, TimeUnit.SECONDS));
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Error error) {
+                        throw error;
+                    }
+                    throw e;
+                }
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
         }
+    }
+
+    private static int accept(Http http, String token, String callId) {
         return http.bearer("POST", "/v1/calls/" + callId + "/accept", token, null).status();
     }
 
@@ -244,12 +246,7 @@ class SharedDatabaseTest {
         }
     }
 
-    private static JsonNode retry(CountDownLatch go, Http http, String token, String room) {
-        try {
-            go.await();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
+    private static JsonNode retry(Http http, String token, String room) {
         Http.Response r = http.sendText(token, room, "same-key", "once");
         if (r.status() == 500) {
             throw new AssertionError(r.json().toString());

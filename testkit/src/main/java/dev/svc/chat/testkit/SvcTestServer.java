@@ -7,12 +7,11 @@ import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.server.ServerClient;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -143,7 +142,7 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
     ReferenceServer.Builder builder = ReferenceServer.builder();
     configuration.accept(builder);
     ReferenceServer server = builder.host("127.0.0.1").port(0).clock(clock).build().start();
-    running = new Running(server, clock, ServerClient.create(server.apiUrl(), server.apiKey(), null));
+    running = new Running(server, clock);
   }
 
   private void stop() {
@@ -153,6 +152,8 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
       Running r = running;
       running = null;
       r.server.close();
+      r.http.dispatcher().executorService().shutdown(); // the kit's own client: no thread left behind
+      r.http.connectionPool().evictAll();
     }
   }
 
@@ -352,19 +353,15 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
 
   private JsonNode get(String path) {
     String origin = apiUrl().replaceFirst("/v1/?$", "");
-    HttpRequest request = HttpRequest.newBuilder(URI.create(origin + path)).header("x-api-key", apiKey())
-        .timeout(Duration.ofSeconds(WAIT_SECONDS)).GET().build();
-    try {
-      HttpResponse<String> response = running().http.send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": " + response.body());
+    Request request = new Request.Builder().url(origin + path).header("x-api-key", apiKey()).get().build();
+    try (Response response = running().http.newCall(request).execute()) {
+      String body = response.body() == null ? "" : response.body().string();
+      if (response.code() != 200) {
+        throw new AssertionError("GET " + path + " answered " + response.code() + ": " + body);
       }
-      return JSON.readTree(response.body());
+      return JSON.readTree(body);
     } catch (IOException e) {
       throw new AssertionError("GET " + path + " failed", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
     }
   }
 
@@ -391,14 +388,15 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
   private static final class Running {
     final ReferenceServer server;
     final VirtualClock clock;
+    /** The HTTP client of the kit's own requests (admin calls, recorded pushes), stopped with the server. */
+    final OkHttpClient http = new OkHttpClient.Builder().callTimeout(Duration.ofSeconds(WAIT_SECONDS)).build();
     final ServerClient admin;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(WAIT_SECONDS)).build();
     WebhookInbox webhooks;
 
-    Running(ReferenceServer server, VirtualClock clock, ServerClient admin) {
+    Running(ReferenceServer server, VirtualClock clock) {
       this.server = server;
       this.clock = clock;
-      this.admin = admin;
+      this.admin = ServerClient.create(server.apiUrl(), server.apiKey(), http);
     }
   }
 }

@@ -68,14 +68,12 @@ public final class Gateway implements AutoCloseable {
                 daemonThreads("svc-ref-gateway-writer"));
     }
 
+    /** How often presence changes are published by default (net changes per user in each batch). */
+    public static final Duration DEFAULT_PRESENCE_INTERVAL = PresenceFlusher.DEFAULT_INTERVAL;
+
     /** Returns the fan-out a {@link ChatService} publishes to; it is created before the service. */
     public static FanOut newFanOut(ObjectMapper mapper, Duration presenceInterval) {
         return new FanOut(new Frames(mapper), presenceInterval);
-    }
-
-    /** Returns a fan-out with the default presence batching interval. */
-    public static FanOut newFanOut(ObjectMapper mapper) {
-        return newFanOut(mapper, PresenceFlusher.DEFAULT_INTERVAL);
     }
 
     /** Applies the gateway's limits to Jetty's WebSocket factory. */

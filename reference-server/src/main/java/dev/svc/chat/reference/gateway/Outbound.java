@@ -60,7 +60,7 @@ final class Outbound {
                 queuedBytes = 0;
                 overflow = true;
             } else {
-                queue.add(frame);
+                queue.add(new Queued(frame, bytes));
                 queuedBytes += bytes;
                 start = !pumping;
                 pumping = true;
@@ -109,11 +109,6 @@ final class Outbound {
         queuedBytes = 0;
     }
 
-    /** Returns the bytes (UTF-8) of the frames waiting in the queue, not yet handed to Jetty. */
-    synchronized long queuedBytes() {
-        return queuedBytes;
-    }
-
     private void pump() {
         List<String> group = new ArrayList<>(IN_FLIGHT);
         while (true) {
@@ -130,9 +125,9 @@ final class Outbound {
                         close = true;
                         break;
                     }
-                    String frame = (String) next;
-                    queuedBytes -= utf8Length(frame);
-                    group.add(frame);
+                    Queued frame = (Queued) next;
+                    queuedBytes -= frame.bytes; // counted once, when it was queued
+                    group.add(frame.text);
                 }
                 if (group.isEmpty() && !close) {
                     pumping = false;
@@ -211,5 +206,9 @@ final class Outbound {
                 pumping = false;
             }
         }
+    }
+
+    /** A frame waiting in the queue, with its UTF-8 size. */
+    private record Queued(String text, long bytes) {
     }
 }

@@ -61,15 +61,24 @@ public final class PushService {
     public void onNewMessage(String tenantId, Room room, Message message) {
         List<PushRecord> records = new ArrayList<>();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        List<String> offline = new ArrayList<>();
         for (String member : room.memberIds()) {
-            if (member.equals(message.senderId()) || online.isOnline(tenantId, member)) {
-                continue;
+            if (!member.equals(message.senderId()) && !online.isOnline(tenantId, member)) {
+                offline.add(member);
             }
-            for (DeviceToken d : store.deviceTokens(tenantId, member)) {
-                records.add(new PushRecord(UUID.randomUUID().toString(), d.userId(), d.token(), d.platform(),
-                    room.id(), message.id(), message.senderId(), title(tenantId, message.senderId()),
-                    body(message), now));
-            }
+        }
+        if (offline.isEmpty()) {
+            return;
+        }
+        List<DeviceToken> devices = store.deviceTokens(tenantId, offline); // one read for the whole room
+        if (devices.isEmpty()) {
+            return;
+        }
+        String title = title(tenantId, message.senderId()); // the same for every device: read once
+        String body = body(message);
+        for (DeviceToken d : devices) {
+            records.add(new PushRecord(UUID.randomUUID().toString(), d.userId(), d.token(), d.platform(),
+                room.id(), message.id(), message.senderId(), title, body, now));
         }
         if (!records.isEmpty()) {
             store.appendPushes(tenantId, records, OUTBOX_LIMIT);

@@ -59,8 +59,13 @@ public final class Database implements AutoCloseable {
      * Connects to PostgreSQL at {@code jdbcUrl}; {@code schema}, when not null, is created if needed and used
      * instead of the user's default one (several servers can share a database, each in its own schema).
      */
+    /** Returns whether {@code url} is a PostgreSQL JDBC URL, the only database URL the server takes. */
+    public static boolean isPostgresUrl(String url) {
+        return url.startsWith("jdbc:postgresql:");
+    }
+
     public static Database postgres(String jdbcUrl, String user, String password, String schema) {
-        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+        if (!isPostgresUrl(jdbcUrl)) {
             throw new IllegalArgumentException("the database URL must start with jdbc:postgresql:");
         }
         HikariConfig config = baseConfig("svc-ref-pg");

@@ -350,9 +350,15 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
-    public List<DeviceToken> deviceTokens(String tenantId, String userId) {
-        Map<String, DeviceToken> tokens = data(tenantId).devicesByUser.get(userId);
-        return tokens == null ? List.of() : new ArrayList<>(tokens.values());
+    public List<DeviceToken> deviceTokens(String tenantId, Collection<String> userIds) {
+        List<DeviceToken> out = new ArrayList<>();
+        for (String userId : userIds) {
+            Map<String, DeviceToken> tokens = data(tenantId).devicesByUser.get(userId);
+            if (tokens != null) {
+                out.addAll(tokens.values());
+            }
+        }
+        return out;
     }
 
     @Override

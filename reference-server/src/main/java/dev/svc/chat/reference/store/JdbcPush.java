@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /** Device tokens and the push outbox in SQL; every method runs inside the caller's transaction. */
@@ -32,11 +33,18 @@ final class JdbcPush {
         }
     }
 
-    List<DeviceToken> devices(Connection c, String tenantId, String userId) throws SQLException {
+    List<DeviceToken> devices(Connection c, String tenantId, Collection<String> userIds) throws SQLException {
         List<DeviceToken> out = new ArrayList<>();
+        String marks = String.join(", ", java.util.Collections.nCopies(userIds.size(), "?"));
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT token, platform, user_id FROM device_tokens WHERE tenant_id = ? AND user_id = ?")) {
-            try (ResultSet rs = bind(ps, tenantId, userId).executeQuery()) {
+                "SELECT token, platform, user_id FROM device_tokens WHERE tenant_id = ? AND user_id IN (" + marks + ")")) {
+            Object[] values = new Object[userIds.size() + 1];
+            values[0] = tenantId;
+            int i = 1;
+            for (String userId : userIds) {
+                values[i++] = userId;
+            }
+            try (ResultSet rs = bind(ps, values).executeQuery()) {
                 while (rs.next()) {
                     out.add(new DeviceToken(rs.getString(1), rs.getString(2), rs.getString(3)));
                 }

@@ -286,8 +286,8 @@ public final class JdbcStore implements Store {
     }
 
     @Override
-    public List<DeviceToken> deviceTokens(String tenantId, String userId) {
-        return db.tx(c -> push.devices(c, tenantId, userId));
+    public List<DeviceToken> deviceTokens(String tenantId, Collection<String> userIds) {
+        return userIds.isEmpty() ? List.of() : db.tx(c -> push.devices(c, tenantId, userIds));
     }
 
     @Override

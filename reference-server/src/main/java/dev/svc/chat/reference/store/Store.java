@@ -123,8 +123,8 @@ public interface Store extends AutoCloseable {
     /** Forgets a device token if it belongs to {@code userId}; returns whether it did. */
     boolean removeDeviceToken(String tenantId, String userId, String token);
 
-    /** Returns the device tokens of a user, in no particular order. */
-    List<DeviceToken> deviceTokens(String tenantId, String userId);
+    /** Returns the device tokens of these users, in no particular order (one read for a whole room). */
+    List<DeviceToken> deviceTokens(String tenantId, Collection<String> userIds);
 
     /** Appends push records to the tenant's outbox, keeping the latest {@code keep} records. */
     void appendPushes(String tenantId, List<PushRecord> records, int keep);
