@@ -86,43 +86,75 @@ public final class StrictJson {
         check(node, root);
     }
 
-    private static void check(JsonNode node, String path) {
+    private static void check(JsonNode node, String root) {
+        check(node, new Path(null, root, -1));
+    }
+
+    /** Walks the tree; the path of a node is only spelled out when the node is refused. */
+    private static void check(JsonNode node, Path path) {
         if (node == null) {
             return;
         }
         if (node.isTextual()) {
-            requireWellFormed(node.textValue(), path);
+            refuseIfBad(node.textValue(), path, "");
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                check(node.get(i), path + "[" + i + "]");
+                check(node.get(i), new Path(path, null, i));
             }
         } else if (node.isObject()) {
             Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                requireWellFormed(field.getKey(), path + " field name");
-                check(field.getValue(), path + "." + printable(field.getKey()));
+                refuseIfBad(field.getKey(), path, " field name");
+                check(field.getValue(), new Path(path, field.getKey(), -1));
             }
+        }
+    }
+
+    private static void refuseIfBad(String s, Path path, String suffix) {
+        String problem = problem(s);
+        if (problem != null) {
+            throw ApiException.badRequest(path + suffix + problem);
         }
     }
 
     /** Throws 400 naming {@code where} if {@code s} holds a lone surrogate or a NUL. */
     public static void requireWellFormed(String s, String where) {
+        String problem = problem(s);
+        if (problem != null) {
+            throw ApiException.badRequest(where + problem);
+        }
+    }
+
+    /** Returns what is wrong with {@code s} (" contains a NUL character", a lone surrogate), or null. */
+    private static String problem(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == 0) {
-                throw ApiException.badRequest(where + " contains a NUL character");
+                return " contains a NUL character";
             }
             if (Character.isHighSurrogate(c)) {
                 if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                     i++;
                     continue;
                 }
-                throw ApiException.badRequest(where + " contains a lone surrogate");
+                return " contains a lone surrogate";
             }
             if (Character.isLowSurrogate(c)) {
-                throw ApiException.badRequest(where + " contains a lone surrogate");
+                return " contains a lone surrogate";
             }
+        }
+        return null;
+    }
+
+    /** Where a node sits: {@code root}, {@code .field} or {@code [index]} below its parent. */
+    private record Path(Path parent, String name, int index) {
+        @Override
+        public String toString() {
+            if (parent == null) {
+                return name;
+            }
+            return parent + (name != null ? "." + printable(name) : "[" + index + "]");
         }
     }
 
