@@ -72,8 +72,6 @@ public final class Recovery {
     }
   };
   private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>();
-  /** Rooms started by the first listing, until the first loss (see {@link RoomLedger#fresh}). */
-  private final java.util.List<RoomLedger> freshRooms = new java.util.ArrayList<>();
   private int running;
   private boolean closed;
 
@@ -121,18 +119,18 @@ public final class Recovery {
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
       rooms.put(m.roomId(), room);
     }
+    if (room.fresh) {
+      // the first live message of a room started by the first listing: live messages come in seq order and
+      // only for what was sent after the connection, so where it is at or below the listed seq, the listing
+      // counted messages sent after the connection: delivery starts just before it instead
+      room.fresh = false;
+      if (m.seq() <= room.seq) room.seq = m.seq() - 1;
+    }
     if (room.seq < 0 || room.backfill != null) {
       room.hold(m);
       return;
     }
     if (m.seq() <= room.seq) {
-      if (room.fresh && m.seq() > room.liveMax) {
-        // sent after the connection was accepted, though the first listing counted it already
-        sink.publish(EventType.NEW_MESSAGE, m);
-        room.liveMax = m.seq();
-        room.markApplied(m.id(), m.rev());
-        return;
-      }
       if (log.isDebug()) log.debug("dropped a repeat of message " + m.roomId() + "#" + m.seq());
       return;
     }
@@ -188,12 +186,6 @@ public final class Recovery {
   /** The connection was lost (or the app disconnected): what follows is recovered on the next connection. */
   public void onConnectionLost() {
     if (lostAt == 0) lostAt = wallClock.getAsLong();
-    for (RoomLedger room : freshRooms) {
-      // after the first live message, everything the listing counted beyond it was sent later: recover it
-      if (room.liveMax > 0 && room.liveMax < room.seq) room.seq = room.liveMax;
-      room.fresh = false;
-    }
-    freshRooms.clear();
   }
 
   /** A connection was accepted (a first connect, a reconnect, or a token refresh): catch up every room. */
@@ -240,10 +232,7 @@ public final class Recovery {
       if (room == null) {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
-          if (firstList) {
-            start.fresh = true;
-            freshRooms.add(start);
-          }
+          start.fresh = firstList;
           rooms.put(r.id(), start);
           continue;
         }
@@ -353,7 +342,6 @@ public final class Recovery {
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
     sink.publish(EventType.NEW_MESSAGE, m);
     room.seq = m.seq();
-    if (room.fresh && by == null) room.liveMax = m.seq();
     room.markApplied(m.id(), m.rev());
     if (by != null) by.messages++;
   }

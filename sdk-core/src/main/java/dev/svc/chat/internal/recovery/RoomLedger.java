@@ -36,13 +36,11 @@ final class RoomLedger {
   private final Map<String, Long> receiptSeq = new HashMap<>();
 
   /**
-   * Set for a room whose starting point came from the first listing of the rooms, until the first loss: the
-   * listing may have been answered after messages the connection delivers live were sent, so a live message
-   * at or below {@link #seq} is new to the app as long as it is above {@link #liveMax}.
+   * Set for a room whose starting point came from the first listing of the rooms, until its first live
+   * message: the listing may have been answered after messages the connection delivers live were sent, so
+   * that first live message says where delivery really starts.
    */
   boolean fresh;
-  /** The highest seq delivered live while {@link #fresh}. */
-  long liveMax;
 
   /** The back-fill of this room, while one runs or waits its turn. */
   RoomBackfill backfill;

@@ -107,6 +107,35 @@ class RecoveryTest {
   }
 
   @Test
+  void aListingThatLaggedTheFirstLiveMessageThenABackfillThenALossDeliversEachSeqOnce() {
+    service.send("r1", 2);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.send("r1", 2); // 3 and 4, sent after the connection: the late listing counts them
+    service.answerListing();
+    recovery.onNewMessage(service.message("r1", 3)); // live
+    service.send("r1", 3); // 5..7; only 7 arrives live (4, 5 and 6 are back-filled)
+    recovery.onNewMessage(service.message("r1", 7));
+    recovery.onConnectionLost();
+    recovery.onConnected();
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5", "new r1#6@6", "new r1#7@7"), delivered);
+  }
+
+  @Test
+  void aBackfillBeforeTheFirstLossIsNotDeliveredAgainAfterIt() {
+    service.send("r1", 3);
+    firstConnect(); // rooms started by the first listing, until the first loss
+    List<Long> sent = service.send("r1", 3); // 4..6; only 6 arrives live: 4 and 5 are back-filled
+    recovery.onNewMessage(service.message("r1", sent.get(2)));
+    assertEquals(Arrays.asList("new r1#4@4", "new r1#5@5", "new r1#6@6"), delivered);
+    recovery.onConnectionLost();
+    recovery.onConnected();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#4@4", "new r1#5@5", "new r1#6@6", "new r1#7@7"), delivered,
+        "each seq once across the first loss");
+  }
+
+  @Test
   void aLiveMessageThatSkipsASeqHoldsItBackFillsAndDeliversInOrder() {
     service.send("r1", 1);
     firstConnect();
