@@ -3,6 +3,7 @@ package dev.svc.chat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A voice or video call in a room (signaling only), as returned by the call operations and carried by the
@@ -147,7 +148,7 @@ public final class Call {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof Call)) return false;
     Call c = (Call) o;

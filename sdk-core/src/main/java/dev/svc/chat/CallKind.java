@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /** The kind of a call: voice only, or with video. Media itself belongs to the separate media kit. */
 public enum CallKind {
   /** A voice call (wire value {@code audio}). */

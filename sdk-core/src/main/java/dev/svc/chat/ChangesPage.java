@@ -3,6 +3,7 @@ package dev.svc.chat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of a room's changes, as answered by {@link ChatClient#getChanges(String, long, int)}: the messages
@@ -65,7 +66,7 @@ public final class ChangesPage {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof ChangesPage)) return false;
     ChangesPage p = (ChangesPage) o;

@@ -2,6 +2,7 @@ package dev.svc.chat;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A chat client for one user: REST operations and a realtime connection to the gateway. Create one with
@@ -30,7 +31,7 @@ public interface ChatClient extends AutoCloseable {
    * @throws IllegalArgumentException if {@code userId} is invalid, or {@code token} is empty or is an API
    *     key ({@code sk_...}): API keys never belong in client code
    */
-  CompletableFuture<Void> connect(String userId, String token);
+  CompletableFuture<@Nullable Void> connect(String userId, String token);
 
   /**
    * Closes the realtime connection politely (Socket.IO DISCONNECT, then a WebSocket close) and does not
@@ -38,7 +39,7 @@ public interface ChatClient extends AutoCloseable {
    *
    * @return a future completed once the client is {@link ConnectionState#DISCONNECTED}
    */
-  CompletableFuture<Void> disconnect();
+  CompletableFuture<@Nullable Void> disconnect();
 
   /**
    * Disconnects and releases everything the client created: its threads, and its OkHttp client's threads
@@ -71,7 +72,7 @@ public interface ChatClient extends AutoCloseable {
    * @param roomId the room id
    * @return a future completed when the gateway acknowledged (at once when not connected)
    */
-  CompletableFuture<Void> leaveRoom(String roomId);
+  CompletableFuture<@Nullable Void> leaveRoom(String roomId);
 
   /**
    * Lists the rooms the user is a member of.
@@ -263,7 +264,7 @@ public interface ChatClient extends AutoCloseable {
    *     {@code bad_request} if the room is not the joined one, or a {@link ChatStateException} when not
    *     connected
    */
-  CompletableFuture<Void> setTyping(String roomId, boolean isTyping);
+  CompletableFuture<@Nullable Void> setTyping(String roomId, boolean isTyping);
 
   /**
    * Registers a handler for one type of event. Handlers run on the callback executor in arrival order.
@@ -348,7 +349,7 @@ public interface ChatClient extends AutoCloseable {
    *     {@code not_found}, which an unknown room also answers); failed with {@code forbidden} for a
    *     non-member and {@code calls_disabled} when the tenant turned calls off
    */
-  CompletableFuture<Call> getActiveCall(String roomId);
+  CompletableFuture<@Nullable Call> getActiveCall(String roomId);
 
   /**
    * Registers a handler for incoming calls: {@link EventType#CALL_INVITE}, raised on every connection of
@@ -401,7 +402,7 @@ public interface ChatClient extends AutoCloseable {
    * @return a future completed when the service stored it; failed with a {@link ChatStateException} unless
    *     the client is {@link ConnectionState#CONNECTED} (connected with a session token)
    */
-  CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform);
+  CompletableFuture<@Nullable Void> registerDeviceToken(String token, PushPlatform platform);
 
   /**
    * Removes a push token of the connected user's (for example at sign-out, before disconnecting).
@@ -410,5 +411,5 @@ public interface ChatClient extends AutoCloseable {
    * @return a future completed when the service forgot it; failed with a {@link ChatStateException} unless
    *     the client is {@link ConnectionState#CONNECTED}
    */
-  CompletableFuture<Void> unregisterDeviceToken(String token);
+  CompletableFuture<@Nullable Void> unregisterDeviceToken(String token);
 }

@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The base of every exception this SDK throws or fails a future with. It is unchecked; the subclasses say
  * what went wrong: {@link ApiException} (the service refused), {@link TransportException} (the network or

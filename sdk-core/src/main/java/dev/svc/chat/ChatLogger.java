@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Receives the SDK's log messages; plug it into the app's logging. It never receives tokens or API keys.
  * The default, {@link #NONE}, discards everything. Implementations must be thread-safe and quick.

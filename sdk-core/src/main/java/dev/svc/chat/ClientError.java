@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A problem the client met and handled on its own, reported to handlers of {@link EventType#CLIENT_ERROR}
  * so that an app can show or log it: nothing is thrown into app code for these. The client has already

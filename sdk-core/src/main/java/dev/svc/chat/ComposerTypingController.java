@@ -6,6 +6,7 @@ import dev.svc.chat.internal.ClientLoggers;
 import dev.svc.chat.internal.SharedTimer;
 import dev.svc.chat.internal.Inputs;
 import dev.svc.chat.internal.Log;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends the user's typing indicator for one room while they compose, like the JS SDK's
@@ -51,7 +52,7 @@ public final class ComposerTypingController implements AutoCloseable {
   // the idle timer: armSeq names the current one; a timer or a scheduling of an older seq is stale
   private boolean armed;
   private long armSeq;
-  private TaskScheduler.Cancellable idleTimer;
+  private TaskScheduler.@Nullable Cancellable idleTimer;
   // calls decided under the lock, made outside it in order by one thread at a time
   private final ArrayDeque<Runnable> calls = new ArrayDeque<>();
   private boolean calling;
@@ -281,8 +282,8 @@ public final class ComposerTypingController implements AutoCloseable {
     private final String roomId;
     private long throttleMillis = DEFAULT_THROTTLE_MILLIS;
     private long idleMillis = DEFAULT_IDLE_MILLIS;
-    private TaskScheduler scheduler;
-    private ChatLogger logger;
+    private @Nullable TaskScheduler scheduler;
+    private @Nullable ChatLogger logger;
 
     Builder(ChatClient client, String roomId) {
       this.client = Inputs.nonNull(client, "client");

@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An immutable report that the connection state changed, delivered to handlers of
  * {@link EventType#CONNECTION_STATE}.
@@ -108,7 +110,7 @@ public final class ConnectionStateChange {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof ConnectionStateChange)) return false;
     ConnectionStateChange that = (ConnectionStateChange) o;

@@ -2,6 +2,7 @@ package dev.svc.chat;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ChatLogger} that writes to {@code java.util.logging}: {@link LogLevel#DEBUG} as {@link Level#FINE},

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A chat message as the service stores it. Timestamps are milliseconds since the epoch (UTC).
@@ -192,7 +193,7 @@ public final class Message {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof Message)) return false;
     Message m = (Message) o;

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pure functions that keep a room's message list right, like the JS SDK's {@code mergeMessagesById} and
@@ -124,7 +125,7 @@ public final class MessageLists {
     if (existing == null || isNewer(m, existing)) byId.put(m.id(), m);
   }
 
-  private static Message findSent(Map<String, Message> byId, Message pending) {
+  private static @Nullable Message findSent(Map<String, Message> byId, Message pending) {
     for (Message m : byId.values()) {
       if (!isPending(m) && m.clientMessageId().equals(pending.clientMessageId())
           && m.senderId().equals(pending.senderId())) {

@@ -3,6 +3,7 @@ package dev.svc.chat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of a room's history, as answered by {@link ChatClient#getMessages(String, MessageQuery)}.
@@ -50,7 +51,7 @@ public final class MessagePage {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof MessagePage)) return false;
     MessagePage p = (MessagePage) o;

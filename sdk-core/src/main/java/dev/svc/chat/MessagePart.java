@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.svc.chat.internal.json.RawJson;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One part of a {@link Message}. The service defines the {@code text} type; parts of other types (sent by
@@ -96,7 +97,7 @@ public final class MessagePart {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof MessagePart)) return false;
     MessagePart that = (MessagePart) o;

@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Which page of a room's history {@link ChatClient#getMessages(String, MessageQuery)} fetches: the latest
  * messages, those before a sequence number, or those after one. Limits are 1 to 100.
@@ -87,7 +89,7 @@ public final class MessageQuery {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof MessageQuery)) return false;
     MessageQuery q = (MessageQuery) o;

@@ -3,6 +3,7 @@ package dev.svc.chat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message the client's outbox has not yet delivered, as returned by {@link ChatClient#pendingSends()}: for
@@ -123,7 +124,7 @@ public final class PendingSend {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof PendingSend)) return false;
     PendingSend that = (PendingSend) o;

@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A user of the tenant went online (their first connection opened) or offline (their last one closed):
  * gateway event {@code tenant-presence}. Only session-token connections count; API-key ones cause none.
@@ -56,7 +58,7 @@ public final class PresenceEvent {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof PresenceEvent)) return false;
     PresenceEvent p = (PresenceEvent) o;

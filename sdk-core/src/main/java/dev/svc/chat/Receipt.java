@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A read receipt: how far one user has read one room (gateway event {@code room-read}, and the answer of
  * {@link ChatClient#markRead}). A receipt never moves backwards. Timestamps are epoch milliseconds (UTC).
@@ -80,7 +82,7 @@ public final class Receipt {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof Receipt)) return false;
     Receipt r = (Receipt) o;

@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A report that the client is recovering, or has recovered, what it missed while it was not connected,
  * delivered to handlers of {@link EventType#RECOVERY}. The missed deliveries themselves come through the

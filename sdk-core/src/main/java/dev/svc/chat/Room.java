@@ -3,6 +3,7 @@ package dev.svc.chat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A chat room the user is a member of. Timestamps are milliseconds since the epoch (UTC).
@@ -113,7 +114,7 @@ public final class Room {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof Room)) return false;
     Room r = (Room) o;

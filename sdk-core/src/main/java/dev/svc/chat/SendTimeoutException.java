@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when a send did not succeed within the deadline set with
  * {@link SvcOptions.Builder#sendTimeoutMillis(long)}: the outbox gave up on it and will not try again. The

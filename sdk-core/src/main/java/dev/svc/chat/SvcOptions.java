@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of a {@link ChatClient}: the service's API URL and optional collaborators. Create with

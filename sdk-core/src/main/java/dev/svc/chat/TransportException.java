@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown when the network failed: an I/O error on a REST call, a lost realtime connection, an
  * acknowledgement that did not arrive in time, or an operation cut short because the client was closed

@@ -1,5 +1,7 @@
 package dev.svc.chat;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Someone started or stopped typing in the connection's joined room (gateway event {@code typing}). The
  * service never sends a user's own typing back to their connections.
@@ -57,7 +59,7 @@ public final class TypingEvent {
   }
 
   @Override
-  public boolean equals(Object o) {
+  public boolean equals(@Nullable Object o) {
     if (this == o) return true;
     if (!(o instanceof TypingEvent)) return false;
     TypingEvent t = (TypingEvent) o;

@@ -3,7 +3,7 @@ package dev.svc.chat.android;
 import android.util.Log;
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.LogLevel;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ChatLogger} that writes to Android's {@link Log} under one tag. What it keeps follows

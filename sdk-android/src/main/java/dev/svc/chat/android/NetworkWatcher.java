@@ -2,7 +2,7 @@ package dev.svc.chat.android;
 
 import android.net.ConnectivityManager;
 import android.net.Network;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Follows the device's default network ({@link ConnectivityManager#registerDefaultNetworkCallback}, API

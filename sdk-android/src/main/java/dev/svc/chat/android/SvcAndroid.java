@@ -5,7 +5,7 @@ import android.content.Context;
 import android.net.ConnectivityManager;
 import android.os.Handler;
 import android.os.Looper;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.session.SessionFetcher;
 import dev.svc.chat.session.SessionManager;

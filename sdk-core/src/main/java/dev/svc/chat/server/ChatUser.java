@@ -1,6 +1,6 @@
 package dev.svc.chat.server;
 
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** A user of the tenant, as the API-key routes answer it. */
 public final class ChatUser {

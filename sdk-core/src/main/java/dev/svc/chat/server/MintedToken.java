@@ -1,6 +1,6 @@
 package dev.svc.chat.server;
 
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** A minted session token: the answer of {@code POST /v1/auth/token}. */
 public final class MintedToken {

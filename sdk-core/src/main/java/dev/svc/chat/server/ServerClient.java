@@ -9,7 +9,7 @@ import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatException;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.json.IsoTimestamps;

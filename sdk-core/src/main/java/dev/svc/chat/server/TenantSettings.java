@@ -1,6 +1,6 @@
 package dev.svc.chat.server;
 
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** The tenant's settings: {@code GET /v1/tenant/settings}. */
 public final class TenantSettings {

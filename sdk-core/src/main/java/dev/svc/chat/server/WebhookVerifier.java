@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 import okio.ByteString;
 
 /**

@@ -7,6 +7,9 @@
  * a backend mints a session token for its signed-in user and hands only that token to the app.
  *
  * <p>Every parameter, return value and field in this package is non-null unless it is annotated
- * {@link dev.svc.chat.Nullable}.
+ * {@link org.jspecify.annotations.Nullable}.
  */
+@NullMarked
 package dev.svc.chat.server;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,6 +1,6 @@
 package dev.svc.chat.session;
 
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A session as the tenant's {@code /api/chat/session} route answers it: a session token for one user, the

@@ -17,7 +17,7 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
 import dev.svc.chat.EventType;
 import dev.svc.chat.LogLevel;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 import dev.svc.chat.SerialExecutor;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
@@ -62,7 +62,7 @@ public final class SessionManager {
   /** Bumped by start, stop and error, so late answers of an earlier run are ignored. */
   private int generation;
   private @Nullable CompletableFuture<String> refreshInFlight;
-  private @Nullable SessionScheduler.Task timer;
+  private SessionScheduler.@Nullable Task timer;
   /** The session the pending refresh timer is for. */
   private @Nullable Session timedSession;
   private int retryAttempt;

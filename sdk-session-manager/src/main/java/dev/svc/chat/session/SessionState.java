@@ -1,7 +1,7 @@
 package dev.svc.chat.session;
 
 import dev.svc.chat.ChatClient;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** An immutable snapshot of a {@link SessionManager}: its status, its client and the last error. */
 public final class SessionState {

@@ -4,4 +4,7 @@
  * when the service says it expired, and follows the network. Start with
  * {@link dev.svc.chat.session.SessionManager#create}.
  */
+@NullMarked
 package dev.svc.chat.session;
+
+import org.jspecify.annotations.NullMarked;

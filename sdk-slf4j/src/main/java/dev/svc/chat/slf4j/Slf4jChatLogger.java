@@ -2,7 +2,7 @@ package dev.svc.chat.slf4j;
 
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.LogLevel;
-import dev.svc.chat.Nullable;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
