@@ -3,8 +3,7 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
-import dev.svc.chat.reference.cluster.ClusterPresence;
-import dev.svc.chat.reference.cluster.PgEventBus;
+import dev.svc.chat.reference.cluster.Cluster;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
@@ -75,8 +74,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final CallService calls;
     private final PushService push;
     private final WebhookDispatcher webhooks;
-    private final PgEventBus bus;
-    private final ClusterPresence clusterPresence;
+    private final Cluster cluster;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
@@ -91,17 +89,16 @@ public final class ReferenceServer implements AutoCloseable {
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
-        // On PostgreSQL, who is online counts the connections of every server on the same database and schema.
-        this.clusterPresence = options.databaseUrl == null ? null
-                : new ClusterPresence(fanOut, database, Clock.systemUTC());
-        PresenceDirectory online = clusterPresence != null ? clusterPresence : fanOut;
+        // On PostgreSQL, every server on the same database and schema is a node of one cluster: room events,
+        // presence and typing reach every node's sockets, and who is online counts every node's connections.
+        this.cluster = options.databaseUrl == null ? null : new Cluster(fanOut, mapper, database,
+                options.databaseUrl, options.databaseUser, options.databasePassword, options.databaseSchema);
+        PresenceDirectory online = cluster != null ? cluster.presence() : fanOut;
         this.push = new PushService(store, options.clock, online);
         this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
-        // On PostgreSQL, room events also go to the other servers on the same database and schema.
-        this.bus = options.databaseUrl == null ? null : new PgEventBus(fanOut, mapper, options.databaseUrl,
-                options.databaseUser, options.databasePassword, options.databaseSchema);
-        NotifyingPublisher publisher = new NotifyingPublisher(bus != null ? bus : fanOut, push, webhooks);
+        NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
+                webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
@@ -338,11 +335,8 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
-        if (bus != null) {
-            bus.close();
-        }
-        if (clusterPresence != null) {
-            clusterPresence.close();
+        if (cluster != null) {
+            cluster.close();
         }
         store.close();
     }
