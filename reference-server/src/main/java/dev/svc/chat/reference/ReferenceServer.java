@@ -97,6 +97,9 @@ public final class ReferenceServer implements AutoCloseable {
         this.push = new PushService(store, options.clock, online);
         this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
+        if (cluster != null) {
+            cluster.deliverWebhooks(webhooks, options.clock, options.webhookLease);
+        }
         NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
                 webhooks);
         this.service = new ChatService(store, options.clock,
@@ -393,6 +396,7 @@ public final class ReferenceServer implements AutoCloseable {
         private String webhookSecret;
         private int webhookAttempts = 6;
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
+        private Duration webhookLease = Duration.ofSeconds(30);
         private List<TenantConfig> tenants = new ArrayList<>();
         private Duration presenceInterval = Gateway.DEFAULT_PRESENCE_INTERVAL;
         private Path dataDir;
@@ -581,6 +585,12 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Sets how long a node's claim on a webhook attempt holds on a cluster (default 30 s; tests). */
+        Builder webhookLease(Duration lease) {
+            this.webhookLease = positive(lease, "lease");
+            return this;
+        }
+
         /** Sets how many bytes may wait for one connection before it is dropped (default 4 MiB). */
         Builder outboundQueueBytes(long bytes) {
             if (bytes < 1) {
@@ -621,6 +631,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.webhookSecret = webhookSecret;
             copy.webhookAttempts = webhookAttempts;
             copy.webhookFirstRetry = webhookFirstRetry;
+            copy.webhookLease = webhookLease;
             copy.tenants = List.copyOf(tenants);
             copy.presenceInterval = presenceInterval;
             copy.dataDir = dataDir;

@@ -6,8 +6,15 @@ import dev.svc.chat.reference.gateway.RemoteEvents;
 import dev.svc.chat.reference.service.EventPublisher;
 import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.webhook.WebhookDispatcher;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This server as one node of several on one PostgreSQL database and schema: its id, the event bus that
@@ -16,7 +23,17 @@ import java.util.UUID;
  */
 public final class Cluster implements AutoCloseable {
 
+    /** How often a node looks for webhooks no node holds. */
+    public static final Duration WEBHOOK_SWEEP = Duration.ofSeconds(1);
+    private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+
     private final String nodeId = UUID.randomUUID().toString();
+    private final Database database;
+    private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "svc-ref-webhook-sweep");
+        t.setDaemon(true);
+        return t;
+    });
     private final PgEventBus bus;
     private final ClusterPresence presence;
 
@@ -26,10 +43,27 @@ public final class Cluster implements AutoCloseable {
      */
     public Cluster(FanOut fanOut, ObjectMapper mapper, Database database, String jdbcUrl, String user,
                    String password, String schema) {
+        this.database = database;
         RemoteEvents remote = new RemoteEvents(fanOut);
         this.bus = new PgEventBus(nodeId, fanOut, remote, mapper, jdbcUrl, user, password, schema);
         fanOut.relayTo(bus);
         this.presence = new ClusterPresence(nodeId, fanOut, remote, database, Clock.systemUTC());
+    }
+
+    /**
+     * Makes {@code webhooks} claim each attempt in the database (for {@code lease}), and looks every
+     * {@link #WEBHOOK_SWEEP} for deliveries no node holds (their node died mid-delivery, or before their retry
+     * was due) to take them over.
+     */
+    public void deliverWebhooks(WebhookDispatcher webhooks, Clock clock, Duration lease) {
+        webhooks.claimWith(new WebhookLeases(nodeId, database, clock, lease), lease);
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                webhooks.resume();
+            } catch (RuntimeException e) {
+                LOG.warn("webhook sweep failed: {}", e.getMessage());
+            }
+        }, WEBHOOK_SWEEP.toMillis(), WEBHOOK_SWEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Returns this node's id. */
@@ -50,6 +84,7 @@ public final class Cluster implements AutoCloseable {
     /** Stops forwarding, listening and beating; this node's users stop counting on the others. */
     @Override
     public void close() {
+        sweeper.shutdownNow();
         bus.close();
         presence.close();
     }
