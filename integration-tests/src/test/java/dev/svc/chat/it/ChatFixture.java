@@ -121,7 +121,10 @@ final class ChatFixture implements AutoCloseable {
     try {
       clients.forEach(ChatClient::close);
     } finally {
-      nodes.forEach(ReferenceServer::close);
+      // the nodes side by side: each waits a moment for its bus and presence threads to end
+      nodes.stream().map(node -> java.util.concurrent.CompletableFuture.runAsync(node::close))
+          .collect(java.util.stream.Collectors.toList())
+          .forEach(java.util.concurrent.CompletableFuture::join);
     }
   }
 }
