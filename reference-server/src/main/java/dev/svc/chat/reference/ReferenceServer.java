@@ -3,8 +3,7 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
-import dev.svc.chat.reference.cluster.ClusterPresence;
-import dev.svc.chat.reference.cluster.PgEventBus;
+import dev.svc.chat.reference.cluster.Cluster;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
@@ -75,8 +74,7 @@ public final class ReferenceServer implements AutoCloseable {
     private final CallService calls;
     private final PushService push;
     private final WebhookDispatcher webhooks;
-    private final PgEventBus bus;
-    private final ClusterPresence clusterPresence;
+    private final Cluster cluster;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
     private final Object lifecycle = new Object();
@@ -91,17 +89,19 @@ public final class ReferenceServer implements AutoCloseable {
         ObjectMapper mapper = Json.newMapper();
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
-        // On PostgreSQL, who is online counts the connections of every server on the same database and schema.
-        this.clusterPresence = options.databaseUrl == null ? null
-                : new ClusterPresence(fanOut, database, Clock.systemUTC());
-        PresenceDirectory online = clusterPresence != null ? clusterPresence : fanOut;
+        // On PostgreSQL, every server on the same database and schema is a node of one cluster: room events,
+        // presence and typing reach every node's sockets, and who is online counts every node's connections.
+        this.cluster = options.databaseUrl == null ? null : new Cluster(fanOut, mapper, database,
+                options.databaseUrl, options.databaseUser, options.databasePassword, options.databaseSchema);
+        PresenceDirectory online = cluster != null ? cluster.presence() : fanOut;
         this.push = new PushService(store, options.clock, online);
         this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
-        // On PostgreSQL, room events also go to the other servers on the same database and schema.
-        this.bus = options.databaseUrl == null ? null : new PgEventBus(fanOut, mapper, options.databaseUrl,
-                options.databaseUser, options.databasePassword, options.databaseSchema);
-        NotifyingPublisher publisher = new NotifyingPublisher(bus != null ? bus : fanOut, push, webhooks);
+        if (cluster != null) {
+            cluster.deliverWebhooks(webhooks, options.clock, options.webhookLease);
+        }
+        NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
+                webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
@@ -338,11 +338,8 @@ public final class ReferenceServer implements AutoCloseable {
         callTimers.shutdownNow();
         webhooks.close();
         webhookPool.shutdownNow();
-        if (bus != null) {
-            bus.close();
-        }
-        if (clusterPresence != null) {
-            clusterPresence.close();
+        if (cluster != null) {
+            cluster.close();
         }
         store.close();
     }
@@ -399,6 +396,7 @@ public final class ReferenceServer implements AutoCloseable {
         private String webhookSecret;
         private int webhookAttempts = 6;
         private Duration webhookFirstRetry = Duration.ofSeconds(1);
+        private Duration webhookLease = Duration.ofSeconds(30);
         private List<TenantConfig> tenants = new ArrayList<>();
         private Duration presenceInterval = Gateway.DEFAULT_PRESENCE_INTERVAL;
         private Path dataDir;
@@ -587,6 +585,12 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Sets how long a node's claim on a webhook attempt holds on a cluster (default 30 s; tests). */
+        Builder webhookLease(Duration lease) {
+            this.webhookLease = positive(lease, "lease");
+            return this;
+        }
+
         /** Sets how many bytes may wait for one connection before it is dropped (default 4 MiB). */
         Builder outboundQueueBytes(long bytes) {
             if (bytes < 1) {
@@ -627,6 +631,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.webhookSecret = webhookSecret;
             copy.webhookAttempts = webhookAttempts;
             copy.webhookFirstRetry = webhookFirstRetry;
+            copy.webhookLease = webhookLease;
             copy.tenants = List.copyOf(tenants);
             copy.presenceInterval = presenceInterval;
             copy.dataDir = dataDir;

@@ -130,6 +130,34 @@ class SharedDatabaseTest {
     }
 
     @Test
+    void aMessageNearTheBodyLimitCrossesServersThoughANotificationHoldsOnly8000Bytes() throws Exception {
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            // ten text parts of 1,500 four-byte characters: ~60 KiB of UTF-8, under the 64 KiB body limit
+            String text = "\uD83D\uDE00".repeat(1_500);
+            List<Map<String, String>> parts = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                parts.add(Map.of("type", "text", "text", text));
+            }
+            try (SocketClient carolOnB = SocketClient.connectToken(nodeB, httpB.mint(KEY, "carol"))) {
+                Http.Response big = httpA.bearer("POST", "/v1/chat/rooms/" + room + "/messages", alice,
+                        Map.of("clientMessageId", "big", "parts", parts));
+                assertEquals(201, big.status(), big.json().toString());
+                Http.Response small = httpA.sendText(alice, room, "small", "after it");
+                assertEquals(201, small.status());
+                JsonNode first = nextNewMessage(carolOnB);
+                assertEquals(big.json().get("id").asText(), first.get("id").asText());
+                assertEquals(10, first.get("parts").size());
+                assertEquals(text, first.get("parts").get(9).get("text").asText());
+                assertEquals(2, nextNewMessage(carolOnB).get("seq").asLong(), "in order behind the large one");
+            }
+        }
+    }
+
+    @Test
     void aCallMovesOnceWhenTwoServersRaceOnIt() throws Exception {
         try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
             Http httpA = new Http(nodeA);
@@ -168,14 +196,23 @@ class SharedDatabaseTest {
             Http httpC = new Http(nodeC.port());
             String alice = httpA.mint(KEY, "alice");
             String bobOnC = httpC.mint(KEY, "bob");
-            try (SocketClient bob = SocketClient.connectToken(
+            try (SocketClient aliceOnA = SocketClient.connectToken(nodeA, alice);
+                 SocketClient bob = SocketClient.connectToken(
                     "ws://127.0.0.1:" + nodeC.port() + "/socket.io/?EIO=4&transport=websocket", bobOnC)) {
                 awaitPresence(httpA, alice, true);
+                // the tenant-presence events cross servers too: online when bob's connection on C opens ...
+                JsonNode online = nextEvent(aliceOnA, "tenant-presence");
+                assertEquals("bob", online.get("userId").asText());
+                assertTrue(online.get("online").asBoolean());
                 long killedAt = System.nanoTime();
                 nodeC.kill();
                 awaitPresence(httpA, alice, false);
                 long seconds = (System.nanoTime() - killedAt) / 1_000_000_000L;
                 assertTrue(seconds <= 10, "bob stopped counting " + seconds + " s after his server died");
+                // ... and offline when his server dies
+                JsonNode offline = nextEvent(aliceOnA, "tenant-presence");
+                assertEquals("bob", offline.get("userId").asText());
+                assertTrue(!offline.get("online").asBoolean(), offline.toString());
             }
         }
     }
@@ -238,9 +275,14 @@ class SharedDatabaseTest {
 
     /** Returns the payload of the socket's next {@code new-message}, skipping presence events. */
     private static JsonNode nextNewMessage(SocketClient socket) {
+        return nextEvent(socket, "new-message");
+    }
+
+    /** Returns the payload of the socket's next {@code name} event, skipping others. */
+    private static JsonNode nextEvent(SocketClient socket, String name) {
         while (true) {
             JsonNode event = socket.nextEvent();
-            if ("new-message".equals(event.get(0).asText())) {
+            if (name.equals(event.get(0).asText())) {
                 return event.get(1);
             }
         }

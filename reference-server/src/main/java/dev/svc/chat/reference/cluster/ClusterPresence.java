@@ -1,20 +1,19 @@
 package dev.svc.chat.reference.cluster;
 
 import dev.svc.chat.reference.gateway.FanOut;
+import dev.svc.chat.reference.gateway.RemoteEvents;
 import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,11 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Who is online over every server on one database: this server's own connections (at once) and, as of the
- * last beat (every {@link #BEAT}), the users other live servers list. Each beat stores this server's beat
- * and its online users ({@code nodes}, {@code node_presence}), reads the others', and forgets the servers
- * whose beat is older than {@link #DEAD_AFTER}: a server that died stops counting within that time.
- * {@code tenant-presence} events stay per server.
+ * Who is online over every server on one database: this server's own connections and the other nodes'
+ * users as their changes arrive on the event bus ({@link RemoteEvents}). Each beat (every {@link #BEAT})
+ * stores this server's beat and its online users ({@code nodes}, {@code node_presence}) and reads which
+ * servers are alive: a server whose beat is older than {@link #DEAD_AFTER} is dead and its users stop
+ * counting (an offline {@code tenant-presence} for those online nowhere else), and a server seen for the
+ * first time has its listed users counted (the changes it sent before this server listened).
  */
 public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
 
@@ -36,17 +36,23 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
     public static final Duration DEAD_AFTER = Duration.ofSeconds(6);
     private static final Logger LOG = LoggerFactory.getLogger(ClusterPresence.class);
 
-    private final String nodeId = UUID.randomUUID().toString();
+    private final String nodeId;
     private final FanOut local;
+    private final RemoteEvents remote;
     private final Database db;
     private final Clock clock;
     private final ScheduledExecutorService beats;
     private Set<String> written = new HashSet<>();
-    private volatile Map<String, Set<String>> remote = Map.of();
+    private Set<String> liveNodes = new HashSet<>();
 
-    /** Starts beating for this server, whose own connections {@code local} counts. */
-    public ClusterPresence(FanOut local, Database db, Clock clock) {
+    /**
+     * Starts beating for this server (node {@code nodeId}), whose own connections {@code local} counts and
+     * which learns of the other nodes' users through {@code remote}.
+     */
+    public ClusterPresence(String nodeId, FanOut local, RemoteEvents remote, Database db, Clock clock) {
+        this.nodeId = nodeId;
         this.local = local;
+        this.remote = remote;
         this.db = db;
         this.clock = clock;
         this.beats = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -59,14 +65,12 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
 
     @Override
     public List<String> onlineUsers(String tenantId) {
-        TreeSet<String> users = new TreeSet<>(local.onlineUsers(tenantId));
-        users.addAll(remote.getOrDefault(tenantId, Set.of()));
-        return new ArrayList<>(users);
+        return remote.onlineUsers(tenantId);
     }
 
     @Override
     public boolean isOnline(String tenantId, String userId) {
-        return local.isOnline(tenantId, userId) || remote.getOrDefault(tenantId, Set.of()).contains(userId);
+        return remote.isOnline(tenantId, userId);
     }
 
     private void beatQuietly() {
@@ -77,7 +81,10 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
         }
     }
 
-    /** Stores this server's beat and online users, reads the other live servers', forgets dead ones. */
+    /**
+     * Stores this server's beat and online users, reads which servers are alive (and the users of those
+     * seen for the first time), forgets dead ones.
+     */
     void beat() {
         long now = clock.millis();
         Set<String> online = new HashSet<>();
@@ -86,12 +93,16 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
                 online.add(tenantId + '\u0000' + userId);
             }
         }
-        Set<String> previous = written;
-        remote = db.tx(c -> {
+        Set<String> known = liveNodes;
+        Set<String> alive = new HashSet<>();
+        Map<String, Set<String>> seeded = db.tx(c -> {
+            Set<String> previous = written;
             try (PreparedStatement ps = c.prepareStatement("UPDATE nodes SET seen_at = ? WHERE node_id = ?")) {
                 ps.setLong(1, now);
                 ps.setString(2, nodeId);
                 if (ps.executeUpdate() == 0) {
+                    // first beat, or declared dead by another node (which deleted the rows): list every user
+                    previous = Set.of();
                     try (PreparedStatement insert = c.prepareStatement(
                             "INSERT INTO nodes (node_id, seen_at) VALUES (?, ?)")) {
                         insert.setString(1, nodeId);
@@ -126,20 +137,46 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
                 dead.setLong(1, deadBefore);
                 dead.executeUpdate();
             }
-            Map<String, Set<String>> others = new HashMap<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT p.tenant_id, p.user_id FROM node_presence p"
-                    + " JOIN nodes n ON n.node_id = p.node_id WHERE p.node_id <> ? AND n.seen_at >= ?")) {
+            alive.clear();
+            try (PreparedStatement ps = c.prepareStatement("SELECT node_id FROM nodes WHERE node_id <> ?")) {
                 ps.setString(1, nodeId);
-                ps.setLong(2, deadBefore);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        others.computeIfAbsent(rs.getString(1), k -> new HashSet<>()).add(rs.getString(2));
+                        alive.add(rs.getString(1));
                     }
                 }
             }
-            return others;
+            // node -> "tenant NUL user" of the nodes seen for the first time
+            Map<String, Set<String>> firstSeen = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT node_id, tenant_id, user_id FROM node_presence"
+                    + " WHERE node_id <> ?")) {
+                ps.setString(1, nodeId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String node = rs.getString(1);
+                        if (alive.contains(node) && !known.contains(node)) {
+                            firstSeen.computeIfAbsent(node, k -> new HashSet<>())
+                                    .add(rs.getString(2) + '\u0000' + rs.getString(3));
+                        }
+                    }
+                }
+            }
+            return firstSeen;
         });
         written = online;
+        liveNodes = alive;
+        Instant at = Instant.ofEpochMilli(now);
+        for (String gone : known) {
+            if (!alive.contains(gone)) {
+                remote.nodeGone(gone, at);
+            }
+        }
+        for (Map.Entry<String, Set<String>> node : seeded.entrySet()) {
+            for (String key : node.getValue()) {
+                int nul = key.indexOf('\u0000');
+                remote.presence(node.getKey(), key.substring(0, nul), key.substring(nul + 1), true, at);
+            }
+        }
     }
 
     private PreparedStatement bindKey(PreparedStatement ps, String key) throws java.sql.SQLException {

@@ -2,19 +2,22 @@ package dev.svc.chat.reference.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.svc.chat.reference.gateway.ClusterRelay;
+import dev.svc.chat.reference.gateway.RemoteEvents;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.EventPublisher;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -26,20 +29,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Carries room events between servers on one PostgreSQL database (and schema) through {@code LISTEN/NOTIFY}:
- * each event is delivered to this server's sockets at once and, in the order this server published them,
- * sent as a small JSON notification ({@code {node, tenant, event, roomId, members, payload}}) that every
- * other server delivers to its own sockets. Nothing else is needed between the servers. A notification is at
- * most 8,000 bytes, so larger events are not forwarded: the socket's client recovers them by {@code seq}
- * and {@code rev} like any loss (logged). Typing and presence stay on each server.
+ * Carries realtime events between servers on one PostgreSQL database (and schema) through {@code
+ * LISTEN/NOTIFY}: room events (delivered to this server's sockets at once), this server's users' presence
+ * changes and typing are, in the order they happened here, sent as a JSON notification ({@code {node,
+ * tenant, ...}}) that every other server hands to its own sockets. Nothing else is needed between the
+ * servers. A notification is at most 8,000 bytes: a larger event is stored in {@code bus_payloads} and the
+ * notification carries its id (rows are deleted after {@link #PAYLOAD_TTL_MILLIS}).
  */
-public final class PgEventBus implements EventPublisher, AutoCloseable {
+public final class PgEventBus implements EventPublisher, ClusterRelay, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgEventBus.class);
-    private static final int MAX_NOTIFY_BYTES = 7_900;
+    static final int MAX_NOTIFY_BYTES = 7_900;
+    /** How long a stored large event is kept for the other nodes to read. */
+    static final long PAYLOAD_TTL_MILLIS = 60_000;
 
-    private final String nodeId = UUID.randomUUID().toString();
+    private final String nodeId;
     private final EventPublisher local;
+    private final RemoteEvents remote;
     private final ObjectMapper mapper;
     private final String channel;
     private final String jdbcUrl;
@@ -52,12 +58,16 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
     /**
      * Starts listening on the channel of {@code schema} (or of the default schema).
      *
+     * @param nodeId this server's id in the cluster
      * @param local this server's fan-out
+     * @param remote where other nodes' presence and typing go on this server
      * @param mapper the gateway's mapper, so that forwarded payloads read as local ones
      */
-    public PgEventBus(EventPublisher local, ObjectMapper mapper, String jdbcUrl, String user, String password,
-                      String schema) {
+    public PgEventBus(String nodeId, EventPublisher local, RemoteEvents remote, ObjectMapper mapper, String jdbcUrl,
+                      String user, String password, String schema) {
+        this.nodeId = nodeId;
         this.local = local;
+        this.remote = remote;
         this.mapper = mapper;
         this.jdbcUrl = jdbcUrl;
         this.login = new Properties();
@@ -66,6 +76,9 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
         }
         if (password != null) {
             login.setProperty("password", password);
+        }
+        if (schema != null) {
+            login.setProperty("currentSchema", schema); // where bus_payloads is
         }
         String name = "svc_events" + (schema != null ? "_" + schema : "");
         this.channel = name.length() > 63 ? name.substring(0, 63) : name;
@@ -87,32 +100,55 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
         local.toRoomMembers(tenantId, room, event, payload);
-        ObjectNode message = mapper.createObjectNode();
-        message.put("node", nodeId);
-        message.put("tenant", tenantId);
+        Map<String, Object> message = envelope(tenantId);
         message.put("event", event);
         message.put("roomId", room.id());
-        message.set("members", mapper.valueToTree(room.memberIds()));
-        message.set("payload", mapper.valueToTree(payload));
+        message.put("members", room.memberIds());
+        message.put("payload", payload);
         forward(message);
     }
 
     @Override
     public void memberRemoved(String tenantId, String roomId, String userId) {
         local.memberRemoved(tenantId, roomId, userId);
-        ObjectNode message = mapper.createObjectNode();
-        message.put("node", nodeId);
-        message.put("tenant", tenantId);
+        Map<String, Object> message = envelope(tenantId);
         message.put("removed", userId);
         message.put("roomId", roomId);
         forward(message);
     }
 
-    private void forward(ObjectNode message) {
-        String text = message.toString();
-        if (text.length() > MAX_NOTIFY_BYTES) {
-            LOG.warn("a {} event of {} characters is too large to forward to other nodes", message.path("event"),
-                    text.length());
+    @Override
+    public void presence(String tenantId, String userId, boolean online, Instant at) {
+        Map<String, Object> message = envelope(tenantId);
+        message.put("presence", userId);
+        message.put("online", online);
+        message.put("at", at.toEpochMilli());
+        forward(message);
+    }
+
+    @Override
+    public void typing(String tenantId, String roomId, String userId, boolean isTyping) {
+        Map<String, Object> message = envelope(tenantId);
+        message.put("typing", userId);
+        message.put("roomId", roomId);
+        message.put("isTyping", isTyping);
+        forward(message);
+    }
+
+    private Map<String, Object> envelope(String tenantId) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("node", nodeId);
+        message.put("tenant", tenantId);
+        return message;
+    }
+
+    /** Serialises the message once, here (the payload as the gateway's mapper writes it), and queues it. */
+    private void forward(Map<String, Object> message) {
+        String text;
+        try {
+            text = mapper.writeValueAsString(message);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            LOG.warn("cannot forward an event to other nodes: {}", e.getMessage());
             return;
         }
         try {
@@ -130,9 +166,11 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
                 if (sending == null || sending.isClosed()) {
                     sending = DriverManager.getConnection(jdbcUrl, login);
                 }
+                String notification = utf8Length(text) <= MAX_NOTIFY_BYTES ? text : "{\"node\":\"" + nodeId
+                        + "\",\"ref\":" + store(sending, text) + "}";
                 try (PreparedStatement ps = sending.prepareStatement("SELECT pg_notify(?, ?)")) {
                     ps.setString(1, channel);
-                    ps.setString(2, text);
+                    ps.setString(2, notification);
                     ps.execute();
                 }
                 return;
@@ -144,6 +182,41 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
         }
     }
 
+    /** Stores a large event for the other nodes (and deletes old ones); returns its id. */
+    private static long store(Connection c, String text) throws SQLException {
+        long now = System.currentTimeMillis();
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM bus_payloads WHERE created_at < ?")) {
+            ps.setLong(1, now - PAYLOAD_TTL_MILLIS);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO bus_payloads (created_at, body) VALUES (?, ?) RETURNING id")) {
+            ps.setLong(1, now);
+            ps.setString(2, text);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Reads a stored large event, or null if it is gone (older than the time to live). */
+    private static String load(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT body FROM bus_payloads WHERE id = ?")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    static int utf8Length(String text) {
+        if (text.length() * 3 <= MAX_NOTIFY_BYTES) {
+            return text.length();
+        }
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
     private void listen(Connection connection) {
         try {
             PGConnection pg = connection.unwrap(PGConnection.class);
@@ -153,7 +226,7 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
                     continue;
                 }
                 for (PGNotification n : notifications) {
-                    deliver(n.getParameter());
+                    deliver(connection, n.getParameter());
                 }
             }
         } catch (SQLException e) {
@@ -165,14 +238,32 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
         }
     }
 
-    private void deliver(String text) {
+    private void deliver(Connection connection, String text) {
         try {
             JsonNode message = mapper.readTree(text);
             if (nodeId.equals(message.path("node").asText())) {
                 return;
             }
+            if (message.has("ref")) {
+                String stored = load(connection, message.path("ref").asLong());
+                if (stored == null) {
+                    LOG.warn("a large event from another node was gone before it was read");
+                    return;
+                }
+                message = mapper.readTree(stored);
+            }
             String tenantId = message.path("tenant").asText();
             String roomId = message.path("roomId").asText();
+            String node = message.path("node").asText();
+            if (message.has("presence")) {
+                remote.presence(node, tenantId, message.path("presence").asText(), message.path("online").asBoolean(),
+                        Instant.ofEpochMilli(message.path("at").asLong()));
+                return;
+            }
+            if (message.has("typing")) {
+                remote.typing(tenantId, roomId, message.path("typing").asText(), message.path("isTyping").asBoolean());
+                return;
+            }
             if (message.has("removed")) {
                 local.memberRemoved(tenantId, roomId, message.path("removed").asText());
                 return;
@@ -181,7 +272,7 @@ public final class PgEventBus implements EventPublisher, AutoCloseable {
             message.path("members").forEach(m -> members.add(m.asText()));
             Room room = new Room(roomId, null, members, Instant.EPOCH, 0, null, 0);
             local.toRoomMembers(tenantId, room, message.path("event").asText(), message.path("payload"));
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException | java.io.IOException | SQLException e) {
             LOG.warn("dropped an event from another node: {}", e.toString());
         }
     }

@@ -38,6 +38,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // older connections before it was indexed: a client that switches connections (a token refresh) can use
     // an ack on the old connection as a barrier behind everything it alone will get.
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
+    // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
+    private volatile ClusterRelay relay = ClusterRelay.NONE;
 
     FanOut(Frames frames, Duration presenceInterval) {
         this.frames = frames;
@@ -130,10 +132,24 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     }
 
     /**
+     * Sends this node's users' presence changes and typing to {@code relay} too (a cluster's other nodes,
+     * see {@link RemoteEvents}); called before the server starts.
+     */
+    public void relayTo(ClusterRelay relay) {
+        this.relay = relay;
+    }
+
+    /** Relays a typing indicator of this node's connection to other nodes, then delivers it here. */
+    void typing(String tenantId, String roomId, String userId, boolean isTyping) {
+        relay.typing(tenantId, roomId, userId, isTyping);
+        deliverTyping(tenantId, roomId, userId, isTyping);
+    }
+
+    /**
      * Sends {@code typing} to the connections that joined the room, except the typer's own connections (an
      * API-key connection that joined the room gets it too).
      */
-    void typing(String tenantId, String roomId, String userId, boolean isTyping) {
+    void deliverTyping(String tenantId, String roomId, String userId, boolean isTyping) {
         Set<GatewayConnection> joined = byJoinedRoom.get(key(tenantId, roomId));
         if (joined == null) {
             return;
@@ -219,8 +235,18 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         return tenant != null && tenant.isOnline(userId);
     }
 
-    private TenantPresence tenantPresence(String tenantId) {
-        return presence.computeIfAbsent(tenantId, k -> new TenantPresence());
+    TenantPresence tenantPresence(String tenantId) {
+        return presence.computeIfAbsent(tenantId, k -> new TenantPresence(k, relay));
+    }
+
+    /** Returns every tenant's presence held here. */
+    java.util.Collection<TenantPresence> tenantPresences() {
+        return presence.values();
+    }
+
+    /** Publishes the tenant's pending presence flips at the next batch. */
+    void presenceChanged(TenantPresence tenant) {
+        presenceFlusher.markDirty(tenant);
     }
 
     private static String key(String tenantId, String id) {

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -20,6 +21,11 @@ import java.util.TreeSet;
  * a connection registered before the user's first flip of the batch knows the published state and hears
  * of a net change only; one registered between the flips (its {@code GET /v1/presence} may have seen a
  * state in between) hears the latest state; one registered after the last flip knows it already.
+ *
+ * <p>On a cluster, a user is online while they have a connection here or on another live node: the other
+ * nodes' users ({@link #remoteOpened}, {@link #remoteClosed}, {@link #nodeGone}) count like connections for
+ * the flips, while {@link #onlineUsers()} and {@link #isOnline} stay this node's own (what it announces to
+ * the others). This node's own first and last connection of a user go to the {@link ClusterRelay}, in order.
  */
 final class TenantPresence {
 
@@ -41,14 +47,27 @@ final class TenantPresence {
     record Batch(List<Change> changes, Map<GatewayConnection, Long> connections) {
     }
 
+    private final String tenantId;
+    private final ClusterRelay relay;
     private final Map<String, Integer> counts = new HashMap<>();
+    // userId -> the other nodes where the user is online
+    private final Map<String, Set<String>> remote = new HashMap<>();
     private final Map<GatewayConnection, Long> connections = new HashMap<>();
     private final LinkedHashMap<String, Flips> pending = new LinkedHashMap<>();
     private long seq;
 
+    TenantPresence(String tenantId, ClusterRelay relay) {
+        this.tenantId = tenantId;
+        this.relay = relay;
+    }
+
     /** Counts a connection of {@code userId}; returns true if that made the user online (a flip). */
     synchronized boolean opened(String userId, Instant at) {
         if (counts.merge(userId, 1, Integer::sum) != 1) {
+            return false;
+        }
+        relay.presence(tenantId, userId, true, at);
+        if (remote.containsKey(userId)) {
             return false;
         }
         flip(userId, true, at);
@@ -66,8 +85,57 @@ final class TenantPresence {
             return false;
         }
         counts.remove(userId);
+        relay.presence(tenantId, userId, false, at);
+        if (remote.containsKey(userId)) {
+            return false;
+        }
         flip(userId, false, at);
         return true;
+    }
+
+    /** Counts {@code userId} online on another node; returns true if that made the user online (a flip). */
+    synchronized boolean remoteOpened(String nodeId, String userId, Instant at) {
+        Set<String> nodes = remote.computeIfAbsent(userId, k -> new java.util.HashSet<>());
+        if (!nodes.add(nodeId) || nodes.size() > 1 || counts.containsKey(userId)) {
+            return false;
+        }
+        flip(userId, true, at);
+        return true;
+    }
+
+    /** Uncounts {@code userId} on another node; returns true if that made the user offline (a flip). */
+    synchronized boolean remoteClosed(String nodeId, String userId, Instant at) {
+        Set<String> nodes = remote.get(userId);
+        if (nodes == null || !nodes.remove(nodeId) || !nodes.isEmpty()) {
+            return false;
+        }
+        remote.remove(userId);
+        if (counts.containsKey(userId)) {
+            return false;
+        }
+        flip(userId, false, at);
+        return true;
+    }
+
+    /** Uncounts every user of a node that died or left; returns true if any became offline. */
+    synchronized boolean nodeGone(String nodeId, Instant at) {
+        boolean flipped = false;
+        for (String userId : List.copyOf(remote.keySet())) {
+            flipped |= remoteClosed(nodeId, userId, at);
+        }
+        return flipped;
+    }
+
+    /** Returns the users online here or on another live node, sorted. */
+    synchronized List<String> onlineAnywhere() {
+        TreeSet<String> users = new TreeSet<>(counts.keySet());
+        users.addAll(remote.keySet());
+        return List.copyOf(users);
+    }
+
+    /** Returns whether the user is online here or on another live node. */
+    synchronized boolean isOnlineAnywhere(String userId) {
+        return counts.containsKey(userId) || remote.containsKey(userId);
     }
 
     /** Adds a token connection to tell of later flips. */
@@ -92,7 +160,7 @@ final class TenantPresence {
 
     /** Returns the token connections and online users held (bookkeeping, for tests and diagnostics). */
     synchronized int heldEntries() {
-        return connections.size() + counts.size();
+        return connections.size() + counts.size() + remote.size();
     }
 
     /**

@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * with the Standard Webhooks headers; a non-2xx answer or an I/O error is retried with the same
  * {@code webhook-id} and body, re-signed with a fresh {@code webhook-timestamp}, after {@code firstDelay},
  * then 5 times longer each attempt, up to {@code maxAttempts} attempts in all.
+ *
+ * <p>With several servers on one database each attempt is first claimed ({@link WebhookClaims}): a
+ * delivery is attempted by one server at a time, and {@link #resume()} takes over only what no server holds.
  */
 public final class WebhookDispatcher {
 
@@ -59,6 +62,10 @@ public final class WebhookDispatcher {
     private final int maxAttempts;
     private final Duration firstDelay;
     private final java.util.Set<HttpURLConnection> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    // the deliveries scheduled here and not finished (count of tasks), so that resume() never schedules one twice
+    private final Map<String, Integer> scheduled = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile WebhookClaims claims = WebhookClaims.ALONE;
+    private volatile Duration lease = Duration.ofSeconds(30);
     private volatile boolean closed;
 
     /**
@@ -80,6 +87,15 @@ public final class WebhookDispatcher {
         this.executor = executor;
         this.maxAttempts = maxAttempts;
         this.firstDelay = firstDelay;
+    }
+
+    /**
+     * Claims every attempt through {@code claims} first, each for {@code lease} (longer than an attempt can
+     * take); called before the server starts, on a cluster.
+     */
+    public void claimWith(WebhookClaims claims, Duration lease) {
+        this.claims = claims;
+        this.lease = lease;
     }
 
     /**
@@ -116,7 +132,10 @@ public final class WebhookDispatcher {
      */
     public void resume() {
         Instant now = clock.instant();
-        for (PendingWebhook pending : store.pendingWebhooks()) {
+        for (PendingWebhook pending : claims.takeable(store.pendingWebhooks())) {
+            if (scheduled.containsKey(pending.id())) {
+                continue;
+            }
             TenantSettings current = settings.apply(pending.tenantId());
             if (current == null || current.webhookSecret() == null) {
                 store.removeWebhook(pending.id());
@@ -140,16 +159,28 @@ public final class WebhookDispatcher {
     }
 
     private void schedule(Delivery delivery, int attempt, long delayMillis) {
+        scheduled.merge(delivery.id, 1, Integer::sum);
         try {
-            executor.schedule(() -> attempt(delivery, attempt), delayMillis, TimeUnit.MILLISECONDS);
+            executor.schedule(() -> {
+                try {
+                    attempt(delivery, attempt);
+                } finally {
+                    unscheduled(delivery.id);
+                }
+            }, delayMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopped) {
+            unscheduled(delivery.id);
             // The server is closing: pending webhooks are dropped, as a restart of the service would.
         }
     }
 
+    private void unscheduled(String id) {
+        scheduled.computeIfPresent(id, (k, n) -> n > 1 ? n - 1 : null);
+    }
+
     private void attempt(Delivery delivery, int attempt) {
-        if (closed) {
-            return;
+        if (closed || !claims.claim(delivery.id, clock.instant().plus(lease))) {
+            return; // another server holds it (or it is done)
         }
         String outcome = send(delivery);
         if (outcome == null) {
@@ -170,7 +201,9 @@ public final class WebhookDispatcher {
             delay = Math.min(delay * BACKOFF_FACTOR, TimeUnit.HOURS.toMillis(1));
         }
         LOG.info("webhook {} attempt {} failed ({}); retrying in {} ms", delivery.id, attempt, outcome, delay);
-        store.putWebhook(delivery.pending(attempt + 1, clock.instant().plusMillis(delay)));
+        Instant due = clock.instant().plusMillis(delay);
+        store.putWebhook(delivery.pending(attempt + 1, due));
+        claims.claim(delivery.id, due.plus(lease)); // still this server's until its retry is due and made
         schedule(delivery, attempt + 1, delay);
     }
 
