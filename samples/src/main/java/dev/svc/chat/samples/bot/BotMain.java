@@ -14,9 +14,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,12 +64,20 @@ public final class BotMain {
         }
       }
     } finally {
-      scheduler.shutdown();
+      scheduler.close();
     }
   }
 
-  /** Returns a connected client of the bot user that mints a new token whenever its token expired. */
-  static ChatClient connect(ServerClient svc, String user) throws Exception {
+  /**
+   * Returns a connected client of a server-side user (a bot, a scripted peer) that mints a new token with the
+   * API key whenever its token expired.
+   *
+   * @param svc the service, with the API key
+   * @param user the user
+   * @return the connected client
+   * @throws Exception if it cannot connect within ten seconds
+   */
+  public static ChatClient connect(ServerClient svc, String user) throws Exception {
     MintedToken first = svc.mintToken(user, "Bot", null);
     ChatClient client = Svc.init(SvcOptions.builder(first.apiUrl())
         .tokenRefresher(() -> CompletableFuture.supplyAsync(() -> svc.mintToken(user, "Bot", null).token()))
@@ -109,30 +114,6 @@ public final class BotMain {
         throw new IllegalStateException("the bot did not answer everything");
       }
       System.out.println("the bot answered every command, voted, reminded and said thanks");
-    }
-  }
-
-  /** A {@link TaskScheduler} on the wall clock, one daemon thread. */
-  static final class SystemScheduler implements TaskScheduler {
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "bot-reminders");
-      t.setDaemon(true);
-      return t;
-    });
-
-    @Override
-    public long nowMillis() {
-      return TimeUnit.NANOSECONDS.toMillis(System.nanoTime());
-    }
-
-    @Override
-    public Cancellable schedule(Runnable task, long delayMillis) {
-      ScheduledFuture<?> f = executor.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-      return () -> f.cancel(false);
-    }
-
-    void shutdown() {
-      executor.shutdownNow();
     }
   }
 }
