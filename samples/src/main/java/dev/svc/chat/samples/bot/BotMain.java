@@ -6,8 +6,8 @@ import dev.svc.chat.Message;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
-import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.samples.Replies;
+import dev.svc.chat.samples.ServiceTarget;
 import dev.svc.chat.server.MintedToken;
 import dev.svc.chat.server.ServerClient;
 import java.util.List;
@@ -44,27 +44,16 @@ public final class BotMain {
         }
       }
     }
-    SystemScheduler scheduler = new SystemScheduler();
-    try {
-      if (apiUrl == null) {
-        try (ReferenceServer server = ReferenceServer.builder().port(0).build().start()) {
-          System.out.println("reference server: " + server.apiUrl());
-          tryEveryCommand(ServerClient.create(server.apiUrl(), server.apiKey(), null), user, scheduler);
-        }
-      } else {
-        String key = System.getenv("SVC_API_KEY");
-        if (key == null || key.isEmpty()) {
-          System.err.println("--api-url needs the server's API key in SVC_API_KEY");
-          System.exit(2);
-        }
-        try (ChatClient client = connect(ServerClient.create(apiUrl, key, null), user);
-            ChatBot bot = new ChatBot(client, user, scheduler, new Random())) {
-          System.out.println(user + " is serving its rooms on " + apiUrl + "; Ctrl-C to stop");
-          Thread.currentThread().join();
-        }
+    try (SystemScheduler scheduler = new SystemScheduler(); ServiceTarget target = ServiceTarget.start(apiUrl)) {
+      if (target.embedded()) {
+        tryEveryCommand(target.serverClient(), user, scheduler);
+        return;
       }
-    } finally {
-      scheduler.close();
+      try (ChatClient client = connect(target.serverClient(), user);
+          ChatBot bot = new ChatBot(client, user, scheduler, new Random())) {
+        System.out.println(user + " is serving its rooms on " + apiUrl + "; Ctrl-C to stop");
+        Thread.currentThread().join();
+      }
     }
   }
 

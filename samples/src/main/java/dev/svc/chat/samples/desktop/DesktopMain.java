@@ -1,6 +1,6 @@
 package dev.svc.chat.samples.desktop;
 
-import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.samples.ServiceTarget;
 import dev.svc.chat.samples.session.TenantBackendServer;
 import dev.svc.chat.server.ServerClient;
 import java.awt.Graphics2D;
@@ -58,23 +58,14 @@ public final class DesktopMain {
     // the embedded conversation is alice's; another user needs a backend of one's own
     if (backendUrl != null ? apiUrl != null : !user.equals(Conversation.ME)) usage();
 
-    ReferenceServer server = null;
+    ServiceTarget target = null;
     TenantBackendServer backend = null;
     Conversation conversation = null;
     DesktopApp app = null;
     try {
       if (backendUrl == null) {
-        String apiKey = System.getenv("SVC_API_KEY");
-        if (apiUrl == null) {
-          server = ReferenceServer.builder().port(0).build().start();
-          apiUrl = server.apiUrl();
-          apiKey = server.apiKey();
-          System.out.println("reference server: " + apiUrl);
-        } else if (apiKey == null || apiKey.isEmpty()) {
-          System.err.println("--api-url needs the server's API key in SVC_API_KEY");
-          System.exit(2);
-        }
-        ServerClient svc = ServerClient.create(apiUrl, apiKey, null);
+        target = ServiceTarget.start(apiUrl);
+        ServerClient svc = target.serverClient();
         backend = new TenantBackendServer(svc, null).start(0);
         backendUrl = backend.url();
         System.out.println("tenant backend: " + backendUrl);
@@ -116,7 +107,7 @@ public final class DesktopMain {
       if (app != null) app.close();
       if (conversation != null) conversation.close();
       if (backend != null) backend.close();
-      if (server != null) server.close();
+      if (target != null) target.close();
     }
     System.exit(0); // the window's toolkit threads would keep the JVM alive
   }
