@@ -249,6 +249,12 @@ public final class ChatWindow {
     menu.show(messages, e.getX(), e.getY());
   }
 
+  /** Returns what the window shows, for a smoke test on a display: rooms, messages, typing line, status bar. */
+  String shown() {
+    return rooms.getModel().getSize() + " rooms, " + messages.getModel().getSize() + " messages, "
+        + online.getModel().getSize() + " online; " + typing.getText() + "; " + status.getText();
+  }
+
   /** Re-renders everything from the model; on the EDT. */
   void render() {
     rendering = true;
