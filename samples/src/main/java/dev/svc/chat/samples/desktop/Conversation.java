@@ -128,21 +128,25 @@ public final class Conversation implements AutoCloseable {
     return String.join(", ", out);
   }
 
-  /** From now on bob answers the desktop user's messages in general, typing first. */
-  public void keepChatting() {
+  /**
+   * From now on bob answers the desktop user's messages in general: he reads, types for a while, and answers.
+   *
+   * @param paceMillis how long bob types (about 2 s in the app; less in tests)
+   */
+  public void keepChatting(long paceMillis) {
     AtomicInteger next = new AtomicInteger();
     bobsHands.schedule(() -> {
       bob.setTyping(general, false);
       bob.sendText(general, "Shipping it, then.");
-    }, 3, TimeUnit.SECONDS);
+    }, paceMillis, TimeUnit.MILLISECONDS);
     bob.on(EventType.NEW_MESSAGE, m -> {
       if (!m.roomId().equals(general) || !m.senderId().equals(ME) || m.text().startsWith("/")) return;
       bob.markRead(general, m.id());
-      bobsHands.schedule(() -> bob.setTyping(general, true), 600, TimeUnit.MILLISECONDS);
+      bobsHands.schedule(() -> bob.setTyping(general, true), paceMillis / 4, TimeUnit.MILLISECONDS);
       bobsHands.schedule(() -> {
         bob.setTyping(general, false);
         bob.sendText(general, BOB_SAYS.get(next.getAndIncrement() % BOB_SAYS.size()));
-      }, 2_400, TimeUnit.MILLISECONDS);
+      }, paceMillis, TimeUnit.MILLISECONDS);
     });
   }
 

@@ -101,7 +101,7 @@ public final class DesktopMain {
         SwingUtilities.invokeAndWait(() -> window.get().frame().dispose());
         return;
       }
-      if (conversation != null) conversation.keepChatting();
+      if (conversation != null) conversation.keepChatting(2_400);
       closed.await();
     } finally {
       if (app != null) app.close();

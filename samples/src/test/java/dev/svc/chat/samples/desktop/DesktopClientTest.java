@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The desktop client without its window (the view is a thin renderer of {@link ChatModel}): signed in through
  * the tenant backend and the session manager, it shows the scripted conversation of the embedded mode, and
- * carries on after every token expired on the test kit's virtual clock.
+ * carries on after every token expired on the test kit's virtual clock, where bob answers what alice says.
  */
 class DesktopClientTest {
   @RegisterExtension
@@ -66,6 +66,15 @@ class DesktopClientTest {
       Conversation.await("still here on screen",
           () -> model.messageRows().stream().anyMatch(r -> r.text().equals("still here") && !r.pending()));
       assertEquals(ConnectionState.CONNECTED, model.connectionState());
+
+      // after the script, bob stops typing, and answers what alice says
+      others.keepChatting(50);
+      Conversation.await("bob's answer", () -> model.messageRows().stream()
+          .anyMatch(r -> r.senderId().equals("bob") && r.text().equals("Shipping it, then.")));
+      app.controller().send("Who writes the release notes?").get(10, TimeUnit.SECONDS);
+      Conversation.await("bob's answer", () -> model.messageRows().stream()
+          .anyMatch(r -> r.senderId().equals("bob") && r.text().equals("Sounds good to me.")));
+      Conversation.await("bob done typing", () -> model.typingLine().isEmpty());
       assertTrue(backend.sessionsMinted() >= 2, "a new session: " + backend.sessionsMinted());
     }
   }
