@@ -6,7 +6,6 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Svc;
-import dev.svc.chat.reference.ReferenceServer;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,26 +39,12 @@ public final class Demo {
       }
     }
 
-    ReferenceServer server = null;
-    String apiKey = System.getenv("SVC_API_KEY");
-    if (apiUrl == null) {
-      server = ReferenceServer.builder().port(0).build().start();
-      apiUrl = server.apiUrl();
-      apiKey = server.apiKey();
-      System.out.println("reference server: " + apiUrl);
-    } else if (apiKey == null) {
-      System.err.println("--api-url needs the server's API key in SVC_API_KEY");
-      System.exit(2);
-    }
-
-    try {
-      chat(new TenantBackend(apiUrl, apiKey), apiUrl);
-      if (keepRunning && server != null) {
-        System.out.println("server still running at " + apiUrl + " (API key printed above); Ctrl-C to stop");
+    try (ServiceTarget target = ServiceTarget.start(apiUrl)) {
+      chat(new TenantBackend(target.apiUrl(), target.apiKey()), target.apiUrl());
+      if (keepRunning && target.embedded()) {
+        System.out.println("server still running at " + target.apiUrl() + " (API key printed above); Ctrl-C to stop");
         Thread.currentThread().join();
       }
-    } finally {
-      if (server != null) server.close();
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import okhttp3.Cookie;
 import okhttp3.CookieJar;
@@ -41,12 +42,27 @@ public final class ChatApp implements AutoCloseable {
    * @param onState receives every session state
    */
   public ChatApp(String backendUrl, Consumer<SessionState> onState) {
+    this(backendUrl, null, onState);
+  }
+
+  /**
+   * Creates the app for a backend, with its callbacks on an executor of the app's, such as a UI thread.
+   *
+   * @param backendUrl the tenant backend's base URL
+   * @param callbackExecutor runs the session states and every callback of the client (the SDK's default
+   *     thread when null), such as {@code SwingUtilities::invokeLater} in a Swing app
+   * @param onState receives every session state
+   */
+  public ChatApp(String backendUrl, Executor callbackExecutor, Consumer<SessionState> onState) {
     this.backendUrl = backendUrl;
     this.http = new OkHttpClient.Builder().cookieJar(new MemoryCookieJar()).build();
-    this.manager = SessionManager.builder(SessionFetcher.http(backendUrl + "/api/chat/session", http), s -> {
-      states.add(s);
-      onState.accept(s);
-    }).build();
+    SessionManager.Builder builder = SessionManager.builder(
+        SessionFetcher.http(backendUrl + "/api/chat/session", http), s -> {
+          states.add(s);
+          onState.accept(s);
+        });
+    if (callbackExecutor != null) builder.callbackExecutor(callbackExecutor);
+    this.manager = builder.build();
   }
 
   /** Signs in as {@code user} with the backend's own login (sets its cookie in this app's jar). */

@@ -8,7 +8,8 @@ import dev.svc.chat.Subscription;
 /**
  * The code under test: a bot that answers commands in the rooms it serves. {@code /echo <text>} answers the
  * text, {@code /help} lists the commands, anything else starting with {@code /} answers that it is unknown;
- * other messages, and its own, are ignored.
+ * other messages, and its own, are ignored. The smallest bot there is: the samples' {@code ChatBot}
+ * ({@code samples/src/main/java/dev/svc/chat/samples/bot}) is a complete one, with replies, reactions and reminders.
  */
 final class CommandBot implements AutoCloseable {
   private final ChatClient client;

@@ -1,0 +1,230 @@
+package dev.svc.chat.samples.desktop;
+
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.ComposerTypingController;
+import dev.svc.chat.ConnectionReason;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessageLists;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.PendingSend;
+import dev.svc.chat.RoomSubscription;
+import dev.svc.chat.RoomSubscriptionListener;
+import dev.svc.chat.Subscription;
+import dev.svc.chat.Svc;
+import dev.svc.chat.TenantPresenceListener;
+import dev.svc.chat.TenantPresenceTracker;
+import dev.svc.chat.session.SessionState;
+import dev.svc.chat.session.SessionStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The desktop client's presenter: it feeds a {@link ChatModel} from the session manager's client with the SDK's
+ * helpers ({@link RoomSubscription} for the room on screen, {@link TenantPresenceTracker} for who is online,
+ * {@link ComposerTypingController} for the composer, {@link MessageLists} for merging), and turns the window's
+ * actions (select a room, type, send, edit, delete, react) into SDK calls. It never blocks: every result comes
+ * back through a future or an event, on the client's callback executor.
+ */
+public final class ChatController implements AutoCloseable {
+  private final ChatModel model;
+
+  // guarded by this
+  private ChatClient client;
+  private final List<Subscription> subscriptions = new ArrayList<>();
+  private TenantPresenceTracker presence;
+  private RoomSubscription room;
+  private ComposerTypingController typing;
+  private long markedSeq;
+
+  /**
+   * Creates the presenter of a model.
+   *
+   * @param model the model it feeds
+   */
+  public ChatController(ChatModel model) {
+    this.model = model;
+  }
+
+  /** Returns the model. */
+  public ChatModel model() {
+    return model;
+  }
+
+  /**
+   * Takes a session state from the session manager: shows it, and starts on the client once it is ready (the
+   * same client lives on through token refreshes).
+   *
+   * @param state the new state
+   */
+  public void onSession(SessionState state) {
+    model.session(state.status(), state.error());
+    if (state.status() == SessionStatus.READY && state.client() != null) attach(state.client());
+  }
+
+  private synchronized void attach(ChatClient c) {
+    if (c == client) return;
+    detach();
+    client = c;
+    model.connection(new ConnectionStateChange(c.state(), c.state(), ConnectionReason.CONNECTED, null));
+    subscriptions.add(c.on(EventType.CONNECTION_STATE, model::connection));
+    subscriptions.add(c.on(EventType.NEW_MESSAGE, model::arrived));
+    subscriptions.add(c.on(EventType.ROOM_READ, model::read));
+    subscriptions.add(c.on(EventType.TYPING, e -> model.typing(e.roomId(), e.userId(), e.isTyping())));
+    presence = Svc.createTenantPresenceTracker(c, new TenantPresenceListener() {
+      @Override
+      public void onChange(Set<String> users) {
+        model.online(users);
+      }
+    });
+    c.listRooms().thenAccept(rooms -> {
+      model.rooms(rooms);
+      if (model.selectedRoom() == null && !rooms.isEmpty()) select(rooms.get(0).id());
+    });
+  }
+
+  /**
+   * Shows a room: joins it, loads its history and receipts, and follows it live.
+   *
+   * @param roomId the room
+   */
+  public synchronized void select(String roomId) {
+    if (client == null || roomId.equals(model.selectedRoom()) && room != null) return;
+    if (room != null) room.destroy();
+    if (typing != null) typing.close();
+    model.select(roomId);
+    markedSeq = 0;
+    ChatClient c = client;
+    room = Svc.createRoomSubscription(c, roomId, model.me(), new RoomSubscriptionListener() {
+      @Override
+      public void onInitialMessages(List<Message> history) {
+        List<Message> all = new ArrayList<>(history);
+        for (PendingSend p : c.pendingSends(roomId)) all.add(p.pendingMessage()); // sends still in the outbox
+        model.merge(roomId, all);
+        markRead(roomId, history);
+      }
+
+      @Override
+      public void onMessage(Message m) {
+        model.merge(roomId, List.of(m));
+        markRead(roomId, List.of(m));
+      }
+
+      @Override
+      public void onMessageUpdated(Message m) {
+        model.merge(roomId, List.of(m));
+      }
+    });
+    typing = ComposerTypingController.create(c, roomId);
+    c.getReceipts(roomId).thenAccept(receipts -> receipts.forEach(model::read));
+  }
+
+  /** Marks the room read up to the newest message of someone else, once per message. */
+  private synchronized void markRead(String roomId, List<Message> arrived) {
+    if (client == null || !roomId.equals(model.selectedRoom())) return;
+    Message newest = null;
+    for (Message m : arrived) {
+      if (!m.senderId().equals(model.me()) && (newest == null || m.seq() > newest.seq())) newest = m;
+    }
+    if (newest == null || newest.seq() <= markedSeq || newest.seq() <= model.readSeq(roomId, model.me())) return;
+    markedSeq = newest.seq();
+    client.markRead(roomId, newest.id());
+  }
+
+  /**
+   * Tells the typing controller about the composer's text (typing starts, is kept alive, or stops when empty).
+   *
+   * @param text the composer's text now
+   */
+  public synchronized void input(String text) {
+    if (typing != null) typing.onInput(text);
+  }
+
+  /**
+   * Sends a text to the room on screen; it shows at once as pending, then as stored.
+   *
+   * @param text the text
+   * @return the stored message
+   */
+  public synchronized CompletableFuture<Message> send(String text) {
+    String roomId = model.selectedRoom();
+    if (client == null || roomId == null) return CompletableFuture.failedFuture(new IllegalStateException("no room"));
+    if (typing != null) typing.onSend();
+    CompletableFuture<Message> sent = client.sendText(roomId, text);
+    for (PendingSend p : client.pendingSends(roomId)) model.merge(roomId, List.of(p.pendingMessage()));
+    return sent.whenComplete((m, e) -> {
+      if (m != null) model.sent(m);
+    });
+  }
+
+  /**
+   * Changes the text of one of my messages in the room on screen, keeping its other parts (a reply stays one).
+   *
+   * @param message the message
+   * @param text the new text
+   * @return the updated message
+   */
+  public synchronized CompletableFuture<Message> edit(Message message, String text) {
+    List<MessagePart> parts = new ArrayList<>();
+    for (MessagePart p : message.parts()) {
+      if (!p.isText()) parts.add(p);
+    }
+    parts.add(MessagePart.text(text));
+    return track(client.updateMessage(message.roomId(), message.id(), parts));
+  }
+
+  /**
+   * Deletes one of my messages.
+   *
+   * @param roomId its room
+   * @param messageId the message
+   * @return the deleted message
+   */
+  public synchronized CompletableFuture<Message> delete(String roomId, String messageId) {
+    return track(client.deleteMessage(roomId, messageId));
+  }
+
+  /**
+   * Adds my reaction to a message, or takes it back.
+   *
+   * @param roomId its room
+   * @param messageId the message
+   * @param emoji the reaction
+   * @return the message with its reactions now
+   */
+  public synchronized CompletableFuture<Message> react(String roomId, String messageId, String emoji) {
+    return track(client.toggleReaction(roomId, messageId, emoji));
+  }
+
+  private CompletableFuture<Message> track(CompletableFuture<Message> f) {
+    return f.whenComplete((m, e) -> {
+      if (m != null) model.merge(m.roomId(), List.of(m));
+    });
+  }
+
+  /** Returns the session's client, or null before the session is ready. */
+  public synchronized ChatClient client() {
+    return client;
+  }
+
+  private void detach() {
+    for (Subscription s : subscriptions) s.remove();
+    subscriptions.clear();
+    if (presence != null) presence.destroy();
+    if (room != null) room.destroy();
+    if (typing != null) typing.close();
+    presence = null;
+    room = null;
+    typing = null;
+  }
+
+  /** Stops following the client (the session manager closes it). */
+  @Override
+  public synchronized void close() {
+    detach();
+    client = null;
+  }
+}

@@ -1,0 +1,262 @@
+package dev.svc.chat.samples.desktop;
+
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessageLists;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.Room;
+import dev.svc.chat.samples.Replies;
+import dev.svc.chat.session.SessionStatus;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * What the desktop client shows, without Swing: the rooms with their unread counts, the selected room's
+ * messages (edits, deletes, reactions, replies, who has seen what), who is typing, who is online, and the
+ * session and connection state. {@link ChatController} feeds it from the SDK; the window renders its rows;
+ * tests read them. Thread-safe; listeners run on the thread that made the change (the client's callback
+ * executor: the EDT in the app).
+ */
+public final class ChatModel {
+  /** One room of the list. */
+  public record RoomRow(String id, String name, int unread, boolean selected) {}
+
+  /** One message of the list, ready to render. */
+  public record MessageRow(String id, String senderId, String text, boolean mine, boolean edited, boolean deleted,
+      boolean pending, Replies.Reply replyTo, Map<String, Integer> reactions, List<String> seenBy, long createdAt) {}
+
+  private final String me;
+  private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+  // guarded by this
+  private SessionStatus session = SessionStatus.IDLE;
+  private String sessionError;
+  private ConnectionStateChange connection;
+  private List<Room> rooms = List.of();
+  private String selected;
+  private final Map<String, Integer> unread = new HashMap<>();
+  private final Map<String, List<Message>> messages = new HashMap<>();
+  private final Map<String, Map<String, Long>> reads = new HashMap<>();
+  private final Map<String, Set<String>> typing = new HashMap<>();
+  private Set<String> online = Set.of();
+
+  /**
+   * Creates an empty model.
+   *
+   * @param me the signed-in user, whose messages are "mine" and whose reads and typing are not shown
+   */
+  public ChatModel(String me) {
+    this.me = me;
+  }
+
+  /** Returns the signed-in user. */
+  public String me() {
+    return me;
+  }
+
+  /** Calls {@code listener} after every change. */
+  public void addListener(Runnable listener) {
+    listeners.add(listener);
+  }
+
+  private void changed() {
+    for (Runnable r : listeners) r.run();
+  }
+
+  // ---- changes, from the controller ----
+
+  void session(SessionStatus status, Throwable error) {
+    synchronized (this) {
+      session = status;
+      sessionError = error == null ? null : error.getMessage();
+    }
+    changed();
+  }
+
+  void connection(ConnectionStateChange change) {
+    synchronized (this) {
+      connection = change;
+    }
+    changed();
+  }
+
+  void rooms(List<Room> list) {
+    synchronized (this) {
+      rooms = List.copyOf(list);
+    }
+    changed();
+  }
+
+  void select(String roomId) {
+    synchronized (this) {
+      selected = roomId;
+      unread.remove(roomId);
+    }
+    changed();
+  }
+
+  /** Merges messages of a room (history, new, updated, pending) by id, in seq order. */
+  void merge(String roomId, Collection<Message> list) {
+    synchronized (this) {
+      messages.put(roomId, MessageLists.mergeMessagesById(messages.getOrDefault(roomId, List.of()), list));
+    }
+    changed();
+  }
+
+  /** Replaces a pending message of mine by the stored one. */
+  void sent(Message stored) {
+    synchronized (this) {
+      messages.put(stored.roomId(),
+          MessageLists.reconcileSelfSentMessage(messages.getOrDefault(stored.roomId(), List.of()), stored));
+    }
+    changed();
+  }
+
+  /** Counts a new message of a room that is not on screen. */
+  void arrived(Message m) {
+    synchronized (this) {
+      if (m.roomId().equals(selected) || m.senderId().equals(me)) return;
+      unread.merge(m.roomId(), 1, Integer::sum);
+    }
+    changed();
+  }
+
+  void read(Receipt receipt) {
+    synchronized (this) {
+      reads.computeIfAbsent(receipt.roomId(), k -> new HashMap<>()).merge(receipt.userId(), receipt.seq(), Math::max);
+      // whoever read has stopped typing in practice; their next input says otherwise
+    }
+    changed();
+  }
+
+  void typing(String roomId, String userId, boolean isTyping) {
+    synchronized (this) {
+      Set<String> set = typing.computeIfAbsent(roomId, k -> new TreeSet<>());
+      if (isTyping) set.add(userId); else set.remove(userId);
+    }
+    changed();
+  }
+
+  void online(Set<String> users) {
+    synchronized (this) {
+      online = Set.copyOf(users);
+    }
+    changed();
+  }
+
+  // ---- what the window shows ----
+
+  /** Returns the id of the room on screen, or null. */
+  public synchronized String selectedRoom() {
+    return selected;
+  }
+
+  /** Returns a message of the room on screen as the client last delivered it, or null. */
+  public synchronized Message message(String messageId) {
+    for (Message m : messages.getOrDefault(selected, List.of())) {
+      if (m.id().equals(messageId)) return m;
+    }
+    return null;
+  }
+
+  /** Returns the seq up to which {@code userId} has read {@code roomId} (0: nothing). */
+  public synchronized long readSeq(String roomId, String userId) {
+    return reads.getOrDefault(roomId, Map.of()).getOrDefault(userId, 0L);
+  }
+
+  /** Returns the room list, in the service's order. */
+  public synchronized List<RoomRow> roomRows() {
+    List<RoomRow> out = new ArrayList<>();
+    for (Room r : rooms) out.add(new RoomRow(r.id(), r.name(), unread.getOrDefault(r.id(), 0), r.id().equals(selected)));
+    return out;
+  }
+
+  /** Returns the selected room's name and members, such as "general · alice, bob". */
+  public synchronized String roomTitle() {
+    for (Room r : rooms) {
+      if (r.id().equals(selected)) return r.name() + "  ·  " + String.join(", ", r.memberIds());
+    }
+    return "";
+  }
+
+  /** Returns the selected room's messages, oldest first. */
+  public synchronized List<MessageRow> messageRows() {
+    if (selected == null) return List.of();
+    List<Message> list = messages.getOrDefault(selected, List.of());
+    // a member's read mark sits under the newest message at or below the seq they read (never their own mark)
+    Map<String, List<String>> seen = new HashMap<>();
+    for (Map.Entry<String, Long> e : new java.util.TreeMap<>(reads.getOrDefault(selected, Map.of())).entrySet()) {
+      if (e.getKey().equals(me)) continue;
+      Message at = null;
+      for (Message m : list) {
+        if (!MessageLists.isPending(m) && m.seq() <= e.getValue()) at = m;
+      }
+      if (at != null && !at.senderId().equals(e.getKey())) seen.computeIfAbsent(at.id(), k -> new ArrayList<>()).add(e.getKey());
+    }
+    List<MessageRow> rows = new ArrayList<>();
+    for (Message m : list) {
+      Map<String, Integer> reactions = new LinkedHashMap<>();
+      for (Map.Entry<String, List<String>> e : m.reactions().entrySet()) {
+        if (!e.getValue().isEmpty()) reactions.put(e.getKey(), e.getValue().size());
+      }
+      rows.add(new MessageRow(m.id(), m.senderId(), m.isDeleted() ? "" : m.text(), m.senderId().equals(me),
+          m.editedAt() != null && !m.isDeleted(), m.isDeleted(), MessageLists.isPending(m),
+          Replies.of(m).orElse(null), reactions, seen.getOrDefault(m.id(), List.of()), m.createdAt()));
+    }
+    return rows;
+  }
+
+  /** Returns "bob is typing…", "bob and carol are typing…", or "" for the selected room. */
+  public synchronized String typingLine() {
+    List<String> who = new ArrayList<>(typing.getOrDefault(selected, Set.of()));
+    who.remove(me);
+    if (who.isEmpty()) return "";
+    if (who.size() == 1) return who.get(0) + " is typing…";
+    return String.join(", ", who.subList(0, who.size() - 1)) + " and " + who.get(who.size() - 1) + " are typing…";
+  }
+
+  /** Returns the users online in the tenant, sorted. */
+  public synchronized List<String> onlineUsers() {
+    return new ArrayList<>(new TreeSet<>(online));
+  }
+
+  /** Returns the connection state, CLOSED-like DISCONNECTED before the session is ready. */
+  public synchronized ConnectionState connectionState() {
+    return connection == null ? ConnectionState.DISCONNECTED : connection.current();
+  }
+
+  /**
+   * Returns the status bar's text: the connection state with its reason and retry, and the session's state,
+   * such as "RECONNECTING · transport_closed · attempt 2, next in 1.4 s · session READY".
+   */
+  public synchronized String statusLine() {
+    StringBuilder sb = new StringBuilder();
+    if (connection == null) {
+      sb.append("DISCONNECTED");
+    } else {
+      sb.append(connection.current());
+      if (connection.current() == ConnectionState.CONNECTED) {
+        sb.append(" as ").append(me);
+      } else if (connection.reason() != null) {
+        sb.append(" · ").append(connection.reason().code());
+        if (connection.current() == ConnectionState.RECONNECTING) {
+          sb.append(" · attempt ").append(connection.attempt());
+          if (connection.retryDelayMillis() > 0) {
+            sb.append(", next in ").append(String.format(java.util.Locale.ROOT, "%.1f s", connection.retryDelayMillis() / 1000.0));
+          }
+        }
+      }
+    }
+    sb.append("  ·  session ").append(session);
+    if (sessionError != null) sb.append(": ").append(sessionError);
+    return sb.toString();
+  }
+}

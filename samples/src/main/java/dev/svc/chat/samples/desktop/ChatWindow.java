@@ -1,0 +1,385 @@
+package dev.svc.chat.samples.desktop;
+
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.Message;
+import java.awt.BasicStroke;
+import java.awt.BorderLayout;
+import java.awt.Color;
+import java.awt.Component;
+import java.awt.Dimension;
+import java.awt.Font;
+import java.awt.Graphics;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.event.MouseAdapter;
+import java.awt.event.MouseEvent;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import javax.swing.BorderFactory;
+import javax.swing.DefaultListCellRenderer;
+import javax.swing.Icon;
+import javax.swing.JButton;
+import javax.swing.JFrame;
+import javax.swing.JLabel;
+import javax.swing.JList;
+import javax.swing.JMenuItem;
+import javax.swing.JOptionPane;
+import javax.swing.JPanel;
+import javax.swing.JPopupMenu;
+import javax.swing.JScrollPane;
+import javax.swing.JTextField;
+import javax.swing.ListSelectionModel;
+import javax.swing.SwingUtilities;
+import javax.swing.event.DocumentEvent;
+import javax.swing.event.DocumentListener;
+
+/**
+ * The desktop client's window: a thin renderer of the {@link ChatModel} (rooms with unread counts, who is
+ * online, the room's messages with replies, edits, deletes, reactions and read marks, who is typing, the
+ * connection state) whose actions go to the {@link ChatController}. It runs on the EDT only: the SDK calls back
+ * there ({@code SwingUtilities::invokeLater} is the client's callback executor), and it re-renders after each
+ * change of the model. Right-click a message to react, or to edit or delete one of yours.
+ */
+public final class ChatWindow {
+  private static final Color SIDEBAR = new Color(0x1f2937);
+  private static final Color SIDEBAR_TEXT = new Color(0xd1d5db);
+  private static final Color SELECTED = new Color(0x2563eb);
+  private static final Color MUTED = new Color(0x6b7280);
+  private static final Color[] AVATARS = {new Color(0xe11d48), new Color(0x059669), new Color(0x7c3aed),
+      new Color(0xd97706), new Color(0x0891b2), new Color(0x4f46e5), new Color(0xdb2777), new Color(0x65a30d)};
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
+  private static final List<String> REACTIONS = List.of("👍", "❤", "😂", "🎉", "☀");
+
+  private final ChatModel model;
+  private final ChatController controller;
+  private final JFrame frame;
+  private final JList<ChatModel.RoomRow> rooms = new JList<>();
+  private final JList<String> online = new JList<>();
+  private final JList<ChatModel.MessageRow> messages = new JList<>();
+  private final JLabel title = new JLabel(" ");
+  private final JLabel typing = new JLabel(" ");
+  private final JLabel status = new JLabel(" ");
+  private final JTextField composer = new JTextField();
+  private boolean rendering;
+  private int messageWidth = 600;
+
+  /**
+   * Builds the window; call on the EDT.
+   *
+   * @param controller the presenter, with its model
+   */
+  public ChatWindow(ChatController controller) {
+    this.controller = controller;
+    this.model = controller.model();
+    frame = new JFrame("svc chat · " + model.me());
+    frame.setDefaultCloseOperation(JFrame.DISPOSE_ON_CLOSE);
+    frame.setLayout(new BorderLayout());
+    frame.add(sidebar(), BorderLayout.WEST);
+    frame.add(conversation(), BorderLayout.CENTER);
+    status.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(1, 0, 0, 0, new Color(0xe5e7eb)),
+        BorderFactory.createEmptyBorder(4, 10, 4, 10)));
+    status.setFont(status.getFont().deriveFont(Font.PLAIN, 12f));
+    frame.add(status, BorderLayout.SOUTH);
+    frame.setSize(1000, 640);
+    model.addListener(() -> SwingUtilities.invokeLater(this::render));
+    render();
+  }
+
+  /** Returns the frame. */
+  public JFrame frame() {
+    return frame;
+  }
+
+  private JPanel sidebar() {
+    JPanel side = new JPanel(new BorderLayout());
+    side.setBackground(SIDEBAR);
+    side.setPreferredSize(new Dimension(210, 0));
+    JLabel brand = sideHeader("svc chat");
+    brand.setFont(brand.getFont().deriveFont(Font.BOLD, 17f));
+    brand.setForeground(Color.WHITE);
+    brand.setBorder(BorderFactory.createEmptyBorder(14, 14, 10, 14));
+    JPanel top = new JPanel(new BorderLayout());
+    top.setOpaque(false);
+    top.add(brand, BorderLayout.NORTH);
+    top.add(sideHeader("ROOMS"), BorderLayout.CENTER);
+    style(rooms);
+    rooms.setCellRenderer(new DefaultListCellRenderer() {
+      @Override
+      public Component getListCellRendererComponent(JList<?> list, Object value, int index, boolean sel, boolean focus) {
+        ChatModel.RoomRow r = (ChatModel.RoomRow) value;
+        String badge = r.unread() > 0
+            ? "&nbsp;&nbsp;<span style='color:#ffffff;background-color:#dc2626'>&nbsp;" + r.unread() + "&nbsp;</span>" : "";
+        JLabel l = (JLabel) super.getListCellRendererComponent(list, "<html><b># </b>" + esc(r.name()) + badge
+            + "</html>", index, false, false);
+        sidebarCell(l, r.selected(), r.unread() > 0);
+        return l;
+      }
+    });
+    rooms.addListSelectionListener(e -> {
+      ChatModel.RoomRow r = rooms.getSelectedValue();
+      if (!rendering && !e.getValueIsAdjusting() && r != null) controller.select(r.id());
+    });
+    JPanel roomsPanel = new JPanel(new BorderLayout());
+    roomsPanel.setOpaque(false);
+    roomsPanel.add(top, BorderLayout.NORTH);
+    roomsPanel.add(rooms, BorderLayout.CENTER);
+    style(online);
+    online.setCellRenderer(new DefaultListCellRenderer() {
+      @Override
+      public Component getListCellRendererComponent(JList<?> list, Object value, int index, boolean sel, boolean focus) {
+        String u = (String) value;
+        JLabel l = (JLabel) super.getListCellRendererComponent(list, "<html><span style='color:#22c55e'>●</span>&nbsp;"
+            + esc(u) + (u.equals(model.me()) ? " <span style='color:#9ca3af'>(you)</span>" : "") + "</html>",
+            index, false, false);
+        sidebarCell(l, false, false);
+        return l;
+      }
+    });
+    JPanel onlinePanel = new JPanel(new BorderLayout());
+    onlinePanel.setOpaque(false);
+    onlinePanel.add(sideHeader("ONLINE"), BorderLayout.NORTH);
+    onlinePanel.add(online, BorderLayout.CENTER);
+    onlinePanel.setBorder(BorderFactory.createEmptyBorder(0, 0, 12, 0));
+    side.add(roomsPanel, BorderLayout.NORTH);
+    side.add(onlinePanel, BorderLayout.SOUTH);
+    return side;
+  }
+
+  private JPanel conversation() {
+    JPanel center = new JPanel(new BorderLayout());
+    center.setBackground(Color.WHITE);
+    title.setFont(title.getFont().deriveFont(Font.BOLD, 15f));
+    title.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(0, 0, 1, 0, new Color(0xe5e7eb)),
+        BorderFactory.createEmptyBorder(12, 16, 12, 16)));
+    center.add(title, BorderLayout.NORTH);
+    messages.setCellRenderer(new MessageRenderer());
+    messages.setSelectionMode(ListSelectionModel.SINGLE_SELECTION);
+    messages.addMouseListener(new MouseAdapter() {
+      @Override
+      public void mousePressed(MouseEvent e) {
+        popup(e);
+      }
+
+      @Override
+      public void mouseReleased(MouseEvent e) {
+        popup(e);
+      }
+    });
+    JScrollPane scroll = new JScrollPane(messages);
+    scroll.setBorder(BorderFactory.createEmptyBorder());
+    scroll.getViewport().setBackground(Color.WHITE);
+    scroll.setHorizontalScrollBarPolicy(JScrollPane.HORIZONTAL_SCROLLBAR_NEVER);
+    scroll.addComponentListener(new java.awt.event.ComponentAdapter() {
+      @Override
+      public void componentResized(java.awt.event.ComponentEvent e) {
+        messageWidth = Math.max(300, scroll.getViewport().getWidth() - 130);
+        messages.setListData(model.messageRows().toArray(new ChatModel.MessageRow[0])); // heights for the new width
+      }
+    });
+    center.add(scroll, BorderLayout.CENTER);
+    JPanel bottom = new JPanel(new BorderLayout(8, 4));
+    bottom.setBackground(Color.WHITE);
+    bottom.setBorder(BorderFactory.createEmptyBorder(2, 16, 10, 16));
+    typing.setForeground(MUTED);
+    typing.setFont(typing.getFont().deriveFont(Font.ITALIC, 12f));
+    bottom.add(typing, BorderLayout.NORTH);
+    composer.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createLineBorder(new Color(0xd1d5db), 1, true),
+        BorderFactory.createEmptyBorder(7, 9, 7, 9)));
+    composer.getDocument().addDocumentListener(new DocumentListener() {
+      @Override
+      public void insertUpdate(DocumentEvent e) {
+        controller.input(composer.getText());
+      }
+
+      @Override
+      public void removeUpdate(DocumentEvent e) {
+        controller.input(composer.getText());
+      }
+
+      @Override
+      public void changedUpdate(DocumentEvent e) {
+      }
+    });
+    composer.addActionListener(e -> send());
+    JButton sendButton = new JButton("Send");
+    sendButton.addActionListener(e -> send());
+    bottom.add(composer, BorderLayout.CENTER);
+    bottom.add(sendButton, BorderLayout.EAST);
+    center.add(bottom, BorderLayout.SOUTH);
+    return center;
+  }
+
+  private void send() {
+    String text = composer.getText().trim();
+    if (text.isEmpty()) return;
+    composer.setText("");
+    controller.send(text).whenComplete((m, e) -> {
+      if (e != null) SwingUtilities.invokeLater(() -> status.setText("send failed: " + e.getMessage()));
+    });
+  }
+
+  private void popup(MouseEvent e) {
+    if (!e.isPopupTrigger()) return;
+    int index = messages.locationToIndex(e.getPoint());
+    if (index < 0) return;
+    ChatModel.MessageRow row = messages.getModel().getElementAt(index);
+    Message m = model.message(row.id());
+    if (m == null || row.deleted() || row.pending()) return;
+    JPopupMenu menu = new JPopupMenu();
+    for (String emoji : REACTIONS) {
+      JMenuItem item = new JMenuItem("React " + emoji);
+      item.addActionListener(a -> controller.react(m.roomId(), m.id(), emoji));
+      menu.add(item);
+    }
+    if (row.mine()) {
+      menu.addSeparator();
+      JMenuItem edit = new JMenuItem("Edit…");
+      edit.addActionListener(a -> {
+        String text = JOptionPane.showInputDialog(frame, "Edit message", m.text());
+        if (text != null && !text.isBlank()) controller.edit(m, text.trim());
+      });
+      JMenuItem delete = new JMenuItem("Delete");
+      delete.addActionListener(a -> controller.delete(m.roomId(), m.id()));
+      menu.add(edit);
+      menu.add(delete);
+    }
+    menu.show(messages, e.getX(), e.getY());
+  }
+
+  /** Returns what the window shows, for a smoke test on a display: rooms, messages, typing line, status bar. */
+  String shown() {
+    return rooms.getModel().getSize() + " rooms, " + messages.getModel().getSize() + " messages, "
+        + online.getModel().getSize() + " online; " + typing.getText() + "; " + status.getText();
+  }
+
+  /** Re-renders everything from the model; on the EDT. */
+  void render() {
+    rendering = true;
+    try {
+      List<ChatModel.RoomRow> roomRows = model.roomRows();
+      rooms.setListData(roomRows.toArray(new ChatModel.RoomRow[0]));
+      for (int i = 0; i < roomRows.size(); i++) {
+        if (roomRows.get(i).selected()) rooms.setSelectedIndex(i);
+      }
+      online.setListData(model.onlineUsers().toArray(new String[0]));
+      title.setText(model.roomTitle().isEmpty() ? " " : "# " + model.roomTitle());
+      List<ChatModel.MessageRow> rows = model.messageRows();
+      boolean atEnd = messages.getModel().getSize() != rows.size();
+      messages.setListData(rows.toArray(new ChatModel.MessageRow[0]));
+      if (atEnd && !rows.isEmpty()) messages.ensureIndexIsVisible(rows.size() - 1);
+      String t = model.typingLine();
+      typing.setText(t.isEmpty() ? " " : t);
+      ConnectionState state = model.connectionState();
+      String dot = switch (state) {
+        case CONNECTED -> "#16a34a";
+        case CONNECTING, RECONNECTING -> "#d97706";
+        default -> "#dc2626";
+      };
+      status.setText("<html><span style='color:" + dot + "'>●</span>&nbsp;" + esc(model.statusLine()) + "</html>");
+    } finally {
+      rendering = false;
+    }
+  }
+
+  private final class MessageRenderer extends DefaultListCellRenderer {
+    @Override
+    public Component getListCellRendererComponent(JList<?> list, Object value, int index, boolean sel, boolean focus) {
+      ChatModel.MessageRow r = (ChatModel.MessageRow) value;
+      StringBuilder h = new StringBuilder("<html><div style='width:").append(messageWidth).append("px'>");
+      h.append("<b>").append(esc(r.senderId())).append("</b>&nbsp;&nbsp;<span style='color:#9ca3af'>")
+          .append(TIME.format(Instant.ofEpochMilli(r.createdAt()))).append("</span>");
+      if (r.pending()) h.append("&nbsp;&nbsp;<span style='color:#9ca3af'>sending…</span>");
+      h.append("<br>");
+      if (r.replyTo() != null) {
+        h.append("<table cellpadding='3' cellspacing='0'><tr><td bgcolor='#f3f4f6'><span style='color:#6b7280'>↪ ")
+            .append(esc(r.replyTo().senderId())).append(": ").append(esc(r.replyTo().quote()))
+            .append("</span></td></tr></table>");
+      }
+      if (r.deleted()) {
+        h.append("<i style='color:#9ca3af'>message deleted</i>");
+      } else {
+        h.append(esc(r.text()).replace("\n", "<br>"));
+        if (r.edited()) h.append("&nbsp;<span style='color:#9ca3af'>(edited)</span>");
+      }
+      if (!r.reactions().isEmpty()) {
+        h.append("<br>");
+        for (Map.Entry<String, Integer> e : r.reactions().entrySet()) {
+          h.append("<span style='background-color:#eef2ff;color:#3730a3'>&nbsp;").append(esc(e.getKey()))
+              .append("&nbsp;").append(e.getValue()).append("&nbsp;</span>&nbsp;&nbsp;");
+        }
+      }
+      if (!r.seenBy().isEmpty()) {
+        h.append("<br><span style='color:#9ca3af'>✓ seen by ").append(esc(String.join(", ", r.seenBy())))
+            .append("</span>");
+      }
+      h.append("</div></html>");
+      JLabel l = (JLabel) super.getListCellRendererComponent(list, h.toString(), index, sel, false);
+      l.setIcon(new Avatar(r.senderId()));
+      l.setIconTextGap(10);
+      l.setVerticalAlignment(JLabel.TOP);
+      l.setVerticalTextPosition(JLabel.TOP);
+      l.setBorder(BorderFactory.createEmptyBorder(6, 16, 6, 16));
+      l.setBackground(sel ? new Color(0xf3f4f6) : Color.WHITE);
+      l.setForeground(new Color(0x111827));
+      return l;
+    }
+  }
+
+  /** A round avatar with the user's initial. */
+  private record Avatar(String user) implements Icon {
+    @Override
+    public void paintIcon(Component c, Graphics g, int x, int y) {
+      Graphics2D g2 = (Graphics2D) g.create();
+      g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+      g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g2.setColor(AVATARS[user.chars().sum() % AVATARS.length]);
+      g2.fillOval(x, y + 2, 32, 32);
+      g2.setStroke(new BasicStroke(1f));
+      g2.setColor(Color.WHITE);
+      g2.setFont(c.getFont().deriveFont(Font.BOLD, 15f));
+      String initial = user.isEmpty() ? "?" : user.substring(0, 1).toUpperCase(java.util.Locale.ROOT);
+      int w = g2.getFontMetrics().stringWidth(initial);
+      g2.drawString(initial, x + 16 - w / 2, y + 2 + 21);
+      g2.dispose();
+    }
+
+    @Override
+    public int getIconWidth() {
+      return 32;
+    }
+
+    @Override
+    public int getIconHeight() {
+      return 36;
+    }
+  }
+
+  private static void style(JList<?> list) {
+    list.setOpaque(false);
+    list.setBackground(SIDEBAR);
+    list.setSelectionMode(ListSelectionModel.SINGLE_SELECTION);
+  }
+
+  private static JLabel sideHeader(String text) {
+    JLabel l = new JLabel(text);
+    l.setForeground(new Color(0x9ca3af));
+    l.setFont(l.getFont().deriveFont(Font.BOLD, 11f));
+    l.setBorder(BorderFactory.createEmptyBorder(10, 14, 4, 14));
+    return l;
+  }
+
+  private static void sidebarCell(JLabel l, boolean selected, boolean bold) {
+    l.setOpaque(true);
+    l.setBackground(selected ? SELECTED : SIDEBAR);
+    l.setForeground(selected ? Color.WHITE : SIDEBAR_TEXT);
+    l.setFont(l.getFont().deriveFont(bold ? Font.BOLD : Font.PLAIN, 13f));
+    l.setBorder(BorderFactory.createEmptyBorder(4, 14, 4, 14));
+  }
+
+  static String esc(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}
