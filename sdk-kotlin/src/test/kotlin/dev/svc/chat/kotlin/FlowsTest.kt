@@ -81,6 +81,29 @@ class FlowsTest {
   }
 
   @Test
+  fun `a room's list merges history and live messages, each once, and destroys its subscription on cancel`() = runTest {
+    val lists = mutableListOf<List<Message>>()
+    val job = backgroundScope.launch { client.roomMessages("r1", "me").toList(lists) }
+    runCurrent()
+    client.joinResults.removeFirst().complete(Room.builder().id("r1").memberIds(listOf("me")).createdAt(1).build())
+    val m1 = message("m1", 1).newBuilder().rev(1).build()
+    client.historyResults.removeFirst().complete(MessagePage(listOf(m1), false))
+    val m2 = message("m2", 2).newBuilder().rev(2).build()
+    client.emit(EventType.NEW_MESSAGE, m2)
+    client.emit(EventType.NEW_MESSAGE, m2)
+    val m1Edited = m1.newBuilder().rev(3).parts(listOf(MessagePart.text("m1 edited"))).editedAt(5L).build()
+    client.emit(EventType.MESSAGE_UPDATED, m1Edited)
+    client.emit(EventType.NEW_MESSAGE, message("x", 1).newBuilder().roomId("other").build())
+    runCurrent()
+    assertEquals(listOf(m1Edited, m2), lists.last(), "by seq, each once, the update in place")
+    assertTrue(client.handlerCount() > 0)
+
+    job.cancel()
+    runCurrent()
+    assertEquals(0, client.handlerCount(), "the subscription is destroyed")
+  }
+
+  @Test
   fun `the connection state starts with the state now and skips repeats`() = runTest {
     client.setState(ConnectionState.CONNECTING)
     val states = mutableListOf<ConnectionState>()
