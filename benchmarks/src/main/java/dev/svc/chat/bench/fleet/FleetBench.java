@@ -72,7 +72,8 @@ public final class FleetBench {
     }
 
     private static Map<String, String> probe(String kind, String apiUrl, Path tokens, int n) throws Exception {
-        List<String> cmd = List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g", "-cp", System.getProperty("java.class.path"),
+        List<String> cmd = List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
+                "-Dfleet.debug=" + Boolean.getBoolean("fleet.debug"), "-cp", System.getProperty("java.class.path"),
                 FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, String> result = new HashMap<>();
@@ -85,6 +86,8 @@ public final class FleetBench {
                         int eq = kv.indexOf('=');
                         result.put(kv.substring(0, eq), kv.substring(eq + 1));
                     }
+                } else if (Boolean.getBoolean("fleet.debug")) {
+                    System.err.println(line);
                 } else if (output.length() < 4000) {
                     output.append(line).append('\n');
                 }

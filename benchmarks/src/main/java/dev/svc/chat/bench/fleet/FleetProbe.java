@@ -75,6 +75,7 @@ public final class FleetProbe {
             if (t.getName().startsWith("OkHttp TaskRunner")) taskRunners++;
         }
         int live = Math.max(1, ok.get());
+        if (Boolean.getBoolean("fleet.debug")) debug(connected);
         System.out.printf(java.util.Locale.ROOT,
                 "RESULT kind=%s clients=%d connected=%d failed=%d connectMillis=%d heapPerClient=%.0f"
                         + " threadsPerClient=%.3f taskRunnerThreads=%d threadsWithoutTaskRunners=%.3f%n",
@@ -83,6 +84,28 @@ public final class FleetProbe {
         System.out.flush();
         for (AutoCloseable c : open) c.close();
         System.exit(0);
+    }
+
+    /** Prints the first failure, the live threads by name and the heap's largest classes (to find costs). */
+    private static void debug(List<CompletableFuture<Void>> connected) throws Exception {
+        for (CompletableFuture<Void> f : connected) {
+            if (f.isCompletedExceptionally()) {
+                try {
+                    f.join();
+                } catch (Exception e) {
+                    e.printStackTrace(System.out);
+                }
+                break;
+            }
+        }
+        java.util.Map<String, Integer> names = new java.util.TreeMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) names.merge(t.getName().replaceAll("\\d+", "N"), 1, Integer::sum);
+        System.out.println("THREADS " + names);
+        Process p = new ProcessBuilder("jcmd", Long.toString(ProcessHandle.current().pid()), "GC.class_histogram")
+                .redirectErrorStream(true).start();
+        String histo = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String[] lines = histo.split("\n");
+        for (int i = 0; i < Math.min(45, lines.length); i++) System.out.println("HISTO " + lines[i]);
     }
 
     private static OkHttpClient sharedClient(String kind) {
