@@ -58,9 +58,12 @@ public final class RealChatClient implements ChatClient {
   private final TokenRefresh tokenRefresh;
   private final Recovery recovery;
 
+  /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
+  private static final Random JITTER = new SecureRandom();
+
   /** Creates a client with a secure random source for backoff jitter; time comes from the options. */
   public RealChatClient(SvcOptions options) {
-    this(options, new SecureRandom());
+    this(options, JITTER);
   }
 
   /** Creates a client with injected randomness (tests). */
