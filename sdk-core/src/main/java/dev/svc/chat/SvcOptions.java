@@ -83,7 +83,7 @@ public final class SvcOptions {
   /**
    * Returns the executor that runs event handlers and completes futures, if one was given.
    *
-   * @return the given executor, or null when the client creates its own daemon thread
+   * @return the given executor, or null when the client uses the SDK's shared callback threads
    */
   public @Nullable Executor callbackExecutor() {
     return callbackExecutor;
@@ -135,7 +135,7 @@ public final class SvcOptions {
   }
 
   /**
-   * Returns the executor the client's connection work runs on, or null for a thread of the client's own.
+   * Returns the executor the client's connection work runs on, or null for the SDK's shared engine threads.
    *
    * @return the engine executor, or null
    */
@@ -207,11 +207,14 @@ public final class SvcOptions {
     }
 
     /**
-     * Sets an OkHttp client to share, for example among many chat clients of one bot. The SDK derives its
-     * own with {@link OkHttpClient#newBuilder()} (sharing the connection pool and dispatcher) and never
-     * shuts the given one down. Each connected chat client holds one of the dispatcher's
-     * {@code maxRequests} slots (64 by default) for as long as it is connected: raise it when sharing
-     * among more clients.
+     * Sets an OkHttp client to share, for example among the many chat clients of a bot fleet. The SDK derives
+     * two clients from it with {@link OkHttpClient#newBuilder()}, once per given client and shared by every
+     * chat client built on it: one for REST calls, on the given client's dispatcher and limits, and one for
+     * the gateway WebSockets, on a dispatcher of the SDK's own with no practical limit (daemon threads, one
+     * per connected socket, as OkHttp reads each WebSocket on a thread of its own). Both share the given
+     * client's connection pool and settings; sockets never take the given dispatcher's slots, so REST calls
+     * never queue behind them. The SDK never shuts the given client down. Without one, every chat client of
+     * the JVM shares one client the SDK makes, which allows 64 REST calls per host at once.
      *
      * @param client the client to share
      * @return this builder
@@ -225,8 +228,11 @@ public final class SvcOptions {
     /**
      * Sets the executor that runs event handlers and completes futures, such as an Android main-thread
      * executor. Callbacks are submitted one at a time, in order, even to a multi-threaded executor. The
-     * client never shuts the given executor down. By default each client owns one daemon thread named
-     * {@code svc-chat-callbacks-N}.
+     * client never shuts the given executor down. By default every client of the JVM shares a small pool of
+     * daemon threads named {@code svc-chat-callbacks-N} (as many as cores), each client's callbacks in a
+     * serial queue of its own: a handler that blocks holds one of these threads, and the pool adds a thread
+     * when its queued work made no progress for a second (up to 64), so other clients' callbacks are
+     * delayed, not stopped. Give a client whose handlers block for long an executor of its own.
      *
      * @param executor the executor
      * @return this builder
@@ -296,8 +302,9 @@ public final class SvcOptions {
     /**
      * Sets the executor that runs the client's connection work (the engine, recovery and the outbox). The
      * client runs its work on it one task at a time, in order, and never blocks it, so many clients may
-     * share one small pool (bot fleets). The client never shuts it down. Default: one daemon thread of the
-     * client's own, which ends when idle.
+     * share one small pool. The client never shuts it down. Default: a pool of daemon threads named
+     * {@code svc-chat-engine-N} (as many as cores) shared by every client of the JVM, which end when idle;
+     * separate from the callback threads, so a blocking handler never holds up connections.
      *
      * @param executor the executor; {@code Runnable::run} runs everything on the calling thread (tests)
      * @return this builder

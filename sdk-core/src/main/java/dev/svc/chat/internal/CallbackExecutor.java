@@ -24,11 +24,6 @@ public final class CallbackExecutor implements Executor {
     return new CallbackExecutor(SerialExecutor.on(executor, log.logger()));
   }
 
-  /** Returns a callback executor that owns one daemon thread named {@code threadName}. */
-  public static CallbackExecutor ownThread(String threadName, Log log) {
-    return new CallbackExecutor(SerialExecutor.ownThread(threadName, log.logger()));
-  }
-
   @Override
   public void execute(Runnable task) {
     serial.execute(task);
@@ -79,10 +74,5 @@ public final class CallbackExecutor implements Executor {
   public static Throwable unwrap(Throwable error) {
     while (error instanceof CompletionException && error.getCause() != null) error = error.getCause();
     return error;
-  }
-
-  /** Shuts down the thread this executor owns, after the callbacks already queued; no-op for a given executor. */
-  public void shutdown() {
-    serial.shutdown();
   }
 }

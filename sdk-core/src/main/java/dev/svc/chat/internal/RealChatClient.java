@@ -7,7 +7,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
@@ -43,11 +42,8 @@ import okhttp3.HttpUrl;
  * the joined room, the event hub and the callback executor, and owns what it created.
  */
 public final class RealChatClient implements ChatClient {
-  private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
-
   private final Log log;
   private final CallbackExecutor callbacks;
-  private final HttpClientHolder http;
   private final RealtimeEngine engine;
   private final JoinedRoom joinedRoom;
   private final EventHub hub;
@@ -62,27 +58,30 @@ public final class RealChatClient implements ChatClient {
   private final TokenRefresh tokenRefresh;
   private final Recovery recovery;
 
+  /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
+  private static final Random JITTER = new SecureRandom();
+
   /** Creates a client with a secure random source for backoff jitter; time comes from the options. */
   public RealChatClient(SvcOptions options) {
-    this(options, new SecureRandom());
+    this(options, JITTER);
   }
 
   /** Creates a client with injected randomness (tests). */
   public RealChatClient(SvcOptions options, Random random) {
-    int id = CLIENT_IDS.incrementAndGet();
     this.log = new Log(options.logger());
-    this.callbacks = options.callbackExecutor() != null
-        ? CallbackExecutor.on(options.callbackExecutor(), log)
-        : CallbackExecutor.ownThread("svc-chat-callbacks-" + id, log);
-    this.http = HttpClientHolder.create(options.okHttpClient(), "svc-chat-http-" + id);
+    // by default the threads and OkHttp clients are shared by every client of the JVM (bot fleets)
+    this.callbacks = CallbackExecutor.on(
+        options.callbackExecutor() != null ? options.callbackExecutor() : ClientThreads.callbacks(), log);
+    SharedHttpClients http = SharedHttpClients.of(options.okHttpClient());
     this.hub = new EventHub(callbacks, log);
     EventRouter router = new EventRouter(hub, log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
-    Scheduler actor = SerialScheduler.forClient(options.engineExecutor(), timers, "svc-chat-engine-" + id, log);
+    Scheduler actor = new SerialScheduler(
+        options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
     ReconnectPolicy backoff = new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
-    this.engine = new RealtimeEngine(http.client, RealtimeEngine.socketUrl(apiUrl), actor,
+    this.engine = new RealtimeEngine(http.webSocket, RealtimeEngine.socketUrl(apiUrl), actor,
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, this::pendingDeliveries,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
@@ -99,7 +98,7 @@ public final class RealChatClient implements ChatClient {
             if (wantConnected && !closed.get()) engine.connect(fresh);
           }
         }, callbacks, log);
-    this.rest = new RestApi(http.client, apiUrl, new RestApi.TokenSource() {
+    this.rest = new RestApi(http.rest, apiUrl, new RestApi.TokenSource() {
       @Override
       public String token() {
         return token;
@@ -148,8 +147,6 @@ public final class RealChatClient implements ChatClient {
     rest.close();
     engine.shutdown();
     outbox.close();
-    http.release();
-    callbacks.shutdown();
   }
 
   @Override

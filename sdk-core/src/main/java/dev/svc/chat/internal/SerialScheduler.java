@@ -16,30 +16,14 @@ public final class SerialScheduler implements Scheduler {
   private final SerialExecutor serial;
   private final TaskScheduler timers;
   private final Log log;
-  private final boolean ownsExecutor;
   private volatile boolean shutdown;
   private volatile Thread runner;
 
-  /** Creates a serial queue on {@code serial}; {@code owned}: shut it down at {@link #shutdown()}. */
-  private SerialScheduler(SerialExecutor serial, TaskScheduler timers, Log log, boolean owned) {
-    this.serial = serial;
-    this.timers = timers;
-    this.log = log;
-    this.ownsExecutor = owned;
-  }
-
   /** Creates a serial queue on {@code executor}, which it never shuts down. */
   public SerialScheduler(Executor executor, TaskScheduler timers, Log log) {
-    this(SerialExecutor.on(executor, log.logger()), timers, log, false);
-  }
-
-  /**
-   * Returns the serial queue of a client: on {@code executor} if given, else on a daemon thread of its own
-   * (named {@code threadName}) that ends when idle and is stopped at {@link #shutdown()}.
-   */
-  public static SerialScheduler forClient(Executor executor, TaskScheduler timers, String threadName, Log log) {
-    if (executor != null) return new SerialScheduler(executor, timers, log);
-    return new SerialScheduler(SerialExecutor.ownThread(threadName, log.logger()), timers, log, true);
+    this.serial = SerialExecutor.on(executor, log.logger());
+    this.timers = timers;
+    this.log = log;
   }
 
   @Override
@@ -95,6 +79,5 @@ public final class SerialScheduler implements Scheduler {
   public void shutdown() {
     if (shutdown) return;
     shutdown = true;
-    if (ownsExecutor) serial.shutdown();
   }
 }

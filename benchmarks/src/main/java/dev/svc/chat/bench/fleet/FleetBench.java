@@ -1,0 +1,101 @@
+package dev.svc.chat.bench.fleet;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.bench.support.Report;
+
+/**
+ * Bot fleets: how many clients one JVM holds against the reference server (in a JVM of its own), what each
+ * costs in heap and threads, and how long connecting them all takes. Ours on one shared {@code OkHttpClient},
+ * ours with an {@code OkHttpClient} each, and the peer: raw OkHttp WebSockets doing only the Socket.IO
+ * handshake and CONNECT. Each kind runs in a fresh JVM ({@link FleetProbe}).
+ *
+ * <p>Arguments: {@code --clients N} (default 1,000; 10,000 needs {@code ulimit -n} of about 25,000 in the
+ * shell, see docs/fleets.md), {@code --kinds shared,own,raw}.
+ */
+public final class FleetBench {
+    private FleetBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(Report.option(args, "--clients", "1000"));
+        String[] kinds = Report.option(args, "--kinds", "shared,own,raw").split(",");
+        Map<String, Map<String, String>> results = new HashMap<>();
+        try (ServerProcess server = ServerProcess.start()) {
+            List<String> users = new ArrayList<>();
+            for (int i = 0; i < n; i++) users.add("bot-" + i);
+            List<String> tokens = server.mint(users, 32);
+            Path tokenFile = Files.createTempFile("fleet-tokens", ".txt");
+            try {
+                Files.write(tokenFile, tokens, StandardCharsets.UTF_8);
+                for (String kind : kinds) {
+                    results.put(kind, probe(kind, server.apiUrl, tokenFile, n));
+                    System.err.println("fleet " + kind + ": " + results.get(kind));
+                }
+            } finally {
+                Files.deleteIfExists(tokenFile);
+            }
+        }
+        Report report = new Report("Bot fleets: " + String.format("%,d", n) + " clients in one JVM");
+        report.paragraph("N clients of N users connect at once from one JVM to the reference server (a JVM of its own, "
+                + "loopback); each kind in a fresh JVM (-Xss512k). Heap: used heap after GC once all are connected and "
+                + "3 s idle, minus before, per connected client. Threads: live threads minus before, per client; "
+                + "OkHttp's task-runner threads (writers and pool cleanup, shared by every OkHttpClient, ending after "
+                + "a minute idle) are counted, and shown apart. `shared`: our clients on one `new OkHttpClient()` "
+                + "(default Dispatcher, as a fleet writes it); `own`: a `new OkHttpClient()` each; peer `raw`: raw OkHttp "
+                + "WebSockets on one client with the Dispatcher's limits lifted, doing only the Engine.IO handshake, the "
+                + "Socket.IO CONNECT with the token and pongs (no REST, no recovery, no state). Our clients also "
+                + "run recovery's room listing (a REST call) at connect, and retry a failed first attempt with backoff "
+                + "(`connected` counts those up by the deadline of max(60 s, N/50 s)). One run, on a machine others may be loading: "
+                + "read the ratios, not the absolute figures.");
+        Report.Table t = report.table("kind", "connected", "first attempts failed", "connect all (ms)", "heap per client (KiB)",
+                "ratio to raw", "threads per client", "of which task runners (threads)");
+        Map<String, String> raw = results.get("raw");
+        for (String kind : kinds) {
+            Map<String, String> r = results.get(kind);
+            double heap = Double.parseDouble(r.getOrDefault("heapPerClient", "NaN")) / 1024;
+            String ratio = raw == null || kind.equals("raw") ? "1.00"
+                    : String.format("%.2f", heap / (Double.parseDouble(raw.get("heapPerClient")) / 1024));
+            t.row(kind, r.get("connected"), r.get("failed"), r.get("connectMillis"), String.format("%.1f", heap), ratio,
+                    r.get("threadsPerClient"), r.get("taskRunnerThreads"));
+        }
+        t.end();
+        report.write(args);
+    }
+
+    private static Map<String, String> probe(String kind, String apiUrl, Path tokens, int n) throws Exception {
+        List<String> cmd = List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
+                "-Dfleet.debug=" + Boolean.getBoolean("fleet.debug"), "-cp", System.getProperty("java.class.path"),
+                FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Map<String, String> result = new HashMap<>();
+        StringBuilder output = new StringBuilder();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith("RESULT ")) {
+                    for (String kv : line.substring(7).split(" ")) {
+                        int eq = kv.indexOf('=');
+                        result.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    }
+                } else if (Boolean.getBoolean("fleet.debug")) {
+                    System.err.println(line);
+                } else if (output.length() < 4000) {
+                    output.append(line).append('\n');
+                }
+            }
+        }
+        if (!p.waitFor(5, TimeUnit.MINUTES)) p.destroyForcibly();
+        if (result.isEmpty()) throw new IllegalStateException("probe " + kind + " failed:\n" + output);
+        return result;
+    }
+}

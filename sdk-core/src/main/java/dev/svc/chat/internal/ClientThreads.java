@@ -1,0 +1,41 @@
+package dev.svc.chat.internal;
+
+/**
+ * The threads clients share by default, instead of two threads each: one small pool runs the engines (each
+ * client's actor is a serial queue on it, see {@link SerialScheduler}), another runs user callbacks (each
+ * client's {@link CallbackExecutor} is a serial queue on it). Both are sized to the cores, have daemon threads
+ * that end when idle, and belong to no client: {@code close()} ends the client's queues, and the threads end
+ * by themselves once no client uses them.
+ *
+ * <p>Why two pools: engine tasks never block, while a handler may. A blocked handler holds a callback thread
+ * but never an engine's, so connections, heartbeats and sends of every client go on; the other clients'
+ * callbacks wait at most about a second for the pool to add a thread (see {@link SharedPool}). Order is per
+ * client: one client's callbacks run one at a time in order, whatever thread runs them.
+ */
+public final class ClientThreads {
+  /** How long an idle shared thread lives. */
+  static final long KEEP_ALIVE_MILLIS = 3_000;
+  /** How long queued work waits behind threads that finish nothing before the pool grows by one. */
+  static final long STALL_MILLIS = 1_000;
+  /** How many threads a pool may grow to when its tasks block. */
+  static final int MAX_THREADS = 64;
+
+  private static final int SIZE = Math.max(2, Runtime.getRuntime().availableProcessors());
+  private static final SharedPool ENGINE = new SharedPool("svc-chat-engine", SIZE, MAX_THREADS,
+      KEEP_ALIVE_MILLIS, STALL_MILLIS, SharedTimer.get());
+  private static final SharedPool CALLBACKS = new SharedPool("svc-chat-callbacks", SIZE, MAX_THREADS,
+      KEEP_ALIVE_MILLIS, STALL_MILLIS, SharedTimer.get());
+
+  private ClientThreads() {
+  }
+
+  /** Returns the pool that runs the clients' engines, recovery and outboxes. */
+  public static SharedPool engine() {
+    return ENGINE;
+  }
+
+  /** Returns the pool that runs the clients' callbacks. */
+  public static SharedPool callbacks() {
+    return CALLBACKS;
+  }
+}

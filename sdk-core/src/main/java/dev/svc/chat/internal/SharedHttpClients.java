@@ -1,0 +1,87 @@
+package dev.svc.chat.internal;
+
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
+
+/**
+ * The OkHttp clients chat clients use, shared by every chat client built on the same base: the app's
+ * {@link OkHttpClient} when it gave one (never shut down here), else one the SDK makes once per JVM.
+ *
+ * <p>For each base there is one pair, derived with {@link OkHttpClient#newBuilder()} so both share the base's
+ * connection pool and settings, and both set TCP_NODELAY:
+ * <ul>
+ *   <li>{@link #rest}: REST calls, on the base's own {@link Dispatcher} (the app's limits apply);</li>
+ *   <li>{@link #webSocket}: the gateway WebSockets, on a Dispatcher of its own with no practical limit and
+ *       daemon threads, with OkHttp's pings off (Engine.IO does heartbeats). OkHttp 4 runs each WebSocket's
+ *       reader on a Dispatcher thread for the socket's whole life, so on the base's Dispatcher (64 slots by
+ *       default) the 65th socket would never open and REST calls would queue behind the sockets.</li>
+ * </ul>
+ * The SDK's own base allows {@value #MAX_REQUESTS_PER_HOST} REST calls per host at once (OkHttp's default is
+ * 5), so that the sends of many rooms go out together. Every thread here is a daemon and ends after
+ * {@value #KEEP_ALIVE_MILLIS} ms idle; {@code close()} of a chat client cancels its own calls and closes its
+ * socket, and what is shared stays for the other clients.
+ */
+public final class SharedHttpClients {
+  /** REST calls in flight per host on the SDK's own client. */
+  public static final int MAX_REQUESTS_PER_HOST = 64;
+  /** REST calls in flight in all on the SDK's own client. */
+  static final int MAX_REQUESTS = 256;
+  /** How long an idle dispatcher thread lives. */
+  static final long KEEP_ALIVE_MILLIS = 2_000;
+
+  private static final Map<OkHttpClient, SharedHttpClients> BY_BASE = new WeakHashMap<>();
+  private static OkHttpClient sdkBase;
+
+  /** Calls of the REST API. */
+  public final OkHttpClient rest;
+  /** The gateway's WebSockets. */
+  public final OkHttpClient webSocket;
+
+  private SharedHttpClients(OkHttpClient rest, OkHttpClient webSocket) {
+    this.rest = rest;
+    this.webSocket = webSocket;
+  }
+
+  /** Returns the clients derived from {@code given}, or from the SDK's own client when it is null. */
+  public static synchronized SharedHttpClients of(OkHttpClient given) {
+    OkHttpClient base = given;
+    if (base == null) {
+      if (sdkBase == null) sdkBase = createSdkBase();
+      base = sdkBase;
+    }
+    SharedHttpClients clients = BY_BASE.get(base);
+    if (clients == null) {
+      // neither derived client refers to the base, so the entry goes when the app drops its client
+      NoDelaySocketFactory sockets = new NoDelaySocketFactory(base.socketFactory());
+      OkHttpClient rest = base.newBuilder().socketFactory(sockets).build();
+      Dispatcher sockDispatcher = new Dispatcher(daemonPool("svc-chat-ws"));
+      sockDispatcher.setMaxRequests(Integer.MAX_VALUE);
+      sockDispatcher.setMaxRequestsPerHost(Integer.MAX_VALUE);
+      OkHttpClient webSocket = base.newBuilder().socketFactory(sockets).dispatcher(sockDispatcher)
+          .pingInterval(0, TimeUnit.MILLISECONDS).build();
+      clients = new SharedHttpClients(rest, webSocket);
+      BY_BASE.put(base, clients);
+    }
+    return clients;
+  }
+
+  private static OkHttpClient createSdkBase() {
+    Dispatcher dispatcher = new Dispatcher(daemonPool("svc-chat-http"));
+    dispatcher.setMaxRequests(MAX_REQUESTS);
+    dispatcher.setMaxRequestsPerHost(MAX_REQUESTS_PER_HOST);
+    return new OkHttpClient.Builder().dispatcher(dispatcher).build();
+  }
+
+  private static ExecutorService daemonPool(String name) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
+        new SynchronousQueue<Runnable>(), new NamedThreadFactory(name, true));
+    return pool;
+  }
+}
