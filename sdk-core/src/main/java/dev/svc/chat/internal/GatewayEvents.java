@@ -56,15 +56,17 @@ public final class GatewayEvents {
     }
 
     /**
-     * Returns the payload of {@code event} (its first argument).
+     * Returns the payload of {@code event} (its first argument), reading its arguments once, to their end.
      *
-     * @throws IOException or {@link JsonDataException} if it is missing or malformed
+     * @throws JsonDataException if the payload is missing or not a valid {@code T}; another
+     *     {@link IOException} if the event's JSON itself is malformed
      */
     public T decode(SocketIoPacket event) throws IOException {
-      JsonReader reader = SocketIoCodec.firstArgument(event);
-      if (reader == null) throw new JsonDataException("event '" + event.eventName + "' without payload");
+      JsonReader reader = SocketIoCodec.arguments(event);
+      if (!reader.hasNext()) throw new JsonDataException("event '" + event.eventName + "' without payload");
       T value = adapter.fromJson(reader);
       if (value == null) throw new JsonDataException("event '" + event.eventName + "' with a null payload");
+      SocketIoCodec.endArguments(reader);
       return value;
     }
   }

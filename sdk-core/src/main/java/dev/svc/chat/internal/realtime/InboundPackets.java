@@ -34,6 +34,14 @@ final class InboundPackets {
       engine.handover().onText(conn, text);
       return;
     }
+    if (conn.handshake != null) {
+      // the fast path of the commonest frame, an event: nothing copied or parsed but its name here
+      SocketIoPacket event = SocketIoCodec.fastEvent(text);
+      if (event != null) {
+        onEvent(conn, event);
+        return;
+      }
+    }
     EngineIoPacket packet;
     try {
       packet = EngineIoCodec.decode(text);
@@ -102,17 +110,16 @@ final class InboundPackets {
         engine.onAccepted(conn);
         break;
       case CONNECT_ERROR:
-        onRefused(conn, packet.data);
+        onRefused(conn, packet.data());
         break;
       case DISCONNECT:
         onServerDisconnect(conn);
         break;
       case EVENT:
-        if ("session-expired".equals(packet.eventName)) conn.sessionExpired = true;
-        engine.deliverOrHold(packet);
+        onEvent(conn, packet);
         break;
       case ACK:
-        if (!engine.acks().complete(packet.ackId, packet.data)) {
+        if (!engine.acks().complete(packet.ackId, packet.data())) {
           if (!engine.acks().wasIssued(packet.ackId)) {
             engine.distrust(conn, ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId
                 + ", never emitted", null);
@@ -133,6 +140,11 @@ final class InboundPackets {
       default:
         throw new AssertionError(packet.type);
     }
+  }
+
+  private void onEvent(GatewayConnection conn, SocketIoPacket event) {
+    if ("session-expired".equals(event.eventName)) conn.sessionExpired = true;
+    engine.deliverOrHold(event);
   }
 
   void onBinary(GatewayConnection conn) {
