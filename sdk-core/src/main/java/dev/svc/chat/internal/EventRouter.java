@@ -88,6 +88,15 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   @Override
+  public void onInboundBatch(boolean start) {
+    if (start) {
+      hub.beginBatch();
+    } else {
+      hub.endBatch();
+    }
+  }
+
+  @Override
   public void onServerEvent(SocketIoPacket event) {
     GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
     if (decoder == null) {

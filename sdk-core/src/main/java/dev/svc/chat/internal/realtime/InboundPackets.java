@@ -1,5 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
+import java.util.List;
+
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
@@ -22,11 +24,39 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
  */
 final class InboundPackets {
   private final RealtimeEngine engine;
+  private final EngineListener listener;
   private final Log log;
 
-  InboundPackets(RealtimeEngine engine, Log log) {
+  InboundPackets(RealtimeEngine engine, EngineListener listener, Log log) {
     this.engine = engine;
+    this.listener = listener;
     this.log = log;
+  }
+
+  /**
+   * Reads a batch of what {@code conn}'s socket reported ({@link InboundQueue}): text frames and tasks, in
+   * order. The listener delivers what the batch yields to the app as one batch too.
+   */
+  void batch(GatewayConnection conn, List<Object> items, InboundGate gate, Log log) {
+    listener.onInboundBatch(true);
+    try {
+      for (int i = 0, n = items.size(); i < n; i++) {
+        Object item = items.get(i);
+        try {
+          if (item instanceof String) {
+            gate.taken();
+            onText(conn, (String) item);
+          } else {
+            ((Runnable) item).run();
+          }
+        } catch (Throwable t) {
+          // a bug in the actor must not lose the rest of the batch
+          log.error("unexpected error on the connection's serial queue", t);
+        }
+      }
+    } finally {
+      listener.onInboundBatch(false);
+    }
   }
 
   void onText(GatewayConnection conn, String text) {
