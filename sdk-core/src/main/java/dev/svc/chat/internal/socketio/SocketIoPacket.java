@@ -60,6 +60,16 @@ public final class SocketIoPacket {
     this.argsStart = argsStart;
   }
 
+  /** Returns the whole frame of an event read on the fast path, else null. */
+  public String frame() {
+    return frame;
+  }
+
+  /** Returns where the arguments after the name start in {@link #frame()}, or -1 when there are none. */
+  public int argsStart() {
+    return argsStart;
+  }
+
   /** Returns the JSON payload as text; empty when there is none. */
   public String data() {
     String d = data;
