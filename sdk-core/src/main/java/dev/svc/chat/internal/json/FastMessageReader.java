@@ -15,10 +15,11 @@ import dev.svc.chat.MessagePart;
  * message is read, never what is read or refused.
  */
 public final class FastMessageReader {
-  private final String s;
+  /** The frame's characters: one bulk copy, then plain array reads (charAt checks coder and bounds each time). */
+  private final char[] s;
   private int i;
 
-  private FastMessageReader(String s, int start) {
+  private FastMessageReader(char[] s, int start) {
     this.s = s;
     this.i = start;
   }
@@ -30,7 +31,7 @@ public final class FastMessageReader {
   public static Message read(String frame, int start) {
     if (start < 0) return null;
     try {
-      FastMessageReader r = new FastMessageReader(frame, start);
+      FastMessageReader r = new FastMessageReader(frame.toCharArray(), start);
       Message m = r.message();
       return m != null && r.i == frame.length() - 1 && frame.charAt(r.i) == ']' ? m : null;
     } catch (RuntimeException e) {
@@ -155,13 +156,13 @@ public final class FastMessageReader {
 
   /** A field name: one of {@link #NAMES} (the same instance, for the switch), or any other. */
   private String name() {
-    if (s.charAt(i) != '"') return null;
+    if (s[i] != '"') return null;
     int start = i + 1;
-    int end = s.indexOf('"', start);
-    if (end < 0) return null;
+    int end = start;
+    while (s[end] != '"') end++;
     int length = end - start;
     for (String known : NAMES) {
-      if (known.length() == length && s.regionMatches(start, known, 0, length)) {
+      if (known.length() == length && matches(start, known)) {
         i = end + 1;
         return known;
       }
@@ -169,10 +170,17 @@ public final class FastMessageReader {
     return string();
   }
 
+  private boolean matches(int at, String word) {
+    for (int k = 0, n = word.length(); k < n; k++) {
+      if (s[at + k] != word.charAt(k)) return false;
+    }
+    return true;
+  }
+
   /** Skips one value of a field this SDK does not read; false when this reader does not take it. */
   private boolean skipValue(int depth) {
     if (depth > 32) return false;
-    char c = s.charAt(i);
+    char c = s[i];
     if (c == '"') return string() != null;
     if (c == '{' || c == '[') {
       char end = c == '{' ? '}' : ']';
@@ -193,17 +201,17 @@ public final class FastMessageReader {
 
   /** A string without escapes or control characters; null (nothing consumed past it) otherwise. */
   private String string() {
-    if (s.charAt(i) != '"') return null;
+    if (s[i] != '"') return null;
     int start = i + 1;
     int j = start;
     while (true) {
-      char c = s.charAt(j);
+      char c = s[j];
       if (c == '"') break;
       if (c == '\\' || c < 0x20) return null;
       j++;
     }
     i = j + 1;
-    return s.substring(start, j);
+    return new String(s, start, j - start);
   }
 
   private String nonEmpty() {
@@ -217,23 +225,23 @@ public final class FastMessageReader {
     boolean negative = take('-');
     int start = i;
     long v = 0;
-    while (i < s.length()) {
-      char c = s.charAt(i);
+    while (i < s.length) {
+      char c = s[i];
       if (c < '0' || c > '9') break;
       v = v * 10 + (c - '0');
       i++;
     }
     int digits = i - start;
-    if (digits == 0 || digits > 18 || (digits > 1 && s.charAt(start) == '0')) {
+    if (digits == 0 || digits > 18 || (digits > 1 && s[start] == '0')) {
       throw new IllegalArgumentException("not an integer");
     }
-    char next = s.charAt(i);
+    char next = s[i];
     if (next != ',' && next != '}' && next != ']') throw new IllegalArgumentException("not an integer");
     return negative ? -v : v;
   }
 
   private long atLeast(long min) {
-    if (s.charAt(i) == '-') throw new IllegalArgumentException("negative");
+    if (s[i] == '-') throw new IllegalArgumentException("negative");
     long v = integer();
     if (v < min) throw new IllegalArgumentException("below " + min);
     return v;
@@ -244,15 +252,15 @@ public final class FastMessageReader {
   }
 
   private boolean literal(String word) {
-    if (!s.startsWith(word, i)) return false;
-    char next = s.charAt(i + word.length());
+    if (!matches(i, word)) return false;
+    char next = s[i + word.length()];
     if (next != ',' && next != '}' && next != ']') return false;
     i += word.length();
     return true;
   }
 
   private boolean take(char c) {
-    if (s.charAt(i) != c) return false;
+    if (s[i] != c) return false;
     i++;
     return true;
   }
