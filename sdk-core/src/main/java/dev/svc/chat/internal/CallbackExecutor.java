@@ -1,5 +1,6 @@
 package dev.svc.chat.internal;
 
+import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -14,19 +15,59 @@ import dev.svc.chat.SerialExecutor;
  */
 public final class CallbackExecutor implements Executor {
   private final SerialExecutor serial;
+  private final Log log;
+  /** The thread whose callbacks are gathered into one batch ({@link #beginBatch}), or null. */
+  private volatile Thread batchOwner;
+  /** The callbacks of the open batch; only {@link #batchOwner} touches it. */
+  private final ArrayList<Runnable> batch = new ArrayList<>();
 
-  private CallbackExecutor(SerialExecutor serial) {
+  private CallbackExecutor(SerialExecutor serial, Log log) {
     this.serial = serial;
+    this.log = log;
   }
 
   /** Returns a callback executor on the given executor, which it never shuts down. */
   public static CallbackExecutor on(Executor executor, Log log) {
-    return new CallbackExecutor(SerialExecutor.on(executor, log.logger()));
+    return new CallbackExecutor(SerialExecutor.on(executor, log.logger()), log);
   }
 
   @Override
   public void execute(Runnable task) {
-    serial.execute(task);
+    if (batchOwner == Thread.currentThread()) {
+      batch.add(task);
+    } else {
+      serial.execute(task);
+    }
+  }
+
+  /**
+   * Gathers the callbacks the calling thread submits, until {@link #endBatch}, into one task: how the actor
+   * hands a batch of inbound events over (one hand-off per batch, not per event). Other threads' callbacks
+   * are not held meanwhile.
+   */
+  public void beginBatch() {
+    batchOwner = Thread.currentThread();
+  }
+
+  /** Submits the callbacks gathered since {@link #beginBatch}, in order, as one task. */
+  public void endBatch() {
+    if (batchOwner != Thread.currentThread()) return;
+    batchOwner = null;
+    if (batch.isEmpty()) return;
+    final Runnable[] tasks = batch.toArray(new Runnable[0]);
+    batch.clear();
+    serial.execute(new Runnable() {
+      @Override
+      public void run() {
+        for (Runnable task : tasks) {
+          try {
+            task.run();
+          } catch (Throwable t) {
+            log.warn("a callback threw; delivery goes on", t);
+          }
+        }
+      }
+    });
   }
 
   /** Returns how many callbacks wait to run (for backpressure). */

@@ -3,20 +3,26 @@ package dev.svc.chat.internal;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.EventHandler;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Subscription;
 
 /**
- * The handlers registered with {@code ChatClient.on}, and their delivery on the callback executor: one task
- * per event, so handlers see events in arrival order; a handler removed before its turn is skipped.
+ * The handlers registered with {@code ChatClient.on}, and their delivery on the callback executor, in
+ * arrival order; a handler removed before its turn is skipped. Each event is one small task (its handlers
+ * as they were at publication, and the payload); during an inbound batch ({@link #beginBatch}) the tasks
+ * reach the callback executor together, as one. Events published and not yet handled are counted, for
+ * the backpressure of the socket's reader.
  */
 public final class EventHub {
   private final ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers =
       new ConcurrentHashMap<>();
   private final CallbackExecutor callbacks;
   private final Log log;
+  /** Events published and not yet handled. */
+  private final AtomicInteger undelivered = new AtomicInteger();
 
   public EventHub(CallbackExecutor callbacks, Log log) {
     this.callbacks = callbacks;
@@ -46,11 +52,41 @@ public final class EventHub {
   public <T> void publish(final EventType<T> type, final T payload) {
     CopyOnWriteArrayList<Registration<?>> list = handlers.get(type);
     if (list == null || list.isEmpty()) return;
-    final Object[] snapshot = list.toArray();
-    callbacks.execute(new Runnable() {
-      @Override
-      public void run() {
-        for (Object o : snapshot) {
+    undelivered.incrementAndGet();
+    callbacks.execute(new Delivery<>(type, list.toArray(), payload));
+  }
+
+  /** Returns how many published events wait for their handlers; any thread. */
+  public int undelivered() {
+    return undelivered.get();
+  }
+
+  /** Starts gathering what the calling thread (the actor) publishes into one hand-off. */
+  public void beginBatch() {
+    callbacks.beginBatch();
+  }
+
+  /** Hands what was published since {@link #beginBatch} to the callback executor, as one task. */
+  public void endBatch() {
+    callbacks.endBatch();
+  }
+
+  /** One event and the handlers it goes to. */
+  private final class Delivery<T> implements Runnable {
+    private final EventType<T> type;
+    private final Object[] registrations;
+    private final T payload;
+
+    Delivery(EventType<T> type, Object[] registrations, T payload) {
+      this.type = type;
+      this.registrations = registrations;
+      this.payload = payload;
+    }
+
+    @Override
+    public void run() {
+      try {
+        for (Object o : registrations) {
           @SuppressWarnings("unchecked")
           Registration<T> r = (Registration<T>) o;
           if (!r.active) continue;
@@ -60,8 +96,10 @@ public final class EventHub {
             log.warn("a handler of " + type.name() + " threw; delivery goes on", t);
           }
         }
+      } finally {
+        undelivered.decrementAndGet();
       }
-    });
+    }
   }
 
   private static final class Registration<T> implements Subscription {

@@ -15,6 +15,8 @@ import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.recovery.DeliverySink;
 import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.socketio.MalformedFrameException;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 
 /**
@@ -86,9 +88,24 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   @Override
+  public void onInboundBatch(boolean start) {
+    if (start) {
+      hub.beginBatch();
+    } else {
+      hub.endBatch();
+    }
+  }
+
+  @Override
   public void onServerEvent(SocketIoPacket event) {
     GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
     if (decoder == null) {
+      try {
+        SocketIoCodec.checkArguments(event); // read on the fast path: not checked yet
+      } catch (MalformedFrameException e) {
+        engine.replaceConnection(ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet", e);
+        return;
+      }
       if (log.isDebug()) log.debug("ignored gateway event '" + event.eventName + "'");
       return;
     }
@@ -99,10 +116,15 @@ final class EventRouter implements EngineListener, DeliverySink {
     T payload;
     try {
       payload = decoder.decode(event);
-    } catch (IOException | JsonDataException | IllegalArgumentException | IllegalStateException e) {
+    } catch (JsonDataException | IllegalArgumentException | IllegalStateException e) {
       // what it carried is lost with it, unless the connection is replaced and the rooms recovered
       engine.replaceConnection(ClientError.Kind.MALFORMED_EVENT, "a malformed '" + event.eventName + "' event ("
           + e.getMessage() + ")", e);
+      return;
+    } catch (IOException e) {
+      // not JSON at all (read once, here, for an event taken on the fast path): the frame was malformed
+      engine.replaceConnection(ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet (" + e.getMessage()
+          + ")", e);
       return;
     }
     if (decoder.type == EventType.NEW_MESSAGE) {

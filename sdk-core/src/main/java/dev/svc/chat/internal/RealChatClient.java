@@ -82,7 +82,7 @@ public final class RealChatClient implements ChatClient {
     ReconnectPolicy backoff = new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
     this.engine = new RealtimeEngine(http.webSocket, RealtimeEngine.socketUrl(apiUrl), actor,
-        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, this::pendingDeliveries,
+        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
     this.tokenRefresh = options.tokenRefresher() == null ? null
@@ -345,7 +345,7 @@ public final class RealChatClient implements ChatClient {
 
   /** Returns how many frames and events wait for the app's handlers (the backpressure's measure; tests). */
   public int pendingDeliveries() {
-    return engine.actor().backlog() + callbacks.backlog();
+    return engine.queuedFrames() + hub.undelivered();
   }
 
   @Override

@@ -26,4 +26,11 @@ public interface EngineListener {
 
   /** The gateway sent an EVENT on the default namespace. */
   void onServerEvent(SocketIoPacket event);
+
+  /**
+   * A batch of inbound frames starts ({@code true}) or ended ({@code false}), on the actor: what the frames
+   * deliver in between may be handed to the app as one batch.
+   */
+  default void onInboundBatch(boolean start) {
+  }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.EngineIoHandshake;
@@ -62,9 +63,14 @@ final class GatewayConnection {
     }
   }
 
-  /** Returns the OkHttp listener that forwards this connection's socket events to the engine's actor. */
-  WebSocketListener listener(final RealtimeEngine engine, final Scheduler actor, final InboundGate gate) {
+  /**
+   * Returns the OkHttp listener that forwards this connection's socket events to the engine's actor, through
+   * one {@link InboundQueue}, in batches.
+   */
+  WebSocketListener listener(final InboundPackets inbound, final RealtimeEngine engine, final Scheduler actor,
+      final InboundGate gate, Log log) {
     final GatewayConnection conn = this;
+    final InboundQueue queue = new InboundQueue(conn, inbound, actor, gate, log);
     return new WebSocketListener() {
       @Override
       public void onMessage(WebSocket webSocket, final String text) {
@@ -74,27 +80,17 @@ final class GatewayConnection {
           final long size = EngineIoCodec.utf8Size(text);
           if (size > limit) {
             // OkHttp has read it already; what matters now is not to queue it, and to drop the connection
-            actor.execute(() -> engine.onOversizedFrame(conn, size, limit));
+            queue.task(() -> engine.onOversizedFrame(conn, size, limit));
             return;
           }
         }
         gate.admit(conn); // a slow handler holds the reader here: TCP pushes back on the gateway
-        actor.execute(new Runnable() {
-          @Override
-          public void run() {
-            engine.onText(conn, text);
-          }
-        });
+        queue.text(text);
       }
 
       @Override
       public void onMessage(WebSocket webSocket, ByteString bytes) {
-        actor.execute(new Runnable() {
-          @Override
-          public void run() {
-            engine.onBinary(conn);
-          }
-        });
+        queue.task(() -> inbound.onBinary(conn));
       }
 
       @Override
@@ -119,12 +115,7 @@ final class GatewayConnection {
       }
 
       private void lost(final ConnectionReason reason, final TransportException cause) {
-        actor.execute(new Runnable() {
-          @Override
-          public void run() {
-            engine.onTransportLost(conn, reason, cause);
-          }
-        });
+        queue.task(() -> engine.onTransportLost(conn, reason, cause));
       }
     };
   }

@@ -91,7 +91,7 @@ final class Handover {
         if (!"session-expired".equals(packet.eventName)) engine.deliver(packet);
         break;
       case ACK:
-        engine.acks().complete(packet.ackId, packet.data);
+        engine.acks().complete(packet.ackId, packet.data());
         break;
       case DISCONNECT:
         if (conn == old) finish();

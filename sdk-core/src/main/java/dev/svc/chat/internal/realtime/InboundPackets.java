@@ -1,5 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
+import java.util.List;
+
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
@@ -22,17 +24,53 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
  */
 final class InboundPackets {
   private final RealtimeEngine engine;
+  private final EngineListener listener;
   private final Log log;
 
-  InboundPackets(RealtimeEngine engine, Log log) {
+  InboundPackets(RealtimeEngine engine, EngineListener listener, Log log) {
     this.engine = engine;
+    this.listener = listener;
     this.log = log;
+  }
+
+  /**
+   * Reads a batch of what {@code conn}'s socket reported ({@link InboundQueue}): text frames and tasks, in
+   * order. The listener delivers what the batch yields to the app as one batch too.
+   */
+  void batch(GatewayConnection conn, List<Object> items, InboundGate gate, Log log) {
+    listener.onInboundBatch(true);
+    try {
+      for (int i = 0, n = items.size(); i < n; i++) {
+        Object item = items.get(i);
+        try {
+          if (item instanceof String) {
+            gate.taken();
+            onText(conn, (String) item);
+          } else {
+            ((Runnable) item).run();
+          }
+        } catch (Throwable t) {
+          // a bug in the actor must not lose the rest of the batch
+          log.error("unexpected error on the connection's serial queue", t);
+        }
+      }
+    } finally {
+      listener.onInboundBatch(false);
+    }
   }
 
   void onText(GatewayConnection conn, String text) {
     if (conn != engine.current()) {
       engine.handover().onText(conn, text);
       return;
+    }
+    if (conn.handshake != null) {
+      // the fast path of the commonest frame, an event: nothing copied or parsed but its name here
+      SocketIoPacket event = SocketIoCodec.fastEvent(text);
+      if (event != null) {
+        onEvent(conn, event);
+        return;
+      }
     }
     EngineIoPacket packet;
     try {
@@ -102,17 +140,16 @@ final class InboundPackets {
         engine.onAccepted(conn);
         break;
       case CONNECT_ERROR:
-        onRefused(conn, packet.data);
+        onRefused(conn, packet.data());
         break;
       case DISCONNECT:
         onServerDisconnect(conn);
         break;
       case EVENT:
-        if ("session-expired".equals(packet.eventName)) conn.sessionExpired = true;
-        engine.deliverOrHold(packet);
+        onEvent(conn, packet);
         break;
       case ACK:
-        if (!engine.acks().complete(packet.ackId, packet.data)) {
+        if (!engine.acks().complete(packet.ackId, packet.data())) {
           if (!engine.acks().wasIssued(packet.ackId)) {
             engine.distrust(conn, ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId
                 + ", never emitted", null);
@@ -133,6 +170,11 @@ final class InboundPackets {
       default:
         throw new AssertionError(packet.type);
     }
+  }
+
+  private void onEvent(GatewayConnection conn, SocketIoPacket event) {
+    if ("session-expired".equals(event.eventName)) conn.sessionExpired = true;
+    engine.deliverOrHold(event);
   }
 
   void onBinary(GatewayConnection conn) {

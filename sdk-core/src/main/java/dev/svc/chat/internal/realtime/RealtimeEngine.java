@@ -72,7 +72,7 @@ public final class RealtimeEngine {
       Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
 
   public RealtimeEngine(OkHttpClient http, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
-      long ackTimeoutMillis, boolean refreshesTokens, IntSupplier backlog, EngineListener listener, Log log) {
+      long ackTimeoutMillis, boolean refreshesTokens, IntSupplier undelivered, EngineListener listener, Log log) {
     this.http = http;
     this.socketUrl = socketUrl;
     this.actor = actor;
@@ -82,8 +82,8 @@ public final class RealtimeEngine {
     this.acks = new PendingAcks(actor, ackTimeoutMillis);
     this.queued = new QueuedEmits(actor, ackTimeoutMillis);
     this.refreshesTokens = refreshesTokens;
-    this.gate = new InboundGate(backlog);
-    this.inbound = new InboundPackets(this, log);
+    this.gate = new InboundGate(undelivered);
+    this.inbound = new InboundPackets(this, listener, log);
   }
 
   /** Returns the gateway URL for an API URL: its origin plus {@code /socket.io/?EIO=4&transport=websocket}. */
@@ -265,15 +265,12 @@ public final class RealtimeEngine {
     conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
         new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);
     Request request = new Request.Builder().url(socketUrl).build();
-    conn.webSocket = http.newWebSocket(request, conn.listener(this, actor, gate));
+    conn.webSocket = http.newWebSocket(request, conn.listener(inbound, this, actor, gate, log));
   }
 
-  void onText(GatewayConnection conn, String text) {
-    inbound.onText(conn, text);
-  }
-
-  void onBinary(GatewayConnection conn) {
-    inbound.onBinary(conn);
+  /** Returns how many inbound frames wait for the actor; any thread. */
+  public int queuedFrames() {
+    return gate.frames();
   }
 
   void onAccepted(GatewayConnection conn) {

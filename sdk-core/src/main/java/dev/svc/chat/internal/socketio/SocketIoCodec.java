@@ -1,10 +1,13 @@
 package dev.svc.chat.internal.socketio;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import dev.svc.chat.internal.json.Json;
+import okio.Buffer;
 
 /**
  * Parses and encodes Socket.IO v5 packets, strictly: anything the official server would refuse is a
@@ -19,14 +22,15 @@ public final class SocketIoCodec {
 
   /** Returns the text of a packet (without the Engine.IO {@code 4}). */
   public static String encode(SocketIoPacket p) {
-    StringBuilder sb = new StringBuilder(p.data.length() + 16);
+    String data = p.data();
+    StringBuilder sb = new StringBuilder(data.length() + 16);
     sb.append((char) ('0' + p.type.ordinal()));
     if (p.type == SocketIoPacket.Type.BINARY_EVENT || p.type == SocketIoPacket.Type.BINARY_ACK) {
       sb.append(p.attachments).append('-');
     }
     if (!p.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) sb.append(p.namespace).append(',');
     if (p.ackId != SocketIoPacket.NO_ACK) sb.append(p.ackId);
-    return sb.append(p.data).toString();
+    return sb.append(data).toString();
   }
 
   /** Returns the packet in {@code text} (the data of an Engine.IO MESSAGE). */
@@ -145,14 +149,89 @@ public final class SocketIoCodec {
   }
 
   /**
-   * Returns a reader positioned at the first argument after the event name of an EVENT's data, or
-   * {@code null} when the event has no argument.
+   * The fast path of the commonest frame, an Engine.IO MESSAGE carrying a Socket.IO EVENT of the default
+   * namespace without an ack id: {@code 42["name",...]}. Reads the type, the name and where the arguments
+   * start straight from the frame, without copying or encoding it; the arguments are read once, later, by
+   * whoever decodes the payload ({@link #arguments}). Returns null for any other frame, and for a name this
+   * scan does not take (escapes, control characters, non-ASCII, a reserved name, spaces): {@link #decode} then reads
+   * the frame strictly, as ever.
+   *
+   * @param frame a whole text frame, Engine.IO type included
    */
-  public static JsonReader firstArgument(SocketIoPacket event) throws IOException {
-    JsonReader reader = Json.reader(event.data);
-    reader.beginArray();
-    reader.skipValue();
-    return reader.hasNext() ? reader : null;
+  public static SocketIoPacket fastEvent(String frame) {
+    int n = frame.length();
+    if (n < 5 || frame.charAt(0) != '4' || frame.charAt(1) != '2' || frame.charAt(2) != '['
+        || frame.charAt(3) != '"') {
+      return null;
+    }
+    int i = 4;
+    while (i < n) {
+      char c = frame.charAt(i);
+      if (c == '"') break;
+      if (c == '\\' || c < 0x20 || c >= 0x80) return null; // ASCII: where the arguments start is a byte offset too
+      i++;
+    }
+    if (i >= n - 1) return null;
+    char after = frame.charAt(i + 1);
+    int argsStart;
+    if (after == ',') {
+      argsStart = i + 2;
+    } else if (after == ']' && i + 2 == n) {
+      argsStart = -1;
+    } else {
+      return null;
+    }
+    String name = frame.substring(4, i);
+    if (isReserved(name)) return null;
+    return new SocketIoPacket(frame, 2, argsStart, name);
+  }
+
+  /**
+   * Returns a reader positioned at the first argument after the name of an EVENT (or at the end of its
+   * arguments when it has none): the reader is inside the data array, which the caller ends with
+   * {@link #endArguments}. For an event read on the fast path this is the one parse of its arguments,
+   * over one UTF-8 copy of them only.
+   */
+  public static JsonReader arguments(SocketIoPacket event) throws IOException {
+    JsonReader reader;
+    if (event.frame != null) {
+      Buffer buffer = new Buffer().writeByte('[');
+      if (event.argsStart >= 0) {
+        // String.getBytes is an intrinsic (a plain copy for the usual all-ASCII frame), many times faster
+        // than encoding char by char; the frame's head is ASCII, so argsStart is a byte offset too
+        byte[] utf8 = event.frame.getBytes(StandardCharsets.UTF_8);
+        buffer.write(utf8, event.argsStart, utf8.length - event.argsStart);
+      } else {
+        buffer.writeByte(']');
+      }
+      reader = JsonReader.of(buffer);
+      reader.beginArray();
+    } else {
+      reader = Json.reader(event.data());
+      reader.beginArray();
+      reader.skipValue();
+    }
+    return reader;
+  }
+
+  /** Skips what is left of the arguments of {@code reader} (from {@link #arguments}) and checks they end the frame. */
+  public static void endArguments(JsonReader reader) throws IOException {
+    while (reader.hasNext()) reader.skipValue();
+    reader.endArray();
+    if (reader.peek() != JsonReader.Token.END_DOCUMENT) throw new JsonEncodingException("trailing data");
+  }
+
+  /**
+   * Checks the arguments of an event read on the fast path that nobody decodes (an event this SDK does
+   * not know), as {@link #decode} would have: the stream is in step only if the frame was well formed.
+   */
+  public static void checkArguments(SocketIoPacket event) throws MalformedFrameException {
+    if (event.frame == null) return; // decode() checked it
+    try {
+      endArguments(arguments(event));
+    } catch (IOException | JsonDataException e) {
+      throw malformed("event payload is not JSON (" + e.getMessage() + ")", event.frame);
+    }
   }
 
   private static boolean isDigit(char c) {

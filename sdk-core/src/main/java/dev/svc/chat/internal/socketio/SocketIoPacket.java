@@ -21,8 +21,17 @@ public final class SocketIoPacket {
   public final int ackId;
   /** The number of binary frames that follow (BINARY_EVENT, BINARY_ACK); otherwise 0. */
   public final int attachments;
-  /** The JSON payload as text; empty when there is none. */
-  public final String data;
+  /** The JSON payload as text, or null until {@link #data()} cut it from {@link #frame}. */
+  private String data;
+  /**
+   * The whole text frame of an event read on the fast path ({@link SocketIoCodec#fastEvent}), or null: its
+   * payload is read from the frame itself, never copied.
+   */
+  final String frame;
+  /** Where the payload starts in {@link #frame}; where the arguments after the name start is {@link #argsStart}. */
+  final int dataStart;
+  /** Where the arguments after the event name start in {@link #frame}, or -1 when there are none. */
+  final int argsStart;
   /** The event name of an EVENT or BINARY_EVENT (the first item of the data array); otherwise null. */
   public final String eventName;
 
@@ -33,6 +42,42 @@ public final class SocketIoPacket {
     this.attachments = attachments;
     this.data = data;
     this.eventName = eventName;
+    this.frame = null;
+    this.dataStart = 0;
+    this.argsStart = -1;
+  }
+
+  /** An EVENT read on the fast path: its payload stays in {@code frame}. */
+  SocketIoPacket(String frame, int dataStart, int argsStart, String eventName) {
+    this.type = Type.EVENT;
+    this.namespace = DEFAULT_NAMESPACE;
+    this.ackId = NO_ACK;
+    this.attachments = 0;
+    this.data = null;
+    this.eventName = eventName;
+    this.frame = frame;
+    this.dataStart = dataStart;
+    this.argsStart = argsStart;
+  }
+
+  /** Returns the whole frame of an event read on the fast path, else null. */
+  public String frame() {
+    return frame;
+  }
+
+  /** Returns where the arguments after the name start in {@link #frame()}, or -1 when there are none. */
+  public int argsStart() {
+    return argsStart;
+  }
+
+  /** Returns the JSON payload as text; empty when there is none. */
+  public String data() {
+    String d = data;
+    if (d == null) {
+      d = frame.substring(dataStart);
+      data = d;
+    }
+    return d;
   }
 
   /** Returns a CONNECT packet for the default namespace with an auth payload (JSON object text). */
@@ -68,18 +113,18 @@ public final class SocketIoPacket {
     if (!(o instanceof SocketIoPacket)) return false;
     SocketIoPacket p = (SocketIoPacket) o;
     return type == p.type && namespace.equals(p.namespace) && ackId == p.ackId
-        && attachments == p.attachments && data.equals(p.data);
+        && attachments == p.attachments && data().equals(p.data());
   }
 
   @Override
   public int hashCode() {
-    return ((type.hashCode() * 31 + namespace.hashCode()) * 31 + ackId) * 31 + data.hashCode();
+    return ((type.hashCode() * 31 + namespace.hashCode()) * 31 + ackId) * 31 + data().hashCode();
   }
 
   @Override
   public String toString() {
     return "SocketIoPacket{" + type + (namespace.equals(DEFAULT_NAMESPACE) ? "" : ", nsp=" + namespace)
         + (ackId == NO_ACK ? "" : ", ackId=" + ackId) + (attachments == 0 ? "" : ", attachments=" + attachments)
-        + ", " + EngineIoCodec.abbreviate(data) + "}";
+        + ", " + EngineIoCodec.abbreviate(data()) + "}";
   }
 }

@@ -1,6 +1,8 @@
 package dev.svc.chat.internal.socketio;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -14,8 +16,8 @@ class SocketIoCodecTest {
     assertEquals(SocketIoPacket.Type.CONNECT, p.type);
     assertEquals("/", p.namespace);
     assertEquals(SocketIoPacket.NO_ACK, p.ackId);
-    assertEquals("{\"sid\":\"9oorx1V0bRdfGnmZAAAA\"}", p.data);
-    assertEquals("", SocketIoCodec.decode("0").data);
+    assertEquals("{\"sid\":\"9oorx1V0bRdfGnmZAAAA\"}", p.data());
+    assertEquals("", SocketIoCodec.decode("0").data());
   }
 
   @Test
@@ -44,7 +46,7 @@ class SocketIoCodecTest {
     SocketIoPacket a = SocketIoCodec.decode("31[{\"ok\":true,\"roomId\":\"r1\"}]");
     assertEquals(SocketIoPacket.Type.ACK, a.type);
     assertEquals(1, a.ackId);
-    assertEquals("[{\"ok\":true,\"roomId\":\"r1\"}]", a.data);
+    assertEquals("[{\"ok\":true,\"roomId\":\"r1\"}]", a.data());
   }
 
   @Test
@@ -107,10 +109,49 @@ class SocketIoCodecTest {
   }
 
   @Test
-  void givesTheFirstArgumentOfAnEvent() throws Exception {
-    JsonReader r = SocketIoCodec.firstArgument(SocketIoCodec.decode("2[\"e\",{\"a\":1},2]"));
-    r.beginObject();
-    assertEquals("a", r.nextName());
-    assertNull(SocketIoCodec.firstArgument(SocketIoCodec.decode("2[\"e\"]")));
+  void givesTheArgumentsOfAnEventOnBothPaths() throws Exception {
+    for (SocketIoPacket event : new SocketIoPacket[] {SocketIoCodec.decode("2[\"e\",{\"a\":1},2]"),
+        SocketIoCodec.fastEvent("42[\"e\",{\"a\":1},2]")}) {
+      JsonReader r = SocketIoCodec.arguments(event);
+      r.beginObject();
+      assertEquals("a", r.nextName());
+      assertEquals(1, r.nextInt());
+      r.endObject();
+      SocketIoCodec.endArguments(r); // skips the 2
+    }
+    for (SocketIoPacket event : new SocketIoPacket[] {SocketIoCodec.decode("2[\"e\"]"),
+        SocketIoCodec.fastEvent("42[\"e\"]")}) {
+      JsonReader r = SocketIoCodec.arguments(event);
+      assertFalse(r.hasNext());
+      SocketIoCodec.endArguments(r);
+    }
+  }
+
+  @Test
+  void theFastPathReadsAnEventLikeDecodeWithoutCopyingIt() throws Exception {
+    String frame = "42[\"new-message\",{\"id\":\"m1\"}]";
+    SocketIoPacket fast = SocketIoCodec.fastEvent(frame);
+    assertEquals(SocketIoCodec.decode(frame.substring(1)), fast);
+    assertEquals("new-message", fast.eventName);
+    assertEquals(frame.substring(2), fast.data());
+    assertEquals(SocketIoPacket.NO_ACK, fast.ackId);
+  }
+
+  @Test
+  void theFastPathLeavesEverythingElseToDecode() {
+    String[] others = {"2", "3", "40{}", "4", "42", "42[", "42[\"e", "42[1]", "42{}", "421[\"e\"]",
+        "42/chat,[\"e\"]", "43[{}]", "42[\"e\\\"x\",1]", "42[\"connect\"]", "42[\"e\" ,1]", "42[\"e\"]x",
+        "42[\"e\u0001\",1]", "451-[\"e\",{}]"};
+    for (String frame : others) assertNull(SocketIoCodec.fastEvent(frame), frame);
+  }
+
+  @Test
+  void theArgumentsOfAFastEventAreCheckedWhenNobodyDecodesThem() throws Exception {
+    SocketIoCodec.checkArguments(SocketIoCodec.fastEvent("42[\"x\",{\"a\":[1,2]},\"b\"]"));
+    for (String bad : new String[] {"42[\"x\",", "42[\"x\",{]", "42[\"x\",1]]", "42[\"x\",1,]"}) {
+      SocketIoPacket event = SocketIoCodec.fastEvent(bad);
+      assertNotNull(event, bad);
+      assertThrows(MalformedFrameException.class, () -> SocketIoCodec.checkArguments(event), bad);
+    }
   }
 }

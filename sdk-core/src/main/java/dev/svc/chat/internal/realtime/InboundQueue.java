@@ -1,0 +1,79 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayList;
+
+import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.Scheduler;
+
+/**
+ * What one connection's socket reports (text frames, and its other callbacks as tasks), handed from the
+ * socket's reader thread to the engine's actor in batches: the reader appends to a list and posts one
+ * drain task when none is pending; the drain takes the whole list at once (two lists swapped, nothing
+ * allocated per frame) and reads it in order, as one batch of deliveries ({@link InboundPackets#batch}).
+ * Everything the socket reports goes through here, so a close never overtakes the frames before it.
+ */
+final class InboundQueue implements Runnable {
+  private final GatewayConnection conn;
+  private final InboundPackets inbound;
+  private final Scheduler actor;
+  private final InboundGate gate;
+  private final Log log;
+  private final Object lock = new Object();
+  /** Filled by the reader thread; guarded by {@link #lock}. */
+  private ArrayList<Object> pending = new ArrayList<>();
+  /** The empty list swapped in for {@link #pending} at the next drain; actor only. */
+  private ArrayList<Object> spare = new ArrayList<>();
+  /** Whether a drain task is posted and has not yet found the list empty; guarded by {@link #lock}. */
+  private boolean scheduled;
+
+  InboundQueue(GatewayConnection conn, InboundPackets inbound, Scheduler actor, InboundGate gate, Log log) {
+    this.conn = conn;
+    this.inbound = inbound;
+    this.actor = actor;
+    this.gate = gate;
+    this.log = log;
+  }
+
+  /** Queues a text frame (reader thread); the gate counts it until the actor takes it. */
+  void text(String frame) {
+    gate.queued();
+    offer(frame);
+  }
+
+  /** Queues another report of the socket (closed, failed, a binary frame), in order with the frames. */
+  void task(Runnable task) {
+    offer(task);
+  }
+
+  private void offer(Object item) {
+    boolean post;
+    synchronized (lock) {
+      pending.add(item);
+      post = !scheduled;
+      scheduled = true;
+    }
+    if (post) actor.execute(this); // refused only after shutdown: then nothing is read any more
+  }
+
+  /** The drain, on the actor: reads everything queued so far as one batch. */
+  @Override
+  public void run() {
+    ArrayList<Object> batch;
+    synchronized (lock) {
+      batch = pending;
+      pending = spare;
+    }
+    try {
+      inbound.batch(conn, batch, gate, log);
+    } finally {
+      batch.clear();
+      spare = batch;
+    }
+    boolean more;
+    synchronized (lock) {
+      more = !pending.isEmpty();
+      scheduled = more;
+    }
+    if (more) actor.execute(this); // after whatever else waits on the actor: timers and commands keep their turn
+  }
+}

@@ -1,0 +1,88 @@
+package dev.svc.chat.internal.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.svc.chat.Message;
+import dev.svc.chat.internal.GatewayEvents;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+import org.junit.jupiter.api.Test;
+
+class FastMessageReaderTest {
+  private static final String BASE = "\"id\":\"m1\",\"roomId\":\"r1\",\"seq\":7,\"senderId\":\"bob\","
+      + "\"clientMessageId\":\"c1\",\"createdAt\":\"2026-11-21T10:00:00.000Z\"";
+
+  private static String frame(String message) {
+    return "42[\"new-message\"," + message + "]";
+  }
+
+  /** The fast reader's message, which must be what the adapter reads from the same frame. */
+  private static Message fastAndSame(String message) throws Exception {
+    String frame = frame(message);
+    Message fast = FastMessageReader.read(frame, frame.indexOf('{'));
+    assertNotNull(fast, "not taken: " + message);
+    Message adapter = MessageJsonAdapter.INSTANCE.fromJson(Json.reader(message));
+    assertEquals(adapter, fast, message);
+    assertEquals(adapter.toString(), fast.toString());
+    return fast;
+  }
+
+  @Test
+  void readsWhatTheGatewayWritesExactlyAsTheAdapterDoes() throws Exception {
+    Message m = fastAndSame("{" + BASE + ",\"rev\":3,\"parts\":[{\"type\":\"text\",\"text\":\"héllo 👋\"}],"
+        + "\"editedAt\":\"2026-11-21T10:00:01.000Z\",\"deletedAt\":null,\"reactions\":{\"👍\":[\"bob\",\"amy\"],\"x\":[]}}");
+    assertEquals(7, m.seq());
+    assertEquals(3, m.rev());
+    fastAndSame("{" + BASE + ",\"parts\":[]}");
+    fastAndSame("{" + BASE + ",\"rev\":null,\"parts\":[{\"type\":\"image\"},{\"type\":\"text\",\"text\":null}],"
+        + "\"reactions\":null,\"editedAt\":null}");
+    fastAndSame("{\"future\":{\"a\":[1,-2,true,false,null,\"s\",{}],\"b\":[]}," + BASE + ",\"parts\":[],\"n\":0}");
+    fastAndSame("{" + BASE + ",\"parts\":[],\"seq\":8,\"rev\":0}"); // a repeated field: the last one, as the adapter
+  }
+
+  @Test
+  void leavesEverythingElseToTheAdapter() {
+    String[] others = {
+        "{" + BASE + "}", // no parts
+        "{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"a\\\"b\"}]}", // an escape
+        "{ " + BASE + ",\"parts\":[]}", // white space
+        "{" + BASE + ",\"parts\":[{\"type\":\"file\",\"url\":\"u\"}]}", // a part's other field
+        "{" + BASE + ",\"parts\":[],\"seq\":1.0}",
+        "{" + BASE + ",\"parts\":[],\"seq\":0}",
+        "{" + BASE + ",\"parts\":[],\"seq\":-1}",
+        "{" + BASE + ",\"parts\":[],\"seq\":\"1\"}",
+        "{" + BASE + ",\"parts\":[],\"seq\":01}",
+        "{" + BASE + ",\"parts\":[],\"id\":\"\"}",
+        "{" + BASE + ",\"parts\":[],\"createdAt\":\"yesterday\"}",
+        "{" + BASE + ",\"parts\":[],\"createdAt\":1795255200000}",
+        "{" + BASE + ",\"parts\":null}",
+        "{" + BASE + ",\"parts\":[{\"text\":\"no type\"}]}",
+        "{" + BASE + ",\"parts\":[],\"reactions\":[]}",
+        "{" + BASE + ",\"parts\":[],\"x\":1e5}",
+        "{" + BASE + ",\"parts\":[]",
+        "7", "", "[]",
+    };
+    for (String message : others) {
+      String frame = frame(message);
+      assertNull(FastMessageReader.read(frame, frame.indexOf('{') < 0 ? 17 : frame.indexOf('{')), message);
+    }
+    String twoArguments = "42[\"new-message\",{" + BASE + ",\"parts\":[]},1]";
+    assertNull(FastMessageReader.read(twoArguments, 17));
+  }
+
+  @Test
+  void theDecoderFallsBackToTheAdapterWithItsErrorsAndReadsTheRest() throws Exception {
+    GatewayEvents.Decoder<?> decoder = GatewayEvents.STANDARD.forName("new-message");
+    SocketIoPacket twoArguments = SocketIoCodec.fastEvent("42[\"new-message\",{" + BASE + ",\"parts\":[]},1]");
+    assertEquals("m1", ((Message) decoder.decode(twoArguments)).id());
+    SocketIoPacket bad = SocketIoCodec.fastEvent(frame("{" + BASE + "}"));
+    try {
+      decoder.decode(bad);
+      throw new AssertionError("a message without parts was read");
+    } catch (com.squareup.moshi.JsonDataException expected) {
+      assertEquals(true, expected.getMessage().contains("parts"), expected.getMessage());
+    }
+  }
+}
