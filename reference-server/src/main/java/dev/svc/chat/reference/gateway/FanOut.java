@@ -29,7 +29,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     private final Frames frames;
     private final PresenceFlusher presenceFlusher;
-    private final Map<String, Set<GatewayConnection>> byUser = new ConcurrentHashMap<>();
+    // Tenant, then user: a fan-out looks up each member without building a key per member.
+    private final Map<String, Map<String, Set<GatewayConnection>>> byUser = new ConcurrentHashMap<>();
     private final Map<String, Set<GatewayConnection>> byJoinedRoom = new ConcurrentHashMap<>();
     // Presence per tenant, each with its own lock: handshakes of one tenant never wait for another's.
     private final Map<String, TenantPresence> presence = new ConcurrentHashMap<>();
@@ -38,6 +39,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // older connections before it was indexed: a client that switches connections (a token refresh) can use
     // an ack on the old connection as a barrier behind everything it alone will get.
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
+    private final FanOutDispatcher dispatcher = new FanOutDispatcher();
 
     FanOut(Frames frames, Duration presenceInterval) {
         this.frames = frames;
@@ -73,7 +75,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         deliveryOrder.writeLock().lock();
         try {
             tenantPresence(principal.tenantId()).register(connection);
-            add(byUser, key(principal.tenantId(), principal.userId()), connection);
+            add(users(principal.tenantId()), principal.userId(), connection);
         } finally {
             deliveryOrder.writeLock().unlock();
         }
@@ -92,7 +94,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
         TenantPresence tenant = tenantPresence(principal.tenantId());
         tenant.unregister(connection);
-        remove(byUser, key(principal.tenantId(), principal.userId()), connection);
+        remove(users(principal.tenantId()), principal.userId(), connection);
         if (tenant.closed(principal.userId(), at)) {
             presenceFlusher.markDirty(tenant);
         }
@@ -115,18 +117,22 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         for (TenantPresence tenant : presence.values()) {
             n += tenant.heldEntries();
         }
-        for (Set<GatewayConnection> set : byUser.values()) {
-            n += set.size();
+        for (Map<String, Set<GatewayConnection>> users : byUser.values()) {
+            for (Set<GatewayConnection> set : users.values()) {
+                n += set.size();
+            }
         }
+        n += dispatcher.pending();
         for (Set<GatewayConnection> set : byJoinedRoom.values()) {
             n += set.size();
         }
         return n;
     }
 
-    /** Stops the presence thread. */
+    /** Stops the presence and fan-out threads. */
     void close() {
         presenceFlusher.close();
+        dispatcher.close();
     }
 
     /**
@@ -151,7 +157,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         payload.put("roomId", roomId);
         payload.put("userId", userId);
         payload.put("isTyping", isTyping);
-        String frame = frames.event(TYPING, payload);
+        OutFrame frame = frames.event(TYPING, payload);
         for (GatewayConnection connection : targets) {
             connection.deliver(frame);
         }
@@ -159,7 +165,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     @Override
     public void memberRemoved(String tenantId, String roomId, String userId) {
-        Set<GatewayConnection> own = byUser.get(key(tenantId, userId));
+        Set<GatewayConnection> own = users(tenantId).get(userId);
         if (own != null) {
             for (GatewayConnection connection : List.copyOf(own)) {
                 connection.leave(roomId);
@@ -177,23 +183,34 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
     }
 
+    /**
+     * Encodes the event once, here, and hands its delivery to the fan-out thread: the caller (a send holding
+     * its room's lock) does not wait for one enqueue per target. Deliveries run in call order, so a room's
+     * events reach every connection in the order they were published.
+     */
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
-        deliveryOrder.readLock().lock();
-        try {
-            deliverToRoomMembers(tenantId, room, event, payload);
-        } finally {
-            deliveryOrder.readLock().unlock();
-        }
+        OutFrame frame = frames.event(event, payload);
+        dispatcher.submit(() -> {
+            deliveryOrder.readLock().lock();
+            try {
+                deliverToRoomMembers(tenantId, room, frame);
+            } finally {
+                deliveryOrder.readLock().unlock();
+            }
+        });
     }
 
-    private void deliverToRoomMembers(String tenantId, Room room, String event, Object payload) {
+    private void deliverToRoomMembers(String tenantId, Room room, OutFrame frame) {
         // A set: a member's connection that also joined the room gets the event once.
         Set<GatewayConnection> targets = new LinkedHashSet<>();
-        for (String member : room.memberIds()) {
-            Set<GatewayConnection> own = byUser.get(key(tenantId, member));
-            if (own != null) {
-                targets.addAll(own);
+        Map<String, Set<GatewayConnection>> users = byUser.get(tenantId);
+        if (users != null) {
+            for (String member : room.memberIds()) {
+                Set<GatewayConnection> own = users.get(member);
+                if (own != null) {
+                    targets.addAll(own);
+                }
             }
         }
         Set<GatewayConnection> joined = byJoinedRoom.get(key(tenantId, room.id()));
@@ -204,10 +221,6 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
                 }
             }
         }
-        if (targets.isEmpty()) {
-            return;
-        }
-        String frame = frames.event(event, payload);
         for (GatewayConnection connection : targets) {
             connection.deliver(frame);
         }
@@ -221,6 +234,10 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     private TenantPresence tenantPresence(String tenantId) {
         return presence.computeIfAbsent(tenantId, k -> new TenantPresence());
+    }
+
+    private Map<String, Set<GatewayConnection>> users(String tenantId) {
+        return byUser.computeIfAbsent(tenantId, k -> new ConcurrentHashMap<>());
     }
 
     private static String key(String tenantId, String id) {

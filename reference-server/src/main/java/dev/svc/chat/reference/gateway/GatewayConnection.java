@@ -45,7 +45,7 @@ final class GatewayConnection {
     // Read without the lock by the fan-out.
     // Indexed for delivery before the handshake is answered, so nothing published after the answer can be
     // missed; frames delivered until the answer is queued wait here, so none overtakes it. Guarded by this.
-    private List<String> beforeAnswer = new ArrayList<>();
+    private List<OutFrame> beforeAnswer = new ArrayList<>();
     private volatile boolean answered;
     private volatile boolean apiKey;
     private volatile String userId;
@@ -104,7 +104,7 @@ final class GatewayConnection {
     }
 
     /** Enqueues a frame from the fan-out. */
-    void deliver(String frame) {
+    void deliver(OutFrame frame) {
         if (!answered) {
             synchronized (this) {
                 if (!answered) {
@@ -223,7 +223,7 @@ final class GatewayConnection {
             gateway.fanOut().countOnline(who, now());
             gateway.fanOut().register(this, who);
             out.send(gateway.frames().connected(gateway.newSocketSid()));
-            for (String frame : beforeAnswer) {
+            for (OutFrame frame : beforeAnswer) {
                 out.send(frame);
             }
             beforeAnswer = null;
