@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Routes realtime events to connections. It indexes connected sessions by user (a user's own channel) and
- * by joined room, and delivers by enqueueing one pre-encoded frame per target, never blocking. Later events
+ * by joined room, and delivers by enqueueing one pre-encoded frame per target, never blocking; room events are
+ * delivered on its own thread ({@link FanOutDispatcher}), in the order they were published. Later events
  * (message-updated, typing, presence, receipts, calls) reuse these two indexes.
  */
 public final class FanOut implements EventPublisher, PresenceDirectory {
@@ -221,9 +222,12 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
                 }
             }
         }
+        // One wake-up per writer for all the targets, not one per target.
+        List<Outbound> starts = new ArrayList<>();
         for (GatewayConnection connection : targets) {
-            connection.deliver(frame);
+            connection.deliver(frame, starts);
         }
+        Outbound.startAll(starts);
     }
 
     @Override

@@ -105,6 +105,14 @@ final class GatewayConnection {
 
     /** Enqueues a frame from the fan-out. */
     void deliver(OutFrame frame) {
+        deliver(frame, null);
+    }
+
+    /**
+     * Enqueues a frame from the fan-out; a writer it needs is added to {@code starts} (when not null) for the
+     * caller to wake with {@link Outbound#startAll}.
+     */
+    void deliver(OutFrame frame, List<Outbound> starts) {
         if (!answered) {
             synchronized (this) {
                 if (!answered) {
@@ -113,7 +121,7 @@ final class GatewayConnection {
                 }
             }
         }
-        out.send(frame);
+        out.send(frame, starts);
     }
 
     /** Returns whether this connection authenticated with an API key. */

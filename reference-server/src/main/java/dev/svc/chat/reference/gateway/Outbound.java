@@ -53,6 +53,15 @@ final class Outbound {
 
     /** Enqueues a text frame; returns false if the queue is closed or just overflowed. */
     boolean send(OutFrame frame) {
+        return send(frame, null);
+    }
+
+    /**
+     * Enqueues a text frame; returns false if the queue is closed or just overflowed. When {@code starts} is
+     * not null, a writer this queue now needs is not woken here but this queue is added to {@code starts}:
+     * a fan-out wakes a few writers for all its targets at once ({@link #startAll}) instead of one per target.
+     */
+    boolean send(OutFrame frame, List<Outbound> starts) {
         boolean overflow = false;
         boolean start = false;
         long bytes = frame.size();
@@ -77,9 +86,39 @@ final class Outbound {
             return false;
         }
         if (start) {
-            schedulePump();
+            if (starts != null) {
+                starts.add(this);
+            } else {
+                schedulePump();
+            }
         }
         return true;
+    }
+
+    /**
+     * Runs the pumps of {@code queues} (each added by {@link #send(OutFrame, List)}) on their executor, split
+     * into at most one task per processor.
+     */
+    static void startAll(List<Outbound> queues) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        int ways = Math.min(queues.size(), Math.max(1, Runtime.getRuntime().availableProcessors()));
+        int per = (queues.size() + ways - 1) / ways;
+        for (int from = 0; from < queues.size(); from += per) {
+            List<Outbound> chunk = queues.subList(from, Math.min(queues.size(), from + per));
+            try {
+                queues.get(0).executor.execute(() -> {
+                    for (Outbound queue : chunk) {
+                        queue.pump();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                for (Outbound queue : chunk) {
+                    queue.abort(); // shutting down
+                }
+            }
+        }
     }
 
     /** Closes the WebSocket once every frame enqueued so far is written; later frames are refused. */
