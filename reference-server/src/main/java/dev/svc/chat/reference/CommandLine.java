@@ -27,6 +27,8 @@ final class CommandLine {
             "  --connect-timeout DUR    how long a socket may stay without a Socket.IO CONNECT (default 45s)",
             "  --send-rate N            sends a second per user, sustained (default 20)",
             "  --send-burst N           sends per user at once (default 40)",
+            "  --ws-compression         offer permessage-deflate to WebSocket clients (default off, like the",
+            "                           official server: each frame would be compressed once per connection)",
             "  --call-ring-timeout DUR  how long a call rings before it is missed (default 30s)",
             "  --data-dir DIR           keep everything in an embedded H2 database in DIR (created if absent);",
             "                           what was acknowledged survives a restart and a kill -9",
@@ -53,6 +55,7 @@ final class CommandLine {
     Path dataDir;
     String databaseUrl;
     String databaseSchema;
+    boolean webSocketCompression;
 
     private CommandLine() {
     }
@@ -73,6 +76,7 @@ final class CommandLine {
                 case "--connect-timeout" -> line.connectTimeout = duration(flag, value(args, ++i));
                 case "--call-ring-timeout" -> line.callRingTimeout = duration(flag, value(args, ++i));
                 case "--send-rate" -> line.sendRate = rate(value(args, ++i));
+                case "--ws-compression" -> line.webSocketCompression = true;
                 case "--send-burst" -> line.sendBurst = burst(value(args, ++i));
                 case "--data-dir" -> line.dataDir = Path.of(value(args, ++i));
                 case "--database-url" -> line.databaseUrl = value(args, ++i);
@@ -108,7 +112,7 @@ final class CommandLine {
         if (databaseSchema != null) {
             builder.databaseSchema(databaseSchema);
         }
-        builder.host(host).port(port);
+        builder.host(host).port(port).webSocketCompression(webSocketCompression);
         for (TenantConfig tenant : tenants) {
             builder.tenant(tenant);
         }

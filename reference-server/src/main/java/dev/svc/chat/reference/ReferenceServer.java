@@ -20,6 +20,7 @@ import dev.svc.chat.reference.service.NotifyingPublisher;
 import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
+import dev.svc.chat.reference.service.TenantSettingsCache;
 import dev.svc.chat.reference.store.Database;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.JdbcStore;
@@ -95,7 +96,9 @@ public final class ReferenceServer implements AutoCloseable {
                 options.databaseUrl, options.databaseUser, options.databasePassword, options.databaseSchema);
         PresenceDirectory online = cluster != null ? cluster.presence() : fanOut;
         this.push = new PushService(store, options.clock, online);
-        this.webhooks = new WebhookDispatcher(mapper, store, options.clock, store::settings, webhookPool,
+        TenantSettingsCache settingsCache = new TenantSettingsCache(store::settings,
+                TenantSettingsCache.DEFAULT_MAX_AGE);
+        this.webhooks = new WebhookDispatcher(mapper, store, options.clock, settingsCache, webhookPool,
                 options.webhookAttempts, options.webhookFirstRetry);
         if (cluster != null) {
             cluster.deliverWebhooks(webhooks, options.clock, options.webhookLease);
@@ -103,12 +106,12 @@ public final class ReferenceServer implements AutoCloseable {
         NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
                 webhooks);
         this.service = new ChatService(store, options.clock,
-                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher);
+                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher, settingsCache);
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
-                options.outboundQueueBytes),
+                options.outboundQueueBytes, options.webSocketCompression),
                 mapper, options.clock, store, tokens, fanOut, service);
         try {
             this.apiKey = provisionDevTenant();
@@ -404,6 +407,7 @@ public final class ReferenceServer implements AutoCloseable {
         private String databaseUser;
         private String databasePassword;
         private String databaseSchema;
+        private boolean webSocketCompression;
 
         private Builder() {
         }
@@ -570,6 +574,15 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Offers permessage-deflate to WebSocket clients (default false, like the official socket.io server):
+         * smaller frames on slow links, at the cost of compressing every frame once per connection.
+         */
+        public Builder webSocketCompression(boolean enabled) {
+            this.webSocketCompression = enabled;
+            return this;
+        }
+
         /** Sets how long presence flips are gathered before a batch is published (default 50 ms). */
         Builder presenceInterval(Duration interval) {
             this.presenceInterval = positive(interval, "presenceInterval");
@@ -639,6 +652,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.databaseUser = databaseUser;
             copy.databasePassword = databasePassword;
             copy.databaseSchema = databaseSchema;
+            copy.webSocketCompression = webSocketCompression;
             return copy;
         }
 

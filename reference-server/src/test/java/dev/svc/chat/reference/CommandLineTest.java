@@ -28,7 +28,7 @@ class CommandLineTest {
         CommandLine line = CommandLine.parse(new String[] {
             "--port", "0", "--host", "127.0.0.1", "--tenant", "acme:sk_test_acme_key", "--tenant", "b-2:sk_live_bbbbbb",
             "--ping-interval", "500ms", "--ping-timeout", "2s", "--connect-timeout", "3",
-            "--call-ring-timeout", "1m", "--send-rate", "2.5", "--send-burst", "7"});
+            "--call-ring-timeout", "1m", "--send-rate", "2.5", "--send-burst", "7", "--ws-compression"});
         assertEquals(0, line.port);
         assertEquals("127.0.0.1", line.host);
         assertEquals(List.of("acme", "b-2"), line.tenants.stream().map(TenantConfig::id).toList());
@@ -39,6 +39,8 @@ class CommandLineTest {
         assertEquals(Duration.ofMinutes(1), line.callRingTimeout);
         assertEquals(2.5, line.sendRate);
         assertEquals(7, line.sendBurst);
+        assertTrue(line.webSocketCompression);
+        assertFalse(CommandLine.parse(new String[0]).webSocketCompression);
         assertFalse(line.help);
         assertTrue(CommandLine.parse(new String[] {"--port", "1", "--help"}).help);
     }
@@ -140,7 +142,7 @@ class CommandLineTest {
         String help = out.toString(StandardCharsets.UTF_8);
         for (String flag : List.of("--port", "--host", "--tenant", "--tenants-file", "--ping-interval",
                 "--ping-timeout", "--connect-timeout", "--send-rate", "--send-burst", "--call-ring-timeout",
-                "--data-dir", "--database-url", "--database-schema")) {
+                "--data-dir", "--database-url", "--database-schema", "--ws-compression")) {
             assertTrue(help.contains(flag), flag);
         }
     }

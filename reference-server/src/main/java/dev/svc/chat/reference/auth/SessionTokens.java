@@ -30,6 +30,7 @@ public final class SessionTokens {
 
     private final Store store;
     private final Clock clock;
+    private final VerifiedTokens verified = new VerifiedTokens();
 
     /** Creates a token service over the tenants of {@code store}, telling time by {@code clock}. */
     public SessionTokens(Store store, Clock clock) {
@@ -78,12 +79,31 @@ public final class SessionTokens {
 
     /**
      * Returns the principal of a valid token, else throws 401 {@code unauthorized} (anything wrong with it)
-     * or 401 {@code token_expired} (well signed, complete, but {@code exp <= now}).
+     * or 401 {@code token_expired} (well signed, complete, but {@code exp <= now}). A token verified before
+     * is not parsed nor HMAC-checked again (a bounded cache), but its expiry is checked on every call.
      */
     public Principal verify(String token) {
         if (token == null || token.isEmpty() || token.startsWith("sk_")) {
             throw ApiException.unauthorized();
         }
+        Principal known = verified.get(token);
+        if (known != null) {
+            if (known.isExpiredAt(clock.instant())) {
+                throw ApiException.tokenExpired();
+            }
+            return known;
+        }
+        Principal principal = verifyFully(token);
+        verified.put(token, principal);
+        return principal;
+    }
+
+    /** Returns how many verified tokens are remembered (tests). */
+    int rememberedTokens() {
+        return verified.size();
+    }
+
+    private Principal verifyFully(String token) {
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             // Only HS256: "none", other HMAC sizes and every asymmetric algorithm are refused.

@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Routes realtime events to connections. It indexes connected sessions by user (a user's own channel) and
- * by joined room, and delivers by enqueueing one pre-encoded frame per target, never blocking. Later events
+ * by joined room, and delivers by enqueueing one pre-encoded frame per target, never blocking; room events are
+ * delivered on its own thread ({@link FanOutDispatcher}), in the order they were published. Later events
  * (message-updated, typing, presence, receipts, calls) reuse these two indexes.
  */
 public final class FanOut implements EventPublisher, PresenceDirectory {
@@ -29,7 +30,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     private final Frames frames;
     private final PresenceFlusher presenceFlusher;
-    private final Map<String, Set<GatewayConnection>> byUser = new ConcurrentHashMap<>();
+    // Tenant, then user: a fan-out looks up each member without building a key per member.
+    private final Map<String, Map<String, Set<GatewayConnection>>> byUser = new ConcurrentHashMap<>();
     private final Map<String, Set<GatewayConnection>> byJoinedRoom = new ConcurrentHashMap<>();
     // Presence per tenant, each with its own lock: handshakes of one tenant never wait for another's.
     private final Map<String, TenantPresence> presence = new ConcurrentHashMap<>();
@@ -40,6 +42,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
+    private final FanOutDispatcher dispatcher = new FanOutDispatcher();
 
     FanOut(Frames frames, Duration presenceInterval) {
         this.frames = frames;
@@ -75,7 +78,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         deliveryOrder.writeLock().lock();
         try {
             tenantPresence(principal.tenantId()).register(connection);
-            add(byUser, key(principal.tenantId(), principal.userId()), connection);
+            add(users(principal.tenantId()), principal.userId(), connection);
         } finally {
             deliveryOrder.writeLock().unlock();
         }
@@ -94,7 +97,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
         TenantPresence tenant = tenantPresence(principal.tenantId());
         tenant.unregister(connection);
-        remove(byUser, key(principal.tenantId(), principal.userId()), connection);
+        remove(users(principal.tenantId()), principal.userId(), connection);
         if (tenant.closed(principal.userId(), at)) {
             presenceFlusher.markDirty(tenant);
         }
@@ -117,18 +120,22 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         for (TenantPresence tenant : presence.values()) {
             n += tenant.heldEntries();
         }
-        for (Set<GatewayConnection> set : byUser.values()) {
-            n += set.size();
+        for (Map<String, Set<GatewayConnection>> users : byUser.values()) {
+            for (Set<GatewayConnection> set : users.values()) {
+                n += set.size();
+            }
         }
+        n += dispatcher.pending();
         for (Set<GatewayConnection> set : byJoinedRoom.values()) {
             n += set.size();
         }
         return n;
     }
 
-    /** Stops the presence thread. */
+    /** Stops the presence and fan-out threads. */
     void close() {
         presenceFlusher.close();
+        dispatcher.close();
     }
 
     /**
@@ -167,7 +174,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         payload.put("roomId", roomId);
         payload.put("userId", userId);
         payload.put("isTyping", isTyping);
-        String frame = frames.event(TYPING, payload);
+        OutFrame frame = frames.event(TYPING, payload);
         for (GatewayConnection connection : targets) {
             connection.deliver(frame);
         }
@@ -175,7 +182,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
 
     @Override
     public void memberRemoved(String tenantId, String roomId, String userId) {
-        Set<GatewayConnection> own = byUser.get(key(tenantId, userId));
+        Set<GatewayConnection> own = users(tenantId).get(userId);
         if (own != null) {
             for (GatewayConnection connection : List.copyOf(own)) {
                 connection.leave(roomId);
@@ -193,23 +200,34 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
     }
 
+    /**
+     * Encodes the event once, here, and hands its delivery to the fan-out thread: the caller (a send holding
+     * its room's lock) does not wait for one enqueue per target. Deliveries run in call order, so a room's
+     * events reach every connection in the order they were published.
+     */
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
-        deliveryOrder.readLock().lock();
-        try {
-            deliverToRoomMembers(tenantId, room, event, payload);
-        } finally {
-            deliveryOrder.readLock().unlock();
-        }
+        OutFrame frame = frames.event(event, payload);
+        dispatcher.submit(() -> {
+            deliveryOrder.readLock().lock();
+            try {
+                deliverToRoomMembers(tenantId, room, frame);
+            } finally {
+                deliveryOrder.readLock().unlock();
+            }
+        });
     }
 
-    private void deliverToRoomMembers(String tenantId, Room room, String event, Object payload) {
+    private void deliverToRoomMembers(String tenantId, Room room, OutFrame frame) {
         // A set: a member's connection that also joined the room gets the event once.
         Set<GatewayConnection> targets = new LinkedHashSet<>();
-        for (String member : room.memberIds()) {
-            Set<GatewayConnection> own = byUser.get(key(tenantId, member));
-            if (own != null) {
-                targets.addAll(own);
+        Map<String, Set<GatewayConnection>> users = byUser.get(tenantId);
+        if (users != null) {
+            for (String member : room.memberIds()) {
+                Set<GatewayConnection> own = users.get(member);
+                if (own != null) {
+                    targets.addAll(own);
+                }
             }
         }
         Set<GatewayConnection> joined = byJoinedRoom.get(key(tenantId, room.id()));
@@ -220,13 +238,12 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
                 }
             }
         }
-        if (targets.isEmpty()) {
-            return;
-        }
-        String frame = frames.event(event, payload);
+        // One wake-up per writer for all the targets, not one per target.
+        List<Outbound> starts = new ArrayList<>();
         for (GatewayConnection connection : targets) {
-            connection.deliver(frame);
+            connection.deliver(frame, starts);
         }
+        Outbound.startAll(starts);
     }
 
     @Override
@@ -247,6 +264,10 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     /** Publishes the tenant's pending presence flips at the next batch. */
     void presenceChanged(TenantPresence tenant) {
         presenceFlusher.markDirty(tenant);
+    }
+
+    private Map<String, Set<GatewayConnection>> users(String tenantId) {
+        return byUser.computeIfAbsent(tenantId, k -> new ConcurrentHashMap<>());
     }
 
     private static String key(String tenantId, String id) {

@@ -6,13 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Encodes the WebSocket text frames the server sends: Engine.IO packets with Socket.IO packets inside. */
+/**
+ * Encodes the WebSocket text frames the server sends: Engine.IO packets with Socket.IO packets inside, one
+ * packet per frame as socket.io v4 sends them over a WebSocket.
+ */
 final class Frames {
 
     /** Engine.IO ping. */
-    static final String PING = "2";
+    static final OutFrame PING = OutFrame.of("2");
     /** Socket.IO DISCONNECT on the default namespace: the server ends the session. */
-    static final String DISCONNECT = "41";
+    static final OutFrame DISCONNECT = OutFrame.of("41");
 
     private final ObjectMapper mapper;
 
@@ -21,42 +24,42 @@ final class Frames {
     }
 
     /** Returns the Engine.IO open packet. */
-    String open(String sid, long pingIntervalMs, long pingTimeoutMs, int maxPayload) {
+    OutFrame open(String sid, long pingIntervalMs, long pingTimeoutMs, int maxPayload) {
         Map<String, Object> open = new LinkedHashMap<>();
         open.put("sid", sid);
         open.put("upgrades", List.of());
         open.put("pingInterval", pingIntervalMs);
         open.put("pingTimeout", pingTimeoutMs);
         open.put("maxPayload", maxPayload);
-        return "0" + json(open);
+        return OutFrame.of("0" + json(open));
     }
 
     /** Returns the CONNECT answer of an accepted handshake. */
-    String connected(String socketSid) {
-        return "40" + json(Map.of("sid", socketSid));
+    OutFrame connected(String socketSid) {
+        return OutFrame.of("40" + json(Map.of("sid", socketSid)));
     }
 
     /** Returns a CONNECT_ERROR with the contract's {@code {message: code, data: {code}}}. */
-    String connectError(String code) {
+    OutFrame connectError(String code) {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("message", code);
         error.put("data", Map.of("code", code));
-        return "44" + json(error);
+        return OutFrame.of("44" + json(error));
     }
 
     /** Returns the CONNECT_ERROR for a namespace this server does not have. */
-    String invalidNamespace(String nsp) {
-        return "44" + nsp + "," + json(Map.of("message", "Invalid namespace"));
+    OutFrame invalidNamespace(String nsp) {
+        return OutFrame.of("44" + nsp + "," + json(Map.of("message", "Invalid namespace")));
     }
 
-    /** Returns an EVENT {@code 42["name",payload]}. */
-    String event(String name, Object payload) {
-        return "42[" + json(name) + "," + json(payload) + "]";
+    /** Returns an EVENT {@code 42["name",payload]}, encoded once for all its targets. */
+    OutFrame event(String name, Object payload) {
+        return OutFrame.of("42[" + json(name) + "," + json(payload) + "]");
     }
 
     /** Returns an ACK {@code 43<id>[payload]}. */
-    String ack(long ackId, Object payload) {
-        return "43" + ackId + "[" + json(payload) + "]";
+    OutFrame ack(long ackId, Object payload) {
+        return OutFrame.of("43" + ackId + "[" + json(payload) + "]");
     }
 
     private String json(Object value) {

@@ -76,8 +76,16 @@ public final class Gateway implements AutoCloseable {
         return new FanOut(new Frames(mapper), presenceInterval);
     }
 
-    /** Applies the gateway's limits to Jetty's WebSocket factory. */
+    /** The WebSocket extension that compresses each message (RFC 7692). */
+    static final String PERMESSAGE_DEFLATE = "permessage-deflate";
+
+    /** Applies the gateway's limits to Jetty's WebSocket factory, and its compression setting. */
     public void configure(JettyWebSocketServletFactory factory) {
+        if (!config.compression()) {
+            // Jetty would negotiate it with every client that offers it (browsers and the official client do)
+            // and then deflate each frame once per connection. The registry is this server's own.
+            factory.getAvailableExtensionNames().remove(PERMESSAGE_DEFLATE);
+        }
         factory.setMaxTextMessageSize(config.maxPayload());
         factory.setMaxBinaryMessageSize(config.maxPayload());
         // A frame may be as large as a message: the official client sends each packet as one frame.

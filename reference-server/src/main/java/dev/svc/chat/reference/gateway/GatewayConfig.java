@@ -11,9 +11,11 @@ import java.time.Duration;
  * @param maxPayload the largest frame accepted, in bytes (larger closes with 1009)
  * @param outboundLimit the most frames queued for one connection before it is dropped
  * @param outboundBytes the most bytes (UTF-8) queued for one connection before it is dropped
+ * @param compression whether permessage-deflate is offered to clients (off by default, like the official
+ *                    server: it compresses every frame once per member)
  */
 public record GatewayConfig(Duration pingInterval, Duration pingTimeout, Duration connectTimeout, int maxPayload,
-                            int outboundLimit, long outboundBytes) {
+                            int outboundLimit, long outboundBytes, boolean compression) {
 
     /** The official server's maxPayload (maxHttpBufferSize), 1 MB. */
     public static final int DEFAULT_MAX_PAYLOAD = 1_000_000;

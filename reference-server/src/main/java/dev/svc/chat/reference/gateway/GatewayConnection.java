@@ -45,7 +45,7 @@ final class GatewayConnection {
     // Read without the lock by the fan-out.
     // Indexed for delivery before the handshake is answered, so nothing published after the answer can be
     // missed; frames delivered until the answer is queued wait here, so none overtakes it. Guarded by this.
-    private List<String> beforeAnswer = new ArrayList<>();
+    private List<OutFrame> beforeAnswer = new ArrayList<>();
     private volatile boolean answered;
     private volatile boolean apiKey;
     private volatile String userId;
@@ -104,7 +104,15 @@ final class GatewayConnection {
     }
 
     /** Enqueues a frame from the fan-out. */
-    void deliver(String frame) {
+    void deliver(OutFrame frame) {
+        deliver(frame, null);
+    }
+
+    /**
+     * Enqueues a frame from the fan-out; a writer it needs is added to {@code starts} (when not null) for the
+     * caller to wake with {@link Outbound#startAll}.
+     */
+    void deliver(OutFrame frame, List<Outbound> starts) {
         if (!answered) {
             synchronized (this) {
                 if (!answered) {
@@ -113,7 +121,7 @@ final class GatewayConnection {
                 }
             }
         }
-        out.send(frame);
+        out.send(frame, starts);
     }
 
     /** Returns whether this connection authenticated with an API key. */
@@ -223,7 +231,7 @@ final class GatewayConnection {
             gateway.fanOut().countOnline(who, now());
             gateway.fanOut().register(this, who);
             out.send(gateway.frames().connected(gateway.newSocketSid()));
-            for (String frame : beforeAnswer) {
+            for (OutFrame frame : beforeAnswer) {
                 out.send(frame);
             }
             beforeAnswer = null;

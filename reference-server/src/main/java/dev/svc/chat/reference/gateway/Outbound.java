@@ -6,26 +6,31 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
-import org.eclipse.jetty.websocket.api.WriteCallback;
+import org.eclipse.jetty.websocket.common.WebSocketSession;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 
 /**
  * The outbound queue of one connection and its single writer. Producers (REST threads fanning out, timers,
  * the reader thread) only enqueue, so a slow or stuck client never blocks them; frames go out with Jetty's
- * asynchronous send in enqueue order, a few at a time so that Jetty can gather them into one write. A queue
- * that outgrows its bound, in frames or in bytes, means the client is not reading: the connection is
- * dropped and the client recovers missed messages by seq.
+ * asynchronous send in enqueue order. Frames are already UTF-8 ({@link OutFrame}, encoded once per fan-out);
+ * what is queued goes to Jetty's core session in groups, all but the last in batch mode, so that a group
+ * leaves in one socket write instead of one write per frame. Each frame is still its own WebSocket frame
+ * (socket.io v4 sends one packet per frame). A queue that outgrows its bound, in frames or in bytes, means
+ * the client is not reading: the connection is dropped and the client recovers missed messages by seq.
  */
 final class Outbound {
 
     private static final Object CLOSE = new Object();
-    /** Frames handed to Jetty at once (Jetty gathers up to 8 into one write); the rest wait here. */
-    private static final int IN_FLIGHT = 16;
-    private static final WriteCallback NOTHING = new WriteCallback() {
-    };
+    /** Frames handed to Jetty at once (batched into as few writes as its buffer allows); the rest wait here. */
+    private static final int IN_FLIGHT = 64;
 
     private final Session session;
+    private final CoreSession core;
     private final Executor executor;
     private final int limit;
     private final long byteLimit;
@@ -39,6 +44,7 @@ final class Outbound {
 
     Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow) {
         this.session = session;
+        this.core = ((WebSocketSession) session).getCoreSession();
         this.executor = executor;
         this.limit = limit;
         this.byteLimit = byteLimit;
@@ -46,10 +52,19 @@ final class Outbound {
     }
 
     /** Enqueues a text frame; returns false if the queue is closed or just overflowed. */
-    boolean send(String frame) {
+    boolean send(OutFrame frame) {
+        return send(frame, null);
+    }
+
+    /**
+     * Enqueues a text frame; returns false if the queue is closed or just overflowed. When {@code starts} is
+     * not null, a writer this queue now needs is not woken here but this queue is added to {@code starts}:
+     * a fan-out wakes a few writers for all its targets at once ({@link #startAll}) instead of one per target.
+     */
+    boolean send(OutFrame frame, List<Outbound> starts) {
         boolean overflow = false;
         boolean start = false;
-        long bytes = utf8Length(frame);
+        long bytes = frame.size();
         synchronized (this) {
             if (closed) {
                 return false;
@@ -60,7 +75,7 @@ final class Outbound {
                 queuedBytes = 0;
                 overflow = true;
             } else {
-                queue.add(new Queued(frame, bytes));
+                queue.add(frame);
                 queuedBytes += bytes;
                 start = !pumping;
                 pumping = true;
@@ -71,9 +86,39 @@ final class Outbound {
             return false;
         }
         if (start) {
-            schedulePump();
+            if (starts != null) {
+                starts.add(this);
+            } else {
+                schedulePump();
+            }
         }
         return true;
+    }
+
+    /**
+     * Runs the pumps of {@code queues} (each added by {@link #send(OutFrame, List)}) on their executor, split
+     * into at most one task per processor.
+     */
+    static void startAll(List<Outbound> queues) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        int ways = Math.min(queues.size(), Math.max(1, Runtime.getRuntime().availableProcessors()));
+        int per = (queues.size() + ways - 1) / ways;
+        for (int from = 0; from < queues.size(); from += per) {
+            List<Outbound> chunk = queues.subList(from, Math.min(queues.size(), from + per));
+            try {
+                queues.get(0).executor.execute(() -> {
+                    for (Outbound queue : chunk) {
+                        queue.pump();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                for (Outbound queue : chunk) {
+                    queue.abort(); // shutting down
+                }
+            }
+        }
     }
 
     /** Closes the WebSocket once every frame enqueued so far is written; later frames are refused. */
@@ -110,7 +155,7 @@ final class Outbound {
     }
 
     private void pump() {
-        List<String> group = new ArrayList<>(IN_FLIGHT);
+        List<OutFrame> group = new ArrayList<>(IN_FLIGHT);
         while (true) {
             boolean close = false;
             group.clear();
@@ -125,9 +170,9 @@ final class Outbound {
                         close = true;
                         break;
                     }
-                    Queued frame = (Queued) next;
-                    queuedBytes -= frame.bytes; // counted once, when it was queued
-                    group.add(frame.text);
+                    OutFrame frame = (OutFrame) next;
+                    queuedBytes -= frame.size();
+                    group.add(frame);
                 }
                 if (group.isEmpty() && !close) {
                     pumping = false;
@@ -151,38 +196,26 @@ final class Outbound {
                 }
                 return;
             }
-            // Jetty writes them in order; only the last one's completion resumes the pump. A failure of any
-            // fails the later ones too, and the last one's callback then ends the pump.
+            // Jetty writes them in order; all but the last are batched (gathered in its buffer), the last one
+            // flushes the batch, and only its completion resumes the pump. A failure of any fails the later
+            // ones too, and the last one's callback then ends the pump.
             int last = group.size() - 1;
             for (int i = 0; i < last; i++) {
-                session.getRemote().sendString(group.get(i), NOTHING);
+                core.sendFrame(new Frame(OpCode.TEXT, group.get(i).payload()), Callback.NOOP, true);
             }
             Written written = new Written();
-            session.getRemote().sendString(group.get(last), written);
+            core.sendFrame(new Frame(OpCode.TEXT, group.get(last).payload()), written, false);
             if (!written.continueInline()) {
                 return; // the callback resumes the pump when the write completes
             }
         }
     }
 
-    /** Returns the UTF-8 length of {@code s} without encoding it. */
-    static long utf8Length(String s) {
-        long n = s.length();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 0x80) {
-                // 2 bytes below U+0800, else 3; a surrogate pair is 4 bytes for 2 chars.
-                n += c < 0x800 ? 1 : Character.isSurrogate(c) ? 1 : 2;
-            }
-        }
-        return n;
-    }
-
     /**
-     * Tells whether a write completed during {@code sendString} (then this thread keeps pumping, avoiding
+     * Tells whether a write completed during {@code sendFrame} (then this thread keeps pumping, avoiding
      * recursion) or later (then the callback restarts the pump on the executor).
      */
-    private final class Written implements WriteCallback {
+    private final class Written implements Callback {
         private static final int PENDING = 0;
         private static final int HANDED_OFF = 1;
         private static final int DONE = 2;
@@ -193,22 +226,18 @@ final class Outbound {
         }
 
         @Override
-        public void writeSuccess() {
+        public void succeeded() {
             if (!state.compareAndSet(PENDING, DONE)) {
                 schedulePump();
             }
         }
 
         @Override
-        public void writeFailed(Throwable x) {
+        public void failed(Throwable x) {
             abort();
             synchronized (Outbound.this) {
                 pumping = false;
             }
         }
-    }
-
-    /** A frame waiting in the queue, with its UTF-8 size. */
-    private record Queued(String text, long bytes) {
     }
 }

@@ -72,7 +72,7 @@ final class PresenceFlusher implements AutoCloseable {
     }
 
     private void publish(TenantPresence.Batch batch) {
-        Map<TenantPresence.Change, String> encoded = new LinkedHashMap<>();
+        Map<TenantPresence.Change, OutFrame> encoded = new LinkedHashMap<>();
         for (TenantPresence.Change change : batch.changes()) {
             Map<String, Object> payload = new LinkedHashMap<>();
             payload.put("userId", change.userId());
@@ -82,7 +82,7 @@ final class PresenceFlusher implements AutoCloseable {
         }
         for (Map.Entry<GatewayConnection, Long> target : batch.connections().entrySet()) {
             long registered = target.getValue();
-            for (Map.Entry<TenantPresence.Change, String> change : encoded.entrySet()) {
+            for (Map.Entry<TenantPresence.Change, OutFrame> change : encoded.entrySet()) {
                 if (change.getKey().concerns(registered)) {
                     target.getKey().deliver(change.getValue());
                 }

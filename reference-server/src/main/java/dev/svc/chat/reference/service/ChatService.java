@@ -39,6 +39,7 @@ public final class ChatService {
     private final Clock clock;
     private final SendRateLimiter sendLimiter;
     private final EventPublisher publisher;
+    private final TenantSettingsCache settingsCache;
     // One monitor per room: appending and publishing under it makes every connection see seq order.
     private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
 
@@ -53,10 +54,17 @@ public final class ChatService {
 
     /** Creates the service over {@code store}, publishing realtime events to {@code publisher}. */
     public ChatService(Store store, Clock clock, SendRateLimiter sendLimiter, EventPublisher publisher) {
+        this(store, clock, sendLimiter, publisher, null);
+    }
+
+    /** Creates the service; {@code settingsCache} (or null) is invalidated whenever settings are updated. */
+    public ChatService(Store store, Clock clock, SendRateLimiter sendLimiter, EventPublisher publisher,
+                       TenantSettingsCache settingsCache) {
         this.store = store;
         this.clock = clock;
         this.sendLimiter = sendLimiter;
         this.publisher = publisher;
+        this.settingsCache = settingsCache;
     }
 
     /** Returns the current time at the contract's millisecond precision. */
@@ -71,7 +79,11 @@ public final class ChatService {
 
     /** Applies {@code change} to the tenant's settings atomically and returns the result. */
     public TenantSettings updateSettings(String tenantId, UnaryOperator<TenantSettings> change) {
-        return store.updateSettings(tenantId, change);
+        TenantSettings updated = store.updateSettings(tenantId, change);
+        if (settingsCache != null) {
+            settingsCache.invalidate(tenantId);
+        }
+        return updated;
     }
 
     /**

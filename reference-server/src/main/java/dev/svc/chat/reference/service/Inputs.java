@@ -18,7 +18,7 @@ public final class Inputs {
     /** The longest room name, in code points (chosen). */
     public static final int MAX_ROOM_NAME = 200;
     /** The most members of one room (chosen). */
-    public static final int MAX_ROOM_MEMBERS = 1000;
+    public static final int MAX_ROOM_MEMBERS = 10_000;
     /** The most parts of one message (contract). */
     public static final int MAX_PARTS = 10;
     /** The longest text part, in code points (contract). */

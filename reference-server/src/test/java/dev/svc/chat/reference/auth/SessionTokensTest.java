@@ -1,6 +1,7 @@
 package dev.svc.chat.reference.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.nimbusds.jose.JWSAlgorithm;
@@ -75,6 +76,50 @@ class SessionTokensTest {
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS384), claims);
         jwt.sign(new MACSigner(RandomIds.bytes(48)));
         assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(jwt.serialize())).code());
+    }
+
+    @Test
+    void aVerifiedTokenIsRememberedButItsExpiryStillCounts() throws Exception {
+        Instant[] now = {NOW};
+        Clock moving = new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        SessionTokens cached = new SessionTokens(store, moving);
+        String token = sign(b -> b.expirationTime(Date.from(NOW.plusSeconds(60))));
+        Principal first = cached.verify(token);
+        assertEquals(1, cached.rememberedTokens());
+        assertSame(first, cached.verify(token), "the second use is answered from the cache");
+        now[0] = NOW.plusSeconds(60);
+        assertEquals("token_expired", assertThrows(ApiException.class, () -> cached.verify(token)).code());
+    }
+
+    @Test
+    void refusedTokensAreNotRemembered() throws Exception {
+        String token = sign(b -> { });
+        String[] parts = token.split("\\.");
+        String forged = parts[0] + "." + parts[1] + "." + parts[2].substring(0, 10)
+                + (parts[2].charAt(10) == 'x' ? 'y' : 'x') + parts[2].substring(11);
+        for (int i = 0; i < 2; i++) {
+            assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(forged)).code());
+        }
+        String otherTenant = sign(b -> b.claim("tid", "nobody"));
+        assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(otherTenant)).code());
+        assertEquals(0, tokens.rememberedTokens());
+        assertEquals("t1", tokens.verify(token).tenantId());
+        assertEquals(1, tokens.rememberedTokens());
     }
 
     private JWTClaimsSet.Builder base() {

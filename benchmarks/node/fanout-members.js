@@ -1,0 +1,99 @@
+// The members of a fan-out benchmark: N official socket.io-client connections in this process, each
+// recording when every "new-message" arrives. A message's parts[0].text is "<epoch microseconds at send>".
+// Usage: node fanout-members.js --url URL --count N [--tokens FILE] [--room R]
+//   --tokens FILE: a JSON array of N session tokens (the reference server's handshake auth.token)
+//   --room R:      the room to join through the handshake query (the Node peer server)
+// Prints "READY" once all are connected. Commands on stdin, one a line:
+//   EXPECT n   print "RESULT {json}" once n deliveries arrived in all, or after 5 s without one
+//   REPORT     print "RESULT {json}" now
+//   RESET      forget the figures so far (after a warm-up)
+// RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival)}
+'use strict';
+const fs = require('fs');
+const readline = require('readline');
+const { io } = require('socket.io-client');
+
+const args = process.argv.slice(2);
+const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const url = opt('--url');
+const count = Number(opt('--count'));
+const tokens = opt('--tokens') ? JSON.parse(fs.readFileSync(opt('--tokens'), 'utf8')) : null;
+const room = opt('--room');
+
+const nowMicros = () => (performance.timeOrigin + performance.now()) * 1000;
+let latencies = new Float64Array(1 << 16);
+let received = 0;
+let first = 0;
+let last = 0;
+let expected = Infinity;
+let reported = false;
+const sockets = [];
+
+function onMessage(message) {
+  const t = nowMicros();
+  const sent = Number(message.parts[0].text);
+  if (received === latencies.length) {
+    const bigger = new Float64Array(latencies.length * 2);
+    bigger.set(latencies);
+    latencies = bigger;
+  }
+  latencies[received++] = (t - sent) / 1000;
+  if (first === 0) first = t;
+  last = t;
+  if (received >= expected) report();
+}
+
+function report() {
+  if (reported) return;
+  reported = true;
+  const sorted = latencies.slice(0, received).sort();
+  const pct = (p) => (received === 0 ? NaN : sorted[Math.min(received - 1, Math.max(0, Math.ceil(p / 100 * received) - 1))]);
+  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last }));
+}
+
+function connectOne(i) {
+  return new Promise((resolve, reject) => {
+    const options = { transports: ['websocket'], forceNew: true, reconnection: false };
+    if (tokens) options.auth = { token: tokens[i] };
+    if (room) options.query = { room };
+    const socket = io(url, options);
+    socket.on('new-message', onMessage);
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (e) => reject(new Error('member ' + i + ': ' + e.message)));
+    sockets.push(socket);
+  });
+}
+
+async function main() {
+  for (let i = 0; i < count; i += 100) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + 100); j++) batch.push(connectOne(j));
+    await Promise.all(batch);
+  }
+  console.log('READY');
+}
+
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const [cmd, n] = line.trim().split(/\s+/);
+  if (cmd === 'EXPECT') {
+    expected = Number(n);
+    if (received >= expected) report();
+    // Deliveries that stop coming (dropped connections) are not waited for: report 5 s after the last one.
+    let seen = -1;
+    let quietSince = Date.now();
+    const watch = setInterval(() => {
+      if (reported) { clearInterval(watch); return; }
+      if (received !== seen) { seen = received; quietSince = Date.now(); }
+      else if (Date.now() - quietSince > 5000) { clearInterval(watch); report(); }
+    }, 250);
+  } else if (cmd === 'REPORT') {
+    report();
+  } else if (cmd === 'RESET') {
+    received = 0; first = 0; last = 0; expected = Infinity; reported = false;
+  }
+}).on('close', () => {
+  for (const s of sockets) s.close();
+  process.exit(0);
+});
+
+main().catch((e) => { console.log('ERROR ' + e.message); process.exit(1); });

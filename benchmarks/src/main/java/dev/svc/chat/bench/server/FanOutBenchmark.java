@@ -1,0 +1,191 @@
+package dev.svc.chat.bench.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.bench.support.Report;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Fan-out of one room: one sender over REST (8 requests in flight) to a room of 10, 100 and 1,000 members,
+ * each an official Node socket.io-client (node/fanout-members.js, all in one Node process), through our
+ * reference server (a child JVM, compression off) and through the official Node socket.io server
+ * ({@code io.to(room).emit}, node/fanout-server.js). Deliveries a second count from the first send to the
+ * last arrival; latency is from just before a message's request is sent to its arrival at a member.
+ *
+ * <p>Arguments: {@code --sizes 10,100,1000} (room sizes), {@code --big} (adds a room of 10,000 on ours),
+ * {@code --only ours|node}, {@code --server-args "..."} (added to our server's command line),
+ * {@code --jfr DIR} (a flight recording of our server per run), {@code --out FILE}.
+ */
+public final class FanOutBenchmark {
+    private static final int IN_FLIGHT = 8;
+    private static final long RESULT_TIMEOUT_MS = 60_000;
+
+    /** One measured point. */
+    record Point(int members, int messages, long received, double perSecond, double p50, double p99,
+                 int failed) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int[] sizes = Arrays.stream(Report.option(args, "--sizes", "10,100,1000").split(","))
+                .mapToInt(Integer::parseInt).toArray();
+        if (Arrays.asList(args).contains("--big")) {
+            sizes = Arrays.copyOf(sizes, sizes.length + 1);
+            sizes[sizes.length - 1] = 10_000;
+        }
+        String only = Report.option(args, "--only", "both");
+        String serverArgs = Report.option(args, "--server-args", "");
+        String jfr = Report.option(args, "--jfr", null);
+        Map<Integer, Point> ours = new LinkedHashMap<>();
+        Map<Integer, Point> node = new LinkedHashMap<>();
+        if (!only.equals("node")) {
+            List<String> extra = serverArgs.isBlank() ? List.of() : List.of(serverArgs.trim().split("\\s+"));
+            try (ServerUnderTest server = ServerUnderTest.ours(extra,
+                    jfr == null ? null : Path.of(jfr, "fanout-ours.jfr").toString())) {
+                for (int size : sizes) {
+                    ours.put(size, run(server, size));
+                    System.err.println("ours " + ours.get(size));
+                }
+            }
+        }
+        if (!only.equals("ours")) {
+            try (ServerUnderTest server = ServerUnderTest.node()) {
+                for (int size : sizes) {
+                    if (size <= 1000) {
+                        node.put(size, run(server, size));
+                        System.err.println("node " + node.get(size));
+                    }
+                }
+            }
+        }
+        report(ours, node).write(args);
+    }
+
+    /** Messages per run: about 200,000 deliveries, at most 3,000 messages, at least 20. */
+    static int messagesFor(int members) {
+        return Math.max(20, Math.min(3000, 200_000 / members));
+    }
+
+    static Point run(ServerUnderTest server, int members) throws Exception {
+        Http http = new Http();
+        int messages = messagesFor(members);
+        int warmup = Math.max(10, messages / 10);
+        List<String> memberArgs = new ArrayList<>(List.of("--url", server.baseUrl(), "--count",
+                String.valueOf(members)));
+        String sendUrl;
+        String credential;
+        String roomId;
+        Path tokensFile = null;
+        if (server.ours) {
+            String api = server.baseUrl() + "/v1";
+            String prefix = "m" + UUID.randomUUID().toString().substring(0, 8) + "-";
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < members; i++) {
+                ids.add(prefix + i);
+            }
+            // The sender is member 0: it sends over REST and, like every member, receives on its socket.
+            List<String> tokens = http.tokens(api, ids);
+            credential = tokens.get(0);
+            // A request body is at most 64 KiB: the room is made with 1,000 members, the rest added 1,000 at a time.
+            roomId = http.post(api + "/chat/rooms", ServerUnderTest.API_KEY,
+                    "{\"memberIds\":" + Http.JSON.writeValueAsString(ids.subList(0, Math.min(1000, members)))
+                            + "}").get("id").textValue();
+            for (int from = 1000; from < members; from += 1000) {
+                http.post(api + "/chat/rooms/" + roomId + "/members", ServerUnderTest.API_KEY, "{\"userIds\":"
+                        + Http.JSON.writeValueAsString(ids.subList(from, Math.min(members, from + 1000))) + "}");
+            }
+            tokensFile = Files.createTempFile("fanout-tokens", ".json");
+            Files.write(tokensFile, Http.JSON.writeValueAsBytes(tokens));
+            memberArgs.addAll(List.of("--tokens", tokensFile.toString()));
+            sendUrl = api + "/chat/rooms/" + roomId + "/messages";
+        } else {
+            roomId = UUID.randomUUID().toString();
+            credential = "";
+            memberArgs.addAll(List.of("--room", roomId));
+            sendUrl = server.baseUrl() + "/send?room=" + roomId;
+        }
+        String room = roomId;
+        boolean ours = server.ours;
+        try (ChildProcess clients = ChildProcess.node("fanout-members.js", memberArgs.toArray(new String[0]))) {
+            clients.await("READY", 180_000);
+            // Warm-up, then the measured run; the members' figures are reset in between.
+            http.send(sendUrl, credential, warmup, IN_FLIGHT, i -> body(ours, room, "w" + i));
+            clients.tell("EXPECT " + (long) warmup * members);
+            awaitResult(clients);
+            clients.tell("RESET");
+            long started = Http.epochMicros();
+            String tag = "r" + UUID.randomUUID().toString().substring(0, 6) + "-";
+            int failed = http.send(sendUrl, credential, messages, IN_FLIGHT, i -> body(ours, room, tag + i));
+            clients.tell("EXPECT " + (long) messages * members);
+            JsonNode result = awaitResult(clients);
+            long received = result.get("received").asLong();
+            double seconds = (result.get("last").asDouble() - started) / 1e6;
+            return new Point(members, messages, received, received / seconds, result.get("p50").asDouble(),
+                    result.get("p99").asDouble(), failed);
+        } finally {
+            if (tokensFile != null) {
+                Files.deleteIfExists(tokensFile);
+            }
+        }
+    }
+
+    private static JsonNode awaitResult(ChildProcess clients) throws Exception {
+        try {
+            return Http.JSON.readTree(clients.await("RESULT", RESULT_TIMEOUT_MS));
+        } catch (IllegalStateException timedOut) {
+            clients.tell("REPORT"); // some deliveries never came: report what did
+            return Http.JSON.readTree(clients.await("RESULT", 10_000));
+        }
+    }
+
+    /**
+     * A send's body, stamped now. Ours: {@code {parts, clientMessageId}}. The Node server gets a body shaped
+     * like our Message (id, roomId, seq, senderId, parts, createdAt...) and emits it as it is, so both servers
+     * carry frames of about the same size.
+     */
+    static String body(boolean ours, String roomId, String id) {
+        String parts = "[{\"type\":\"text\",\"text\":\"" + Http.epochMicros() + "\"}]";
+        if (ours) {
+            return "{\"parts\":" + parts + ",\"clientMessageId\":\"" + id + "\"}";
+        }
+        return "{\"id\":\"" + UUID.randomUUID() + "\",\"roomId\":\"" + roomId + "\",\"seq\":1,\"rev\":1,"
+                + "\"senderId\":\"sender\",\"parts\":" + parts + ",\"clientMessageId\":\"" + id
+                + "\",\"createdAt\":" + System.currentTimeMillis() + ",\"reactions\":{}}";
+    }
+
+    static Report report(Map<Integer, Point> ours, Map<Integer, Point> node) {
+        Report report = new Report("Reference server: fan-out to one room");
+        report.paragraph("One sender over REST (8 requests in flight) to one room; every member is an official "
+                + "Node socket.io-client 4.8.4, all members in one Node process. Ours: the reference server in "
+                + "a child JVM (permessage-deflate off, the default), REST `sendMessage`, `new-message` to each "
+                + "member's connection. Peer: the official Node socket.io 4.8.4 server, a POST handler calling "
+                + "`io.to(room).emit` with a body shaped like our Message. Deliveries a second: all arrivals, "
+                + "from the first send to the last arrival. Latency: from just before a message's request is "
+                + "sent to its arrival at a member (ms). One run per point after a warm-up of a tenth of the "
+                + "messages; figures taken while other work shares the 2 cores are noisy.");
+        Report.Table table = report.table("members", "messages", "ours deliveries/s", "ours p50", "ours p99",
+                "Node deliveries/s", "Node p50", "Node p99", "ratio deliveries/s (ours / Node)");
+        for (Map.Entry<Integer, Point> e : (ours.isEmpty() ? node : ours).entrySet()) {
+            Point o = ours.get(e.getKey());
+            Point n = node.get(e.getKey());
+            table.row(Report.num(e.getKey(), 0), Report.num(e.getValue().messages(), 0),
+                    o == null ? "-" : rate(o), o == null ? "-" : Report.num(o.p50(), 1),
+                    o == null ? "-" : Report.num(o.p99(), 1), n == null ? "-" : rate(n),
+                    n == null ? "-" : Report.num(n.p50(), 1), n == null ? "-" : Report.num(n.p99(), 1),
+                    o == null || n == null ? "-" : Report.ratio(o.perSecond(), n.perSecond()));
+        }
+        return table.end();
+    }
+
+    private static String rate(Point p) {
+        long expected = (long) p.messages() * p.members();
+        String lost = p.received() < expected ? " (" + Report.num(expected - p.received(), 0) + " missing)" : "";
+        return Report.num(p.perSecond(), 0) + lost + (p.failed() > 0 ? " (" + p.failed() + " sends failed)" : "");
+    }
+}

@@ -1,0 +1,74 @@
+package dev.svc.chat.bench.server;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One of the two servers a benchmark drives, in a process of its own: our reference server (a child JVM
+ * running its {@code Main}, send rate limit lifted) or the official Node socket.io server
+ * ({@code node/fanout-server.js}).
+ */
+final class ServerUnderTest implements AutoCloseable {
+    static final String API_KEY = "sk_test_bench_server_key";
+
+    final boolean ours;
+    final int port;
+    private final ChildProcess process;
+
+    private ServerUnderTest(boolean ours, int port, ChildProcess process) {
+        this.ours = ours;
+        this.port = port;
+        this.process = process;
+    }
+
+    /**
+     * Starts our reference server in a child JVM with {@code serverArgs} added to its command line, and
+     * {@code jfr} (a file, or null) as a flight recording of the whole run.
+     */
+    static ServerUnderTest ours(List<String> serverArgs, String jfr) throws IOException, InterruptedException {
+        int port = freePort();
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xss512k");
+        command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        if (jfr != null) {
+            command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.svc.chat.reference.Main",
+                "--port", String.valueOf(port), "--send-rate", "1000000", "--send-burst", "1000000"));
+        command.addAll(serverArgs);
+        ChildProcess process = ChildProcess.start("reference-server", command, Map.of("SVC_API_KEY", API_KEY));
+        process.await("svc reference server listening", 60_000);
+        return new ServerUnderTest(true, port, process);
+    }
+
+    /** Starts the official Node socket.io server. */
+    static ServerUnderTest node() throws IOException, InterruptedException {
+        ChildProcess process = ChildProcess.node("fanout-server.js");
+        int port = Integer.parseInt(process.await("LISTENING", 30_000));
+        return new ServerUnderTest(false, port, process);
+    }
+
+    String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (ours) {
+            process.terminate();
+        } else {
+            process.close();
+        }
+    }
+}

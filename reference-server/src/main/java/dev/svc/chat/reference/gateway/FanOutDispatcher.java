@@ -1,0 +1,81 @@
+package dev.svc.chat.reference.gateway;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thread that hands room events to their targets' queues, so that a send is answered without waiting
+ * for its fan-out (a room of 10,000 is 10,000 enqueues). Events run in submission order: publishers submit
+ * under their room's lock, so every connection still sees a room's events in seq order. Bounded: when
+ * {@link #CAPACITY} events wait, a publisher waits for room (the fan-out itself never waits on a client,
+ * it only enqueues, so this wait is short).
+ */
+final class FanOutDispatcher implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FanOutDispatcher.class);
+    /** Events waiting for the dispatcher at most (chosen). */
+    static final int CAPACITY = 8192;
+
+    private final BlockingQueue<Runnable> queue = new ArrayBlockingQueue<>(CAPACITY);
+    private final Thread thread;
+    private volatile boolean closed;
+
+    FanOutDispatcher() {
+        thread = new Thread(this::run, "svc-ref-fanout");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Queues {@code delivery} behind every earlier one; dropped once closed. */
+    void submit(Runnable delivery) {
+        try {
+            while (!closed) {
+                if (queue.offer(delivery, 100, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Returns the number of events waiting (bookkeeping, for tests). */
+    int pending() {
+        return queue.size();
+    }
+
+    private void run() {
+        while (!closed) {
+            Runnable next;
+            try {
+                next = queue.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (next == null) {
+                continue;
+            }
+            try {
+                next.run();
+            } catch (RuntimeException e) {
+                LOG.error("a fan-out failed", e);
+            }
+        }
+    }
+
+    /** Stops the thread; waiting events are dropped (every connection is being closed). */
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        queue.clear();
+    }
+}
