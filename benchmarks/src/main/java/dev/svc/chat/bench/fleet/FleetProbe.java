@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.bench.support.Heap;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
@@ -38,7 +39,7 @@ public final class FleetProbe {
         String apiUrl = args[1];
         List<String> tokens = Files.readAllLines(Path.of(args[2]), StandardCharsets.UTF_8);
         int n = Integer.parseInt(args[3]);
-        long heap0 = settledHeap();
+        long heap0 = Heap.settled();
         int threads0 = ManagementFactory.getThreadMXBean().getThreadCount();
         List<AutoCloseable> open = new ArrayList<>();
         List<CompletableFuture<Void>> connected = new ArrayList<>();
@@ -80,7 +81,7 @@ public final class FleetProbe {
         }
         long connectMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         Thread.sleep(3_000); // idle: the SDK's shared pools let their threads go
-        long heap1 = settledHeap();
+        long heap1 = Heap.settled();
         int threads1 = ManagementFactory.getThreadMXBean().getThreadCount();
         int taskRunners = 0;
         for (Thread t : Thread.getAllStackTraces().keySet()) {
@@ -154,13 +155,4 @@ public final class FleetProbe {
         return done;
     }
 
-    private static long settledHeap() throws InterruptedException {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-            Thread.sleep(150);
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return used;
-    }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.bench.support.Heap;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.bench.support.Report;
@@ -67,13 +68,13 @@ public final class FootprintBench {
 
         try (ServerProcess server = ServerProcess.start()) {
             String token = server.mint(List.of("idle"), 1).get(0);
-            long heap0 = settledHeap();
+            long heap0 = Heap.settled();
             int threads0 = ManagementFactory.getThreadMXBean().getThreadCount();
             ChatClient client = Svc.init(SvcOptions.builder(server.apiUrl).build());
             client.connect("idle", token).get(30, TimeUnit.SECONDS);
             int threadsBusy = ManagementFactory.getThreadMXBean().getThreadCount() - threads0;
             Thread.sleep(5_000); // the shared pools let idle threads go after 3 s
-            long heap1 = settledHeap();
+            long heap1 = Heap.settled();
             int threads1 = ManagementFactory.getThreadMXBean().getThreadCount() - threads0;
             List<String> names = new ArrayList<>();
             for (Thread th : Thread.getAllStackTraces().keySet()) {
@@ -124,13 +125,4 @@ public final class FootprintBench {
         return String.format("%,.0f", bytes / 1024.0);
     }
 
-    private static long settledHeap() throws InterruptedException {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 4; i++) {
-            System.gc();
-            Thread.sleep(150);
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return used;
-    }
 }
