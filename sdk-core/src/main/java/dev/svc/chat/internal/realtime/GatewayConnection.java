@@ -1,6 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.ConnectionReason;
@@ -37,6 +38,8 @@ final class GatewayConnection {
   /** The largest frame accepted from the gateway: its own {@code maxPayload}, read on the reader thread. */
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
   private final CountDownLatch gone = new CountDownLatch(1);
+  /** Whether this connection holds one of the process's {@link HandshakeSlots}. */
+  private final AtomicBoolean slot = new AtomicBoolean();
 
   GatewayConnection(int id) {
     this.id = id;
@@ -46,7 +49,23 @@ final class GatewayConnection {
     return handshake == null ? EngineIoCodec.DEFAULT_MAX_PAYLOAD : handshake.maxPayload;
   }
 
+  /**
+   * Takes the handshake slot this connection was given; gives it straight back and returns false unless
+   * {@code wanted} (the connection was dropped while it waited).
+   */
+  boolean takeSlot(boolean wanted) {
+    slot.set(true);
+    if (!wanted) releaseSlot();
+    return wanted;
+  }
+
+  /** Gives the handshake slot back, once; any thread. */
+  void releaseSlot() {
+    if (slot.compareAndSet(true, false)) HandshakeSlots.SHARED.release();
+  }
+
   void cancelTimers() {
+    releaseSlot();
     if (handshakeTimer != null) handshakeTimer.cancel();
     if (watchdog != null) watchdog.cancel();
     handshakeTimer = null;
@@ -102,12 +121,14 @@ final class GatewayConnection {
       @Override
       public void onClosed(WebSocket webSocket, int code, String reason) {
         gone.countDown();
+        releaseSlot();
         lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the connection closed (" + code + ")"));
       }
 
       @Override
       public void onFailure(WebSocket webSocket, Throwable t, Response response) {
         gone.countDown();
+        releaseSlot();
         String why = response == null ? "the connection failed"
             : "the WebSocket upgrade was answered " + response.code();
         if (response != null) response.close();

@@ -1,0 +1,70 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayDeque;
+
+import dev.svc.chat.internal.Scheduler;
+
+/**
+ * Limits the WebSocket handshakes in flight in this process. A fleet of clients that connect at once (a bot
+ * fleet starting, or every client of a process reconnecting when the server is back) then comes in waves the
+ * server can answer, instead of a storm in which handshakes time out and retry and the storm goes on. A
+ * connection takes a slot before it opens its socket, and its handshake deadline starts only then; it gives
+ * the slot back once the gateway accepted it or it ended. One client never waits: the limit is far above
+ * what one client uses.
+ */
+final class HandshakeSlots {
+  /** Handshakes in flight per process (chosen: well above a desktop's or a phone's few clients). */
+  static final int LIMIT = 64;
+  static final HandshakeSlots SHARED = new HandshakeSlots(LIMIT);
+
+  private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+  private int free;
+
+  HandshakeSlots(int limit) {
+    this.free = limit;
+  }
+
+  /**
+   * Takes a slot and returns true when one is free; otherwise returns false and, once a later
+   * {@link #release} hands a slot over, runs {@code open} on {@code actor} (the slot given back if the actor
+   * is shut down).
+   */
+  boolean tryAcquire(final Scheduler actor, final Runnable open) {
+    return tryAcquireOr(() -> {
+      if (!actor.execute(open)) release();
+    });
+  }
+
+  /**
+   * Takes a slot and returns true when one is free; otherwise queues {@code grant}, which a later
+   * {@link #release} runs (on the releasing thread) with the slot handed over, and returns false.
+   */
+  boolean tryAcquireOr(Runnable grant) {
+    synchronized (this) {
+      if (free == 0) {
+        waiting.add(grant);
+        return false;
+      }
+      free--;
+      return true;
+    }
+  }
+
+  /** Gives a slot back: to the longest waiting grant, if any. */
+  void release() {
+    Runnable next;
+    synchronized (this) {
+      next = waiting.poll();
+      if (next == null) {
+        free++;
+        return;
+      }
+    }
+    next.run();
+  }
+
+  /** Returns the free slots (tests). */
+  synchronized int free() {
+    return free;
+  }
+}
