@@ -81,8 +81,10 @@ class OutboxClientTest {
     connect();
     Await.value(client.disconnect());
     CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    // the actor runs on the calling thread, unless the closed socket's reader thread is still in it
+    Await.until("the send is queued", () -> !client.pendingSends().isEmpty());
     PendingSend pending = client.pendingSends().get(0);
-    assertEquals(0, pending.attempts()); // the actor runs here: nothing was sent
+    assertEquals(0, pending.attempts()); // disconnected: nothing was sent
     assertEquals("r1", pending.roomId());
     assertEquals(pending, client.pendingSends("r1").get(0));
     assertTrue(client.pendingSends("r2").isEmpty());
