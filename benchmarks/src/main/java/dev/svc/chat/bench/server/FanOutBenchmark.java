@@ -40,14 +40,10 @@ public final class FanOutBenchmark {
             sizes[sizes.length - 1] = 10_000;
         }
         String only = Report.option(args, "--only", "both");
-        String serverArgs = Report.option(args, "--server-args", "");
-        String jfr = Report.option(args, "--jfr", null);
         Map<Integer, Point> ours = new LinkedHashMap<>();
         Map<Integer, Point> node = new LinkedHashMap<>();
         if (!only.equals("node")) {
-            List<String> extra = serverArgs.isBlank() ? List.of() : List.of(serverArgs.trim().split("\\s+"));
-            try (ServerUnderTest server = ServerUnderTest.ours(extra,
-                    jfr == null ? null : Path.of(jfr, "fanout-ours.jfr").toString())) {
+            try (ServerUnderTest server = ServerUnderTest.ours(args, "fanout-ours.jfr")) {
                 for (int size : sizes) {
                     ours.put(size, run(server, size));
                     System.err.println("ours " + ours.get(size));

@@ -6,7 +6,6 @@ import dev.svc.chat.EventType;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Svc;
 import dev.svc.chat.bench.support.Report;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -39,14 +38,10 @@ public final class LatencyBenchmark {
                 .mapToInt(Integer::parseInt).toArray();
         int seconds = Integer.parseInt(Report.option(args, "--seconds", "6"));
         String only = Report.option(args, "--only", "both");
-        String serverArgs = Report.option(args, "--server-args", "");
-        String jfr = Report.option(args, "--jfr", null);
         Map<Integer, Point> ours = new LinkedHashMap<>();
         Map<Integer, Point> node = new LinkedHashMap<>();
         if (!only.equals("node")) {
-            List<String> extra = serverArgs.isBlank() ? List.of() : List.of(serverArgs.trim().split("\\s+"));
-            try (ServerUnderTest server = ServerUnderTest.ours(extra,
-                    jfr == null ? null : Path.of(jfr, "latency-ours.jfr").toString())) {
+            try (ServerUnderTest server = ServerUnderTest.ours(args, "latency-ours.jfr")) {
                 for (int rate : rates) {
                     ours.put(rate, ours(server, rate, seconds));
                     System.err.println("ours " + ours.get(rate));

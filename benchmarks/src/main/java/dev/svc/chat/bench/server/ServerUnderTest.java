@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.svc.chat.bench.support.Report;
+
 /**
  * One of the two servers a benchmark drives, in a process of its own: our reference server (a child JVM
  * running its {@code Main}, send rate limit lifted) or the official Node socket.io server
@@ -23,6 +25,17 @@ final class ServerUnderTest implements AutoCloseable {
         this.ours = ours;
         this.port = port;
         this.process = process;
+    }
+
+    /**
+     * Starts our reference server as a benchmark's options ask: {@code --server-args "..."} added to its command
+     * line, and with {@code --jfr DIR} a flight recording {@code DIR/<recording>}.
+     */
+    static ServerUnderTest ours(String[] benchmarkArgs, String recording) throws IOException, InterruptedException {
+        String serverArgs = Report.option(benchmarkArgs, "--server-args", "").trim();
+        String jfr = Report.option(benchmarkArgs, "--jfr", null);
+        return ours(serverArgs.isEmpty() ? List.of() : List.of(serverArgs.split("\\s+")),
+                jfr == null ? null : Paths.get(jfr, recording).toString());
     }
 
     /**
