@@ -9,8 +9,10 @@ import java.util.function.BiConsumer;
 import dev.svc.chat.SerialExecutor;
 
 /**
- * Runs user callbacks one at a time, in submission order, on the configured executor (which may itself be
- * multi-threaded). Every future the client returns is completed here, so user continuations never run on
+ * Runs user callbacks one at a time, on the configured executor (which may itself be multi-threaded): in
+ * submission order for each submitting thread. While the actor gathers a batch ({@link #beginBatch}), a
+ * callback another thread submits (a REST future completed on an OkHttp thread) may run before the batch's
+ * earlier ones: those submissions race anyway, and the order among the actor's own events is kept. Every future the client returns is completed here, so user continuations never run on
  * a socket or OkHttp thread. A callback that throws is logged and the next one runs.
  */
 public final class CallbackExecutor implements Executor {

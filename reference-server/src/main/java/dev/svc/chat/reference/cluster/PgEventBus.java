@@ -51,6 +51,8 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
     private final String jdbcUrl;
     private final Properties login;
     private final ExecutorService sender;
+    /** The pause before listening again after the listening connection was lost. */
+    static final long RELISTEN_MILLIS = 500;
     private final Thread listener;
     private volatile boolean closed;
     private Connection sending;
@@ -86,10 +88,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
                 r -> daemon(r, "svc-ref-bus-send"));
         Connection listening;
         try {
-            listening = DriverManager.getConnection(jdbcUrl, login);
-            try (Statement st = listening.createStatement()) {
-                st.execute("LISTEN \"" + channel + "\"");
-            }
+            listening = openListening();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot LISTEN on PostgreSQL: " + e.getMessage(), e);
         }
@@ -217,25 +216,63 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
-    private void listen(Connection connection) {
-        try {
-            PGConnection pg = connection.unwrap(PGConnection.class);
-            while (!closed) {
-                PGNotification[] notifications = pg.getNotifications(250);
-                if (notifications == null) {
-                    continue;
-                }
-                for (PGNotification n : notifications) {
-                    deliver(connection, n.getParameter());
-                }
-            }
+    private Connection openListening() throws SQLException {
+        Connection connection = DriverManager.getConnection(jdbcUrl, login);
+        try (Statement st = connection.createStatement()) {
+            st.execute("LISTEN \"" + channel + "\"");
         } catch (SQLException e) {
-            if (!closed) {
-                LOG.error("the event bus stopped listening: {}", e.getMessage());
-            }
-        } finally {
             closeQuietly(connection);
+            throw e;
         }
+        return connection;
+    }
+
+    /**
+     * Delivers other nodes' events until closed. A lost connection (a database restart, a terminated backend)
+     * is opened again, every {@link #RELISTEN_MILLIS} until it works: what was notified meanwhile is not seen
+     * here (clients recover room events by seq and rev).
+     */
+    private void listen(Connection first) {
+        Connection connection = first;
+        while (!closed) {
+            try {
+                PGConnection pg = connection.unwrap(PGConnection.class);
+                while (!closed) {
+                    PGNotification[] notifications = pg.getNotifications(250);
+                    if (notifications != null) {
+                        for (PGNotification n : notifications) {
+                            deliver(connection, n.getParameter());
+                        }
+                    }
+                }
+            } catch (SQLException e) {
+                if (!closed) {
+                    LOG.warn("the event bus lost its connection ({}); listening again", e.getMessage());
+                }
+            } finally {
+                closeQuietly(connection);
+            }
+            connection = relisten();
+            if (connection == null) {
+                return;
+            }
+        }
+    }
+
+    /** Opens a listening connection again, retrying until it works; null once closed. */
+    private Connection relisten() {
+        while (!closed) {
+            try {
+                Thread.sleep(RELISTEN_MILLIS); // a pause between attempts, not a synchronisation
+                return openListening();
+            } catch (SQLException e) {
+                LOG.warn("the event bus cannot listen yet: {}", e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
     }
 
     private void deliver(Connection connection, String text) {

@@ -32,21 +32,24 @@ public final class TenantSettingsCache implements Function<String, TenantSetting
     public TenantSettings apply(String tenantId) {
         long now = System.nanoTime();
         Entry entry = entries.get(tenantId);
-        if (entry != null && now - entry.readAt < maxAgeNanos) {
+        if (entry != null && entry.settings != null && now - entry.readAt < maxAgeNanos) {
             return entry.settings;
         }
         TenantSettings settings = source.apply(tenantId);
         if (settings != null) {
-            entries.put(tenantId, new Entry(settings, now));
+            Entry read = new Entry(settings, now);
+            // an invalidation after this read began wins: what was read may be the old settings
+            entries.compute(tenantId, (k, old) -> old != null && old.readAt - now > 0 ? old : read);
         }
         return settings;
     }
 
-    /** Forgets the tenant's settings: the next read goes to the store. */
+    /** Forgets the tenant's settings: the next read goes to the store, and a read already under way is not kept. */
     public void invalidate(String tenantId) {
-        entries.remove(tenantId);
+        entries.put(tenantId, new Entry(null, System.nanoTime()));
     }
 
+    /** Settings read at {@code readAt}; null settings: forgotten at {@code readAt} (an invalidation). */
     private record Entry(TenantSettings settings, long readAt) {
     }
 }

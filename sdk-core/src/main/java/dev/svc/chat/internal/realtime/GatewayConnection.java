@@ -1,7 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.ConnectionReason;
@@ -38,8 +38,8 @@ final class GatewayConnection {
   /** The largest frame accepted from the gateway: its own {@code maxPayload}, read on the reader thread. */
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
   private final CountDownLatch gone = new CountDownLatch(1);
-  /** Whether this connection holds one of the process's {@link HandshakeSlots}. */
-  private final AtomicBoolean slot = new AtomicBoolean();
+  /** The {@link HandshakeSlots} this connection holds a slot of; null when it holds none. */
+  private final AtomicReference<HandshakeSlots> slot = new AtomicReference<>();
 
   GatewayConnection(int id) {
     this.id = id;
@@ -49,19 +49,31 @@ final class GatewayConnection {
     return handshake == null ? EngineIoCodec.DEFAULT_MAX_PAYLOAD : handshake.maxPayload;
   }
 
+  /** Marks that this connection holds a handshake slot. */
+  void holdSlot(HandshakeSlots from) {
+    slot.set(from);
+  }
+
   /**
-   * Takes the handshake slot this connection was given; gives it straight back and returns false unless
-   * {@code wanted} (the connection was dropped while it waited).
+   * A handshake slot handed over to this waiting connection (on the releasing thread): opens it on the
+   * actor, or gives the slot straight back if the connection was dropped meanwhile or the actor refuses.
+   * Held before {@link #abandoned} is read, so an abandonment either sees the slot or is seen here.
    */
-  boolean takeSlot(boolean wanted) {
-    slot.set(true);
+  void slotGranted(HandshakeSlots from, Scheduler actor, Runnable open) {
+    slot.set(from);
+    if (abandoned || !actor.execute(open)) releaseSlot();
+  }
+
+  /** Keeps the handshake slot if {@code wanted}, else gives it back; returns {@code wanted}. */
+  boolean keepSlot(boolean wanted) {
     if (!wanted) releaseSlot();
     return wanted;
   }
 
   /** Gives the handshake slot back, once; any thread. */
   void releaseSlot() {
-    if (slot.compareAndSet(true, false)) HandshakeSlots.SHARED.release();
+    HandshakeSlots held = slot.getAndSet(null);
+    if (held != null) held.release();
   }
 
   void cancelTimers() {

@@ -25,14 +25,14 @@ final class HandshakeSlots {
   }
 
   /**
-   * Takes a slot and returns true when one is free; otherwise returns false and, once a later
-   * {@link #release} hands a slot over, runs {@code open} on {@code actor} (the slot given back if the actor
-   * is shut down).
+   * Gives {@code conn} a slot and returns true when one is free; otherwise returns false and, once a later
+   * {@link #release} hands a slot over, runs {@code open} on {@code actor}
+   * ({@link GatewayConnection#slotGranted}: the slot comes back if the connection was dropped meanwhile).
    */
-  boolean tryAcquire(final Scheduler actor, final Runnable open) {
-    return tryAcquireOr(() -> {
-      if (!actor.execute(open)) release();
-    });
+  boolean tryAcquire(final GatewayConnection conn, final Scheduler actor, final Runnable open) {
+    if (!tryAcquireOr(() -> conn.slotGranted(this, actor, open))) return false;
+    conn.holdSlot(this);
+    return true;
   }
 
   /**

@@ -261,12 +261,12 @@ public final class RealtimeEngine {
   private void open() {
     final GatewayConnection conn = new GatewayConnection(++connectionCount);
     current = conn;
-    if (HandshakeSlots.SHARED.tryAcquire(actor, () -> openSocket(conn))) openSocket(conn);
+    if (HandshakeSlots.SHARED.tryAcquire(conn, actor, () -> openSocket(conn))) openSocket(conn);
   }
 
   /** Opens {@code conn}'s socket once it has a handshake slot, unless it was dropped meanwhile; actor only. */
   private void openSocket(final GatewayConnection conn) {
-    if (!conn.takeSlot(conn == current && !conn.abandoned)) return;
+    if (!conn.keepSlot(conn == current && !conn.abandoned)) return;
     if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
     conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
         new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);

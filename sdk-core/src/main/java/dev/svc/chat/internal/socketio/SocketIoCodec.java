@@ -176,6 +176,8 @@ public final class SocketIoCodec {
     int argsStart;
     if (after == ',') {
       argsStart = i + 2;
+      // no value after the comma ("42[\"e\",]") would read as an empty argument list: left to decode
+      if (argsStart < n && " \t\r\n],".indexOf(frame.charAt(argsStart)) >= 0) return null;
     } else if (after == ']' && i + 2 == n) {
       argsStart = -1;
     } else {

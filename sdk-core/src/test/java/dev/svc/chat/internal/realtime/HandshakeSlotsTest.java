@@ -36,9 +36,26 @@ class HandshakeSlotsTest {
     HandshakeSlots slots = new HandshakeSlots(1);
     VirtualScheduler stopped = new VirtualScheduler();
     stopped.shutdown();
-    assertTrue(slots.tryAcquire(stopped, () -> { }));
-    assertFalse(slots.tryAcquire(stopped, () -> { }));
+    assertTrue(slots.tryAcquire(new GatewayConnection(1), stopped, () -> { }));
+    assertFalse(slots.tryAcquire(new GatewayConnection(2), stopped, () -> { }));
     slots.release(); // handed to the waiter, whose actor drops the task: the slot must come back
     assertEquals(1, slots.free());
+  }
+
+  @Test
+  void aGrantToAConnectionDroppedWhileItWaitedGivesTheSlotBackAndOpensNothing() {
+    HandshakeSlots slots = new HandshakeSlots(1);
+    VirtualScheduler actor = new VirtualScheduler();
+    GatewayConnection first = new GatewayConnection(1);
+    GatewayConnection waiting = new GatewayConnection(2);
+    List<String> opened = new ArrayList<>();
+    assertTrue(slots.tryAcquire(first, actor, () -> opened.add("first")));
+    assertFalse(slots.tryAcquire(waiting, actor, () -> opened.add("waiting")));
+    waiting.abandoned = true; // the client was closed while its connection waited
+    first.releaseSlot(); // accepted: the slot is handed to the waiter, which no longer wants it
+    assertEquals(1, slots.free());
+    waiting.releaseSlot(); // the abandonment's own release finds nothing held: no second slot
+    assertEquals(1, slots.free());
+    assertEquals(List.of(), opened);
   }
 }

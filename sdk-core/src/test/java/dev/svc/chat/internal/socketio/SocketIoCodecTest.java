@@ -141,8 +141,10 @@ class SocketIoCodecTest {
   void theFastPathLeavesEverythingElseToDecode() {
     String[] others = {"2", "3", "40{}", "4", "42", "42[", "42[\"e", "42[1]", "42{}", "421[\"e\"]",
         "42/chat,[\"e\"]", "43[{}]", "42[\"e\\\"x\",1]", "42[\"connect\"]", "42[\"e\" ,1]", "42[\"e\"]x",
-        "42[\"e\u0001\",1]", "451-[\"e\",{}]"};
+        "42[\"e\u0001\",1]", "451-[\"e\",{}]", "42[\"e\",]", "42[\"e\", ]", "42[\"e\",,1]"};
     for (String frame : others) assertNull(SocketIoCodec.fastEvent(frame), frame);
+    // and decode refuses what has no value after the comma, as it always did
+    assertThrows(MalformedFrameException.class, () -> SocketIoCodec.decode("2[\"e\",]"));
   }
 
   @Test
