@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 
 /**
  * What the desktop client shows, without Swing: the rooms with their unread counts, the selected room's
@@ -33,7 +34,15 @@ public final class ChatModel {
   public record MessageRow(String id, String senderId, String text, boolean mine, boolean edited, boolean deleted,
       boolean pending, Replies.Reply replyTo, Map<String, Integer> reactions, List<String> seenBy, long createdAt) {}
 
+  /**
+   * How long a user shows as typing after their last {@code typing=true}: a typer's
+   * {@link dev.svc.chat.ComposerTypingController} repeats it every 3 s while typing, so twice that means the
+   * typer went away without a {@code typing=false} (closed the app, lost the network).
+   */
+  public static final long TYPING_TIMEOUT_MILLIS = 2 * dev.svc.chat.ComposerTypingController.DEFAULT_THROTTLE_MILLIS;
+
   private final String me;
+  private final LongSupplier clock;
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
   // guarded by this
@@ -45,7 +54,8 @@ public final class ChatModel {
   private final Map<String, Integer> unread = new HashMap<>();
   private final Map<String, List<Message>> messages = new HashMap<>();
   private final Map<String, Map<String, Long>> reads = new HashMap<>();
-  private final Map<String, Set<String>> typing = new HashMap<>();
+  /** Room → typer → until when they show as typing (the clock's millis). */
+  private final Map<String, Map<String, Long>> typing = new HashMap<>();
   private Set<String> online = Set.of();
 
   /**
@@ -54,7 +64,18 @@ public final class ChatModel {
    * @param me the signed-in user, whose messages are "mine" and whose reads and typing are not shown
    */
   public ChatModel(String me) {
+    this(me, System::currentTimeMillis);
+  }
+
+  /**
+   * Creates an empty model on a clock of its own (tests pass a manual one).
+   *
+   * @param me the signed-in user
+   * @param clock the time in milliseconds, for typing that times out
+   */
+  public ChatModel(String me, LongSupplier clock) {
     this.me = me;
+    this.clock = clock;
   }
 
   /** Returns the signed-in user. */
@@ -123,6 +144,8 @@ public final class ChatModel {
   /** Counts a new message of a room that is not on screen. */
   void arrived(Message m) {
     synchronized (this) {
+      Map<String, Long> typers = typing.get(m.roomId());
+      if (typers != null) typers.remove(m.senderId()); // they sent what they were typing
       if (m.roomId().equals(selected) || m.senderId().equals(me)) return;
       unread.merge(m.roomId(), 1, Integer::sum);
     }
@@ -132,17 +155,33 @@ public final class ChatModel {
   void read(Receipt receipt) {
     synchronized (this) {
       reads.computeIfAbsent(receipt.roomId(), k -> new HashMap<>()).merge(receipt.userId(), receipt.seq(), Math::max);
-      // whoever read has stopped typing in practice; their next input says otherwise
     }
     changed();
   }
 
   void typing(String roomId, String userId, boolean isTyping) {
     synchronized (this) {
-      Set<String> set = typing.computeIfAbsent(roomId, k -> new TreeSet<>());
-      if (isTyping) set.add(userId); else set.remove(userId);
+      Map<String, Long> typers = typing.computeIfAbsent(roomId, k -> new HashMap<>());
+      if (isTyping) typers.put(userId, clock.getAsLong() + TYPING_TIMEOUT_MILLIS); else typers.remove(userId);
     }
     changed();
+  }
+
+  /**
+   * Forgets the typers whose {@link #TYPING_TIMEOUT_MILLIS} passed without a new {@code typing=true}, and tells
+   * the listeners if any was shown. The window calls it every second; {@link #typingLine()} leaves them out
+   * anyway.
+   *
+   * @return whether anything changed
+   */
+  public boolean expireTyping() {
+    boolean changed = false;
+    synchronized (this) {
+      long now = clock.getAsLong();
+      for (Map<String, Long> typers : typing.values()) changed |= typers.values().removeIf(until -> until <= now);
+    }
+    if (changed) changed();
+    return changed;
   }
 
   void online(Set<String> users) {
@@ -216,7 +255,12 @@ public final class ChatModel {
 
   /** Returns "bob is typing…", "bob and carol are typing…", or "" for the selected room. */
   public synchronized String typingLine() {
-    List<String> who = new ArrayList<>(typing.getOrDefault(selected, Set.of()));
+    long now = clock.getAsLong();
+    List<String> who = new ArrayList<>();
+    typing.getOrDefault(selected, Map.of()).forEach((user, until) -> {
+      if (until > now) who.add(user);
+    });
+    who.sort(null);
     who.remove(me);
     if (who.isEmpty()) return "";
     if (who.size() == 1) return who.get(0) + " is typing…";

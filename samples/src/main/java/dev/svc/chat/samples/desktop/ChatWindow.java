@@ -13,6 +13,8 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.event.MouseAdapter;
 import java.awt.event.MouseEvent;
+import java.awt.event.WindowAdapter;
+import java.awt.event.WindowEvent;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -33,6 +35,7 @@ import javax.swing.JScrollPane;
 import javax.swing.JTextField;
 import javax.swing.ListSelectionModel;
 import javax.swing.SwingUtilities;
+import javax.swing.Timer;
 import javax.swing.event.DocumentEvent;
 import javax.swing.event.DocumentListener;
 
@@ -85,6 +88,15 @@ public final class ChatWindow {
     frame.add(status, BorderLayout.SOUTH);
     frame.setSize(1000, 640);
     model.addListener(() -> SwingUtilities.invokeLater(this::render));
+    // a typer who vanished without typing=false leaves the typing line after ChatModel.TYPING_TIMEOUT_MILLIS
+    Timer typingExpiry = new Timer(1000, e -> model.expireTyping());
+    typingExpiry.start();
+    frame.addWindowListener(new WindowAdapter() {
+      @Override
+      public void windowClosed(WindowEvent e) {
+        typingExpiry.stop();
+      }
+    });
     render();
   }
 
