@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /** A main class run in a child JVM on the test classpath, for what only a separate process can show. */
 public final class ChildJvm {
@@ -20,8 +21,13 @@ public final class ChildJvm {
   private final Thread reader;
   private final StringBuilder output = new StringBuilder();
   private final CompletableFuture<Void> seen = new CompletableFuture<>();
+  private volatile String matched;
 
   private ChildJvm(Class<?> mainClass, String line, String... args) throws IOException {
+    this(mainClass, line::equals, args);
+  }
+
+  private ChildJvm(Class<?> mainClass, Predicate<String> wanted, String... args) throws IOException {
     List<String> command = new ArrayList<>(Arrays.asList(
         Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), mainClass.getName()));
@@ -34,7 +40,10 @@ public final class ChildJvm {
           synchronized (output) {
             output.append(l).append('\n');
           }
-          if (l.equals(line)) seen.complete(null);
+          if (matched == null && wanted.test(l)) {
+            matched = l;
+            seen.complete(null);
+          }
         }
       } catch (IOException ignored) {
         // the child is gone
@@ -67,6 +76,26 @@ public final class ChildJvm {
       child.awaitLine(line);
       assertTrue(child.process.isAlive(), "the child ended after '" + line + "'; output:\n" + child.output());
       return child.process;
+    } catch (Exception | Error e) {
+      child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      throw e;
+    }
+  }
+
+  /** A running child and the first line it printed that starts with the prefix it was awaited for. */
+  public record Started(Process process, String line) {}
+
+  /**
+   * Runs {@code mainClass} with {@code args} and returns it once it printed a line starting with {@code prefix}
+   * (for example a server on port 0 telling its URL); the caller ends it.
+   */
+  public static Started startUntilPrefix(Class<?> mainClass, String prefix, String... args) throws Exception {
+    ChildJvm child = new ChildJvm(mainClass, (Predicate<String>) l -> l.startsWith(prefix), args);
+    try {
+      child.seen.get(60, TimeUnit.SECONDS);
+      assertTrue(child.matched != null, "the child never printed '" + prefix + "…'; output:\n" + child.output());
+      assertTrue(child.process.isAlive(), "the child ended after '" + child.matched + "'; output:\n" + child.output());
+      return new Started(child.process, child.matched);
     } catch (Exception | Error e) {
       child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       throw e;

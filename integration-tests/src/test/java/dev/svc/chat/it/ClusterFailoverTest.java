@@ -14,7 +14,6 @@ import dev.svc.chat.it.faults.FailoverProxy;
 import dev.svc.chat.reference.EmbeddedPg;
 import dev.svc.chat.reference.Main;
 import dev.svc.chat.reference.ReferenceServer;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +35,13 @@ class ClusterFailoverTest {
     String schema = "failover_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
     try (ReferenceServer survivor = ReferenceServer.builder().sendRateLimit(1_000, 1_000)
         .databaseUrl(pg.jdbcUrl(), pg.user(), null).databaseSchema(schema).build().start()) {
-      int port = freePort();
-      // the dying node: same database and schema, so the same tenant, key and token secret
-      Process dying = ChildJvm.startUntil(Main.class, "svc reference server listening on http://127.0.0.1:" + port + "/v1",
-          "--port", Integer.toString(port), "--database-url", pg.jdbcUrl() + "?user=" + pg.user(),
-          "--database-schema", schema);
+      // the dying node: same database and schema, so the same tenant, key and token secret; it picks its own
+      // free port and tells it (no port picked here and released for it to bind: another process could take it)
+      String listening = "svc reference server listening on http://127.0.0.1:";
+      ChildJvm.Started child = ChildJvm.startUntilPrefix(Main.class, listening,
+          "--port", "0", "--database-url", pg.jdbcUrl() + "?user=" + pg.user(), "--database-schema", schema);
+      Process dying = child.process();
+      int port = Integer.parseInt(child.line().substring(listening.length(), child.line().indexOf("/v1")));
       Admin admin = new Admin(survivor.apiUrl(), survivor.apiKey());
       String room = admin.createRoom("failover", "alice", "bob");
       try (FailoverProxy proxy = new FailoverProxy(List.of(port, survivor.port()));
@@ -81,12 +82,6 @@ class ClusterFailoverTest {
       } finally {
         dying.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 }
