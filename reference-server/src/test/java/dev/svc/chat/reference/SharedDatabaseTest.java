@@ -257,6 +257,21 @@ class SharedDatabaseTest {
         }
     }
 
+    @Test
+    void aServerStartedLaterLearnsWhoIsAlreadyOnlineOnTheOthers() throws Exception {
+        try (ReferenceServer nodeA = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            try (SocketClient bobOnA = SocketClient.connectToken(nodeA, httpA.mint(KEY, "bob"))) {
+                awaitPresence(httpA, httpA.mint(KEY, "alice"), true);
+                // bob came online before B existed: no bus event tells B, only A's listed users at B's first beat
+                try (ReferenceServer nodeB = node(pg, schema)) {
+                    Http httpB = new Http(nodeB);
+                    awaitPresence(httpB, httpB.mint(KEY, "alice"), true);
+                }
+            }
+        }
+    }
+
     /** Waits up to 20 s for {@code GET /v1/presence} to list bob ({@code online}) or not. */
     private static void awaitPresence(Http http, String token, boolean online) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;

@@ -47,7 +47,7 @@ public final class Cluster implements AutoCloseable {
         RemoteEvents remote = new RemoteEvents(fanOut);
         this.bus = new PgEventBus(nodeId, fanOut, remote, mapper, jdbcUrl, user, password, schema);
         fanOut.relayTo(bus);
-        this.presence = new ClusterPresence(nodeId, fanOut, remote, database, Clock.systemUTC());
+        this.presence = new ClusterPresence(nodeId, fanOut, remote, bus::listenings, database, Clock.systemUTC());
     }
 
     /**

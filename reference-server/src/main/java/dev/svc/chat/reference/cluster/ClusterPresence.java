@@ -17,16 +17,23 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Who is online over every server on one database: this server's own connections and the other nodes'
  * users as their changes arrive on the event bus ({@link RemoteEvents}). Each beat (every {@link #BEAT})
- * stores this server's beat and its online users ({@code nodes}, {@code node_presence}) and reads which
- * servers are alive: a server whose beat is older than {@link #DEAD_AFTER} is dead and its users stop
- * counting (an offline {@code tenant-presence} for those online nowhere else), and a server seen for the
- * first time has its listed users counted (the changes it sent before this server listened).
+ * stores this server's beat (a counter in {@code nodes}) and the changes of its online users
+ * ({@code node_presence}), and reads which servers are alive: a server whose beat is older than
+ * {@link #DEAD_AFTER} is dead and its users stop counting (an offline {@code tenant-presence} for those
+ * online nowhere else).
+ *
+ * <p>What the bus told before this server listened (or while its listening connection was lost) is read
+ * from the other node's list instead. A list read at once may be up to a beat old, so it only adds users;
+ * the node's list is read again once it beat twice more: that beat began after this server listened, so
+ * its list is newer than anything the bus told before, and it replaces the node's users, except those the
+ * bus told about since ({@link RemoteEvents#sync}).
  */
 public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
 
@@ -39,20 +46,27 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
     private final String nodeId;
     private final FanOut local;
     private final RemoteEvents remote;
+    private final LongSupplier listenings;
     private final Database db;
     private final Clock clock;
+    /** Node -> the beat count at which its list is read again, and the mark taken before it was set. */
+    private final Map<String, long[]> resyncs = new HashMap<>();
+    private long listened;
     private final ScheduledExecutorService beats;
     private Set<String> written = new HashSet<>();
-    private Set<String> liveNodes = new HashSet<>();
+    private Set<String> liveNodes = Set.of();
 
     /**
      * Starts beating for this server (node {@code nodeId}), whose own connections {@code local} counts and
-     * which learns of the other nodes' users through {@code remote}.
+     * which learns of the other nodes' users through {@code remote}, from a bus that began to listen
+     * {@code listenings} times (a change means events may have been missed).
      */
-    public ClusterPresence(String nodeId, FanOut local, RemoteEvents remote, Database db, Clock clock) {
+    public ClusterPresence(String nodeId, FanOut local, RemoteEvents remote, LongSupplier listenings, Database db,
+            Clock clock) {
         this.nodeId = nodeId;
         this.local = local;
         this.remote = remote;
+        this.listenings = listenings;
         this.db = db;
         this.clock = clock;
         this.beats = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -82,8 +96,8 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
     }
 
     /**
-     * Stores this server's beat and online users, reads which servers are alive (and the users of those
-     * seen for the first time), forgets dead ones.
+     * Stores this server's beat and the changes of its online users since the last beat (in two batches),
+     * reads which servers are alive and the users of those seen for the first time only, forgets dead ones.
      */
     void beat() {
         long now = clock.millis();
@@ -94,10 +108,16 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
             }
         }
         Set<String> known = liveNodes;
-        Set<String> alive = new HashSet<>();
-        Map<String, Set<String>> seeded = db.tx(c -> {
+        long listening = listenings.getAsLong();
+        boolean relistened = listening != listened;
+        long mark = remote.mark();
+        Map<String, Long> alive = new HashMap<>();
+        Map<String, Set<String>> firstSeen = new HashMap<>();
+        Map<String, Set<String>> reread = new HashMap<>();
+        db.tx(c -> {
             Set<String> previous = written;
-            try (PreparedStatement ps = c.prepareStatement("UPDATE nodes SET seen_at = ? WHERE node_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE nodes SET seen_at = ?, beats = beats + 1 WHERE node_id = ?")) {
                 ps.setLong(1, now);
                 ps.setString(2, nodeId);
                 if (ps.executeUpdate() == 0) {
@@ -115,17 +135,19 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
                     "DELETE FROM node_presence WHERE node_id = ? AND tenant_id = ? AND user_id = ?")) {
                 for (String key : previous) {
                     if (!online.contains(key)) {
-                        bindKey(delete, key).executeUpdate();
+                        bindKey(delete, key).addBatch();
                     }
                 }
+                delete.executeBatch();
             }
             try (PreparedStatement insert = c.prepareStatement(
                     "INSERT INTO node_presence (node_id, tenant_id, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")) {
                 for (String key : online) {
                     if (!previous.contains(key)) {
-                        bindKey(insert, key).executeUpdate();
+                        bindKey(insert, key).addBatch();
                     }
                 }
+                insert.executeBatch();
             }
             long deadBefore = now - DEAD_AFTER.toMillis();
             try (PreparedStatement dead = c.prepareStatement("DELETE FROM node_presence WHERE node_id IN"
@@ -138,45 +160,74 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
                 dead.executeUpdate();
             }
             alive.clear();
-            try (PreparedStatement ps = c.prepareStatement("SELECT node_id FROM nodes WHERE node_id <> ?")) {
+            firstSeen.clear();
+            reread.clear();
+            try (PreparedStatement ps = c.prepareStatement("SELECT node_id, beats FROM nodes WHERE node_id <> ?")) {
                 ps.setString(1, nodeId);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        alive.add(rs.getString(1));
+                        alive.put(rs.getString(1), rs.getLong(2));
                     }
                 }
             }
-            // node -> "tenant NUL user" of the nodes seen for the first time
-            Map<String, Set<String>> firstSeen = new HashMap<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT node_id, tenant_id, user_id FROM node_presence"
-                    + " WHERE node_id <> ?")) {
-                ps.setString(1, nodeId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String node = rs.getString(1);
-                        if (alive.contains(node) && !known.contains(node)) {
-                            firstSeen.computeIfAbsent(node, k -> new HashSet<>())
-                                    .add(rs.getString(2) + '\u0000' + rs.getString(3));
-                        }
+            // the lists of the nodes seen for the first time, and of those due to be read again
+            try (PreparedStatement ps = c.prepareStatement("SELECT tenant_id, user_id FROM node_presence"
+                    + " WHERE node_id = ?")) {
+                for (Map.Entry<String, Long> node : alive.entrySet()) {
+                    long[] resync = resyncs.get(node.getKey());
+                    Map<String, Set<String>> into = !known.contains(node.getKey()) ? firstSeen
+                            : resync != null && node.getValue() >= resync[0] ? reread : null;
+                    if (into != null) {
+                        into.put(node.getKey(), readUsers(ps, node.getKey()));
                     }
                 }
             }
-            return firstSeen;
+            return null;
         });
         written = online;
-        liveNodes = alive;
+        liveNodes = alive.keySet();
+        listened = listening;
         Instant at = Instant.ofEpochMilli(now);
         for (String gone : known) {
-            if (!alive.contains(gone)) {
+            if (!alive.containsKey(gone)) {
+                resyncs.remove(gone);
                 remote.nodeGone(gone, at);
             }
         }
-        for (Map.Entry<String, Set<String>> node : seeded.entrySet()) {
-            for (String key : node.getValue()) {
-                int nul = key.indexOf('\u0000');
-                remote.presence(node.getKey(), key.substring(0, nul), key.substring(nul + 1), true, at);
+        for (Map.Entry<String, Set<String>> node : reread.entrySet()) {
+            remote.sync(node.getKey(), byTenant(node.getValue()), resyncs.remove(node.getKey())[1], false, at);
+        }
+        for (Map.Entry<String, Set<String>> node : firstSeen.entrySet()) {
+            remote.sync(node.getKey(), byTenant(node.getValue()), mark, true, at);
+        }
+        for (Map.Entry<String, Long> node : alive.entrySet()) {
+            if (relistened || firstSeen.containsKey(node.getKey())) {
+                resyncs.put(node.getKey(), new long[] {node.getValue() + 2, mark});
             }
         }
+        if (resyncs.isEmpty()) {
+            remote.stopRecording();
+        }
+    }
+
+    private static Set<String> readUsers(PreparedStatement ps, String node) throws java.sql.SQLException {
+        Set<String> users = new HashSet<>();
+        ps.setString(1, node);
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                users.add(rs.getString(1) + '\u0000' + rs.getString(2));
+            }
+        }
+        return users;
+    }
+
+    private static Map<String, Set<String>> byTenant(Set<String> keys) {
+        Map<String, Set<String>> tenants = new HashMap<>();
+        for (String key : keys) {
+            int nul = key.indexOf('\u0000');
+            tenants.computeIfAbsent(key.substring(0, nul), k -> new HashSet<>()).add(key.substring(nul + 1));
+        }
+        return tenants;
     }
 
     private PreparedStatement bindKey(PreparedStatement ps, String key) throws java.sql.SQLException {

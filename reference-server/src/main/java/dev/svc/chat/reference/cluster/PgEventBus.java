@@ -53,6 +53,8 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
     private final ExecutorService sender;
     /** The pause before listening again after the listening connection was lost. */
     static final long RELISTEN_MILLIS = 500;
+    /** How many times a LISTEN began: it changes when events may have been missed (see {@link #listenings()}). */
+    private final java.util.concurrent.atomic.AtomicLong listenings = new java.util.concurrent.atomic.AtomicLong();
     private final Thread listener;
     private volatile boolean closed;
     private Connection sending;
@@ -220,6 +222,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         Connection connection = DriverManager.getConnection(jdbcUrl, login);
         try (Statement st = connection.createStatement()) {
             st.execute("LISTEN \"" + channel + "\"");
+            listenings.incrementAndGet();
         } catch (SQLException e) {
             closeQuietly(connection);
             throw e;
@@ -257,6 +260,14 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
                 return;
             }
         }
+    }
+
+    /**
+     * Returns how many times this bus began to LISTEN: 1 once started, more after each lost connection, whose
+     * gap may have dropped presence changes that the presence beat then reads again.
+     */
+    public long listenings() {
+        return listenings.get();
     }
 
     /** Opens a listening connection again, retrying until it works; null once closed. */

@@ -117,6 +117,22 @@ final class TenantPresence {
         return true;
     }
 
+    /** Returns the tenant. */
+    String tenantId() {
+        return tenantId;
+    }
+
+    /** Returns the users counted online on another node {@code nodeId}. */
+    synchronized List<String> remoteUsersOn(String nodeId) {
+        List<String> users = new java.util.ArrayList<>();
+        for (Map.Entry<String, Set<String>> e : remote.entrySet()) {
+            if (e.getValue().contains(nodeId)) {
+                users.add(e.getKey());
+            }
+        }
+        return users;
+    }
+
     /** Uncounts every user of a node that died or left; returns true if any became offline. */
     synchronized boolean nodeGone(String nodeId, Instant at) {
         boolean flipped = false;
