@@ -86,6 +86,7 @@ class SocketSendsTest {
     for (int i = 0; i < 32; i++) {
       GatewaySession.Emit emit = session.nextEmit("send-message");
       assertTrue(emit.payload.contains("\"roomId\":\"r1\""), emit.payload);
+      assertTrue(emit.payload.contains("\"senderId\":\"alice\""), "the sender, as over REST: " + emit.payload);
       assertTrue(emit.payload.contains("\"text\":\"m" + i + "\""), emit.payload);
       emits.add(emit);
     }

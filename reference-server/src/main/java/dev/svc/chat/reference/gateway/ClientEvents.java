@@ -117,13 +117,42 @@ final class ClientEvents {
         return ack;
     }
 
-    /** Returns the size of {@code arg} encoded as UTF-8 JSON, the measure of a REST body's 64 KiB limit. */
+    /**
+     * Returns the size of {@code arg} encoded as UTF-8 JSON, the measure of a REST body's 64 KiB limit; encoded
+     * only when a cheap upper bound (every character escaped to 6 bytes) does not already show it fits.
+     */
     private long bytes(JsonNode arg) {
+        if (upperBound(arg) <= Inputs.MAX_BODY_BYTES) {
+            return 0;
+        }
         try {
             return mapper.writeValueAsBytes(arg).length;
         } catch (JsonProcessingException e) {
             throw ApiException.badRequest("The payload cannot be encoded");
         }
+    }
+
+    /** Returns at least the UTF-8 JSON size of {@code node}: strings as if every char were escaped. */
+    private static long upperBound(JsonNode node) {
+        if (node.isTextual()) {
+            return 2 + 6L * node.textValue().length();
+        }
+        if (!node.isContainerNode()) {
+            return 2 + node.asText().length(); // a number, boolean or null as written
+        }
+        long size = 2;
+        var fields = node.fields();
+        if (node.isObject()) {
+            while (fields.hasNext()) {
+                var field = fields.next();
+                size += 4 + 6L * field.getKey().length() + upperBound(field.getValue());
+            }
+        } else {
+            for (JsonNode item : node) {
+                size += 1 + upperBound(item);
+            }
+        }
+        return size;
     }
 
     /** Returns the failure ack payload of {@code e}. */

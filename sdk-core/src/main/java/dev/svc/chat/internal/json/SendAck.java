@@ -12,7 +12,7 @@ import dev.svc.chat.MessagePart;
 
 /**
  * The {@code send-message} event of the socket-sends extension: its payload {@code {roomId, parts,
- * clientMessageId}}, and its acknowledgement {@code [{"ok": true, "message": {...}}]} or
+ * clientMessageId, senderId}} (the sender as REST sends it, so a token of another user is refused), and its acknowledgement {@code [{"ok": true, "message": {...}}]} or
  * {@code [{"ok": false, "error": {code, message, retryAfter?}}]}, read in one pass.
  */
 public final class SendAck {
@@ -23,12 +23,12 @@ public final class SendAck {
   }
 
   /** Returns the event's payload. */
-  public static String payload(String roomId, List<MessagePart> parts, String clientMessageId) {
+  public static String payload(String roomId, List<MessagePart> parts, String clientMessageId, String senderId) {
     okio.Buffer buffer = new okio.Buffer();
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject().name("roomId").value(roomId).name("parts").beginArray();
       for (MessagePart p : parts) MessagePartJsonAdapter.INSTANCE.toJson(writer, p);
-      writer.endArray().name("clientMessageId").value(clientMessageId).endObject();
+      writer.endArray().name("clientMessageId").value(clientMessageId).name("senderId").value(senderId).endObject();
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -65,7 +65,7 @@ public final class SendTransports implements Outbox.Transport {
     if (route != engine.socketSendsInActor()) {
       ack.completeExceptionally(new TransportException("the connection of " + route + " is gone"));
     } else {
-      engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, clientMessageId), ack);
+      engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, clientMessageId, senderId), ack);
     }
     return ack.thenApply(SendAck::read);
   }
