@@ -45,8 +45,13 @@ class SocketSendsTest {
   }
 
   private GatewaySession connect(boolean socketSends) throws Exception {
+    return connect(socketSends, 0);
+  }
+
+  private GatewaySession connect(boolean socketSends, long sendTimeoutMillis) throws Exception {
     client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).engineExecutor(Runnable::run)
-        .scheduler(time).reconnectDelay(100, 1_000).logger(new RecordingLogger()).socketSends(socketSends).build());
+        .scheduler(time).reconnectDelay(100, 1_000).logger(new RecordingLogger()).socketSends(socketSends)
+        .sendTimeoutMillis(sendTimeoutMillis).build());
     CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
     GatewaySession session = gateway.nextSession();
     session.awaitConnect();
@@ -90,6 +95,7 @@ class SocketSendsTest {
       assertTrue(emit.payload.contains("\"text\":\"m" + i + "\""), emit.payload);
       emits.add(emit);
     }
+    Await.until("all 40 queued", () -> client.pendingSends().size() == 40);
     assertEquals(32, attempted(), "the window is 32");
     for (int i = 0; i < 40; i++) {
       if (i >= emits.size()) emits.add(session.nextEmit("send-message"));
@@ -102,7 +108,7 @@ class SocketSendsTest {
   }
 
   @Test
-  void withoutTheOfferSendsGoOverRestOneAtATime() throws Exception {
+  void withoutTheOfferSendsGoOverRest() throws Exception {
     GatewaySession session = connect(true); // the default CONNECT answer has no svc key
     gateway.enqueueRest(json(201, Frames.messageJson("m1", "r1", 1, "t")));
     gateway.enqueueRest(json(201, Frames.messageJson("m2", "r1", 2, "t")));
@@ -117,15 +123,15 @@ class SocketSendsTest {
   @Test
   void socketSendsOffIsRestEvenWhenOffered() throws Exception {
     gateway.onConnect = auth -> OFFER;
-    connect(false);
+    GatewaySession session = connect(false);
     gateway.enqueueRest(json(201, Frames.messageJson("m1", "r1", 1, "t")));
     gateway.enqueueRest(json(201, Frames.messageJson("m2", "r1", 2, "t")));
     List<CompletableFuture<Message>> sent = sendTexts(2);
-    assertEquals(1, attempted(), "one REST request of a room in flight");
-    gateway.takeRest();
-    Await.value(sent.get(0));
-    gateway.takeRest();
-    Await.value(sent.get(1));
+    assertTrue(gateway.takeRest().getPath().endsWith("/chat/rooms/r1/messages"));
+    assertTrue(gateway.takeRest().getPath().endsWith("/chat/rooms/r1/messages"));
+    assertEquals("m1", Await.value(sent.get(0)).id());
+    assertEquals("m2", Await.value(sent.get(1)).id());
+    assertEquals(null, session.nextFrameOrNull(), "nothing sent on the socket");
   }
 
   @Test
@@ -198,6 +204,28 @@ class SocketSendsTest {
     }
     for (int i = 0; i < 6; i++) assertEquals(i + 1, Await.value(sent.get(i)).seq());
     assertEquals(null, next.nextFrameOrNull(), "no duplicate send");
+  }
+
+  @Test
+  void aRefusedSendThatTimesOutBeforeItWasSentAgainSendsItsRoomOverRestOnThatConnection() throws Exception {
+    gateway.onConnect = auth -> OFFER;
+    GatewaySession session = connect(true, 5_000);
+    CompletableFuture<Message> a = client.sendText("r1", "a");
+    time.advance(1_000);
+    CompletableFuture<Message> b = client.sendText("r1", "b");
+    GatewaySession.Emit ea = session.nextEmit("send-message");
+    GatewaySession.Emit eb = session.nextEmit("send-message");
+    String limited = "{\"ok\":false,\"error\":{\"code\":\"rate_limited\",\"message\":\"slow\",\"retryAfter\":60}}";
+    session.ack(ea, limited);
+    session.ack(eb, limited); // held back by the server's guard, as a was refused
+    Await.until("both refusals read", () -> client.pendingSends().get(1).lastError() != null);
+    gateway.enqueueRest(json(201, Frames.messageJson("m2", "r1", 1, "b")));
+    time.advance(4_000); // a's deadline: never sent again, so the guard would hold b back on this connection
+    Await.failure(a, SendTimeoutException.class);
+    Matcher m = CLIENT_MESSAGE_ID.matcher(gateway.takeRest().getBody().readUtf8());
+    assertTrue(m.find());
+    assertEquals(id(eb.payload), m.group(1), "b goes over REST");
+    assertEquals("m2", Await.value(b).id());
   }
 
   private static MockResponse json(int status, String body) {
