@@ -32,6 +32,7 @@ public final class SvcOptions {
   private final @Nullable TaskScheduler scheduler;
   private final boolean recoverMissedEvents;
   private final long sendTimeoutMillis;
+  private final boolean socketSends;
   private final @Nullable File outboxDirectory;
 
   private SvcOptions(Builder b) {
@@ -47,6 +48,7 @@ public final class SvcOptions {
     this.scheduler = b.scheduler;
     this.recoverMissedEvents = b.recoverMissedEvents;
     this.sendTimeoutMillis = b.sendTimeoutMillis;
+    this.socketSends = b.socketSends;
     this.outboxDirectory = b.outboxDirectory;
   }
 
@@ -163,6 +165,15 @@ public final class SvcOptions {
   }
 
   /**
+   * Returns whether sends go over the gateway's WebSocket, pipelined, when the service offers it.
+   *
+   * @return true (the default) to send over the socket where offered; false for REST only
+   */
+  public boolean socketSends() {
+    return socketSends;
+  }
+
+  /**
    * Returns how long a send may take, retries included, before its future fails with a
    * {@link SendTimeoutException}.
    *
@@ -200,6 +211,7 @@ public final class SvcOptions {
     private @Nullable TaskScheduler scheduler;
     private boolean recoverMissedEvents = true;
     private long sendTimeoutMillis;
+    private boolean socketSends = true;
     private @Nullable File outboxDirectory;
 
     Builder(String apiUrl) {
@@ -342,6 +354,22 @@ public final class SvcOptions {
      */
     public Builder recoverMissedEvents(boolean recover) {
       this.recoverMissedEvents = recover;
+      return this;
+    }
+
+    /**
+     * Sets whether sends may go over the gateway's WebSocket. A service that offers it in its answer to the
+     * Socket.IO CONNECT (the reference server does: see docs/protocol.md, "Extension: sends over the socket")
+     * then gets up to 32 sends per room in flight on the one ordered connection, so that a sender's rate into a
+     * room is no longer bound to one REST round trip per message; order, retries, deadlines and the outbox
+     * are as over REST. Against a service that does not offer it, sends use REST, one in flight per room, as
+     * they do with this option off.
+     *
+     * @param enabled false to send over REST only; true by default
+     * @return this builder
+     */
+    public Builder socketSends(boolean enabled) {
+      this.socketSends = enabled;
       return this;
     }
 

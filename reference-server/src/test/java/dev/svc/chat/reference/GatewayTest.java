@@ -52,7 +52,7 @@ class GatewayTest {
             assertEquals(1_000_000, open.get("maxPayload").asInt());
             client.send("40{\"token\":\"" + token + "\"}");
             String connected = client.next();
-            assertTrue(connected.matches("40\\{\"sid\":\"[A-Za-z0-9_-]{20}\"}"), connected);
+            assertTrue(connected.matches("40\\{\"sid\":\"[A-Za-z0-9_-]{20}\",\"svc\":\\{\"sendMessage\":true}}"), connected);
         }
     }
 

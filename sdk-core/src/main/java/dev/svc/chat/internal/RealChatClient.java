@@ -29,6 +29,7 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.outbox.Outbox;
+import dev.svc.chat.internal.outbox.SendTransports;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
@@ -111,8 +112,8 @@ public final class RealChatClient implements ChatClient {
     }, callbacks, actor, log);
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, timers::currentTimeMillis,
         options.recoverMissedEvents(), log);
-    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, backoff,
-        timers::currentTimeMillis, log);
+    this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), callbacks,
+        hub, backoff, timers::currentTimeMillis, log);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
   }

@@ -104,6 +104,13 @@ public final class FakeGateway implements AutoCloseable {
     return s;
   }
 
+  /** Returns the next socket a client opened within {@code millis}, open, or null. */
+  public GatewaySession pollSession(long millis) throws InterruptedException {
+    GatewaySession s = sessions.poll(millis, TimeUnit.MILLISECONDS);
+    if (s != null) s.awaitOpen();
+    return s;
+  }
+
   /** Asserts no further socket is opened within {@code millis}. */
   public void assertNoSession(long millis) throws InterruptedException {
     GatewaySession s = sessions.poll(millis, TimeUnit.MILLISECONDS);

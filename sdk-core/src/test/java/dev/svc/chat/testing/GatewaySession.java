@@ -112,6 +112,14 @@ public final class GatewaySession extends WebSocketListener {
     return f;
   }
 
+  /** Returns the next frame that is not a pong sent within 100 ms, or null: to check that nothing more came. */
+  public String nextFrameOrNull() throws InterruptedException {
+    while (true) {
+      String f = frames.poll(100, TimeUnit.MILLISECONDS);
+      if (f == null || !f.equals("3")) return f;
+    }
+  }
+
   /** Returns the next frame that is not a pong. */
   public String nextNonPong() throws InterruptedException {
     while (true) {

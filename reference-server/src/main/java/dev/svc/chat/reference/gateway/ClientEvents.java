@@ -1,14 +1,19 @@
 package dev.svc.chat.reference.gateway;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.service.StrictJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The events a client emits, each answered with an acknowledgement {@code {ok: true, ...}} or, through
@@ -16,12 +21,16 @@ import java.util.Map;
  */
 final class ClientEvents {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ClientEvents.class);
+
     private final ChatService service;
     private final FanOut fanOut;
+    private final ObjectMapper mapper;
 
-    ClientEvents(ChatService service, FanOut fanOut) {
+    ClientEvents(ChatService service, FanOut fanOut, ObjectMapper mapper) {
         this.service = service;
         this.fanOut = fanOut;
+        this.mapper = mapper;
     }
 
     /** Handles event {@code name} with first argument {@code arg} and returns the success ack payload. */
@@ -49,6 +58,8 @@ final class ClientEvents {
             case "typing":
                 typing(connection, principal, arg);
                 return ok();
+            case "send-message":
+                return sendMessage(connection.sendBlocks(), principal, arg);
             default:
                 throw ApiException.badRequest("Unknown event: " + name);
         }
@@ -73,11 +84,85 @@ final class ClientEvents {
         fanOut.typing(principal.tenantId(), roomId, principal.userId(), isTyping.booleanValue());
     }
 
+    /**
+     * The extension "sends over the socket" (docs/protocol.md): REST {@code sendMessage} as an event, with the
+     * same checks, limits, idempotency, rate limit, events and webhooks ({@link ChatService#send}), handled in
+     * the order the connection's events arrive (each one stored before the next is read), and with the order
+     * guard of {@link SendBlocks}. Token connections only: an API-key connection is nobody ({@code forbidden}).
+     */
+    private Map<String, Object> sendMessage(SendBlocks blocks, Principal principal, JsonNode arg) {
+        if (principal.isApiKey()) {
+            throw ApiException.forbidden("An API-key connection is nobody and cannot send; use REST");
+        }
+        String roomId = roomId(arg);
+        if (bytes(arg) > Inputs.MAX_BODY_BYTES) {
+            throw ApiException.payloadTooLarge(Inputs.MAX_BODY_BYTES);
+        }
+        SendInput input = SendInput.read(field -> SendInput.field(arg, field));
+        blocks.check(principal.userId(), roomId, input.clientMessageId());
+        ChatService.SendResult result;
+        try {
+            result = service.send(principal, roomId, input);
+        } catch (ApiException e) {
+            blocks.refused(principal.userId(), roomId, input.clientMessageId(), e);
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.error("send-message failed", e);
+            ApiException internal = ApiException.internal();
+            blocks.refused(principal.userId(), roomId, input.clientMessageId(), internal);
+            throw internal;
+        }
+        Map<String, Object> ack = ok();
+        ack.put("message", result.message());
+        return ack;
+    }
+
+    /**
+     * Returns the size of {@code arg} encoded as UTF-8 JSON, the measure of a REST body's 64 KiB limit; encoded
+     * only when a cheap upper bound (every character escaped to 6 bytes) does not already show it fits.
+     */
+    private long bytes(JsonNode arg) {
+        if (upperBound(arg) <= Inputs.MAX_BODY_BYTES) {
+            return 0;
+        }
+        try {
+            return mapper.writeValueAsBytes(arg).length;
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("The payload cannot be encoded");
+        }
+    }
+
+    /** Returns at least the UTF-8 JSON size of {@code node}: strings as if every char were escaped. */
+    private static long upperBound(JsonNode node) {
+        if (node.isTextual()) {
+            return 2 + 6L * node.textValue().length();
+        }
+        if (!node.isContainerNode()) {
+            return 2 + node.asText().length(); // a number, boolean or null as written
+        }
+        long size = 2;
+        var fields = node.fields();
+        if (node.isObject()) {
+            while (fields.hasNext()) {
+                var field = fields.next();
+                size += 4 + 6L * field.getKey().length() + upperBound(field.getValue());
+            }
+        } else {
+            for (JsonNode item : node) {
+                size += 1 + upperBound(item);
+            }
+        }
+        return size;
+    }
+
     /** Returns the failure ack payload of {@code e}. */
     static Map<String, Object> error(ApiException e) {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", e.code());
         error.put("message", e.getMessage());
+        if (e.retryAfterSeconds() > 0) {
+            error.put("retryAfter", e.retryAfterSeconds()); // what REST says with Retry-After
+        }
         Map<String, Object> ack = new LinkedHashMap<>();
         ack.put("ok", false);
         ack.put("error", error);

@@ -34,9 +34,16 @@ final class Frames {
         return OutFrame.of("0" + json(open));
     }
 
-    /** Returns the CONNECT answer of an accepted handshake. */
+    /**
+     * Returns the CONNECT answer of an accepted handshake. Besides the {@code sid} of Socket.IO it offers this
+     * server's extensions, {@code "svc":{"sendMessage":true}} (the {@code send-message} event, docs/protocol.md);
+     * official clients ignore the extra key.
+     */
     OutFrame connected(String socketSid) {
-        return OutFrame.of("40" + json(Map.of("sid", socketSid)));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("sid", socketSid);
+        answer.put("svc", Map.of("sendMessage", true));
+        return OutFrame.of("40" + json(answer));
     }
 
     /** Returns a CONNECT_ERROR with the contract's {@code {message: code, data: {code}}}. */

@@ -59,7 +59,7 @@ public final class Gateway implements AutoCloseable {
         this.tokens = tokens;
         this.frames = new Frames(mapper);
         this.fanOut = fanOut;
-        this.events = new ClientEvents(service, fanOut);
+        this.events = new ClientEvents(service, fanOut, mapper);
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("svc-ref-gateway-timer"));
         // Cancelled heartbeat timers would otherwise pile up in the queue until their delay passes.
         this.scheduler.setRemoveOnCancelPolicy(true);

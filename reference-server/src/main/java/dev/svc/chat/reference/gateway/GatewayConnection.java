@@ -33,6 +33,7 @@ final class GatewayConnection {
     private final Session session;
     private final String engineSid;
     private final Outbound out;
+    private final SendBlocks sendBlocks = new SendBlocks();
 
     // Guarded by this.
     private boolean closed;
@@ -122,6 +123,11 @@ final class GatewayConnection {
             }
         }
         out.send(frame, starts);
+    }
+
+    /** Returns the order guard of this connection's {@code send-message} events. */
+    SendBlocks sendBlocks() {
+        return sendBlocks;
     }
 
     /** Returns whether this connection authenticated with an API key. */

@@ -1,15 +1,13 @@
 package dev.svc.chat.reference.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.Inputs;
-import dev.svc.chat.reference.service.MessageParts;
+import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -67,11 +65,7 @@ final class MessageHandler {
     void send(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        List<JsonNode> parts = MessageParts.validate(body.get("parts"));
-        String clientMessageId = body.requiredId("clientMessageId", Inputs.MAX_CLIENT_MESSAGE_ID);
-        String senderId = body.optionalString("senderId");
-        ChatService.SendResult result = service.send(principal, ctx.pathParam("roomId"), senderId,
-                clientMessageId, parts);
+        ChatService.SendResult result = service.send(principal, ctx.pathParam("roomId"), SendInput.read(body::get));
         responses.json(ctx, result.created() ? 201 : 200, result.message());
     }
 

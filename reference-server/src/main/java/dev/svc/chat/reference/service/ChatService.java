@@ -172,6 +172,11 @@ public final class ChatService {
         return store.changes(principal.tenantId(), roomId, since, limit);
     }
 
+    /** Sends a message as the principal: {@link #send(Principal, String, String, String, List)} of the input. */
+    public SendResult send(Principal principal, String roomId, SendInput input) {
+        return send(principal, roomId, input.senderId(), input.clientMessageId(), input.parts());
+    }
+
     /**
      * Sends a message as the principal. A repeat of (room, sender, clientMessageId) answers the first
      * message, is not rate limited and publishes nothing.

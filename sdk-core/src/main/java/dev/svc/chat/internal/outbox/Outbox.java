@@ -30,8 +30,12 @@ import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
 /**
- * The outbox of a client's sends. Each room has a FIFO queue whose head alone is sent, one request at a time,
- * only while the connection is {@link ConnectionState#CONNECTED}; rooms proceed independently. A network
+ * The outbox of a client's sends. Each room has a FIFO queue sent in order only while the connection is
+ * {@link ConnectionState#CONNECTED}; rooms proceed independently. Over REST one request of a room is in flight at
+ * a time (two HTTP connections may swap two requests); over a gateway connection that offers socket sends (one
+ * ordered stream, handled in order by the service) up to {@link Transport#window} of them. After a retryable
+ * failure no attempt of the room starts until every attempt in flight has answered; then the oldest unfinished
+ * send is retried after the backoff, and the rest follow it in order. A network
  * error, a 5xx or a 429 is retried with exponential backoff and full jitter (at least the answer's
  * {@code Retry-After}) and the same {@code clientMessageId}, which the service deduplicates. A send ends by
  * success, by any other refusal, by the optional deadline, or when the client closes. With a
@@ -46,6 +50,32 @@ public final class Outbox {
   public interface Transport {
     /** Sends once; the future fails with the answer's {@link dev.svc.chat.ApiException} or a transport error. */
     CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId, String senderId);
+
+    /**
+     * Returns the route an attempt of the room would take now (actor only): null for REST, else an object that
+     * names one ordered connection. Attempts of a room in flight are all on one route.
+     */
+    default Object route(String roomId) {
+      return null;
+    }
+
+    /** Returns how many attempts of one room may be in flight at once on {@code route}: 1 for REST. */
+    default int window(Object route) {
+      return 1;
+    }
+
+    /** Sends once on {@code route}, as {@link #route} answered it in the same actor task. */
+    default CompletableFuture<Message> send(Object route, String roomId, List<MessagePart> parts,
+        String clientMessageId, String senderId) {
+      return send(roomId, parts, clientMessageId, senderId);
+    }
+
+    /**
+     * A send of the room refused on {@code route} with a retryable error ended without being sent there again
+     * (its deadline): the service may hold the room's later sends on that route back, so use another.
+     */
+    default void abandoned(Object route, String roomId) {
+    }
   }
 
   private final Scheduler actor;
@@ -162,8 +192,8 @@ public final class Outbox {
     for (String roomId : new ArrayList<>(rooms.keySet())) {
       RoomQueue q = rooms.get(roomId);
       OutboxEntry head = q == null ? null : q.entries.peek();
+      // the network failed it; the network is back, so the backoff has done its job
       if (head != null && head.waitingToRetry() && head.wakeOnConnect) {
-        // the network failed it; the network is back, so the backoff has done its job
         head.retryTimer.cancel();
         head.retryTimer = null;
       }
@@ -227,27 +257,37 @@ public final class Outbox {
     pump(e.roomId);
   }
 
-  /** Starts the head of the room's queue if nothing holds it back. */
+  /** Starts the room's next sends, in order, as far as its window allows and nothing holds them back. */
   private void pump(String roomId) {
     RoomQueue q = rooms.get(roomId);
     if (q == null) return;
     if (q.entries.isEmpty()) {
-      if (!q.busy) rooms.remove(roomId);
+      if (q.inFlight == 0) rooms.remove(roomId);
       return;
     }
-    if (q.busy || !connected || closed) return;
-    OutboxEntry head = q.entries.peek();
-    if (!head.waitingToRetry()) attempt(head, q);
+    if (q.halted || !connected || closed) return;
+    Object route = transport.route(roomId);
+    if (q.inFlight > 0 && route != q.route) return; // the attempts on the other route answer first: order
+    int window = transport.window(route);
+    for (OutboxEntry e : q.entries) {
+      if (q.inFlight >= window) return;
+      if (e.inFlight) continue;
+      if (e.waitingToRetry()) return; // nothing overtakes a send waiting to be retried
+      attempt(e, q, route);
+    }
   }
 
-  private void attempt(final OutboxEntry e, final RoomQueue q) {
-    q.busy = true;
+  private void attempt(final OutboxEntry e, final RoomQueue q, Object route) {
+    q.inFlight++;
+    q.route = route;
+    e.inFlight = true;
+    e.route = route;
     e.attempts++;
     publish(e);
     if (log.isDebug()) log.debug("outbox: " + e + ", attempt " + e.attempts);
     CompletableFuture<Message> answer;
     try {
-      answer = transport.send(e.roomId, e.parts, e.clientMessageId, e.senderId);
+      answer = transport.send(route, e.roomId, e.parts, e.clientMessageId, e.senderId);
     } catch (RuntimeException ex) {
       answer = new CompletableFuture<>();
       answer.completeExceptionally(ex);
@@ -256,14 +296,15 @@ public final class Outbox {
   }
 
   private void onAnswer(OutboxEntry e, RoomQueue q, Message message, Throwable failure) {
-    q.busy = false;
+    q.inFlight--;
+    e.inFlight = false;
     if (!e.done) {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
       if (error == null) {
         end(e, true);
         if (e.result != null) callbacks.complete(e.result, message);
       } else if (SendFailures.isRetryable(error)) {
-        retryLater(e, error);
+        halt(e, q, error);
       } else {
         // a refusal (or an answer the SDK cannot read) ends the send; a state error is the client's, not the
         // service's, so the entry's file stays for the next start
@@ -271,15 +312,34 @@ public final class Outbox {
         fail(e, error);
       }
     }
+    if (q.halted && q.inFlight == 0) retryLater(q);
     pump(e.roomId);
   }
 
-  private void retryLater(final OutboxEntry e, Throwable error) {
+  /** A retryable failure: the room starts nothing new until every attempt in flight has answered. */
+  private void halt(OutboxEntry e, RoomQueue q, Throwable error) {
     e.lastError = SendFailures.asChatException(error);
-    long delay = backoff.delayMillis(e.attempts - 1);
-    long retryAfter = SendFailures.retryAfterMillis(error);
-    if (retryAfter > delay) delay = retryAfter;
-    e.wakeOnConnect = SendFailures.isNetworkFailure(error);
+    if (!q.halted) {
+      q.halted = true;
+      q.haltError = error;
+      q.retryAfterMillis = -1;
+      q.networkOnly = true;
+    }
+    q.retryAfterMillis = Math.max(q.retryAfterMillis, SendFailures.retryAfterMillis(error));
+    q.networkOnly &= SendFailures.isNetworkFailure(error);
+    publish(e);
+  }
+
+  /** After a halt, once nothing is in flight: the oldest unfinished send is retried after the backoff. */
+  private void retryLater(RoomQueue q) {
+    q.halted = false;
+    final OutboxEntry e = q.entries.peek();
+    Throwable error = q.haltError;
+    q.haltError = null;
+    if (e == null || e.waitingToRetry()) return;
+    long delay = backoff.delayMillis(Math.max(0, e.attempts - 1));
+    if (q.retryAfterMillis > delay) delay = q.retryAfterMillis;
+    e.wakeOnConnect = q.networkOnly;
     log.info("outbox: the " + e + " failed (attempt " + e.attempts + ": " + error.getMessage() + "); retrying in "
         + delay + " ms");
     e.retryTimer = actor.schedule(() -> {
@@ -292,9 +352,11 @@ public final class Outbox {
   private void expire(OutboxEntry e) {
     e.deadlineTimer = null;
     if (e.done) return;
+    // refused on a route and never sent there again: the service may hold the room's later sends back there
+    if (!e.inFlight && e.lastError != null && e.route != null) transport.abandoned(e.route, e.roomId);
     end(e, true);
     fail(e, new SendTimeoutException(e.clientMessageId, sendTimeoutMillis, e.lastError));
-    pump(e.roomId); // a request still under way keeps the room busy until it answers: order holds
+    pump(e.roomId); // a request still under way counts in the room's window until it answers: order holds
   }
 
   /** Takes the entry out of the outbox; deletes its file if {@code deleteFile}. */
@@ -352,7 +414,17 @@ public final class Outbox {
 
   private static final class RoomQueue {
     final ArrayDeque<OutboxEntry> entries = new ArrayDeque<>();
-    /** Whether a request of this room is under way (possibly of an entry that has since timed out). */
-    boolean busy;
+    /** The attempts of this room under way (possibly of entries that have since timed out). */
+    int inFlight;
+    /** The route of the attempts under way. */
+    Object route;
+    /** Whether an attempt failed with a retryable error: nothing new starts until no attempt is in flight. */
+    boolean halted;
+    /** The first retryable failure of the halt, for the log. */
+    Throwable haltError;
+    /** The longest {@code Retry-After} of the halt's failures, or -1. */
+    long retryAfterMillis = -1;
+    /** Whether every failure of the halt was the network's (a new connection then retries at once). */
+    boolean networkOnly;
   }
 }

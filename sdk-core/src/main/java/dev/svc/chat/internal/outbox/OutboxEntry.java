@@ -38,6 +38,10 @@ final class OutboxEntry {
   ChatException lastError;
   Scheduler.Timer retryTimer;
   Scheduler.Timer deadlineTimer;
+  /** Whether an attempt of this entry is under way. */
+  boolean inFlight;
+  /** The route of the latest attempt ({@link Outbox.Transport#route}), null for REST. */
+  Object route;
   /** Whether the pending retry follows a network failure, so that a new connection may start it early. */
   boolean wakeOnConnect;
   /** Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. */

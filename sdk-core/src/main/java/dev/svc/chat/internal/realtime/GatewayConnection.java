@@ -27,6 +27,8 @@ final class GatewayConnection {
   EngineIoHandshake handshake;
   /** Whether the gateway accepted our Socket.IO CONNECT. */
   boolean accepted;
+  /** The offer of socket sends in the gateway's CONNECT answer, or null. */
+  SocketSendChannel sendChannel;
   /** Whether the gateway sent {@code session-expired} on this connection. */
   boolean sessionExpired;
   /** Binary frames still to swallow after a BINARY_EVENT or BINARY_ACK header. */

@@ -137,6 +137,7 @@ final class InboundPackets {
     }
     switch (packet.type) {
       case CONNECT:
+        conn.sendChannel = SocketSendChannel.offered(conn.id, packet.data(), conn.maxPayload());
         engine.onAccepted(conn);
         break;
       case CONNECT_ERROR:

@@ -106,6 +106,11 @@ public final class RealtimeEngine {
     return current == null ? 0 : current.id;
   }
 
+  /** Returns the accepted connection's offer of socket sends, or null; actor only. */
+  public SocketSendChannel socketSendsInActor() {
+    return state == ConnectionState.CONNECTED && current != null && current.accepted ? current.sendChannel : null;
+  }
+
   /** Returns the scheduler that is this engine's actor. */
   public Scheduler actor() {
     return actor;
@@ -174,12 +179,7 @@ public final class RealtimeEngine {
   /** Emits an event that expects an acknowledgement; completes with the ACK's argument array (JSON). */
   public CompletableFuture<String> emitWithAck(final String event, final String argsJson) {
     final CompletableFuture<String> result = new CompletableFuture<>();
-    post(result, new Runnable() {
-      @Override
-      public void run() {
-        emitWithAckInActor(event, argsJson, result);
-      }
-    });
+    post(result, () -> emitWithAckInActor(event, argsJson, result));
     return result;
   }
 
@@ -211,7 +211,7 @@ public final class RealtimeEngine {
    * refresh under way) the emit waits for the next one, up to the ack timeout; while disconnected or closed
    * it fails at once.
    */
-  void emitWithAckInActor(String event, String argsJson, CompletableFuture<String> result) {
+  public void emitWithAckInActor(String event, String argsJson, CompletableFuture<String> result) {
     GatewayConnection conn = current;
     if (state == ConnectionState.DISCONNECTED || state == ConnectionState.CLOSED) {
       result.completeExceptionally(new ChatStateException("cannot emit '" + event + "' while " + state));
