@@ -111,7 +111,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
-                options.outboundQueueBytes, options.webSocketCompression),
+                options.outboundQueueBytes, options.webSocketCompression, options.sendPacing),
                 mapper, options.clock, store, tokens, fanOut, service);
         try {
             this.apiKey = provisionDevTenant();
@@ -211,7 +211,7 @@ public final class ReferenceServer implements AutoCloseable {
                 // What Jetty refuses before a route runs (a header flood, a bad request line) in the contract's body.
                 config.jetty.modifyServer(server -> server.setErrorHandler(new ContractErrorHandler()));
             });
-            Routes.install(javalin, mapper, store, tokens, service, actions);
+            Routes.install(javalin, mapper, store, tokens, service, actions, gateway.sendPacing());
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
             gateway.install(javalin);
             javalin.start(options.host, options.port);
@@ -408,6 +408,7 @@ public final class ReferenceServer implements AutoCloseable {
         private String databasePassword;
         private String databaseSchema;
         private boolean webSocketCompression;
+        private boolean sendPacing = true;
 
         private Builder() {
         }
@@ -583,6 +584,12 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Holds a send's answer while its room's connections are behind (default true; see docs/server.md). */
+        public Builder sendPacing(boolean enabled) {
+            this.sendPacing = enabled;
+            return this;
+        }
+
         /** Sets how long presence flips are gathered before a batch is published (default 50 ms). */
         Builder presenceInterval(Duration interval) {
             this.presenceInterval = positive(interval, "presenceInterval");
@@ -653,6 +660,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.databasePassword = databasePassword;
             copy.databaseSchema = databaseSchema;
             copy.webSocketCompression = webSocketCompression;
+            copy.sendPacing = sendPacing;
             return copy;
         }
 

@@ -55,7 +55,7 @@ final class GatewayConnection {
         this.session = session;
         this.engineSid = engineSid;
         this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
-                gateway.config().outboundBytes(), this::dropSlow);
+                gateway.config().outboundBytes(), this::dropSlow, gateway.fanOut().pacing());
     }
 
     /** Sends the open packet and starts the heartbeat and the connect deadline. */
@@ -113,6 +113,14 @@ final class GatewayConnection {
      * caller to wake with {@link Outbound#startAll}.
      */
     void deliver(OutFrame frame, List<Outbound> starts) {
+        deliver(frame, starts, null);
+    }
+
+    /**
+     * Enqueues a frame of a room's fan-out; {@code room} gives the room's backlog, which counts this
+     * connection if its queue is at the pacing mark ({@link SendPacing}).
+     */
+    void deliver(OutFrame frame, List<Outbound> starts, java.util.function.Supplier<RoomBacklog> room) {
         if (!answered) {
             synchronized (this) {
                 if (!answered) {
@@ -121,7 +129,7 @@ final class GatewayConnection {
                 }
             }
         }
-        out.send(frame, starts);
+        out.send(frame, starts, room);
     }
 
     /** Returns whether this connection authenticated with an API key. */

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.gateway.SendPacing;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.Inputs;
@@ -11,6 +12,7 @@ import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /** The session-token routes of rooms and messages: list rooms, read history and changes, send. */
@@ -22,12 +24,15 @@ final class MessageHandler {
     private final ObjectMapper mapper;
     private final Responses responses;
     private final ChatService service;
+    private final SendPacing pacing;
 
-    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service) {
+    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service,
+                   SendPacing pacing) {
         this.credentials = credentials;
         this.mapper = mapper;
         this.responses = responses;
         this.service = service;
+        this.pacing = pacing;
     }
 
     void listRooms(Context ctx) {
@@ -70,9 +75,17 @@ final class MessageHandler {
         List<JsonNode> parts = MessageParts.validate(body.get("parts"));
         String clientMessageId = body.requiredId("clientMessageId", Inputs.MAX_CLIENT_MESSAGE_ID);
         String senderId = body.optionalString("senderId");
-        ChatService.SendResult result = service.send(principal, ctx.pathParam("roomId"), senderId,
-                clientMessageId, parts);
-        responses.json(ctx, result.created() ? 201 : 200, result.message());
+        String roomId = ctx.pathParam("roomId");
+        ChatService.SendResult result = service.send(principal, roomId, senderId, clientMessageId, parts);
+        // Stored and fanned out already; while the room's connections are behind, the answer waits for them
+        // (asynchronously, bounded: docs/server.md, "Send pacing").
+        CompletableFuture<Void> paced = pacing.whenRoomKeepsUp(principal.tenantId(), roomId);
+        if (paced.isDone()) {
+            responses.json(ctx, result.created() ? 201 : 200, result.message());
+        } else {
+            ctx.future(() -> paced.thenRun(() -> responses.json(ctx, result.created() ? 201 : 200,
+                    result.message())));
+        }
     }
 
     /** Returns a non-negative integer query parameter, null when absent or empty, else throws 400. */
