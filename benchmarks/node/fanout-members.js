@@ -7,7 +7,9 @@
 //   EXPECT n   print "RESULT {json}" once n deliveries arrived in all, or after 5 s without one
 //   REPORT     print "RESULT {json}" now
 //   RESET      forget the figures so far (after a warm-up)
-// RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival)}
+// RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival),
+//          cpu (this process's CPU time since RESET over the wall time to the last arrival: 1.0 is one core),
+//          disconnects (reason -> members disconnected since the start)}
 'use strict';
 const fs = require('fs');
 const readline = require('readline');
@@ -27,7 +29,10 @@ let first = 0;
 let last = 0;
 let expected = Infinity;
 let reported = false;
+let resetCpu = process.cpuUsage();
+let resetAt = nowMicros();
 const sockets = [];
+const disconnects = {}; // reason -> count, since the start
 
 function onMessage(message) {
   const t = nowMicros();
@@ -48,7 +53,10 @@ function report() {
   reported = true;
   const sorted = latencies.slice(0, received).sort();
   const pct = (p) => (received === 0 ? NaN : sorted[Math.min(received - 1, Math.max(0, Math.ceil(p / 100 * received) - 1))]);
-  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last }));
+  const used = process.cpuUsage(resetCpu);
+  const wall = (received === 0 ? nowMicros() : last) - resetAt;
+  const cpu = wall > 0 ? (used.user + used.system) / wall : NaN;
+  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last, cpu, disconnects }));
 }
 
 function connectOne(i) {
@@ -58,6 +66,7 @@ function connectOne(i) {
     if (room) options.query = { room };
     const socket = io(url, options);
     socket.on('new-message', onMessage);
+    socket.on('disconnect', (reason) => { disconnects[reason] = (disconnects[reason] || 0) + 1; });
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (e) => reject(new Error('member ' + i + ': ' + e.message)));
     sockets.push(socket);
@@ -90,6 +99,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     report();
   } else if (cmd === 'RESET') {
     received = 0; first = 0; last = 0; expected = Infinity; reported = false;
+    resetCpu = process.cpuUsage(); resetAt = nowMicros();
   }
 }).on('close', () => {
   for (const s of sockets) s.close();

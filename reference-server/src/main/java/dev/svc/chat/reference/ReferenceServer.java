@@ -10,6 +10,7 @@ import dev.svc.chat.reference.gateway.GatewayConfig;
 import dev.svc.chat.reference.http.AccessLog;
 import dev.svc.chat.reference.http.CallPushRoutes;
 import dev.svc.chat.reference.http.ContractErrorHandler;
+import dev.svc.chat.reference.http.HttpSettings;
 import dev.svc.chat.reference.http.Routes;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
@@ -202,12 +203,7 @@ public final class ReferenceServer implements AutoCloseable {
                 AccessLog.install(config);
                 config.jetty.modifyWebSocketServletFactory(gateway::configure);
                 config.jetty.threadPool = jettyThreads();
-                // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:
-                // a token differing from an earlier one only in letter case would be read as the earlier one.
-                config.jetty.modifyHttpConfiguration(http -> {
-                    http.setHeaderCacheCaseSensitive(true);
-                    http.setRequestHeaderSize(ContractErrorHandler.MAX_HEADER_BYTES);
-                });
+                config.jetty.modifyHttpConfiguration(HttpSettings::apply); // no header cache (see there)
                 // What Jetty refuses before a route runs (a header flood, a bad request line) in the contract's body.
                 config.jetty.modifyServer(server -> server.setErrorHandler(new ContractErrorHandler()));
             });
