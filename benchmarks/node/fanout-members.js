@@ -9,7 +9,8 @@
 //   RESET      forget the figures so far (after a warm-up)
 // RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival),
 //          cpu (this process's CPU time since RESET over the wall time to the last arrival: 1.0 is one core),
-//          disconnects (reason -> members disconnected since the start)}
+//          disconnects (reason -> members disconnected since the start),
+//          short (members with fewer than an equal share of the expected deliveries), fewest (the least any got)}
 'use strict';
 const fs = require('fs');
 const readline = require('readline');
@@ -34,7 +35,10 @@ let resetAt = nowMicros();
 const sockets = [];
 const disconnects = {}; // reason -> count, since the start
 
-function onMessage(message) {
+let perMember = new Uint32Array(count); // deliveries since RESET, per member
+
+function onMessage(i, message) {
+  perMember[i]++;
   const t = nowMicros();
   const sent = Number(message.parts[0].text);
   if (received === latencies.length) {
@@ -56,7 +60,16 @@ function report() {
   const used = process.cpuUsage(resetCpu);
   const wall = (received === 0 ? nowMicros() : last) - resetAt;
   const cpu = wall > 0 ? (used.user + used.system) / wall : NaN;
-  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last, cpu, disconnects }));
+  // Members that got fewer than an equal share of the expected deliveries (when some are missing).
+  const share = Number.isFinite(expected) ? expected / count : 0;
+  let short = 0;
+  let fewest = Infinity;
+  for (let k = 0; k < count; k++) {
+    if (perMember[k] < share) short++;
+    fewest = Math.min(fewest, perMember[k]);
+  }
+  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last, cpu,
+    disconnects, short, fewest }));
 }
 
 function connectOne(i) {
@@ -65,7 +78,7 @@ function connectOne(i) {
     if (tokens) options.auth = { token: tokens[i] };
     if (room) options.query = { room };
     const socket = io(url, options);
-    socket.on('new-message', onMessage);
+    socket.on('new-message', (message) => onMessage(i, message));
     socket.on('disconnect', (reason) => { disconnects[reason] = (disconnects[reason] || 0) + 1; });
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (e) => reject(new Error('member ' + i + ': ' + e.message)));
@@ -99,7 +112,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     report();
   } else if (cmd === 'RESET') {
     received = 0; first = 0; last = 0; expected = Infinity; reported = false;
-    resetCpu = process.cpuUsage(); resetAt = nowMicros();
+    resetCpu = process.cpuUsage(); resetAt = nowMicros(); perMember = new Uint32Array(count);
   }
 }).on('close', () => {
   for (const s of sockets) s.close();
