@@ -6,7 +6,7 @@
 // Prints "READY" once all are connected. Commands on stdin, one a line:
 //   EXPECT n   print "RESULT {json}" once n deliveries arrived in all, or after 5 s without one
 //   REPORT     print "RESULT {json}" now
-//   RESET      forget the figures so far (after a warm-up)
+//   RESET      forget the figures so far (after a warm-up); answers "RESET_DONE"
 // RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival),
 //          cpu (this process's CPU time since RESET over the wall time to the last arrival: 1.0 is one core),
 //          disconnects (reason -> members disconnected since the start),
@@ -36,6 +36,7 @@ const sockets = [];
 const disconnects = {}; // reason -> count, since the start
 
 let perMember = new Uint32Array(count); // deliveries since RESET, per member
+let watch; // the EXPECT's timer that reports after 5 s without a delivery
 
 function onMessage(i, message) {
   perMember[i]++;
@@ -103,7 +104,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     // Deliveries that stop coming (dropped connections) are not waited for: report 5 s after the last one.
     let seen = -1;
     let quietSince = Date.now();
-    const watch = setInterval(() => {
+    clearInterval(watch);
+    watch = setInterval(() => {
       if (reported) { clearInterval(watch); return; }
       if (received !== seen) { seen = received; quietSince = Date.now(); }
       else if (Date.now() - quietSince > 5000) { clearInterval(watch); report(); }
@@ -111,8 +113,11 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (cmd === 'REPORT') {
     report();
   } else if (cmd === 'RESET') {
+    clearInterval(watch); // an earlier EXPECT's watch must not report this run
     received = 0; first = 0; last = 0; expected = Infinity; reported = false;
     resetCpu = process.cpuUsage(); resetAt = nowMicros(); perMember = new Uint32Array(count);
+    // The sender waits for this: deliveries of its run arriving before the RESET was read would be wiped.
+    console.log('RESET_DONE');
   }
 }).on('close', () => {
   for (const s of sockets) s.close();

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,7 +32,7 @@ public final class SendPacing {
     /** The longest a send's answer is held (chosen). */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(1);
     /** Pacing that never holds an answer (the flag turned off). */
-    static final SendPacing OFF = new SendPacing(false, DEFAULT_MARK, DEFAULT_MAX_WAIT, null);
+    static final SendPacing OFF = new SendPacing(false, DEFAULT_MARK, DEFAULT_MAX_WAIT, null, Runnable::run);
 
     private static final CompletableFuture<Void> NOW = CompletableFuture.completedFuture(null);
 
@@ -38,6 +40,7 @@ public final class SendPacing {
     private final int mark;
     private final Duration maxWait;
     private final Timer timer;
+    private final Executor release;
     private final Map<String, RoomBacklog> rooms = new ConcurrentHashMap<>();
 
     /** Schedules a bounded wait's end. */
@@ -47,7 +50,12 @@ public final class SendPacing {
         Future<?> schedule(Runnable task, Duration delay);
     }
 
-    SendPacing(boolean enabled, int mark, Duration maxWait, Timer timer) {
+    /**
+     * Pacing that holds answers at {@code mark}, at most {@code maxWait} ({@code timer} ends the wait), and
+     * answers a held send on {@code release}: never on the thread that saw the room catch up (a writer, the
+     * fan-out thread or the timer), which must not wait on the sender's HTTP connection.
+     */
+    SendPacing(boolean enabled, int mark, Duration maxWait, Timer timer, Executor release) {
         if (mark < 2 || maxWait.isNegative()) {
             throw new IllegalArgumentException("mark must be at least 2 and the wait not negative");
         }
@@ -55,6 +63,7 @@ public final class SendPacing {
         this.mark = mark;
         this.maxWait = maxWait;
         this.timer = timer;
+        this.release = release;
     }
 
     /** Pacing with the default mark and wait, its timeouts on {@code scheduler}. */
@@ -66,7 +75,7 @@ public final class SendPacing {
                 task.run(); // shutting down: release at once
                 return null;
             }
-        });
+        }, ForkJoinPool.commonPool());
     }
 
     /** Returns whether answers may be held. */
@@ -95,7 +104,7 @@ public final class SendPacing {
             // Released early: the timeout leaves the timer's queue at once.
             held.whenComplete((done, failure) -> timeout.cancel(false));
         }
-        return held;
+        return held.thenApplyAsync(done -> done, release);
     }
 
     /** The queue length at which a connection counts as behind. */

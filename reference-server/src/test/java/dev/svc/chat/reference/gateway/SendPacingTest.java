@@ -38,7 +38,7 @@ class SendPacingTest {
             timerTasks.add(task);
             timerDelays.add(delay);
             return null;
-        });
+        }, Runnable::run);
         for (int i = 0; i < 10; i++) {
             room.add(new Client(pacing));
         }
