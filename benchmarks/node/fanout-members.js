@@ -6,8 +6,11 @@
 // Prints "READY" once all are connected. Commands on stdin, one a line:
 //   EXPECT n   print "RESULT {json}" once n deliveries arrived in all, or after 5 s without one
 //   REPORT     print "RESULT {json}" now
-//   RESET      forget the figures so far (after a warm-up)
-// RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival)}
+//   RESET      forget the figures so far (after a warm-up); answers "RESET_DONE"
+// RESULT: {received, p50, p99, p999 (ms), first, last (epoch microseconds of the first and last arrival),
+//          cpu (this process's CPU time since RESET over the wall time to the last arrival: 1.0 is one core),
+//          disconnects (reason -> members disconnected since the start),
+//          short (members with fewer than an equal share of the expected deliveries), fewest (the least any got)}
 'use strict';
 const fs = require('fs');
 const readline = require('readline');
@@ -27,9 +30,16 @@ let first = 0;
 let last = 0;
 let expected = Infinity;
 let reported = false;
+let resetCpu = process.cpuUsage();
+let resetAt = nowMicros();
 const sockets = [];
+const disconnects = {}; // reason -> count, since the start
 
-function onMessage(message) {
+let perMember = new Uint32Array(count); // deliveries since RESET, per member
+let watch; // the EXPECT's timer that reports after 5 s without a delivery
+
+function onMessage(i, message) {
+  perMember[i]++;
   const t = nowMicros();
   const sent = Number(message.parts[0].text);
   if (received === latencies.length) {
@@ -48,7 +58,19 @@ function report() {
   reported = true;
   const sorted = latencies.slice(0, received).sort();
   const pct = (p) => (received === 0 ? NaN : sorted[Math.min(received - 1, Math.max(0, Math.ceil(p / 100 * received) - 1))]);
-  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last }));
+  const used = process.cpuUsage(resetCpu);
+  const wall = (received === 0 ? nowMicros() : last) - resetAt;
+  const cpu = wall > 0 ? (used.user + used.system) / wall : NaN;
+  // Members that got fewer than an equal share of the expected deliveries (when some are missing).
+  const share = Number.isFinite(expected) ? expected / count : 0;
+  let short = 0;
+  let fewest = Infinity;
+  for (let k = 0; k < count; k++) {
+    if (perMember[k] < share) short++;
+    fewest = Math.min(fewest, perMember[k]);
+  }
+  console.log('RESULT ' + JSON.stringify({ received, p50: pct(50), p99: pct(99), p999: pct(99.9), first, last, cpu,
+    disconnects, short, fewest }));
 }
 
 function connectOne(i) {
@@ -57,7 +79,8 @@ function connectOne(i) {
     if (tokens) options.auth = { token: tokens[i] };
     if (room) options.query = { room };
     const socket = io(url, options);
-    socket.on('new-message', onMessage);
+    socket.on('new-message', (message) => onMessage(i, message));
+    socket.on('disconnect', (reason) => { disconnects[reason] = (disconnects[reason] || 0) + 1; });
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (e) => reject(new Error('member ' + i + ': ' + e.message)));
     sockets.push(socket);
@@ -81,7 +104,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     // Deliveries that stop coming (dropped connections) are not waited for: report 5 s after the last one.
     let seen = -1;
     let quietSince = Date.now();
-    const watch = setInterval(() => {
+    clearInterval(watch);
+    watch = setInterval(() => {
       if (reported) { clearInterval(watch); return; }
       if (received !== seen) { seen = received; quietSince = Date.now(); }
       else if (Date.now() - quietSince > 5000) { clearInterval(watch); report(); }
@@ -89,7 +113,11 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (cmd === 'REPORT') {
     report();
   } else if (cmd === 'RESET') {
+    clearInterval(watch); // an earlier EXPECT's watch must not report this run
     received = 0; first = 0; last = 0; expected = Infinity; reported = false;
+    resetCpu = process.cpuUsage(); resetAt = nowMicros(); perMember = new Uint32Array(count);
+    // The sender waits for this: deliveries of its run arriving before the RESET was read would be wiped.
+    console.log('RESET_DONE');
   }
 }).on('close', () => {
   for (const s of sockets) s.close();

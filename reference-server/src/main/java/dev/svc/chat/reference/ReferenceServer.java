@@ -10,6 +10,7 @@ import dev.svc.chat.reference.gateway.GatewayConfig;
 import dev.svc.chat.reference.http.AccessLog;
 import dev.svc.chat.reference.http.CallPushRoutes;
 import dev.svc.chat.reference.http.ContractErrorHandler;
+import dev.svc.chat.reference.http.HttpSettings;
 import dev.svc.chat.reference.http.Routes;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.TenantSettings;
@@ -111,7 +112,7 @@ public final class ReferenceServer implements AutoCloseable {
         this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
-                options.outboundQueueBytes, options.webSocketCompression),
+                options.outboundQueueBytes, options.webSocketCompression, options.sendPacing),
                 mapper, options.clock, store, tokens, fanOut, service);
         try {
             this.apiKey = provisionDevTenant();
@@ -202,16 +203,11 @@ public final class ReferenceServer implements AutoCloseable {
                 AccessLog.install(config);
                 config.jetty.modifyWebSocketServletFactory(gateway::configure);
                 config.jetty.threadPool = jettyThreads();
-                // Jetty caches Authorization and Cookie values per connection, case-insensitively by default:
-                // a token differing from an earlier one only in letter case would be read as the earlier one.
-                config.jetty.modifyHttpConfiguration(http -> {
-                    http.setHeaderCacheCaseSensitive(true);
-                    http.setRequestHeaderSize(ContractErrorHandler.MAX_HEADER_BYTES);
-                });
+                config.jetty.modifyHttpConfiguration(HttpSettings::apply); // no header cache (see there)
                 // What Jetty refuses before a route runs (a header flood, a bad request line) in the contract's body.
                 config.jetty.modifyServer(server -> server.setErrorHandler(new ContractErrorHandler()));
             });
-            Routes.install(javalin, mapper, store, tokens, service, actions);
+            Routes.install(javalin, mapper, store, tokens, service, actions, gateway.sendPacing());
             CallPushRoutes.install(javalin, mapper, store, tokens, calls, push);
             gateway.install(javalin);
             javalin.start(options.host, options.port);
@@ -408,6 +404,7 @@ public final class ReferenceServer implements AutoCloseable {
         private String databasePassword;
         private String databaseSchema;
         private boolean webSocketCompression;
+        private boolean sendPacing = true;
 
         private Builder() {
         }
@@ -583,6 +580,12 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Holds a send's answer while its room's connections are behind (default true; see docs/server.md). */
+        public Builder sendPacing(boolean enabled) {
+            this.sendPacing = enabled;
+            return this;
+        }
+
         /** Sets how long presence flips are gathered before a batch is published (default 50 ms). */
         Builder presenceInterval(Duration interval) {
             this.presenceInterval = positive(interval, "presenceInterval");
@@ -653,6 +656,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.databasePassword = databasePassword;
             copy.databaseSchema = databaseSchema;
             copy.webSocketCompression = webSocketCompression;
+            copy.sendPacing = sendPacing;
             return copy;
         }
 

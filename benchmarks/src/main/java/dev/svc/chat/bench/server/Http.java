@@ -61,9 +61,25 @@ final class Http {
      */
     int send(String url, String credential, int count, int inFlight, IntFunction<String> body)
             throws InterruptedException {
+        return send(url, credential, count, inFlight, body, 0);
+    }
+
+    /**
+     * As {@link #send(String, String, int, int, IntFunction)}, and when {@code perSecond} is positive no faster
+     * than that: the i-th request starts no sooner than i / perSecond seconds after the first.
+     */
+    int send(String url, String credential, int count, int inFlight, IntFunction<String> body, double perSecond)
+            throws InterruptedException {
         Semaphore window = new Semaphore(inFlight);
         AtomicInteger failed = new AtomicInteger();
+        long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
+            if (perSecond > 0) {
+                long due = start + (long) (i * 1e9 / perSecond);
+                for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+            }
             window.acquire();
             client.sendAsync(request(url, credential, body.apply(i)), HttpResponse.BodyHandlers.discarding())
                     .whenComplete((r, e) -> {

@@ -43,6 +43,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
     private final FanOutDispatcher dispatcher = new FanOutDispatcher();
+    // How sends are paced by their room's backlog; set by the gateway before the server starts.
+    private volatile SendPacing pacing = SendPacing.OFF;
 
     FanOut(Frames frames, Duration presenceInterval) {
         this.frames = frames;
@@ -126,6 +128,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
             }
         }
         n += dispatcher.pending();
+        n += pacing.rooms();
         for (Set<GatewayConnection> set : byJoinedRoom.values()) {
             n += set.size();
         }
@@ -144,6 +147,16 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
      */
     public void relayTo(ClusterRelay relay) {
         this.relay = relay;
+    }
+
+    /** Paces REST sends with {@code pacing}; called by the gateway before the server starts. */
+    void pace(SendPacing pacing) {
+        this.pacing = pacing;
+    }
+
+    /** Returns how sends are paced. */
+    SendPacing pacing() {
+        return pacing;
     }
 
     /** Relays a typing indicator of this node's connection to other nodes, then delivers it here. */
@@ -240,10 +253,34 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
         // One wake-up per writer for all the targets, not one per target.
         List<Outbound> starts = new ArrayList<>();
+        Backlog backlog = pacing.enabled() ? new Backlog(pacing, key(tenantId, room.id())) : null;
         for (GatewayConnection connection : targets) {
-            connection.deliver(frame, starts);
+            connection.deliver(frame, starts, backlog);
+        }
+        if (backlog != null && backlog.room != null) {
+            backlog.room.targets(targets.size());
         }
         Outbound.startAll(starts);
+    }
+
+    /** The room's backlog, looked up only when a target's queue is at the mark. */
+    private static final class Backlog implements java.util.function.Supplier<RoomBacklog> {
+        private final SendPacing pacing;
+        private final String key;
+        private RoomBacklog room;
+
+        Backlog(SendPacing pacing, String key) {
+            this.pacing = pacing;
+            this.key = key;
+        }
+
+        @Override
+        public RoomBacklog get() {
+            if (room == null) {
+                room = pacing.room(key);
+            }
+            return room;
+        }
     }
 
     @Override
@@ -270,7 +307,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         return byUser.computeIfAbsent(tenantId, k -> new ConcurrentHashMap<>());
     }
 
-    private static String key(String tenantId, String id) {
+    static String key(String tenantId, String id) {
         return tenantId + '\u0000' + id;
     }
 

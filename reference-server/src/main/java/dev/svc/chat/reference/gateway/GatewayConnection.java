@@ -56,7 +56,7 @@ final class GatewayConnection {
         this.session = session;
         this.engineSid = engineSid;
         this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
-                gateway.config().outboundBytes(), this::dropSlow);
+                gateway.config().outboundBytes(), this::dropSlow, gateway.fanOut().pacing());
     }
 
     /** Sends the open packet and starts the heartbeat and the connect deadline. */
@@ -114,6 +114,14 @@ final class GatewayConnection {
      * caller to wake with {@link Outbound#startAll}.
      */
     void deliver(OutFrame frame, List<Outbound> starts) {
+        deliver(frame, starts, null);
+    }
+
+    /**
+     * Enqueues a frame of a room's fan-out; {@code room} gives the room's backlog, which counts this
+     * connection if its queue is at the pacing mark ({@link SendPacing}).
+     */
+    void deliver(OutFrame frame, List<Outbound> starts, java.util.function.Supplier<RoomBacklog> room) {
         if (!answered) {
             synchronized (this) {
                 if (!answered) {
@@ -122,7 +130,7 @@ final class GatewayConnection {
                 }
             }
         }
-        out.send(frame, starts);
+        out.send(frame, starts, room);
     }
 
     /** Returns the order guard of this connection's {@code send-message} events. */

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.util.Callback;
@@ -22,6 +23,8 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * leaves in one socket write instead of one write per frame. Each frame is still its own WebSocket frame
  * (socket.io v4 sends one packet per frame). A queue that outgrows its bound, in frames or in bytes, means
  * the client is not reading: the connection is dropped and the client recovers missed messages by seq.
+ * Before that, a queue at {@link SendPacing}'s mark counts itself in the backlog of the rooms whose fan-outs
+ * found it there ({@link RoomBacklog}), once each, and uncounts itself when it drained to the low mark or closed.
  */
 final class Outbound {
 
@@ -29,26 +32,37 @@ final class Outbound {
     /** Frames handed to Jetty at once (batched into as few writes as its buffer allows); the rest wait here. */
     private static final int IN_FLIGHT = 64;
 
-    private final Session session;
     private final CoreSession core;
     private final Executor executor;
     private final int limit;
     private final long byteLimit;
     private final Runnable onOverflow;
+    private final int mark;
+    private final int lowMark;
 
     // Guarded by this.
     private final ArrayDeque<Object> queue = new ArrayDeque<>();
     private long queuedBytes;
     private boolean pumping;
     private boolean closed;
+    // The rooms whose backlog counts this queue as behind (null when none): each uncounted once.
+    private List<RoomBacklog> counted;
 
-    Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow) {
-        this.session = session;
-        this.core = ((WebSocketSession) session).getCoreSession();
+    Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow,
+             SendPacing pacing) {
+        this(((WebSocketSession) session).getCoreSession(), executor, limit, byteLimit, onOverflow, pacing);
+    }
+
+    /** An outbound queue writing to Jetty's core session (what the API session's own methods call). */
+    Outbound(CoreSession core, Executor executor, int limit, long byteLimit, Runnable onOverflow,
+             SendPacing pacing) {
+        this.core = core;
         this.executor = executor;
         this.limit = limit;
         this.byteLimit = byteLimit;
         this.onOverflow = onOverflow;
+        this.mark = pacing.enabled() ? pacing.mark() : Integer.MAX_VALUE;
+        this.lowMark = pacing.lowMark();
     }
 
     /** Enqueues a text frame; returns false if the queue is closed or just overflowed. */
@@ -62,9 +76,18 @@ final class Outbound {
      * a fan-out wakes a few writers for all its targets at once ({@link #startAll}) instead of one per target.
      */
     boolean send(OutFrame frame, List<Outbound> starts) {
+        return send(frame, starts, null);
+    }
+
+    /**
+     * Enqueues a text frame of a room's fan-out, as {@link #send(OutFrame, List)}; when that leaves the queue at
+     * the mark or above, the room's backlog ({@code room}, asked for only then) counts this queue, once.
+     */
+    boolean send(OutFrame frame, List<Outbound> starts, Supplier<RoomBacklog> room) {
         boolean overflow = false;
         boolean start = false;
         long bytes = frame.size();
+        List<RoomBacklog> uncount = null;
         synchronized (this) {
             if (closed) {
                 return false;
@@ -74,14 +97,19 @@ final class Outbound {
                 queue.clear();
                 queuedBytes = 0;
                 overflow = true;
+                uncount = takeCounted();
             } else {
                 queue.add(frame);
                 queuedBytes += bytes;
                 start = !pumping;
                 pumping = true;
+                if (room != null && queue.size() >= mark) {
+                    countIn(room.get());
+                }
             }
         }
         if (overflow) {
+            uncount(uncount);
             onOverflow.run();
             return false;
         }
@@ -121,6 +149,36 @@ final class Outbound {
         }
     }
 
+    /** Counts this queue in {@code room}'s backlog unless it already is. */
+    private void countIn(RoomBacklog room) {
+        if (counted == null) {
+            counted = new ArrayList<>(2);
+        } else {
+            for (RoomBacklog r : counted) {
+                if (r == room) {
+                    return;
+                }
+            }
+        }
+        counted.add(room);
+        room.counted();
+    }
+
+    /** Takes the rooms counting this queue, to uncount outside this monitor. */
+    private List<RoomBacklog> takeCounted() {
+        List<RoomBacklog> rooms = counted;
+        counted = null;
+        return rooms;
+    }
+
+    private static void uncount(List<RoomBacklog> rooms) {
+        if (rooms != null) {
+            for (RoomBacklog room : rooms) {
+                room.drained();
+            }
+        }
+    }
+
     /** Closes the WebSocket once every frame enqueued so far is written; later frames are refused. */
     void closeAfterFlush() {
         boolean start;
@@ -148,10 +206,15 @@ final class Outbound {
     }
 
     /** Drops every pending frame and refuses later ones (the connection is closing or closed). */
-    synchronized void abort() {
-        closed = true;
-        queue.clear();
-        queuedBytes = 0;
+    void abort() {
+        List<RoomBacklog> uncount;
+        synchronized (this) {
+            closed = true;
+            queue.clear();
+            queuedBytes = 0;
+            uncount = takeCounted();
+        }
+        uncount(uncount);
     }
 
     private void pump() {
@@ -159,6 +222,7 @@ final class Outbound {
         while (true) {
             boolean close = false;
             group.clear();
+            List<RoomBacklog> uncount = null;
             synchronized (this) {
                 while (group.size() < IN_FLIGHT) {
                     Object next = queue.peek();
@@ -174,22 +238,31 @@ final class Outbound {
                     queuedBytes -= frame.size();
                     group.add(frame);
                 }
+                if (counted != null && queue.size() <= lowMark) {
+                    uncount = takeCounted();
+                }
                 if (group.isEmpty() && !close) {
                     pumping = false;
-                    return;
                 }
+            }
+            uncount(uncount);
+            if (group.isEmpty() && !close) {
+                return;
             }
             if (close) {
                 // Like the official server: a close frame without a status code (the client sees 1005).
-                session.close(StatusCode.NO_CODE, null);
+                core.close(StatusCode.NO_CODE, null, Callback.NOOP);
+                List<RoomBacklog> closedCounted;
                 synchronized (this) {
                     queue.clear();
                     queuedBytes = 0;
                     pumping = false;
+                    closedCounted = takeCounted();
                 }
+                uncount(closedCounted);
                 return;
             }
-            if (!session.isOpen()) {
+            if (!core.isOutputOpen()) {
                 abort();
                 synchronized (this) {
                     pumping = false;

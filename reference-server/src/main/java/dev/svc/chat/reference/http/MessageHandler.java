@@ -2,6 +2,7 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.gateway.SendPacing;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.Inputs;
@@ -9,6 +10,7 @@ import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /** The session-token routes of rooms and messages: list rooms, read history and changes, send. */
@@ -20,12 +22,15 @@ final class MessageHandler {
     private final ObjectMapper mapper;
     private final Responses responses;
     private final ChatService service;
+    private final SendPacing pacing;
 
-    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service) {
+    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service,
+                   SendPacing pacing) {
         this.credentials = credentials;
         this.mapper = mapper;
         this.responses = responses;
         this.service = service;
+        this.pacing = pacing;
     }
 
     void listRooms(Context ctx) {
@@ -65,8 +70,17 @@ final class MessageHandler {
     void send(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ChatService.SendResult result = service.send(principal, ctx.pathParam("roomId"), SendInput.read(body::get));
-        responses.json(ctx, result.created() ? 201 : 200, result.message());
+        String roomId = ctx.pathParam("roomId");
+        ChatService.SendResult result = service.send(principal, roomId, SendInput.read(body::get));
+        // Stored and fanned out already; while the room's connections are behind, the answer waits for them
+        // (asynchronously, bounded: docs/server.md, "Send pacing").
+        CompletableFuture<Void> paced = pacing.whenRoomKeepsUp(principal.tenantId(), roomId);
+        if (paced.isDone()) {
+            responses.json(ctx, result.created() ? 201 : 200, result.message());
+        } else {
+            ctx.future(() -> paced.thenRun(() -> responses.json(ctx, result.created() ? 201 : 200,
+                    result.message())));
+        }
     }
 
     /** Returns a non-negative integer query parameter, null when absent or empty, else throws 400. */

@@ -2,6 +2,7 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.gateway.SendPacing;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.store.Store;
@@ -13,9 +14,9 @@ public final class Routes {
     private Routes() {
     }
 
-    /** Installs the REST API on {@code app}. */
+    /** Installs the REST API on {@code app}; sends are answered as {@code pacing} allows. */
     public static void install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
-                               ChatService service, MessageActions actions) {
+                               ChatService service, MessageActions actions, SendPacing pacing) {
         Credentials credentials = new Credentials(store, tokens);
         Responses responses = new Responses(mapper);
         ErrorMapping.install(app, responses);
@@ -24,7 +25,7 @@ public final class Routes {
         UserHandler users = new UserHandler(credentials, mapper, responses, service);
         RoomAdminHandler roomAdmin = new RoomAdminHandler(credentials, mapper, responses, service);
         SettingsHandler settings = new SettingsHandler(credentials, mapper, responses, service);
-        MessageHandler messages = new MessageHandler(credentials, mapper, responses, service);
+        MessageHandler messages = new MessageHandler(credentials, mapper, responses, service, pacing);
         MessageActionsHandler messageActions = new MessageActionsHandler(credentials, mapper, responses, actions);
 
         // API-key routes (tenant backends)

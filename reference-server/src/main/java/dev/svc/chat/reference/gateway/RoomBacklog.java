@@ -1,0 +1,101 @@
+package dev.svc.chat.reference.gateway;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The delivery backlog of one room, as {@link SendPacing} measures it: how many of the room's connections
+ * have an outbound queue above the mark ({@link Outbound} counts itself here once when its queue rises to the
+ * mark during one of the room's fan-outs, and uncounts itself once it drained to half the mark, or closed),
+ * compared with a threshold derived from the room's size at its last fan-out. Sends waiting for the room to
+ * catch up are futures here, completed when the count falls below the threshold (or by their timeout).
+ * Lock order: an {@link Outbound}'s monitor, then this one; this class never calls out while holding it.
+ */
+final class RoomBacklog {
+
+    private final SendPacing pacing;
+    private final String key;
+
+    // Guarded by this.
+    private int over;
+    private int threshold = Integer.MAX_VALUE;
+    private List<CompletableFuture<Void>> waiting;
+
+    RoomBacklog(SendPacing pacing, String key) {
+        this.pacing = pacing;
+        this.key = key;
+    }
+
+    /** Sets the threshold from the number of connections the room's last fan-out reached. */
+    synchronized void targets(int connections) {
+        threshold = pacing.threshold(connections);
+    }
+
+    /** One more connection's queue is above the mark (called once per connection until {@link #drained}). */
+    synchronized void counted() {
+        over++;
+    }
+
+    /** A counted connection's queue drained (or closed): releases the waiting sends once under the threshold. */
+    void drained() {
+        List<CompletableFuture<Void>> release = null;
+        boolean idle;
+        synchronized (this) {
+            over--;
+            if (over < threshold && waiting != null) {
+                release = waiting;
+                waiting = null;
+            }
+            idle = over <= 0 && waiting == null;
+        }
+        if (idle) {
+            pacing.forget(key, this);
+        }
+        complete(release);
+    }
+
+    /** Returns whether sends to the room are held now. */
+    synchronized boolean backlogged() {
+        return over >= threshold;
+    }
+
+    /** Returns the connections counted above the mark (for tests). */
+    synchronized int over() {
+        return over;
+    }
+
+    /**
+     * Returns a future completed when the room is not backlogged: at once if it is not now, else when it
+     * drains; null when it is not backlogged (the caller answers at once).
+     */
+    synchronized CompletableFuture<Void> waitIfBacklogged() {
+        if (over < threshold) {
+            return null;
+        }
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        if (waiting == null) {
+            waiting = new ArrayList<>();
+        }
+        waiting.add(future);
+        return future;
+    }
+
+    /** Releases {@code future} (its bounded wait passed), if it still waits. */
+    void timedOut(CompletableFuture<Void> future) {
+        synchronized (this) {
+            if (waiting != null) {
+                waiting.remove(future);
+            }
+        }
+        future.complete(null);
+    }
+
+    private static void complete(List<CompletableFuture<Void>> futures) {
+        if (futures != null) {
+            for (CompletableFuture<Void> f : futures) {
+                f.complete(null);
+            }
+        }
+    }
+}
