@@ -35,7 +35,6 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
 import dev.svc.chat.internal.recovery.Recovery;
 import dev.svc.chat.internal.recovery.RecoveryReads;
 import dev.svc.chat.internal.rest.RestApi;
-import okhttp3.HttpUrl;
 
 /**
  * The {@link ChatClient}: wires the REST API, the realtime engine (the actor that owns connection state),
@@ -80,8 +79,8 @@ public final class RealChatClient implements ChatClient {
         options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
     ReconnectPolicy backoff = new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
-    HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
-    this.engine = new RealtimeEngine(http.webSocket, RealtimeEngine.socketUrl(apiUrl), actor,
+    ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
+    this.engine = new RealtimeEngine(http.webSocket, urls.socket, actor,
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
@@ -98,7 +97,7 @@ public final class RealChatClient implements ChatClient {
             if (wantConnected && !closed.get()) engine.connect(fresh);
           }
         }, callbacks, log);
-    this.rest = new RestApi(http.rest, apiUrl, new RestApi.TokenSource() {
+    this.rest = new RestApi(http.rest, urls.api, new RestApi.TokenSource() {
       @Override
       public String token() {
         return token;

@@ -20,7 +20,8 @@ import dev.svc.chat.bench.support.Report;
  * handshake and CONNECT. Each kind runs in a fresh JVM ({@link FleetProbe}).
  *
  * <p>Arguments: {@code --clients N} (default 1,000; 10,000 needs {@code ulimit -n} of about 25,000 in the
- * shell, see docs/fleets.md), {@code --kinds shared,own,raw}.
+ * shell, see docs/fleets.md), {@code --kinds shared,own,raw}. With {@code -Dfleet.histo=DIR} each probe writes
+ * its heap's class histogram, once connected and idle, to {@code DIR/KIND.histo} (to see what a client costs).
  */
 public final class FleetBench {
     private FleetBench() {
@@ -82,7 +83,8 @@ public final class FleetBench {
 
     private static Map<String, String> probe(String kind, String apiUrl, Path tokens, int n) throws Exception {
         List<String> cmd = List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
-                "-Dfleet.debug=" + Boolean.getBoolean("fleet.debug"), "-cp", System.getProperty("java.class.path"),
+                "-Dfleet.debug=" + Boolean.getBoolean("fleet.debug"),
+                "-Dfleet.histo=" + System.getProperty("fleet.histo", ""), "-cp", System.getProperty("java.class.path"),
                 FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, String> result = new HashMap<>();

@@ -1,11 +1,9 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -17,7 +15,9 @@ import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.ApiUrls;
 import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.OpenSet;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
@@ -63,13 +63,12 @@ public final class RealtimeEngine {
   private Scheduler.Timer stableTimer;
   /** The refusal of the latest expired token, for the outcome if no fresh one comes. */
   private ApiException expiredBy;
-  private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>();
+  private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>(1);
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
   private final Handover handover = new Handover(this);
   private final InboundPackets inbound;
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
-  private final Set<CompletableFuture<?>> openCommands =
-      Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
+  private final Set<CompletableFuture<?>> openCommands = new OpenSet<>();
 
   public RealtimeEngine(OkHttpClient http, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
       long ackTimeoutMillis, boolean refreshesTokens, IntSupplier undelivered, EngineListener listener, Log log) {
@@ -270,7 +269,7 @@ public final class RealtimeEngine {
     if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
     conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
         new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);
-    Request request = new Request.Builder().url(socketUrl).build();
+    Request request = ApiUrls.socketRequest(socketUrl); // one Request shared by the clients of an API URL
     conn.webSocket = http.newWebSocket(request, conn.listener(inbound, this, actor, gate, log));
   }
 

@@ -71,7 +71,7 @@ public final class Recovery {
       return size() > MAX_ROOMS;
     }
   };
-  private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>();
+  private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>(1); // small: most clients never queue a backfill
   private int running;
   private boolean closed;
 

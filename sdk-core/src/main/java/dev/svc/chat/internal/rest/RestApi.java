@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.JsonDataException;
@@ -25,6 +24,7 @@ import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.OpenSet;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.Json;
@@ -84,9 +84,9 @@ public final class RestApi {
   private final CallbackExecutor callbacks;
   private final Scheduler timers;
   private final Log log;
-  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<Call> inFlight = new OpenSet<>();
   /** Results not yet complete, failed by {@link #close()} so none is left hanging. */
-  private final Set<CompletableFuture<?>> open = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> open = new OpenSet<>();
   private volatile boolean closed;
 
   public RestApi(OkHttpClient http, HttpUrl apiUrl, TokenSource tokens, CallbackExecutor callbacks,
