@@ -7,6 +7,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 
@@ -41,11 +42,17 @@ public final class SharedHttpClients {
 
   /** Calls of the REST API. */
   public final OkHttpClient rest;
+  /**
+   * {@link #rest} on a connection pool that keeps no idle connection, so that each call opens a new one: for a
+   * client's calls after its gateway socket stalled (see {@code RestApi.avoidPooledConnections}).
+   */
+  public final OkHttpClient restUnpooled;
   /** The gateway's WebSockets. */
   public final OkHttpClient webSocket;
 
   private SharedHttpClients(OkHttpClient rest, OkHttpClient webSocket) {
     this.rest = rest;
+    this.restUnpooled = rest.newBuilder().connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS)).build();
     this.webSocket = webSocket;
   }
 

@@ -373,8 +373,6 @@ public final class RealtimeEngine {
     if (stableTimer != null) stableTimer.cancel();
     stableTimer = null;
     log.info("connection #" + conn.id + " lost: " + reason.code());
-    // a stalled path stalls pooled REST connections too: recovery must not wait out a read timeout on one
-    if (reason == ConnectionReason.PING_TIMEOUT) http.connectionPool().evictAll();
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
     setState(ConnectionState.RECONNECTING, reason, cause, reconnectAttempt, delay);

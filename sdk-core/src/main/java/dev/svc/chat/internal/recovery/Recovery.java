@@ -14,6 +14,7 @@ import java.util.function.LongSupplier;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
@@ -185,6 +186,17 @@ public final class Recovery {
 
   /** The connection was lost (or the app disconnected): what follows is recovered on the next connection. */
   public void onConnectionLost() {
+    onConnectionLost(null);
+  }
+
+  /**
+   * The connection was lost for {@code reason} (null: not known): what follows is recovered on the next
+   * connection. After a ping timeout the REST calls that follow (the recovery's first) open a new connection
+   * rather than reuse a pooled one that may have stalled with the socket
+   * ({@link RecoverySource#avoidPooledConnections}).
+   */
+  public void onConnectionLost(ConnectionReason reason) {
+    if (reason == ConnectionReason.PING_TIMEOUT) source.avoidPooledConnections();
     if (lostAt == 0) lostAt = wallClock.getAsLong();
   }
 

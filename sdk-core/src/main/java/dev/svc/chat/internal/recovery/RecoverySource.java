@@ -22,4 +22,11 @@ public interface RecoverySource {
 
   /** {@code GET /v1/chat/rooms/{roomId}/receipts}. */
   CompletableFuture<List<Receipt>> receipts(String roomId);
+
+  /**
+   * The gateway connection stalled (ping timeout): the path to the service may have stalled too, and with it
+   * the pooled REST connections this client would reuse, so its next reads should open a new connection.
+   */
+  default void avoidPooledConnections() {
+  }
 }
