@@ -1,7 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.ConnectionReason;
@@ -39,7 +39,9 @@ final class GatewayConnection {
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
   private final CountDownLatch gone = new CountDownLatch(1);
   /** The {@link HandshakeSlots} this connection holds a slot of; null when it holds none. */
-  private final AtomicReference<HandshakeSlots> slot = new AtomicReference<>();
+  private volatile HandshakeSlots slot;
+  private static final AtomicReferenceFieldUpdater<GatewayConnection, HandshakeSlots> SLOT =
+      AtomicReferenceFieldUpdater.newUpdater(GatewayConnection.class, HandshakeSlots.class, "slot");
 
   GatewayConnection(int id) {
     this.id = id;
@@ -51,7 +53,7 @@ final class GatewayConnection {
 
   /** Marks that this connection holds a handshake slot. */
   void holdSlot(HandshakeSlots from) {
-    slot.set(from);
+    slot = from;
   }
 
   /**
@@ -60,7 +62,7 @@ final class GatewayConnection {
    * Held before {@link #abandoned} is read, so an abandonment either sees the slot or is seen here.
    */
   void slotGranted(HandshakeSlots from, Scheduler actor, Runnable open) {
-    slot.set(from);
+    slot = from;
     if (abandoned || !actor.execute(open)) releaseSlot();
   }
 
@@ -72,7 +74,7 @@ final class GatewayConnection {
 
   /** Gives the handshake slot back, once; any thread. */
   void releaseSlot() {
-    HandshakeSlots held = slot.getAndSet(null);
+    HandshakeSlots held = SLOT.getAndSet(this, null);
     if (held != null) held.release();
   }
 

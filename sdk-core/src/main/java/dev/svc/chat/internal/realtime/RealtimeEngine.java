@@ -60,7 +60,8 @@ public final class RealtimeEngine {
   private int connectionCount;
   private int reconnectAttempt;
   private Scheduler.Timer reconnectTimer;
-  private Scheduler.Timer stableTimer;
+  /** When the current connection was accepted (actor clock); -1 while none is up. No timer: fleets. */
+  private long upSince = -1;
   /** The refusal of the latest expired token, for the outcome if no fresh one comes. */
   private ApiException expiredBy;
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>(1);
@@ -286,7 +287,7 @@ public final class RealtimeEngine {
     conn.releaseSlot();
 
     log.info("connected (connection #" + conn.id + ")");
-    armStableTimer();
+    upSince = actor.nowMillis();
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
     completeConnectWaiters(null);
     handover.newConnectionAccepted();
@@ -370,8 +371,7 @@ public final class RealtimeEngine {
     current = null;
     abandon(conn);
     if (conn.webSocket != null) conn.webSocket.cancel();
-    if (stableTimer != null) stableTimer.cancel();
-    stableTimer = null;
+    resetBackoffIfStable();
     log.info("connection #" + conn.id + " lost: " + reason.code());
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
@@ -384,19 +384,15 @@ public final class RealtimeEngine {
     }, delay);
   }
 
-  /** Starts the backoff from its first step again once the connection has stayed up a while. */
-  private void armStableTimer() {
-    if (stableTimer != null) stableTimer.cancel();
-    stableTimer = actor.schedule(() -> {
-      stableTimer = null;
-      reconnectAttempt = 0;
-    }, STABLE_MILLIS);
+  /** Starts the backoff from its first step again if the connection that ends had stayed up a while. */
+  private void resetBackoffIfStable() {
+    if (upSince >= 0 && actor.nowMillis() - upSince >= STABLE_MILLIS) reconnectAttempt = 0;
+    upSince = -1;
   }
 
   private void cancelTimers() {
     cancelReconnectTimer();
-    if (stableTimer != null) stableTimer.cancel();
-    stableTimer = null;
+    resetBackoffIfStable();
   }
 
   /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */

@@ -84,7 +84,8 @@ public final class Recovery {
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
-  private final Set<RoomBackfill> syncBackfills = new HashSet<>();
+  /** The back-fills of the sync under way; null when none (most of a fleet's clients, most of the time). */
+  private Set<RoomBackfill> syncBackfills;
   private int syncRooms;
   private int syncMessages;
   private int syncUpdates;
@@ -254,16 +255,21 @@ public final class Recovery {
       boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
       if (syncCutoff > 0) {
         // after a loss every room's receipts are read; its messages and changes only when behind
-        syncBackfills.add(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
+        syncBackfill(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
       } else if (behind) {
         backfill(room, 0, 0, -1, true);
       }
     }
     // rooms first seen live during the listing but not listed (left again?) start where they are
     for (RoomLedger room : rooms.values()) {
-      if (room.seq < 0 && room.backfill == null) syncBackfills.add(backfill(room, syncCutoff, syncCutoff, -1, true));
+      if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
     }
     maybeFinishSync();
+  }
+
+  private void syncBackfill(RoomBackfill b) {
+    if (syncBackfills == null) syncBackfills = new HashSet<>();
+    syncBackfills.add(b);
   }
 
   /** Called by a room back-fill when it finished. */
@@ -273,7 +279,8 @@ public final class Recovery {
     if (room.backfill == done) room.backfill = null;
     sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, room.roomId, 1,
         done.messages, done.updates, done.receipts));
-    if (syncBackfills.remove(done)) {
+    if (syncBackfills != null && syncBackfills.remove(done)) {
+      if (syncBackfills.isEmpty()) syncBackfills = null;
       syncRooms++;
       syncMessages += done.messages;
       syncUpdates += done.updates;
@@ -288,7 +295,7 @@ public final class Recovery {
   }
 
   private void maybeFinishSync() {
-    if (syncCutoff == 0 || listing || !syncBackfills.isEmpty()) return;
+    if (syncCutoff == 0 || listing || syncBackfills != null) return;
     syncCutoff = 0;
     sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, null, syncRooms,
         syncMessages, syncUpdates, syncReceipts));
