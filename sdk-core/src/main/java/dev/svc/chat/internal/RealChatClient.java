@@ -78,7 +78,7 @@ public final class RealChatClient implements ChatClient {
     Scheduler actor = new SerialScheduler(
         options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
-    ReconnectPolicy backoff = new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
+    ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
     this.engine = new RealtimeEngine(http.webSocket, urls.socket, actor,
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
@@ -108,10 +108,10 @@ public final class RealChatClient implements ChatClient {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
-    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, timers::currentTimeMillis,
+    java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery and the outbox
+    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, wallClock,
         options.recoverMissedEvents(), log);
-    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, backoff,
-        timers::currentTimeMillis, log);
+    this.outbox = Outbox.forClient(options, actor, rest::sendMessage, callbacks, hub, backoff, wallClock, log);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
   }

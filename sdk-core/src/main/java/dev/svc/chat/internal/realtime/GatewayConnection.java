@@ -1,6 +1,5 @@
 package dev.svc.chat.internal.realtime;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.TimeUnit;
 
@@ -37,7 +36,8 @@ final class GatewayConnection {
   volatile boolean abandoned;
   /** The largest frame accepted from the gateway: its own {@code maxPayload}, read on the reader thread. */
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
-  private final CountDownLatch gone = new CountDownLatch(1);
+  /** Whether the socket closed or failed; guarded by this connection's monitor (a latch each cost a fleet more). */
+  private boolean gone;
   /** The {@link HandshakeSlots} this connection holds a slot of; null when it holds none. */
   private volatile HandshakeSlots slot;
   private static final AtomicReferenceFieldUpdater<GatewayConnection, HandshakeSlots> SLOT =
@@ -88,12 +88,25 @@ final class GatewayConnection {
 
   /** Waits until the socket is closed or failed, up to {@code millis}; returns whether it is. */
   boolean awaitGone(long millis) {
-    try {
-      return gone.await(millis, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    synchronized (this) {
+      while (!gone) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return false;
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
     }
+  }
+
+  private synchronized void markGone() {
+    gone = true;
+    notifyAll();
   }
 
   /**
@@ -134,14 +147,14 @@ final class GatewayConnection {
 
       @Override
       public void onClosed(WebSocket webSocket, int code, String reason) {
-        gone.countDown();
+        markGone();
         releaseSlot();
         lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the connection closed (" + code + ")"));
       }
 
       @Override
       public void onFailure(WebSocket webSocket, Throwable t, Response response) {
-        gone.countDown();
+        markGone();
         releaseSlot();
         String why = response == null ? "the connection failed"
             : "the WebSocket upgrade was answered " + response.code();

@@ -1,6 +1,8 @@
 package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,14 +66,8 @@ public final class Recovery {
   /** False: nothing is fetched; live events are delivered as they come, repeats dropped. */
   private final boolean fetches;
 
-  private final LinkedHashMap<String, RoomLedger> rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
-      return size() > MAX_ROOMS;
-    }
-  };
+  /** The rooms' ledgers, least recently used first; null until the first room is seen (a bot in no room). */
+  private LinkedHashMap<String, RoomLedger> rooms;
   private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>(1); // small: most clients never queue a backfill
   private int running;
   private boolean closed;
@@ -108,18 +104,18 @@ public final class Recovery {
 
   /** A live {@code new-message}. */
   public void onNewMessage(Message m) {
-    RoomLedger room = rooms.get(m.roomId());
+    RoomLedger room = ledger(m.roomId());
     if (room == null) {
       if (listing && syncCutoff > 0) {
         // a room the user joined while away: what it missed is read once the rooms are listed
         room = new RoomLedger(m.roomId(), -1, -1);
-        rooms.put(m.roomId(), room);
+        remember(m.roomId(), room);
         room.hold(m);
         return;
       }
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
-      rooms.put(m.roomId(), room);
+      remember(m.roomId(), room);
     }
     if (room.fresh) {
       // the first live message of a room started by the first listing: live messages come in seq order and
@@ -153,7 +149,7 @@ public final class Recovery {
 
   /** A live {@code message-updated}. */
   public void onMessageUpdated(Message m) {
-    RoomLedger room = rooms.get(m.roomId());
+    RoomLedger room = ledger(m.roomId());
     if (room == null) {
       sink.publish(EventType.MESSAGE_UPDATED, m); // a room with nothing delivered yet: nothing to repeat
       return;
@@ -179,7 +175,7 @@ public final class Recovery {
 
   /** A live {@code room-read}. */
   public void onReceipt(Receipt r) {
-    RoomLedger room = rooms.get(r.roomId());
+    RoomLedger room = ledger(r.roomId());
     if (room == null || room.newerReceipt(r)) sink.publish(EventType.ROOM_READ, r);
   }
 
@@ -241,16 +237,16 @@ public final class Recovery {
     boolean firstList = !everListed;
     everListed = true;
     for (Room r : list) {
-      RoomLedger room = rooms.get(r.id());
+      RoomLedger room = ledger(r.id());
       if (room == null) {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
           start.fresh = firstList;
-          rooms.put(r.id(), start);
+          remember(r.id(), start);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
-        rooms.put(r.id(), room);
+        remember(r.id(), room);
       }
       boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
       if (syncCutoff > 0) {
@@ -261,7 +257,7 @@ public final class Recovery {
       }
     }
     // rooms first seen live during the listing but not listed (left again?) start where they are
-    for (RoomLedger room : rooms.values()) {
+    for (RoomLedger room : ledgers()) {
       if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
     }
     maybeFinishSync();
@@ -270,6 +266,28 @@ public final class Recovery {
   private void syncBackfill(RoomBackfill b) {
     if (syncBackfills == null) syncBackfills = new HashSet<>();
     syncBackfills.add(b);
+  }
+
+  private RoomLedger ledger(String roomId) {
+    return rooms == null ? null : rooms.get(roomId);
+  }
+
+  private void remember(String roomId, RoomLedger ledger) {
+    if (rooms == null) {
+      rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
+          return size() > MAX_ROOMS;
+        }
+      };
+    }
+    rooms.put(roomId, ledger);
+  }
+
+  private Collection<RoomLedger> ledgers() {
+    return rooms == null ? Collections.<RoomLedger>emptyList() : rooms.values();
   }
 
   /** Called by a room back-fill when it finished. */
@@ -305,7 +323,7 @@ public final class Recovery {
   public void close() {
     closed = true;
     if (listRetry != null) listRetry.cancel();
-    for (RoomLedger room : rooms.values()) {
+    for (RoomLedger room : ledgers()) {
       if (room.backfill != null) room.backfill.cancel();
     }
     waiting.clear();
@@ -313,7 +331,7 @@ public final class Recovery {
 
   /** Returns the number of rooms remembered (tests: the memory bound). */
   public int roomCount() {
-    return rooms.size();
+    return rooms == null ? 0 : rooms.size();
   }
 
   // ---------------------------------------------------------------- back-fills
@@ -351,7 +369,7 @@ public final class Recovery {
 
   /** Called by a back-fill that gives up on a room the user cannot read any more. */
   void forget(RoomLedger room) {
-    if (rooms.get(room.roomId) == room) rooms.remove(room.roomId);
+    if (ledger(room.roomId) == room) rooms.remove(room.roomId);
   }
 
   boolean isClosed() {
@@ -391,7 +409,7 @@ public final class Recovery {
     if (!fetches || !room.hasRevisionGap() || room.gapTimer != null) return;
     room.gapTimer = actor.schedule(() -> {
       room.gapTimer = null;
-      if (!closed && room.hasRevisionGap() && rooms.get(room.roomId) == room) backfill(room, 0, 0, -1, true);
+      if (!closed && room.hasRevisionGap() && ledger(room.roomId) == room) backfill(room, 0, 0, -1, true);
     }, REVISION_GAP_GRACE_MILLIS);
   }
 
