@@ -97,7 +97,7 @@ public final class RealChatClient implements ChatClient {
             if (wantConnected && !closed.get()) engine.connect(fresh);
           }
         }, callbacks, log);
-    this.rest = new RestApi(http.rest, http.restUnpooled, urls.api, new RestApi.TokenSource() {
+    this.rest = new RestApi(http.rest(urls.api), urls.api, new RestApi.TokenSource() {
       @Override
       public String token() {
         return token;

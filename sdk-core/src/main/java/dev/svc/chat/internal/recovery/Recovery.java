@@ -188,12 +188,12 @@ public final class Recovery {
 
   /**
    * The connection was lost for {@code reason} (null: not known): what follows is recovered on the next
-   * connection. After a ping timeout the REST calls that follow (the recovery's first) open a new connection
-   * rather than reuse a pooled one that may have stalled with the socket
-   * ({@link RecoverySource#avoidPooledConnections}).
+   * connection. After a ping timeout the idle pooled connections to the service, which may have stalled with
+   * the socket, are closed first ({@link RecoverySource#evictIdleConnections}), so that recovery's reads do not
+   * wait out a read timeout on one.
    */
   public void onConnectionLost(ConnectionReason reason) {
-    if (reason == ConnectionReason.PING_TIMEOUT) source.avoidPooledConnections();
+    if (reason == ConnectionReason.PING_TIMEOUT) source.evictIdleConnections();
     if (lostAt == 0) lostAt = wallClock.getAsLong();
   }
 

@@ -44,7 +44,7 @@ public final class RecoveryReads implements RecoverySource {
   }
 
   @Override
-  public void avoidPooledConnections() {
-    rest.avoidPooledConnections();
+  public void evictIdleConnections() {
+    rest.evictIdleConnections();
   }
 }

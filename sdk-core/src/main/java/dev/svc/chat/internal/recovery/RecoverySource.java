@@ -25,8 +25,8 @@ public interface RecoverySource {
 
   /**
    * The gateway connection stalled (ping timeout): the path to the service may have stalled too, and with it
-   * the pooled REST connections this client would reuse, so its next reads should open a new connection.
+   * the idle pooled REST connections to it, which recovery's reads would reuse: close them.
    */
-  default void avoidPooledConnections() {
+  default void evictIdleConnections() {
   }
 }

@@ -26,6 +26,7 @@ import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.OpenSet;
 import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.SharedHttpClients;
 import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
@@ -79,10 +80,6 @@ public final class RestApi {
   }
 
   private final OkHttpClient http;
-  /** The same client on a pool that keeps no connection: each call opens a new one (after a ping timeout). */
-  private final OkHttpClient fresh;
-  /** Whether calls avoid pooled connections until one of them was answered; set after a ping timeout. */
-  private volatile boolean avoidPooled;
   private final HttpUrl apiUrl;
   private final TokenSource tokens;
   private final CallbackExecutor callbacks;
@@ -93,10 +90,9 @@ public final class RestApi {
   private final Set<CompletableFuture<?>> open = new OpenSet<>();
   private volatile boolean closed;
 
-  public RestApi(OkHttpClient http, OkHttpClient fresh, HttpUrl apiUrl, TokenSource tokens,
-      CallbackExecutor callbacks, Scheduler timers, Log log) {
+  public RestApi(OkHttpClient http, HttpUrl apiUrl, TokenSource tokens, CallbackExecutor callbacks,
+      Scheduler timers, Log log) {
     this.http = http;
-    this.fresh = fresh;
     this.apiUrl = apiUrl;
     this.tokens = tokens;
     this.callbacks = callbacks;
@@ -239,13 +235,13 @@ public final class RestApi {
   }
 
   /**
-   * Makes this client's next calls open new connections instead of reusing pooled ones, until one of them is
-   * answered: after its gateway socket stalled (ping timeout), as the path may have stalled for the pooled
-   * connections too, and a call on one would wait out a read timeout. Only this client's calls are affected:
-   * the pool, which other clients on the same OkHttpClient use, is left alone.
+   * Closes the idle pooled connections to this client's API origin: after its gateway socket stalled (ping
+   * timeout), as the path may have stalled for them too, and a call on one would wait out a read timeout. The
+   * pool is the SDK's own for that origin ({@link SharedHttpClients#rest}): the app's other connections are
+   * not touched.
    */
-  public void avoidPooledConnections() {
-    avoidPooled = true;
+  public void evictIdleConnections() {
+    SharedHttpClients.evictIdle(http);
   }
 
   /** Cancels the calls in flight; later calls fail at once. */
@@ -308,8 +304,7 @@ public final class RestApi {
       callbacks.fail(result, new TransportException("the client was closed"));
       return;
     }
-    final boolean viaFresh = avoidPooled;
-    final Call call = (viaFresh ? fresh : http).newCall(request);
+    final Call call = http.newCall(request);
     inFlight.add(call);
     call.enqueue(new Callback() {
       @Override
@@ -332,7 +327,6 @@ public final class RestApi {
       @Override
       public void onResponse(Call c, Response response) {
         inFlight.remove(c);
-        if (viaFresh) avoidPooled = false; // a new connection got through: the pooled ones may serve again
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
             ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string(),
