@@ -80,8 +80,9 @@ public final class FleetBench {
                 + " sized lazily (the arrays of three empty ArrayDeques and of the inbound lists a connect burst"
                 + " had grown, 1.0 KB; five ConcurrentHashMaps with three tables and their key-set views, 0.7 KB; two"
                 + " pending timers of six objects each, 0.35 KB; a parsed API URL and WebSocket request per client,"
-                + " about 0.3 KB), 1.5 KB after: the client's own objects (engine, recovery, outbox, REST, event"
-                + " hub, about 30 objects of 16 to 112 bytes) and its watchdog timer (about 0.15 KB). What is"
+                + " about 0.3 KB), about 1 KB after: the client's own objects (engine, recovery, outbox, REST, event"
+                + " hub, about 30 objects of 16 to 112 bytes, 1.5 KB) and its watchdog timer (0.13 KB), less the"
+                + " gateway request and URL raw holds per socket and ours shares. What is"
                 + " empty most of the time is now created on first use and dropped when emptied, and what can be"
                 + " is shared by the clients of one API URL; the rest is the state each client needs.");
         report.write(args);
