@@ -46,10 +46,7 @@ public final class OpenSet<E> extends AbstractSet<E> {
 
   @Override
   public <T> T[] toArray(T[] a) {
-    Object[] snapshot = toArray();
-    @SuppressWarnings("unchecked")
-    T[] result = (T[]) Arrays.copyOf(snapshot, snapshot.length, a.getClass());
-    return result;
+    return Arrays.asList(toArray()).toArray(a); // the snapshot, with the Collection contract for a
   }
 
   /** Iterates over a snapshot; its {@code remove} removes from this set. */
