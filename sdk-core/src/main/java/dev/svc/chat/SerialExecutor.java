@@ -20,9 +20,11 @@ public final class SerialExecutor implements Executor {
   private final Executor delegate;
   private final ExecutorService owned;
   private final ChatLogger logger;
-  private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
-  private boolean draining;
   private final Runnable drain = this::drain;
+  /** The tasks waiting; null while none does, so that an idle executor holds no queue. Guarded by {@link #drain}. */
+  private ArrayDeque<Runnable> queue;
+  /** Guarded by {@link #drain}. */
+  private boolean draining;
 
   private SerialExecutor(Executor delegate, ExecutorService owned, ChatLogger logger) {
     this.delegate = delegate;
@@ -61,7 +63,8 @@ public final class SerialExecutor implements Executor {
 
   @Override
   public void execute(Runnable task) {
-    synchronized (queue) {
+    synchronized (drain) {
+      if (queue == null) queue = new ArrayDeque<>(4);
       queue.add(task);
       if (draining) return;
       draining = true;
@@ -77,9 +80,10 @@ public final class SerialExecutor implements Executor {
   private void drain() {
     while (true) {
       Runnable next;
-      synchronized (queue) {
-        next = queue.poll();
+      synchronized (drain) {
+        next = queue == null ? null : queue.poll();
         if (next == null) {
+          queue = null;
           draining = false;
           return;
         }
@@ -106,8 +110,8 @@ public final class SerialExecutor implements Executor {
    * @return the number of queued tasks
    */
   public int backlog() {
-    synchronized (queue) {
-      return queue.size();
+    synchronized (drain) {
+      return queue == null ? 0 : queue.size();
     }
   }
 

@@ -125,6 +125,9 @@ class OutboxClientTest {
     connect();
     Await.value(client.disconnect());
     CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    // the actor runs on the calling thread, unless the closed socket's reader thread is still in it: the
+    // deadline's timer is armed once the send is queued
+    Await.until("the send is queued", () -> !client.pendingSends().isEmpty());
     time.advance(1_999);
     assertFalse(sent.isDone());
     time.advance(1);

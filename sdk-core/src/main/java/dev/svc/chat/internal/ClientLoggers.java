@@ -18,8 +18,9 @@ public final class ClientLoggers {
   private ClientLoggers() {
   }
 
-  /** Records {@code logger} as {@code client}'s. */
+  /** Records {@code logger} as {@code client}'s; the default, {@link ChatLogger#NONE}, needs no entry. */
   public static void register(ChatClient client, ChatLogger logger) {
+    if (logger == ChatLogger.NONE) return; // what of() answers anyway: a fleet's clients cost no entry each
     synchronized (LOGGERS) {
       LOGGERS.put(client, new WeakReference<>(logger));
     }

@@ -3,7 +3,7 @@ package dev.svc.chat.internal;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import dev.svc.chat.EventHandler;
 import dev.svc.chat.EventType;
@@ -17,12 +17,14 @@ import dev.svc.chat.Subscription;
  * the backpressure of the socket's reader.
  */
 public final class EventHub {
-  private final ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers =
-      new ConcurrentHashMap<>();
+  /** Created by the first {@link #on} (safely published: volatile); null while no handler was ever registered. */
+  private volatile ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers;
   private final CallbackExecutor callbacks;
   private final Log log;
   /** Events published and not yet handled. */
-  private final AtomicInteger undelivered = new AtomicInteger();
+  private volatile int undelivered;
+  private static final AtomicIntegerFieldUpdater<EventHub> UNDELIVERED =
+      AtomicIntegerFieldUpdater.newUpdater(EventHub.class, "undelivered");
 
   public EventHub(CallbackExecutor callbacks, Log log) {
     this.callbacks = callbacks;
@@ -31,6 +33,7 @@ public final class EventHub {
 
   /** Registers {@code handler} for {@code type}. */
   public <T> Subscription on(EventType<T> type, EventHandler<T> handler) {
+    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = handlers();
     CopyOnWriteArrayList<Registration<?>> list = handlers.get(type);
     if (list == null) {
       CopyOnWriteArrayList<Registration<?>> created = new CopyOnWriteArrayList<>();
@@ -42,23 +45,36 @@ public final class EventHub {
     return registration;
   }
 
+  private ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers() {
+    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> map = handlers;
+    if (map == null) {
+      synchronized (this) {
+        map = handlers;
+        if (map == null) handlers = map = new ConcurrentHashMap<>(4);
+      }
+    }
+    return map;
+  }
+
   /** Returns whether any handler is registered for {@code type}. */
   public boolean hasHandlers(EventType<?> type) {
-    CopyOnWriteArrayList<Registration<?>> list = handlers.get(type);
+    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = this.handlers;
+    CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
     return list != null && !list.isEmpty();
   }
 
   /** Delivers {@code payload} to the handlers of {@code type} registered now, on the callback executor. */
   public <T> void publish(final EventType<T> type, final T payload) {
-    CopyOnWriteArrayList<Registration<?>> list = handlers.get(type);
+    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = this.handlers;
+    CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
     if (list == null || list.isEmpty()) return;
-    undelivered.incrementAndGet();
+    UNDELIVERED.incrementAndGet(this);
     callbacks.execute(new Delivery<>(type, list.toArray(), payload));
   }
 
   /** Returns how many published events wait for their handlers; any thread. */
   public int undelivered() {
-    return undelivered.get();
+    return undelivered;
   }
 
   /** Starts gathering what the calling thread (the actor) publishes into one hand-off. */
@@ -97,7 +113,7 @@ public final class EventHub {
           }
         }
       } finally {
-        undelivered.decrementAndGet();
+        UNDELIVERED.decrementAndGet(EventHub.this);
       }
     }
   }

@@ -63,7 +63,7 @@ final class EventRouter implements EngineListener, DeliverySink {
     outbox.onConnectionState(change.current());
     ConnectionState now = change.current();
     if (now == ConnectionState.RECONNECTING || now == ConnectionState.DISCONNECTED) {
-      recovery.onConnectionLost();
+      recovery.onConnectionLost(change.reason());
     } else if (now == ConnectionState.CLOSED) {
       recovery.close();
     }

@@ -36,7 +36,6 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
 import dev.svc.chat.internal.recovery.Recovery;
 import dev.svc.chat.internal.recovery.RecoveryReads;
 import dev.svc.chat.internal.rest.RestApi;
-import okhttp3.HttpUrl;
 
 /**
  * The {@link ChatClient}: wires the REST API, the realtime engine (the actor that owns connection state),
@@ -80,9 +79,9 @@ public final class RealChatClient implements ChatClient {
     Scheduler actor = new SerialScheduler(
         options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
-    ReconnectPolicy backoff = new ReconnectPolicy(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
-    HttpUrl apiUrl = HttpUrl.get(options.apiUrl());
-    this.engine = new RealtimeEngine(http.webSocket, RealtimeEngine.socketUrl(apiUrl), actor,
+    ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
+    ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
+    this.engine = new RealtimeEngine(http.webSocket, urls.socket, actor,
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
@@ -99,7 +98,7 @@ public final class RealChatClient implements ChatClient {
             if (wantConnected && !closed.get()) engine.connect(fresh);
           }
         }, callbacks, log);
-    this.rest = new RestApi(http.rest, apiUrl, new RestApi.TokenSource() {
+    this.rest = new RestApi(http.rest(urls.api), urls.api, new RestApi.TokenSource() {
       @Override
       public String token() {
         return token;
@@ -110,10 +109,11 @@ public final class RealChatClient implements ChatClient {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
     }, callbacks, actor, log);
-    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, timers::currentTimeMillis,
+    java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery and the outbox
+    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, wallClock,
         options.recoverMissedEvents(), log);
     this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), callbacks,
-        hub, backoff, timers::currentTimeMillis, log);
+        hub, backoff, wallClock, log);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
   }

@@ -11,7 +11,12 @@ public interface Scheduler {
     void cancel();
   }
 
-  /** Runs {@code task} on the actor; returns false, dropping it, after {@link #shutdown()}. */
+  /**
+   * Runs {@code task} on the actor, later, never on the calling thread (unless the actor's executor is a direct
+   * one). Returns true when the task will run; false, dropping it, when the client can no longer run tasks:
+   * after {@link #shutdown()}, or once the executor has refused one (an app's executor shut down while the
+   * client still used it). Callers treat false as "the client is closed".
+   */
   boolean execute(Runnable task);
 
   /** Runs {@code task} on the actor after {@code delayMillis}; a no-op timer after shutdown. */

@@ -1,8 +1,9 @@
 package dev.svc.chat.internal;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
-import dev.svc.chat.SerialExecutor;
 import dev.svc.chat.TaskScheduler;
 
 /**
@@ -11,17 +12,27 @@ import dev.svc.chat.TaskScheduler;
  * timer that falls due is posted to the queue, so it runs in order with the tasks too. Nothing here owns a
  * thread: many clients may share one small pool and one timer thread, and with a direct executor and a
  * virtual scheduler a whole client runs on a test's thread, on virtual time.
+ *
+ * <p>A task never runs on the thread that posts it (unless the executor is a direct one). When the executor
+ * refuses to run the queue (an app's executor that was shut down while a client still used it), the task is
+ * refused: {@link #execute} returns false, as after {@link #shutdown()}, and so does every later one, since
+ * the client can no longer run. The queue itself exists only while tasks wait: an idle client holds none.
  */
 public final class SerialScheduler implements Scheduler {
-  private final SerialExecutor serial;
+  private final Executor executor;
   private final TaskScheduler timers;
   private final Log log;
+  private final Runnable drain = this::drain;
+  /** Tasks waiting behind the running one; null when none waits. Guarded by {@link #drain}. */
+  private ArrayDeque<Runnable> queue;
+  /** Whether a drain is posted to the executor or running. Guarded by {@link #drain}. */
+  private boolean draining;
   private volatile boolean shutdown;
   private volatile Thread runner;
 
   /** Creates a serial queue on {@code executor}, which it never shuts down. */
   public SerialScheduler(Executor executor, TaskScheduler timers, Log log) {
-    this.serial = SerialExecutor.on(executor, log.logger());
+    this.executor = executor;
     this.timers = timers;
     this.log = log;
   }
@@ -29,8 +40,43 @@ public final class SerialScheduler implements Scheduler {
   @Override
   public boolean execute(final Runnable task) {
     if (shutdown) return false;
-    serial.execute(() -> run(task));
-    return true;
+    synchronized (drain) {
+      if (queue == null) queue = new ArrayDeque<>(4);
+      queue.add(task);
+      if (draining) return true; // the running drain takes it
+      draining = true;
+    }
+    try {
+      executor.execute(drain);
+      return true;
+    } catch (RejectedExecutionException e) {
+      // the queue was empty (no drain ran), so this task is the only one refused
+      synchronized (drain) {
+        queue.remove(task);
+        draining = false;
+      }
+      if (!shutdown) {
+        shutdown = true;
+        log.error("the engine executor refused the client's work (was it shut down while the client was in use?);"
+            + " the client stops working: close it", e);
+      }
+      return false;
+    }
+  }
+
+  private void drain() {
+    while (true) {
+      Runnable next;
+      synchronized (drain) {
+        next = queue == null ? null : queue.poll();
+        if (next == null) {
+          queue = null; // an idle client holds no queue
+          draining = false;
+          return;
+        }
+      }
+      run(next);
+    }
   }
 
   private void run(Runnable task) {
@@ -49,20 +95,51 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public Timer schedule(final Runnable task, long delayMillis) {
-    if (shutdown) return () -> { };
-    final boolean[] cancelled = new boolean[1];
-    final TaskScheduler.Cancellable handle = timers.schedule(() -> execute(() -> {
-      if (!cancelled[0]) task.run();
-    }), Math.max(0, delayMillis));
-    return () -> {
-      cancelled[0] = true; // read on the queue: a timer already posted does not run either
-      handle.cancel();
-    };
+    if (shutdown) return NO_TIMER;
+    ActorTimer timer = new ActorTimer(task);
+    timer.handle = timers.schedule(timer, Math.max(0, delayMillis));
+    return timer;
+  }
+
+  private static final Timer NO_TIMER = () -> { };
+
+  /**
+   * One timer, as one object: it is the timer thread's task (which posts it to the queue), the queue's task
+   * (which runs the client's task unless cancelled meanwhile), and the handle that cancels it.
+   */
+  private final class ActorTimer implements Runnable, Timer {
+    private final Runnable task;
+    volatile TaskScheduler.Cancellable handle;
+    private volatile boolean cancelled;
+    private boolean posted;
+
+    ActorTimer(Runnable task) {
+      this.task = task;
+    }
+
+    @Override
+    public void run() {
+      if (!posted) {
+        posted = true; // on the timer thread, before the post: the queue sees it (execute synchronizes)
+        execute(this);
+      } else if (!cancelled) {
+        task.run(); // on the queue: a timer cancelled after it was posted does not run either
+      }
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+      TaskScheduler.Cancellable h = handle;
+      if (h != null) h.cancel();
+    }
   }
 
   @Override
   public int backlog() {
-    return serial.backlog();
+    synchronized (drain) {
+      return queue == null ? 0 : queue.size();
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.svc.chat.internal;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutorService;
@@ -7,7 +8,9 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
+import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
 /**
@@ -15,9 +18,12 @@ import okhttp3.OkHttpClient;
  * {@link OkHttpClient} when it gave one (never shut down here), else one the SDK makes once per JVM.
  *
  * <p>For each base there is one pair, derived with {@link OkHttpClient#newBuilder()} so both share the base's
- * connection pool and settings, and both set TCP_NODELAY:
+ * settings, and both set TCP_NODELAY:
  * <ul>
- *   <li>{@link #rest}: REST calls, on the base's own {@link Dispatcher} (the app's limits apply);</li>
+ *   <li>{@link #rest(HttpUrl)}: REST calls, on the base's own {@link Dispatcher} (the app's limits apply), on a
+ *       connection pool of their own per API origin (OkHttp's default pool: 5 idle connections, 5 minutes), so
+ *       that a client whose gateway socket stalled (ping timeout) evicts the idle connections to its own
+ *       service only ({@link #evictIdle}), never the app's other connections nor those to another API URL;</li>
  *   <li>{@link #webSocket}: the gateway WebSockets, on a Dispatcher of its own with no practical limit and
  *       daemon threads, with OkHttp's pings off (Engine.IO does heartbeats). OkHttp 4 runs each WebSocket's
  *       reader on a Dispatcher thread for the socket's whole life, so on the base's Dispatcher (64 slots by
@@ -39,14 +45,36 @@ public final class SharedHttpClients {
   private static final Map<OkHttpClient, SharedHttpClients> BY_BASE = new WeakHashMap<>();
   private static OkHttpClient sdkBase;
 
-  /** Calls of the REST API. */
-  public final OkHttpClient rest;
+  /** The base's settings for REST calls, from which the client of each API origin is derived. */
+  private final OkHttpClient restTemplate;
+  /** The REST client of each API origin ({@code scheme://host:port}), each on a pool of its own. */
+  private final Map<String, OkHttpClient> restByOrigin = new HashMap<>(4);
   /** The gateway's WebSockets. */
   public final OkHttpClient webSocket;
 
-  private SharedHttpClients(OkHttpClient rest, OkHttpClient webSocket) {
-    this.rest = rest;
+  private SharedHttpClients(OkHttpClient restTemplate, OkHttpClient webSocket) {
+    this.restTemplate = restTemplate;
     this.webSocket = webSocket;
+  }
+
+  /** Returns the client for REST calls to {@code apiUrl}'s origin, shared by the chat clients of that origin. */
+  public synchronized OkHttpClient rest(HttpUrl apiUrl) {
+    String origin = apiUrl.scheme() + "://" + apiUrl.host() + ":" + apiUrl.port();
+    OkHttpClient client = restByOrigin.get(origin);
+    if (client == null) {
+      client = restTemplate.newBuilder().connectionPool(new ConnectionPool()).build();
+      restByOrigin.put(origin, client);
+    }
+    return client;
+  }
+
+  /**
+   * Closes the idle pooled connections of {@code rest} (a client from {@link #rest(HttpUrl)}): the connections
+   * to one API origin, after a ping timeout showed the path to it may have stalled. Connections in use stay
+   * with their calls; the app's own connections and other origins' are not touched.
+   */
+  public static void evictIdle(OkHttpClient rest) {
+    rest.connectionPool().evictAll();
   }
 
   /** Returns the clients derived from {@code given}, or from the SDK's own client when it is null. */

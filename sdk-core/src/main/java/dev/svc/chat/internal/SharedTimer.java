@@ -1,5 +1,6 @@
 package dev.svc.chat.internal;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -34,12 +35,35 @@ public final class SharedTimer implements TaskScheduler {
 
   @Override
   public Cancellable schedule(Runnable task, long delayMillis) {
-    final ScheduledFuture<?> future = executor.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-    return new Cancellable() {
-      @Override
-      public void cancel() {
-        future.cancel(false);
-      }
-    };
+    Entry entry = new Entry(task);
+    entry.future = executor.schedule(entry, delayMillis, TimeUnit.MILLISECONDS);
+    return entry;
+  }
+
+  /**
+   * A pending timer as one object, the executor's task (a {@link Callable}, which the executor keeps as it is,
+   * where a {@code Runnable} gets an adapter) and its handle: a fleet has a few timers pending per client.
+   */
+  private static final class Entry implements Callable<Void>, Cancellable {
+    private final Runnable task;
+    volatile ScheduledFuture<?> future;
+    private volatile boolean cancelled;
+
+    Entry(Runnable task) {
+      this.task = task;
+    }
+
+    @Override
+    public Void call() {
+      if (!cancelled) task.run();
+      return null;
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true; // also when the handle was not yet set
+      ScheduledFuture<?> f = future;
+      if (f != null) f.cancel(false);
+    }
   }
 }

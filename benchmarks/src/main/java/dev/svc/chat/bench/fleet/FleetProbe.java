@@ -89,6 +89,8 @@ public final class FleetProbe {
         }
         int live = Math.max(1, ok.get());
         if (Boolean.getBoolean("fleet.debug")) debug(connected);
+        String histo = System.getProperty("fleet.histo", "");
+        if (!histo.isEmpty()) Files.writeString(Path.of(histo, kind + ".histo"), histogram());
         System.out.printf(java.util.Locale.ROOT,
                 "RESULT kind=%s clients=%d connected=%d failed=%d connectMillis=%d heapPerClient=%.0f"
                         + " threadsPerClient=%.3f taskRunnerThreads=%d threadsWithoutTaskRunners=%.3f%n",
@@ -113,11 +115,15 @@ public final class FleetProbe {
         java.util.Map<String, Integer> names = new java.util.TreeMap<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) names.merge(t.getName().replaceAll("\\d+", "N"), 1, Integer::sum);
         System.out.println("THREADS " + names);
+        String[] lines = histogram().split("\n");
+        for (int i = 0; i < Math.min(45, lines.length); i++) System.out.println("HISTO " + lines[i]);
+    }
+
+    /** The live heap's classes, largest first ({@code jcmd PID GC.class_histogram}, which runs a full GC first). */
+    private static String histogram() throws Exception {
         Process p = new ProcessBuilder("jcmd", Long.toString(ProcessHandle.current().pid()), "GC.class_histogram")
                 .redirectErrorStream(true).start();
-        String histo = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String[] lines = histo.split("\n");
-        for (int i = 0; i < Math.min(45, lines.length); i++) System.out.println("HISTO " + lines[i]);
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     }
 
     private static OkHttpClient sharedClient(String kind) {

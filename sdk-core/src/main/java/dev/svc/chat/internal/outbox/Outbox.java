@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -26,6 +25,7 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.EventHub;
 import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.OpenSet;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
@@ -100,8 +100,7 @@ public final class Outbox {
   /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
   private final ConcurrentSkipListMap<Long, PendingSend> pending = new ConcurrentSkipListMap<>();
   /** The app's futures not yet complete, failed by {@link #close()} so that none is left hanging. */
-  private final Set<CompletableFuture<Message>> open =
-      Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<Message>, Boolean>());
+  private final Set<CompletableFuture<Message>> open = new OpenSet<>();
   private volatile boolean shut;
 
   /**

@@ -1,7 +1,6 @@
 package dev.svc.chat.internal.realtime;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.ConnectionReason;
@@ -39,9 +38,12 @@ final class GatewayConnection {
   volatile boolean abandoned;
   /** The largest frame accepted from the gateway: its own {@code maxPayload}, read on the reader thread. */
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
-  private final CountDownLatch gone = new CountDownLatch(1);
+  /** Whether the socket closed or failed; guarded by this connection's monitor (a latch each cost a fleet more). */
+  private boolean gone;
   /** The {@link HandshakeSlots} this connection holds a slot of; null when it holds none. */
-  private final AtomicReference<HandshakeSlots> slot = new AtomicReference<>();
+  private volatile HandshakeSlots slot;
+  private static final AtomicReferenceFieldUpdater<GatewayConnection, HandshakeSlots> SLOT =
+      AtomicReferenceFieldUpdater.newUpdater(GatewayConnection.class, HandshakeSlots.class, "slot");
 
   GatewayConnection(int id) {
     this.id = id;
@@ -53,7 +55,7 @@ final class GatewayConnection {
 
   /** Marks that this connection holds a handshake slot. */
   void holdSlot(HandshakeSlots from) {
-    slot.set(from);
+    slot = from;
   }
 
   /**
@@ -62,7 +64,7 @@ final class GatewayConnection {
    * Held before {@link #abandoned} is read, so an abandonment either sees the slot or is seen here.
    */
   void slotGranted(HandshakeSlots from, Scheduler actor, Runnable open) {
-    slot.set(from);
+    slot = from;
     if (abandoned || !actor.execute(open)) releaseSlot();
   }
 
@@ -74,7 +76,7 @@ final class GatewayConnection {
 
   /** Gives the handshake slot back, once; any thread. */
   void releaseSlot() {
-    HandshakeSlots held = slot.getAndSet(null);
+    HandshakeSlots held = SLOT.getAndSet(this, null);
     if (held != null) held.release();
   }
 
@@ -88,12 +90,25 @@ final class GatewayConnection {
 
   /** Waits until the socket is closed or failed, up to {@code millis}; returns whether it is. */
   boolean awaitGone(long millis) {
-    try {
-      return gone.await(millis, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    synchronized (this) {
+      while (!gone) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) return false;
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
     }
+  }
+
+  private synchronized void markGone() {
+    gone = true;
+    notifyAll();
   }
 
   /**
@@ -134,14 +149,14 @@ final class GatewayConnection {
 
       @Override
       public void onClosed(WebSocket webSocket, int code, String reason) {
-        gone.countDown();
+        markGone();
         releaseSlot();
         lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the connection closed (" + code + ")"));
       }
 
       @Override
       public void onFailure(WebSocket webSocket, Throwable t, Response response) {
-        gone.countDown();
+        markGone();
         releaseSlot();
         String why = response == null ? "the connection failed"
             : "the WebSocket upgrade was answered " + response.code();

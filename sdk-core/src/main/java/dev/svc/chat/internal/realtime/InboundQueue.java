@@ -9,7 +9,9 @@ import dev.svc.chat.internal.Scheduler;
  * What one connection's socket reports (text frames, and its other callbacks as tasks), handed from the
  * socket's reader thread to the engine's actor in batches: the reader appends to a list and posts one
  * drain task when none is pending; the drain takes the whole list at once (two lists swapped, nothing
- * allocated per frame) and reads it in order, as one batch of deliveries ({@link InboundPackets#batch}).
+ * allocated per frame) and reads it in order, as one batch of deliveries ({@link InboundPackets#batch}). Once
+ * idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst grew: a fleet's
+ * clients, each sent a burst at connect, would otherwise keep them for good.
  * Everything the socket reports goes through here, so a close never overtakes the frames before it.
  */
 final class InboundQueue implements Runnable {
@@ -18,6 +20,8 @@ final class InboundQueue implements Runnable {
   private final Scheduler actor;
   private final InboundGate gate;
   private final Log log;
+  /** Batches up to this size keep their list; a larger one's lists are dropped once the queue is idle. */
+  private static final int SMALL_BATCH = 16;
   private final Object lock = new Object();
   /** Filled by the reader thread; guarded by {@link #lock}. */
   private ArrayList<Object> pending = new ArrayList<>();
@@ -63,6 +67,7 @@ final class InboundQueue implements Runnable {
       batch = pending;
       pending = spare;
     }
+    final int drained = batch.size();
     try {
       inbound.batch(conn, batch, gate, log);
     } finally {
@@ -70,10 +75,14 @@ final class InboundQueue implements Runnable {
       spare = batch;
     }
     boolean more;
+    boolean shrink; // idle after a burst: the lists it grew are not kept (a fleet holds two per client)
     synchronized (lock) {
       more = !pending.isEmpty();
       scheduled = more;
+      shrink = !more && drained > SMALL_BATCH;
+      if (shrink) pending = new ArrayList<>();
     }
+    if (shrink) spare = new ArrayList<>();
     if (more) actor.execute(this); // after whatever else waits on the actor: timers and commands keep their turn
   }
 }

@@ -16,7 +16,8 @@ import dev.svc.chat.internal.Scheduler;
 final class PendingAcks {
   private final Scheduler scheduler;
   private final long timeoutMillis;
-  private final Map<Integer, Pending> pending = new HashMap<>();
+  /** The emits waiting for their acknowledgement by id; null when none does (an idle client holds no map). */
+  private Map<Integer, Pending> pending;
   private int nextId;
   private boolean wrapped;
 
@@ -36,13 +37,14 @@ final class PendingAcks {
         fail(id, new TransportException("no acknowledgement of '" + event + "' within " + timeoutMillis + " ms"));
       }
     }, timeoutMillis);
+    if (pending == null) pending = new HashMap<>(4);
     pending.put(id, new Pending(future, timer));
     return id;
   }
 
   /** Completes the emit with ack id {@code id}; returns false for an unknown (late or foreign) id. */
   boolean complete(int id, String argsJson) {
-    Pending p = pending.remove(id);
+    Pending p = take(id);
     if (p == null) return false;
     p.timer.cancel();
     p.future.complete(argsJson);
@@ -51,7 +53,7 @@ final class PendingAcks {
 
   /** Fails the emit with ack id {@code id}, if still pending. */
   void fail(int id, Throwable error) {
-    Pending p = pending.remove(id);
+    Pending p = take(id);
     if (p == null) return;
     p.timer.cancel();
     p.future.completeExceptionally(error);
@@ -59,8 +61,9 @@ final class PendingAcks {
 
   /** Fails every pending emit, such as when the connection is lost. */
   void failAll(Throwable error) {
+    if (pending == null) return;
     List<Pending> all = new ArrayList<>(pending.values());
-    pending.clear();
+    pending = null;
     for (Pending p : all) {
       p.timer.cancel();
       p.future.completeExceptionally(error);
@@ -76,7 +79,14 @@ final class PendingAcks {
   }
 
   int size() {
-    return pending.size();
+    return pending == null ? 0 : pending.size();
+  }
+
+  private Pending take(int id) {
+    if (pending == null) return null;
+    Pending p = pending.remove(id);
+    if (pending.isEmpty()) pending = null;
+    return p;
   }
 
   private static final class Pending {

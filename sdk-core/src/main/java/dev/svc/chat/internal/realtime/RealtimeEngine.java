@@ -1,11 +1,9 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -17,7 +15,9 @@ import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.ApiUrls;
 import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.OpenSet;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
@@ -60,16 +60,16 @@ public final class RealtimeEngine {
   private int connectionCount;
   private int reconnectAttempt;
   private Scheduler.Timer reconnectTimer;
-  private Scheduler.Timer stableTimer;
+  /** When the current connection was accepted (actor clock); -1 while none is up. No timer: fleets. */
+  private long upSince = -1;
   /** The refusal of the latest expired token, for the outcome if no fresh one comes. */
   private ApiException expiredBy;
-  private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>();
+  private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>(1);
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
   private final Handover handover = new Handover(this);
   private final InboundPackets inbound;
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
-  private final Set<CompletableFuture<?>> openCommands =
-      Collections.newSetFromMap(new ConcurrentHashMap<CompletableFuture<?>, Boolean>());
+  private final Set<CompletableFuture<?>> openCommands = new OpenSet<>();
 
   public RealtimeEngine(OkHttpClient http, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
       long ackTimeoutMillis, boolean refreshesTokens, IntSupplier undelivered, EngineListener listener, Log log) {
@@ -270,7 +270,7 @@ public final class RealtimeEngine {
     if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
     conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
         new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);
-    Request request = new Request.Builder().url(socketUrl).build();
+    Request request = ApiUrls.socketRequest(socketUrl); // one Request shared by the clients of an API URL
     conn.webSocket = http.newWebSocket(request, conn.listener(inbound, this, actor, gate, log));
   }
 
@@ -287,7 +287,7 @@ public final class RealtimeEngine {
     conn.releaseSlot();
 
     log.info("connected (connection #" + conn.id + ")");
-    armStableTimer();
+    upSince = actor.nowMillis();
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
     completeConnectWaiters(null);
     handover.newConnectionAccepted();
@@ -371,11 +371,8 @@ public final class RealtimeEngine {
     current = null;
     abandon(conn);
     if (conn.webSocket != null) conn.webSocket.cancel();
-    if (stableTimer != null) stableTimer.cancel();
-    stableTimer = null;
+    resetBackoffIfStable();
     log.info("connection #" + conn.id + " lost: " + reason.code());
-    // a stalled path stalls pooled REST connections too: recovery must not wait out a read timeout on one
-    if (reason == ConnectionReason.PING_TIMEOUT) http.connectionPool().evictAll();
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
     setState(ConnectionState.RECONNECTING, reason, cause, reconnectAttempt, delay);
@@ -387,19 +384,15 @@ public final class RealtimeEngine {
     }, delay);
   }
 
-  /** Starts the backoff from its first step again once the connection has stayed up a while. */
-  private void armStableTimer() {
-    if (stableTimer != null) stableTimer.cancel();
-    stableTimer = actor.schedule(() -> {
-      stableTimer = null;
-      reconnectAttempt = 0;
-    }, STABLE_MILLIS);
+  /** Starts the backoff from its first step again if the connection that ends had stayed up a while. */
+  private void resetBackoffIfStable() {
+    if (upSince >= 0 && actor.nowMillis() - upSince >= STABLE_MILLIS) reconnectAttempt = 0;
+    upSince = -1;
   }
 
   private void cancelTimers() {
     cancelReconnectTimer();
-    if (stableTimer != null) stableTimer.cancel();
-    stableTimer = null;
+    resetBackoffIfStable();
   }
 
   /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */

@@ -11,6 +11,21 @@ public final class ReconnectPolicy {
   private final long maxMillis;
   private final Random random;
 
+  private static ReconnectPolicy latest;
+
+  /**
+   * Returns a policy with these bounds and source: the one returned before when they are the same (it holds no
+   * state but its thread-safe source), so that the clients of a fleet share one.
+   */
+  public static synchronized ReconnectPolicy of(long baseMillis, long maxMillis, Random random) {
+    ReconnectPolicy p = latest;
+    if (p == null || p.baseMillis != baseMillis || p.maxMillis != maxMillis || p.random != random) {
+      p = new ReconnectPolicy(baseMillis, maxMillis, random);
+      latest = p;
+    }
+    return p;
+  }
+
   public ReconnectPolicy(long baseMillis, long maxMillis, Random random) {
     if (baseMillis < 1 || maxMillis < baseMillis) throw new IllegalArgumentException("bad backoff bounds");
     this.baseMillis = baseMillis;

@@ -1,6 +1,8 @@
 package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.function.LongSupplier;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
@@ -63,15 +66,9 @@ public final class Recovery {
   /** False: nothing is fetched; live events are delivered as they come, repeats dropped. */
   private final boolean fetches;
 
-  private final LinkedHashMap<String, RoomLedger> rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
-      return size() > MAX_ROOMS;
-    }
-  };
-  private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>();
+  /** The rooms' ledgers, least recently used first; null until the first room is seen (a bot in no room). */
+  private LinkedHashMap<String, RoomLedger> rooms;
+  private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>(1); // small: most clients never queue a backfill
   private int running;
   private boolean closed;
 
@@ -83,7 +80,8 @@ public final class Recovery {
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
-  private final Set<RoomBackfill> syncBackfills = new HashSet<>();
+  /** The back-fills of the sync under way; null when none (most of a fleet's clients, most of the time). */
+  private Set<RoomBackfill> syncBackfills;
   private int syncRooms;
   private int syncMessages;
   private int syncUpdates;
@@ -106,18 +104,18 @@ public final class Recovery {
 
   /** A live {@code new-message}. */
   public void onNewMessage(Message m) {
-    RoomLedger room = rooms.get(m.roomId());
+    RoomLedger room = ledger(m.roomId());
     if (room == null) {
       if (listing && syncCutoff > 0) {
         // a room the user joined while away: what it missed is read once the rooms are listed
         room = new RoomLedger(m.roomId(), -1, -1);
-        rooms.put(m.roomId(), room);
+        remember(m.roomId(), room);
         room.hold(m);
         return;
       }
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
-      rooms.put(m.roomId(), room);
+      remember(m.roomId(), room);
     }
     if (room.fresh) {
       // the first live message of a room started by the first listing: live messages come in seq order and
@@ -151,7 +149,7 @@ public final class Recovery {
 
   /** A live {@code message-updated}. */
   public void onMessageUpdated(Message m) {
-    RoomLedger room = rooms.get(m.roomId());
+    RoomLedger room = ledger(m.roomId());
     if (room == null) {
       sink.publish(EventType.MESSAGE_UPDATED, m); // a room with nothing delivered yet: nothing to repeat
       return;
@@ -177,7 +175,7 @@ public final class Recovery {
 
   /** A live {@code room-read}. */
   public void onReceipt(Receipt r) {
-    RoomLedger room = rooms.get(r.roomId());
+    RoomLedger room = ledger(r.roomId());
     if (room == null || room.newerReceipt(r)) sink.publish(EventType.ROOM_READ, r);
   }
 
@@ -185,6 +183,17 @@ public final class Recovery {
 
   /** The connection was lost (or the app disconnected): what follows is recovered on the next connection. */
   public void onConnectionLost() {
+    onConnectionLost(null);
+  }
+
+  /**
+   * The connection was lost for {@code reason} (null: not known): what follows is recovered on the next
+   * connection. After a ping timeout the idle pooled connections to the service, which may have stalled with
+   * the socket, are closed first ({@link RecoverySource#evictIdleConnections}), so that recovery's reads do not
+   * wait out a read timeout on one.
+   */
+  public void onConnectionLost(ConnectionReason reason) {
+    if (reason == ConnectionReason.PING_TIMEOUT) source.evictIdleConnections();
     if (lostAt == 0) lostAt = wallClock.getAsLong();
   }
 
@@ -228,30 +237,57 @@ public final class Recovery {
     boolean firstList = !everListed;
     everListed = true;
     for (Room r : list) {
-      RoomLedger room = rooms.get(r.id());
+      RoomLedger room = ledger(r.id());
       if (room == null) {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
           start.fresh = firstList;
-          rooms.put(r.id(), start);
+          remember(r.id(), start);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
-        rooms.put(r.id(), room);
+        remember(r.id(), room);
       }
       boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
       if (syncCutoff > 0) {
         // after a loss every room's receipts are read; its messages and changes only when behind
-        syncBackfills.add(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
+        syncBackfill(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
       } else if (behind) {
         backfill(room, 0, 0, -1, true);
       }
     }
     // rooms first seen live during the listing but not listed (left again?) start where they are
-    for (RoomLedger room : rooms.values()) {
-      if (room.seq < 0 && room.backfill == null) syncBackfills.add(backfill(room, syncCutoff, syncCutoff, -1, true));
+    for (RoomLedger room : ledgers()) {
+      if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
     }
     maybeFinishSync();
+  }
+
+  private void syncBackfill(RoomBackfill b) {
+    if (syncBackfills == null) syncBackfills = new HashSet<>();
+    syncBackfills.add(b);
+  }
+
+  private RoomLedger ledger(String roomId) {
+    return rooms == null ? null : rooms.get(roomId);
+  }
+
+  private void remember(String roomId, RoomLedger ledger) {
+    if (rooms == null) {
+      rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
+          return size() > MAX_ROOMS;
+        }
+      };
+    }
+    rooms.put(roomId, ledger);
+  }
+
+  private Collection<RoomLedger> ledgers() {
+    return rooms == null ? Collections.<RoomLedger>emptyList() : rooms.values();
   }
 
   /** Called by a room back-fill when it finished. */
@@ -261,7 +297,8 @@ public final class Recovery {
     if (room.backfill == done) room.backfill = null;
     sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, room.roomId, 1,
         done.messages, done.updates, done.receipts));
-    if (syncBackfills.remove(done)) {
+    if (syncBackfills != null && syncBackfills.remove(done)) {
+      if (syncBackfills.isEmpty()) syncBackfills = null;
       syncRooms++;
       syncMessages += done.messages;
       syncUpdates += done.updates;
@@ -276,7 +313,7 @@ public final class Recovery {
   }
 
   private void maybeFinishSync() {
-    if (syncCutoff == 0 || listing || !syncBackfills.isEmpty()) return;
+    if (syncCutoff == 0 || listing || syncBackfills != null) return;
     syncCutoff = 0;
     sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, null, syncRooms,
         syncMessages, syncUpdates, syncReceipts));
@@ -286,7 +323,7 @@ public final class Recovery {
   public void close() {
     closed = true;
     if (listRetry != null) listRetry.cancel();
-    for (RoomLedger room : rooms.values()) {
+    for (RoomLedger room : ledgers()) {
       if (room.backfill != null) room.backfill.cancel();
     }
     waiting.clear();
@@ -294,7 +331,7 @@ public final class Recovery {
 
   /** Returns the number of rooms remembered (tests: the memory bound). */
   public int roomCount() {
-    return rooms.size();
+    return rooms == null ? 0 : rooms.size();
   }
 
   // ---------------------------------------------------------------- back-fills
@@ -332,7 +369,7 @@ public final class Recovery {
 
   /** Called by a back-fill that gives up on a room the user cannot read any more. */
   void forget(RoomLedger room) {
-    if (rooms.get(room.roomId) == room) rooms.remove(room.roomId);
+    if (ledger(room.roomId) == room) rooms.remove(room.roomId);
   }
 
   boolean isClosed() {
@@ -372,7 +409,7 @@ public final class Recovery {
     if (!fetches || !room.hasRevisionGap() || room.gapTimer != null) return;
     room.gapTimer = actor.schedule(() -> {
       room.gapTimer = null;
-      if (!closed && room.hasRevisionGap() && rooms.get(room.roomId) == room) backfill(room, 0, 0, -1, true);
+      if (!closed && room.hasRevisionGap() && ledger(room.roomId) == room) backfill(room, 0, 0, -1, true);
     }, REVISION_GAP_GRACE_MILLIS);
   }
 

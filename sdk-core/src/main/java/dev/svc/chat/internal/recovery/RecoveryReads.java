@@ -42,4 +42,9 @@ public final class RecoveryReads implements RecoverySource {
   public CompletableFuture<List<Receipt>> receipts(String roomId) {
     return rest.getReceipts(roomId);
   }
+
+  @Override
+  public void evictIdleConnections() {
+    rest.evictIdleConnections();
+  }
 }

@@ -22,4 +22,11 @@ public interface RecoverySource {
 
   /** {@code GET /v1/chat/rooms/{roomId}/receipts}. */
   CompletableFuture<List<Receipt>> receipts(String roomId);
+
+  /**
+   * The gateway connection stalled (ping timeout): the path to the service may have stalled too, and with it
+   * the idle pooled REST connections to it, which recovery's reads would reuse: close them.
+   */
+  default void evictIdleConnections() {
+  }
 }

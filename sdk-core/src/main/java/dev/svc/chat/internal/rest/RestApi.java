@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.squareup.moshi.JsonAdapter;
 import com.squareup.moshi.JsonDataException;
@@ -25,7 +24,9 @@ import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.CallbackExecutor;
 import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.OpenSet;
 import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.SharedHttpClients;
 import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
@@ -84,9 +85,9 @@ public final class RestApi {
   private final CallbackExecutor callbacks;
   private final Scheduler timers;
   private final Log log;
-  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
+  private final Set<Call> inFlight = new OpenSet<>();
   /** Results not yet complete, failed by {@link #close()} so none is left hanging. */
-  private final Set<CompletableFuture<?>> open = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<?>> open = new OpenSet<>();
   private volatile boolean closed;
 
   public RestApi(OkHttpClient http, HttpUrl apiUrl, TokenSource tokens, CallbackExecutor callbacks,
@@ -231,6 +232,16 @@ public final class RestApi {
   private HttpUrl.Builder messageUrl(String roomId, String messageId) {
     return apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("messages").addPathSegment(messageId);
+  }
+
+  /**
+   * Closes the idle pooled connections to this client's API origin: after its gateway socket stalled (ping
+   * timeout), as the path may have stalled for them too, and a call on one would wait out a read timeout. The
+   * pool is the SDK's own for that origin ({@link SharedHttpClients#rest}): the app's other connections are
+   * not touched.
+   */
+  public void evictIdleConnections() {
+    SharedHttpClients.evictIdle(http);
   }
 
   /** Cancels the calls in flight; later calls fail at once. */
