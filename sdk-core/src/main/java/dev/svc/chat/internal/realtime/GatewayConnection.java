@@ -10,6 +10,8 @@ import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.EngineIoHandshake;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
 import okhttp3.Response;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
@@ -102,6 +104,7 @@ final class GatewayConnection {
       final InboundGate gate, Log log) {
     final GatewayConnection conn = this;
     final InboundQueue queue = new InboundQueue(conn, inbound, actor, gate, log);
+    final EngineListener.ReadAhead readAhead = inbound.readAhead();
     return new WebSocketListener() {
       @Override
       public void onMessage(WebSocket webSocket, final String text) {
@@ -116,7 +119,15 @@ final class GatewayConnection {
           }
         }
         gate.admit(conn); // a slow handler holds the reader here: TCP pushes back on the gateway
-        queue.text(text);
+        // an event is scanned and its payload read here, on the reader thread, so the actor only runs the
+        // ledger: the reader, the actor and the callbacks share the work; anything else goes as text
+        SocketIoPacket event = readAhead == null ? null : SocketIoCodec.fastEvent(text);
+        if (event != null) {
+          readAhead.read(event);
+          queue.event(event);
+        } else {
+          queue.text(text);
+        }
       }
 
       @Override

@@ -46,6 +46,9 @@ final class InboundPackets {
           if (item instanceof String) {
             gate.taken();
             onText(conn, (String) item);
+          } else if (item instanceof SocketIoPacket) {
+            gate.taken();
+            onEventFrame(conn, (SocketIoPacket) item);
           } else {
             ((Runnable) item).run();
           }
@@ -57,6 +60,23 @@ final class InboundPackets {
     } finally {
       listener.onInboundBatch(false);
     }
+  }
+
+  /** Returns what reads events ahead on a new connection's reader thread, or null. */
+  EngineListener.ReadAhead readAhead() {
+    return listener.readAhead();
+  }
+
+  /**
+   * An event frame the socket's reader thread scanned already ({@link SocketIoCodec#fastEvent}), its payload
+   * maybe read ahead too: read as {@link #onText} reads the frame, without scanning it again.
+   */
+  void onEventFrame(GatewayConnection conn, SocketIoPacket event) {
+    if (conn != engine.current() || conn.handshake == null) {
+      onText(conn, event.frame()); // an old connection's frame, or one before the handshake: as any frame
+      return;
+    }
+    onEvent(conn, event);
   }
 
   void onText(GatewayConnection conn, String text) {
