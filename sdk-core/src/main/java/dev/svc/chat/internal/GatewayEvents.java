@@ -79,6 +79,7 @@ public final class GatewayEvents {
     public void read(SocketIoPacket event) {
       Decoder<?> decoder = byName.get(event.eventName);
       if (decoder == null || decoder.fast == null || event.frame() == null) return;
+      if (event.readAheadBy(decoder) != null) return; // read already (on the reader thread)
       try {
         Object value = decoder.fast == (Object) MESSAGE_READER ? messages.readMessage(event.frame(), event.argsStart())
             : decoder.fast.read(event.frame(), event.argsStart());

@@ -16,10 +16,16 @@ import dev.svc.chat.bench.support.Report;
  * (official socket.io 4.8.4, {@code benchmarks/node/ingest-feed.js}) writes pre-built frames to each
  * consumer as fast as it can, and each consumer counts the events it decoded. Consumers: our client, a raw
  * OkHttp WebSocket that only counts frames, OkHttp + Moshi decoding each frame into a class, and
- * socket.io-client-java 2.1.2. One warm-up round, then {@code --rounds} interleaved rounds; medians.
+ * socket.io-client-java 2.1.2. {@code --warmups} warm-up rounds of each, then {@code --rounds}
+ * interleaved rounds; medians.
  *
- * <p>Arguments: {@code --events N} (default 200,000), {@code --rounds R} (default 3), {@code --quick}
- * (50,000 events).
+ * <p>Arguments: {@code --events N} (default 500,000), {@code --rounds R} (default 5), {@code --warmups W}
+ * (default 2), {@code --quick} (50,000 events, 3 rounds).
+ *
+ * <p>Why so many events and two warm-ups: the raw frame counter reads 200,000 frames in about 0.1 s, and
+ * with one warm-up of that size its rate still climbed round after round (1.3M, 2.0M, ... 2.7M/s in one
+ * run of 8 rounds of 1,000,000): the JIT had not finished with OkHttp's reader, and a median of 3 such
+ * rounds swung from 1.2M to 2.9M/s. Every consumer gets the same feed and the same rounds.
  */
 public final class IngestBenchmark {
   private IngestBenchmark() {
@@ -27,8 +33,9 @@ public final class IngestBenchmark {
 
   public static void main(String[] args) throws Exception {
     boolean quick = java.util.Arrays.asList(args).contains("--quick");
-    int events = Integer.parseInt(Report.option(args, "--events", quick ? "50000" : "200000"));
-    int rounds = Integer.parseInt(Report.option(args, "--rounds", "3"));
+    int events = Integer.parseInt(Report.option(args, "--events", quick ? "50000" : "500000"));
+    int rounds = Integer.parseInt(Report.option(args, "--rounds", quick ? "3" : "5"));
+    int warmups = Integer.parseInt(Report.option(args, "--warmups", "2"));
     String only = Report.option(args, "--only", null);
 
     Map<String, IngestConsumer> consumers = new LinkedHashMap<>();
@@ -40,15 +47,21 @@ public final class IngestBenchmark {
 
     Feed feed = Feed.start(events);
     Map<String, double[]> rates = new LinkedHashMap<>();
+    Map<String, double[]> cpu = new LinkedHashMap<>();
     try {
-      for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
-        System.err.printf("warm-up %s: %.0f events/s%n", c.getKey(), c.getValue().run(feed.port, events));
-        rates.put(c.getKey(), new double[rounds]);
+      for (int w = 0; w < warmups; w++) {
+        for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
+          System.err.printf("warm-up %d %s: %.0f events/s%n", w + 1, c.getKey(), c.getValue().run(feed.port, events));
+          rates.put(c.getKey(), new double[rounds]);
+          cpu.put(c.getKey(), new double[rounds]);
+        }
       }
       for (int r = 0; r < rounds; r++) {
         for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
+          long cpu0 = processCpuNanos();
           double rate = c.getValue().run(feed.port, events);
           rates.get(c.getKey())[r] = rate;
+          cpu.get(c.getKey())[r] = (processCpuNanos() - cpu0) / 1000.0 / events;
           System.err.printf("round %d %s: %.0f events/s%n", r + 1, c.getKey(), rate);
         }
       }
@@ -63,14 +76,18 @@ public final class IngestBenchmark {
         + " pre-built `42[\"new-message\",{...}]` frames of " + feed.frameBytes + " bytes (a Message of contract.md,"
         + " seq going up) to each consumer as fast as it can, through the engine's pre-encoded-frame path. Each"
         + " consumer counts the events it received and decoded, from its first to its last; events/s is the"
-        + " median of " + rounds + " interleaved rounds after one warm-up round of each, loopback, one JVM.");
-    Report.Table table = report.table("consumer", "events/s (median)", "runs", "ours ÷ this");
+        + " median of " + rounds + " interleaved rounds after " + warmups + " warm-up rounds of each, loopback, one"
+        + " JVM.");
+    Report.Table table = report.table("consumer", "events/s (median)", "runs", "ours ÷ this",
+        "JVM CPU µs/event (median)", "ours ÷ this (CPU)");
     for (Map.Entry<String, double[]> e : rates.entrySet()) {
       List<String> runs = new ArrayList<>();
       for (double v : e.getValue()) runs.add(Report.num(v / 1000, 0) + "k");
       double median = Report.median(e.getValue());
+      double cpuMedian = Report.median(cpu.get(e.getKey()));
       table.row(e.getKey(), Report.num(median, 0), String.join(" / ", runs),
-          rates.containsKey(ours) ? Report.ratio(Report.median(rates.get(ours)), median) : "-");
+          rates.containsKey(ours) ? Report.ratio(Report.median(rates.get(ours)), median) : "-",
+          Report.num(cpuMedian, 2), cpu.containsKey(ours) ? Report.ratio(Report.median(cpu.get(ours)), cpuMedian) : "-");
     }
     table.end();
     if (rates.containsKey(ours) && rates.containsKey(raw)) {
@@ -87,6 +104,12 @@ public final class IngestBenchmark {
     }
     report.write(args);
     System.exit(0); // the peers' OkHttp clients keep non-daemon threads for a while
+  }
+
+  /** CPU time of this JVM so far (every thread: reader, actor, callbacks, GC, JIT). */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** The Node feed server, started once for every consumer. */

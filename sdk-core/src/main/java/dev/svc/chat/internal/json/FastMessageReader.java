@@ -32,6 +32,8 @@ public final class FastMessageReader {
    * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
    */
   private final String[] cache = new String[CACHE_SLOTS];
+  /** The characters of each cached string, compared without String.charAt. */
+  private final char[][] cacheChars = new char[CACHE_SLOTS][];
 
   /**
    * A reader for one thread at a time (a connection's socket reader): it keeps its buffer and its cache of
@@ -231,6 +233,13 @@ public final class FastMessageReader {
     return true;
   }
 
+  private boolean matches(int at, char[] word) {
+    for (int k = 0, n = word.length; k < n; k++) {
+      if (s[at + k] != word[k]) return false;
+    }
+    return true;
+  }
+
   private boolean matches(int at, String word) {
     for (int k = 0, n = word.length(); k < n; k++) {
       if (s[at + k] != word.charAt(k)) return false;
@@ -280,10 +289,11 @@ public final class FastMessageReader {
     int h = 0;
     for (int k = start; k < end; k++) h = 31 * h + s[k];
     int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
-    String known = cache[slot];
-    if (known != null && known.length() == length && matches(start, known)) return known;
+    char[] known = cacheChars[slot];
+    if (known != null && known.length == length && matches(start, known)) return cache[slot];
     String v = new String(s, start, length);
     cache[slot] = v;
+    cacheChars[slot] = v.toCharArray();
     return v;
   }
 

@@ -119,11 +119,12 @@ final class GatewayConnection {
           }
         }
         gate.admit(conn); // a slow handler holds the reader here: TCP pushes back on the gateway
-        // an event is scanned and its payload read here, on the reader thread, so the actor only runs the
-        // ledger: the reader, the actor and the callbacks share the work; anything else goes as text
+        // an event's head is scanned here; its payload is read here too while the actor is behind (frames
+        // wait for it), else on the actor: the reading goes to whichever thread has time, so the reader and
+        // the actor share it on 2 cores; anything else goes as text
         SocketIoPacket event = readAhead == null ? null : SocketIoCodec.fastEvent(text);
         if (event != null) {
-          readAhead.read(event);
+          if (gate.frames() >= InboundGate.READ_AHEAD_MARK) readAhead.read(event);
           queue.event(event);
         } else {
           queue.text(text);

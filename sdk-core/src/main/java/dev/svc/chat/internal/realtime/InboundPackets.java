@@ -26,6 +26,9 @@ final class InboundPackets {
   private final RealtimeEngine engine;
   private final EngineListener listener;
   private final Log log;
+  /** Reads on the actor the events the reader thread left unread; made on first use. Actor only. */
+  private EngineListener.ReadAhead actorReader;
+  private boolean actorReaderMade;
 
   InboundPackets(RealtimeEngine engine, EngineListener listener, Log log) {
     this.engine = engine;
@@ -76,6 +79,11 @@ final class InboundPackets {
       onText(conn, event.frame()); // an old connection's frame, or one before the handshake: as any frame
       return;
     }
+    if (!actorReaderMade) {
+      actorReader = listener.readAhead();
+      actorReaderMade = true;
+    }
+    if (actorReader != null) actorReader.read(event); // no-op for an event read ahead already
     onEvent(conn, event);
   }
 
