@@ -19,25 +19,27 @@ public final class FastMessageReader {
   private static final int CACHE_SLOTS = 64;
   /** Strings longer than this are never cached. */
   private static final int CACHE_MAX_LENGTH = 64;
+  private static final char[] NONE = new char[0];
 
   /**
    * The frame's characters and a NUL after them: one bulk copy into a buffer this reader keeps, then plain
    * array reads (charAt checks coder and bounds each time). The NUL stops every scan at the frame's end.
    */
-  private char[] s = new char[512];
+  private char[] s = NONE;
   private int i;
   /**
    * Strings that repeat from message to message (room and sender ids, part types, reactions), by a hash of
    * their characters: a repeat is the same String instance, so no copy, and its hash code is computed once
    * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
    */
-  private final String[] cache = new String[CACHE_SLOTS];
+  private String[] cache;
   /** The characters of each cached string, compared without String.charAt. */
-  private final char[][] cacheChars = new char[CACHE_SLOTS][];
+  private char[][] cacheChars;
 
   /**
    * A reader for one thread at a time (a connection's socket reader): it keeps its buffer and its cache of
-   * repeated strings from one message to the next. The messages it returns share nothing mutable.
+   * repeated strings from one message to the next, both made at the first message (an idle client of a
+   * fleet pays nothing). The messages it returns share nothing mutable.
    */
   public FastMessageReader() {
   }
@@ -56,7 +58,7 @@ public final class FastMessageReader {
     if (start < 0) return null;
     int n = frame.length();
     try {
-      if (s.length <= n) s = new char[Math.max(n + 1, 2 * s.length)];
+      if (s.length <= n) s = new char[Math.max(n + 1, s.length + s.length / 2)];
       frame.getChars(0, n, s, 0);
       s[n] = 0;
       i = start;
@@ -289,6 +291,10 @@ public final class FastMessageReader {
     int h = 0;
     for (int k = start; k < end; k++) h = 31 * h + s[k];
     int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+    if (cache == null) {
+      cache = new String[CACHE_SLOTS];
+      cacheChars = new char[CACHE_SLOTS][];
+    }
     char[] known = cacheChars[slot];
     if (known != null && known.length == length && matches(start, known)) return cache[slot];
     String v = new String(s, start, length);
