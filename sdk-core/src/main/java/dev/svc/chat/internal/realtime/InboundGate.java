@@ -21,7 +21,7 @@ final class InboundGate {
    * While at least this many frames wait for the actor, the reader thread reads the events' payloads itself
    * ({@link EngineListener#readAhead}) instead of leaving them to the actor.
    */
-  static final int READ_AHEAD_MARK = 16;
+  static final int READ_AHEAD_MARK = 256;
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
   /** Events delivered but not yet handled. */
