@@ -34,11 +34,15 @@ public final class Message {
     this.createdAt = b.createdAt;
     this.editedAt = b.editedAt;
     this.deletedAt = b.deletedAt;
-    Map<String, List<String>> r = new LinkedHashMap<>();
-    for (Map.Entry<String, List<String>> e : b.reactions.entrySet()) {
-      r.put(e.getKey(), Collections.unmodifiableList(new ArrayList<>(e.getValue())));
+    if (b.reactions == null || b.reactions.isEmpty()) {
+      this.reactions = Collections.emptyMap(); // the commonest case: no map per message
+    } else {
+      Map<String, List<String>> r = new LinkedHashMap<>();
+      for (Map.Entry<String, List<String>> e : b.reactions.entrySet()) {
+        r.put(e.getKey(), Collections.unmodifiableList(new ArrayList<>(e.getValue())));
+      }
+      this.reactions = Collections.unmodifiableMap(r);
     }
-    this.reactions = Collections.unmodifiableMap(r);
   }
 
   private static String require(@Nullable String value, String name) {
@@ -188,7 +192,7 @@ public final class Message {
   public Builder newBuilder() {
     Builder b = new Builder().id(id).roomId(roomId).seq(seq).rev(rev).senderId(senderId).parts(parts)
         .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt);
-    b.reactions.putAll(reactions);
+    if (!reactions.isEmpty()) b.reactions().putAll(reactions);
     return b;
   }
 
@@ -241,7 +245,8 @@ public final class Message {
     private long createdAt;
     private @Nullable Long editedAt;
     private @Nullable Long deletedAt;
-    private final Map<String, List<String>> reactions = new LinkedHashMap<>();
+    /** Made on the first reaction: most messages have none. */
+    private @Nullable Map<String, List<String>> reactions;
 
     Builder() {
     }
@@ -382,7 +387,7 @@ public final class Message {
       nonNull(emoji, "emoji");
       List<String> copy = new ArrayList<>();
       for (String u : nonNull(userIds, "userIds")) copy.add(nonNull(u, "userId"));
-      reactions.put(emoji, copy);
+      reactions().put(emoji, copy);
       return this;
     }
 
@@ -394,6 +399,11 @@ public final class Message {
      */
     public Message build() {
       return new Message(this);
+    }
+
+    private Map<String, List<String>> reactions() {
+      if (reactions == null) reactions = new LinkedHashMap<>();
+      return reactions;
     }
 
     private static <V> V nonNull(@Nullable V v, String name) {

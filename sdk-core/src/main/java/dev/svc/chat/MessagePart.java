@@ -23,7 +23,8 @@ public final class MessagePart {
   private MessagePart(Builder builder) {
     this.type = builder.type;
     this.text = builder.text;
-    this.rawFields = Collections.unmodifiableMap(new LinkedHashMap<>(builder.rawFields));
+    this.rawFields = builder.rawFields == null || builder.rawFields.isEmpty() ? Collections.<String, String>emptyMap()
+        : Collections.unmodifiableMap(new LinkedHashMap<>(builder.rawFields));
   }
 
   /**
@@ -92,7 +93,7 @@ public final class MessagePart {
   public Builder newBuilder() {
     Builder b = new Builder(type);
     b.text = text;
-    b.rawFields.putAll(rawFields);
+    if (!rawFields.isEmpty()) b.rawFields().putAll(rawFields);
     return b;
   }
 
@@ -122,7 +123,8 @@ public final class MessagePart {
   public static final class Builder {
     private final String type;
     private @Nullable String text;
-    private final Map<String, String> rawFields = new LinkedHashMap<>();
+    /** Made on the first raw field: most parts have none. */
+    private @Nullable Map<String, String> rawFields;
 
     Builder(String type) {
       if (type == null) throw new NullPointerException("type == null");
@@ -157,7 +159,7 @@ public final class MessagePart {
         throw new IllegalArgumentException("use the builder's own setters for " + name);
       }
       RawJson.requireValid(rawJson);
-      rawFields.put(name, rawJson);
+      rawFields().put(name, rawJson);
       return this;
     }
 
@@ -168,6 +170,11 @@ public final class MessagePart {
      */
     public MessagePart build() {
       return new MessagePart(this);
+    }
+
+    private Map<String, String> rawFields() {
+      if (rawFields == null) rawFields = new LinkedHashMap<>();
+      return rawFields;
     }
   }
 }

@@ -97,6 +97,11 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   @Override
+  public ReadAhead readAhead() {
+    return gatewayEvents.readAhead()::read;
+  }
+
+  @Override
   public void onServerEvent(SocketIoPacket event) {
     GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
     if (decoder == null) {

@@ -20,14 +20,17 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
  * Adding an event is a constant in {@link EventType} plus one {@link #register} line here.
  */
 public final class GatewayEvents {
+  /** The messages' fast reader; read ahead, each connection uses a {@link FastMessageReader} of its own. */
+  private static final FastReader<dev.svc.chat.Message> MESSAGE_READER = FastMessageReader::read;
+
   /** The events of this SDK version. */
   public static final GatewayEvents STANDARD = new GatewayEvents()
-      .register(EventType.NEW_MESSAGE, MessageJsonAdapter.INSTANCE, FastMessageReader::read)
+      .register(EventType.NEW_MESSAGE, MessageJsonAdapter.INSTANCE, GatewayEvents.MESSAGE_READER)
       .register(EventType.CALL_INVITE, CallJsonAdapter.INSTANCE)
       .register(EventType.CALL_ACCEPTED, CallJsonAdapter.INSTANCE)
       .register(EventType.CALL_DECLINED, CallJsonAdapter.INSTANCE)
       .register(EventType.CALL_ENDED, CallJsonAdapter.INSTANCE)
-      .register(EventType.MESSAGE_UPDATED, MessageJsonAdapter.INSTANCE, FastMessageReader::read)
+      .register(EventType.MESSAGE_UPDATED, MessageJsonAdapter.INSTANCE, GatewayEvents.MESSAGE_READER)
       .register(EventType.TYPING, MessagingAdapters.TYPING)
       .register(EventType.TENANT_PRESENCE, MessagingAdapters.PRESENCE)
       .register(EventType.ROOM_READ, MessagingAdapters.RECEIPT);
@@ -55,6 +58,38 @@ public final class GatewayEvents {
     T read(String frame, int start);
   }
 
+  /**
+   * Returns what reads events ahead of the actor on one connection's socket reader thread: for an event
+   * whose decoder has a fast reader, the payload is read there and recorded in the packet, and
+   * {@link Decoder#decode} on the actor takes it as it is. What the fast reader does not take is left to the
+   * actor, as before. One per connection: it keeps the fast readers' buffers and caches.
+   */
+  public ReadAhead readAhead() {
+    return new ReadAhead();
+  }
+
+  /** Reads events ahead of the actor; confined to one socket reader thread. */
+  public final class ReadAhead {
+    private final FastMessageReader messages = new FastMessageReader();
+
+    private ReadAhead() {
+    }
+
+    /** Reads {@code event}'s payload now if its decoder has a fast reader; never throws. */
+    public void read(SocketIoPacket event) {
+      Decoder<?> decoder = byName.get(event.eventName);
+      if (decoder == null || decoder.fast == null || event.frame() == null) return;
+      if (event.readAheadBy(decoder) != null) return; // read already (on the reader thread)
+      try {
+        Object value = decoder.fast == (Object) MESSAGE_READER ? messages.readMessage(event.frame(), event.argsStart())
+            : decoder.fast.read(event.frame(), event.argsStart());
+        if (value != null) event.readAhead(decoder, value);
+      } catch (RuntimeException e) {
+        // left to the actor, which reads it again and reports what is wrong
+      }
+    }
+  }
+
   /** Returns the decoder of a wire event name, or null for an event this SDK does not know. */
   public Decoder<?> forName(String name) {
     return byName.get(name);
@@ -78,7 +113,10 @@ public final class GatewayEvents {
      * @throws JsonDataException if the payload is missing or not a valid {@code T}; another
      *     {@link IOException} if the event's JSON itself is malformed
      */
+    @SuppressWarnings("unchecked")
     public T decode(SocketIoPacket event) throws IOException {
+      Object ahead = event.readAheadBy(this);
+      if (ahead != null) return (T) ahead; // read by this decoder's fast reader on the socket's reader thread
       if (fast != null && event.frame() != null) {
         T value = fast.read(event.frame(), event.argsStart());
         if (value != null) return value;

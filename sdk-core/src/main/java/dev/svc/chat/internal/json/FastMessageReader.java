@@ -15,25 +15,55 @@ import dev.svc.chat.MessagePart;
  * message is read, never what is read or refused.
  */
 public final class FastMessageReader {
-  /** The frame's characters: one bulk copy, then plain array reads (charAt checks coder and bounds each time). */
-  private final char[] s;
-  private int i;
+  /** Slots of {@link #cache}: a power of two. */
+  private static final int CACHE_SLOTS = 64;
+  /** Strings longer than this are never cached. */
+  private static final int CACHE_MAX_LENGTH = 64;
+  private static final char[] NONE = new char[0];
 
-  private FastMessageReader(char[] s, int start) {
-    this.s = s;
-    this.i = start;
+  /**
+   * The frame's characters and a NUL after them: one bulk copy into a buffer this reader keeps, then plain
+   * array reads (charAt checks coder and bounds each time). The NUL stops every scan at the frame's end.
+   */
+  private char[] s = NONE;
+  private int i;
+  /**
+   * Strings that repeat from message to message (room and sender ids, part types, reactions), by a hash of
+   * their characters: a repeat is the same String instance, so no copy, and its hash code is computed once
+   * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
+   */
+  private String[] cache;
+  /** The characters of each cached string, compared without String.charAt. */
+  private char[][] cacheChars;
+
+  /**
+   * A reader for one thread at a time (a connection's socket reader): it keeps its buffer and its cache of
+   * repeated strings from one message to the next, both made at the first message (an idle client of a
+   * fleet pays nothing). The messages it returns share nothing mutable.
+   */
+  public FastMessageReader() {
   }
 
   /**
    * Returns the message that starts at {@code start} in {@code frame} and is the last thing in it but the
-   * closing {@code ]} of the event's arguments; null when this reader does not take it.
+   * closing {@code ]} of the event's arguments; null when this reader does not take it. A new reader each
+   * call: for a stream of frames, keep one reader and call {@link #readMessage}.
    */
   public static Message read(String frame, int start) {
+    return new FastMessageReader().readMessage(frame, start);
+  }
+
+  /** Same as {@link #read}, with this reader's buffer and cache; not thread-safe. */
+  public Message readMessage(String frame, int start) {
     if (start < 0) return null;
+    int n = frame.length();
     try {
-      FastMessageReader r = new FastMessageReader(frame.toCharArray(), start);
-      Message m = r.message();
-      return m != null && r.i == frame.length() - 1 && frame.charAt(r.i) == ']' ? m : null;
+      if (s.length <= n) s = new char[Math.max(n + 1, s.length + s.length / 2)];
+      frame.getChars(0, n, s, 0);
+      s[n] = 0;
+      i = start;
+      Message m = message();
+      return m != null && i == n - 1 && s[i] == ']' ? m : null;
     } catch (RuntimeException e) {
       return null; // out of bounds, not a number, not a timestamp...: the adapter will say what is wrong
     }
@@ -53,7 +83,7 @@ public final class FastMessageReader {
           seen |= 1;
           break;
         case "roomId":
-          b.roomId(nonEmpty());
+          b.roomId(nonEmptyCached());
           seen |= 2;
           break;
         case "seq":
@@ -61,7 +91,7 @@ public final class FastMessageReader {
           seen |= 4;
           break;
         case "senderId":
-          b.senderId(nonEmpty());
+          b.senderId(nonEmptyCached());
           seen |= 8;
           break;
         case "parts":
@@ -108,11 +138,9 @@ public final class FastMessageReader {
       String text = null;
       if (!take('}')) {
         do {
-          String name = string();
-          if (name == null || !take(':')) return null;
-          if (name.equals("type")) {
-            type = takeNull() ? null : string();
-          } else if (name.equals("text")) {
+          if (takeKey("type")) {
+            type = takeNull() ? null : cachedString();
+          } else if (takeKey("text")) {
             if (takeNull()) {
               text = null;
             } else {
@@ -135,12 +163,12 @@ public final class FastMessageReader {
     if (!take('{')) return false;
     if (take('}')) return true;
     do {
-      String emoji = string();
+      String emoji = cachedString();
       if (emoji == null || !take(':') || !take('[')) return false;
       List<String> users = new ArrayList<>();
       if (!take(']')) {
         do {
-          String u = string();
+          String u = cachedString();
           if (u == null) return false;
           users.add(u);
         } while (take(','));
@@ -151,23 +179,67 @@ public final class FastMessageReader {
     return take('}');
   }
 
-  private static final String[] NAMES = {"id", "roomId", "seq", "senderId", "parts", "clientMessageId",
-      "createdAt", "editedAt", "deletedAt", "reactions", "rev"};
-
-  /** A field name: one of {@link #NAMES} (the same instance, for the switch), or any other. */
+  /** A field name: one of the Message's (the constant itself, for the switch), or any other. */
   private String name() {
     if (s[i] != '"') return null;
     int start = i + 1;
     int end = start;
-    while (s[end] != '"') end++;
-    int length = end - start;
-    for (String known : NAMES) {
-      if (known.length() == length && matches(start, known)) {
-        i = end + 1;
-        return known;
-      }
+    while (s[end] != '"') {
+      if (s[end] < 0x20) return null; // the frame's end (NUL) or a control character
+      end++;
+    }
+    String known = known(start, end - start);
+    if (known != null) {
+      i = end + 1;
+      return known;
     }
     return string();
+  }
+
+  /** The Message field named by the {@code length} characters at {@code at}, or null: by length, then one char. */
+  private String known(int at, int length) {
+    String candidate;
+    switch (length) {
+      case 2:
+        candidate = "id";
+        break;
+      case 3:
+        candidate = s[at] == 's' ? "seq" : "rev";
+        break;
+      case 5:
+        candidate = "parts";
+        break;
+      case 6:
+        candidate = "roomId";
+        break;
+      case 8:
+        candidate = s[at] == 's' ? "senderId" : "editedAt";
+        break;
+      case 9:
+        candidate = s[at] == 'c' ? "createdAt" : s[at] == 'd' ? "deletedAt" : "reactions";
+        break;
+      case 15:
+        candidate = "clientMessageId";
+        break;
+      default:
+        return null;
+    }
+    return matches(at, candidate) ? candidate : null;
+  }
+
+  /** Takes {@code "word":}, the name of a part's field, if it is next. */
+  private boolean takeKey(String word) {
+    int n = word.length();
+    if (s[i] != '"' || !matches(i + 1, word) || s[i + 1 + n] != '"' || s[i + 2 + n] != ':') return false;
+    i += n + 3;
+    return true;
+  }
+
+  private boolean matches(int at, char[] word) {
+    for (int k = 0, n = word.length; k < n; k++) {
+      if (s[at + k] != word[k]) return false;
+    }
+    return true;
   }
 
   private boolean matches(int at, String word) {
@@ -201,21 +273,56 @@ public final class FastMessageReader {
 
   /** A string without escapes or control characters; null (nothing consumed past it) otherwise. */
   private String string() {
-    if (s[i] != '"') return null;
+    int end = stringEnd();
+    if (end < 0) return null;
     int start = i + 1;
-    int j = start;
+    i = end + 1;
+    return new String(s, start, end - start);
+  }
+
+  /** Same as {@link #string}, as the cached instance when the same characters were read before. */
+  private String cachedString() {
+    int end = stringEnd();
+    if (end < 0) return null;
+    int start = i + 1;
+    i = end + 1;
+    int length = end - start;
+    if (length > CACHE_MAX_LENGTH) return new String(s, start, length);
+    int h = 0;
+    for (int k = start; k < end; k++) h = 31 * h + s[k];
+    int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+    if (cache == null) {
+      cache = new String[CACHE_SLOTS];
+      cacheChars = new char[CACHE_SLOTS][];
+    }
+    char[] known = cacheChars[slot];
+    if (known != null && known.length == length && matches(start, known)) return cache[slot];
+    String v = new String(s, start, length);
+    cache[slot] = v;
+    cacheChars[slot] = v.toCharArray();
+    return v;
+  }
+
+  /** Where the string at {@link #i} ends (its closing quote), or -1 when this reader does not take it. */
+  private int stringEnd() {
+    if (s[i] != '"') return -1;
+    int j = i + 1;
     while (true) {
       char c = s[j];
-      if (c == '"') break;
-      if (c == '\\' || c < 0x20) return null;
+      if (c == '"') return j;
+      if (c == '\\' || c < 0x20) return -1;
       j++;
     }
-    i = j + 1;
-    return new String(s, start, j - start);
   }
 
   private String nonEmpty() {
     String v = string();
+    if (v == null || v.isEmpty()) throw new IllegalArgumentException("not a non-empty string");
+    return v;
+  }
+
+  private String nonEmptyCached() {
+    String v = cachedString();
     if (v == null || v.isEmpty()) throw new IllegalArgumentException("not a non-empty string");
     return v;
   }
@@ -225,7 +332,7 @@ public final class FastMessageReader {
     boolean negative = take('-');
     int start = i;
     long v = 0;
-    while (i < s.length) {
+    while (true) {
       char c = s[i];
       if (c < '0' || c > '9') break;
       v = v * 10 + (c - '0');

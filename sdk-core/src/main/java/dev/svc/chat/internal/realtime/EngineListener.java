@@ -28,6 +28,21 @@ public interface EngineListener {
   void onServerEvent(SocketIoPacket event);
 
   /**
+   * Returns what reads events ahead of the actor for one new connection, or null for nothing. It runs on that
+   * connection's socket reader thread, one event at a time, before the event is queued for the actor: it may
+   * only read the packet and record what it read in it ({@link SocketIoPacket#readAhead}), and must not throw.
+   */
+  default ReadAhead readAhead() {
+    return null;
+  }
+
+  /** Reads an event's payload on a socket reader thread; see {@link EngineListener#readAhead()}. */
+  interface ReadAhead {
+    /** Reads {@code event} ahead of the actor; never throws. */
+    void read(SocketIoPacket event);
+  }
+
+  /**
    * A batch of inbound frames starts ({@code true}) or ended ({@code false}), on the actor: what the frames
    * deliver in between may be handed to the app as one batch.
    */

@@ -9,6 +9,8 @@ import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.EngineIoHandshake;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
 import okhttp3.Response;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
@@ -119,6 +121,7 @@ final class GatewayConnection {
       final InboundGate gate, Log log) {
     final GatewayConnection conn = this;
     final InboundQueue queue = new InboundQueue(conn, inbound, actor, gate, log);
+    final EngineListener.ReadAhead readAhead = inbound.readAhead();
     return new WebSocketListener() {
       @Override
       public void onMessage(WebSocket webSocket, final String text) {
@@ -133,7 +136,16 @@ final class GatewayConnection {
           }
         }
         gate.admit(conn); // a slow handler holds the reader here: TCP pushes back on the gateway
-        queue.text(text);
+        // an event's head is scanned here; its payload is read here too while the actor is behind (frames
+        // wait for it), else on the actor: the reading goes to whichever thread has time, so the reader and
+        // the actor share it on 2 cores; anything else goes as text
+        SocketIoPacket event = readAhead == null ? null : SocketIoCodec.fastEvent(text);
+        if (event != null) {
+          if (gate.frames() >= InboundGate.READ_AHEAD_MARK) readAhead.read(event);
+          queue.event(event);
+        } else {
+          queue.text(text);
+        }
       }
 
       @Override

@@ -17,6 +17,11 @@ final class InboundGate {
   static final int HIGH_WATER = 1_024;
   /** The reader resumes once the backlog is below this. */
   static final int LOW_WATER = HIGH_WATER / 2;
+  /**
+   * While at least this many frames wait for the actor, the reader thread reads the events' payloads itself
+   * ({@link EngineListener#readAhead}) instead of leaving them to the actor.
+   */
+  static final int READ_AHEAD_MARK = 256;
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
   /** Events delivered but not yet handled. */

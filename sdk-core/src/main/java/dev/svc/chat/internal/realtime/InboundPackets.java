@@ -26,6 +26,9 @@ final class InboundPackets {
   private final RealtimeEngine engine;
   private final EngineListener listener;
   private final Log log;
+  /** Reads on the actor the events the reader thread left unread; made on first use. Actor only. */
+  private EngineListener.ReadAhead actorReader;
+  private boolean actorReaderMade;
 
   InboundPackets(RealtimeEngine engine, EngineListener listener, Log log) {
     this.engine = engine;
@@ -46,6 +49,9 @@ final class InboundPackets {
           if (item instanceof String) {
             gate.taken();
             onText(conn, (String) item);
+          } else if (item instanceof SocketIoPacket) {
+            gate.taken();
+            onEventFrame(conn, (SocketIoPacket) item);
           } else {
             ((Runnable) item).run();
           }
@@ -57,6 +63,28 @@ final class InboundPackets {
     } finally {
       listener.onInboundBatch(false);
     }
+  }
+
+  /** Returns what reads events ahead on a new connection's reader thread, or null. */
+  EngineListener.ReadAhead readAhead() {
+    return listener.readAhead();
+  }
+
+  /**
+   * An event frame the socket's reader thread scanned already ({@link SocketIoCodec#fastEvent}), its payload
+   * maybe read ahead too: read as {@link #onText} reads the frame, without scanning it again.
+   */
+  void onEventFrame(GatewayConnection conn, SocketIoPacket event) {
+    if (conn != engine.current() || conn.handshake == null) {
+      onText(conn, event.frame()); // an old connection's frame, or one before the handshake: as any frame
+      return;
+    }
+    if (!actorReaderMade) {
+      actorReader = listener.readAhead();
+      actorReaderMade = true;
+    }
+    if (actorReader != null) actorReader.read(event); // no-op for an event read ahead already
+    onEvent(conn, event);
   }
 
   void onText(GatewayConnection conn, String text) {

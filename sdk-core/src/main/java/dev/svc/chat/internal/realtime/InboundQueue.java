@@ -4,6 +4,7 @@ import java.util.ArrayList;
 
 import dev.svc.chat.internal.Log;
 import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
 
 /**
  * What one connection's socket reports (text frames, and its other callbacks as tasks), handed from the
@@ -42,6 +43,15 @@ final class InboundQueue implements Runnable {
   void text(String frame) {
     gate.queued();
     offer(frame);
+  }
+
+  /**
+   * Queues an event frame the reader thread scanned (and maybe read ahead) already; the gate counts it as a
+   * text frame.
+   */
+  void event(SocketIoPacket event) {
+    gate.queued();
+    offer(event);
   }
 
   /** Queues another report of the socket (closed, failed, a binary frame), in order with the frames. */

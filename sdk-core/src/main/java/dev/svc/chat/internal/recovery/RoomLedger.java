@@ -63,6 +63,13 @@ final class RoomLedger {
   /** Records that message {@code id} was delivered in its state of revision {@code r}. */
   void markApplied(String id, long r) {
     if (r <= rev) return;
+    if (r == rev + 1 && appliedAbove.isEmpty()) {
+      // the commonest case, the next revision in order: the watermark moves, nothing is recorded per message
+      long before = rev;
+      rev = r;
+      advance(before);
+      return;
+    }
     appliedAbove.add(r);
     Long latest = revOf.get(id);
     if (latest == null || latest < r) revOf.put(id, r);

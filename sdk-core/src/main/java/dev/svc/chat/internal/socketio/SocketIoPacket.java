@@ -34,6 +34,12 @@ public final class SocketIoPacket {
   final int argsStart;
   /** The event name of an EVENT or BINARY_EVENT (the first item of the data array); otherwise null. */
   public final String eventName;
+  /**
+   * The payload of an event read ahead on the socket's reader thread ({@link #readAhead}), and who read it;
+   * null when it was not. Published to the actor with the packet itself (through the inbound queue's lock).
+   */
+  private Object readAhead;
+  private Object readAheadBy;
 
   SocketIoPacket(Type type, String namespace, int ackId, int attachments, String data, String eventName) {
     this.type = type;
@@ -68,6 +74,20 @@ public final class SocketIoPacket {
   /** Returns where the arguments after the name start in {@link #frame()}, or -1 when there are none. */
   public int argsStart() {
     return argsStart;
+  }
+
+  /**
+   * Records the payload {@code reader} read from this event ahead of the actor (on the socket's reader
+   * thread, before the packet is queued).
+   */
+  public void readAhead(Object reader, Object payload) {
+    this.readAheadBy = reader;
+    this.readAhead = payload;
+  }
+
+  /** Returns the payload {@code reader} read ahead of the actor ({@link #readAhead}), or null. */
+  public Object readAheadBy(Object reader) {
+    return readAheadBy == reader ? readAhead : null;
   }
 
   /** Returns the JSON payload as text; empty when there is none. */

@@ -2,7 +2,9 @@ package dev.svc.chat.internal.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.svc.chat.Message;
 import dev.svc.chat.internal.GatewayEvents;
@@ -84,5 +86,60 @@ class FastMessageReaderTest {
     } catch (com.squareup.moshi.JsonDataException expected) {
       assertEquals(true, expected.getMessage().contains("parts"), expected.getMessage());
     }
+  }
+
+  @Test
+  void aReusedReaderReadsEachFrameAloneAndSharesOnlyRepeatedStrings() throws Exception {
+    FastMessageReader reader = new FastMessageReader();
+    String longText = new String(new char[2000]).replace('\0', 'x');
+    String big = frame("{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"" + longText + "\"}]}");
+    Message first = reader.readMessage(big, 17);
+    assertNotNull(first);
+    assertEquals(longText, first.parts().get(0).text());
+    // a shorter frame after a longer one: what the buffer kept of the longer one is never read
+    String whole = "{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}]}";
+    for (int cut = 1; cut < whole.length(); cut++) {
+      String truncated = "42[\"new-message\"," + whole.substring(0, cut);
+      assertNull(reader.readMessage(truncated, 17), truncated);
+      assertNull(reader.readMessage(truncated + "]", 17), truncated + "]");
+    }
+    Message second = reader.readMessage(frame(whole), 17);
+    Message third = reader.readMessage(frame(whole.replace("\"m1\"", "\"m2\"")), 17);
+    assertEquals(MessageJsonAdapter.INSTANCE.fromJson(Json.reader(whole)), second);
+    assertNotSame(second, third);
+    assertSame(second.roomId(), third.roomId()); // repeated ids are one String, hashed once
+    assertSame(second.senderId(), third.senderId());
+    assertNotSame(second.id(), third.id()); // unique ids are not cached
+    // ids of the same length, in the same cache slot or not, keep their own value
+    for (int k = 0; k < 200; k++) {
+      Message m = reader.readMessage(frame("{" + BASE.replace("\"r1\"", "\"r" + (char) ('A' + k % 26) + "\"")
+          + ",\"parts\":[]}"), 17);
+      assertEquals("r" + (char) ('A' + k % 26), m.roomId());
+    }
+  }
+
+  @Test
+  void anEventReadAheadIsTakenAsItIsAndOneNotTakenIsReadOnTheActorAsBefore() throws Exception {
+    GatewayEvents.ReadAhead ahead = GatewayEvents.STANDARD.readAhead();
+    GatewayEvents.Decoder<?> decoder = GatewayEvents.STANDARD.forName("new-message");
+    SocketIoPacket event = SocketIoCodec.fastEvent(frame("{" + BASE + ",\"parts\":[]}"));
+    ahead.read(event);
+    Object read = event.readAheadBy(decoder);
+    assertNotNull(read);
+    assertSame(read, decoder.decode(event));
+    assertNull(event.readAheadBy(GatewayEvents.STANDARD.forName("message-updated"))); // only for its own decoder
+
+    SocketIoPacket bad = SocketIoCodec.fastEvent(frame("{" + BASE + "}"));
+    ahead.read(bad);
+    assertNull(bad.readAheadBy(decoder));
+    try {
+      decoder.decode(bad);
+      throw new AssertionError("a message without parts was read");
+    } catch (com.squareup.moshi.JsonDataException expected) {
+      assertEquals(true, expected.getMessage().contains("parts"), expected.getMessage());
+    }
+    SocketIoPacket unknown = SocketIoCodec.fastEvent("42[\"something-new\",{}]");
+    ahead.read(unknown); // an event this SDK does not know: nothing read, nothing thrown
+    assertNull(unknown.readAheadBy(decoder));
   }
 }
