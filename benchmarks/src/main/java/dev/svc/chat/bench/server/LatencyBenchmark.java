@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * relays to the room, the other client receives). Each rate runs for {@code --seconds} (default 6) after
  * 300 warm-up messages.
  *
- * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --only ours|rest|node},
+ * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --rounds 1}, {@code --only ours|rest|node},
  * {@code --server-args "..."}, {@code --jfr DIR}, {@code --out FILE}.
  */
 public final class LatencyBenchmark {
@@ -40,38 +40,43 @@ public final class LatencyBenchmark {
         int[] rates = Arrays.stream(Report.option(args, "--rates", "1000,5000").split(","))
                 .mapToInt(Integer::parseInt).toArray();
         int seconds = Integer.parseInt(Report.option(args, "--seconds", "6"));
+        int rounds = Integer.parseInt(Report.option(args, "--rounds", "1"));
         String only = Report.option(args, "--only", "both");
-        Map<Integer, Point> ours = new LinkedHashMap<>();
-        Map<Integer, Point> rest = new LinkedHashMap<>();
-        Map<Integer, Point> node = new LinkedHashMap<>();
-        if (!only.equals("node")) {
-            try (ServerUnderTest server = ServerUnderTest.ours(args, "latency-ours.jfr")) {
+        Map<Integer, List<Point>> ours = new LinkedHashMap<>();
+        Map<Integer, List<Point>> rest = new LinkedHashMap<>();
+        Map<Integer, List<Point>> node = new LinkedHashMap<>();
+        boolean runOurs = !only.equals("node");
+        boolean runNode = only.equals("both") || only.equals("node");
+        try (ServerUnderTest server = runOurs ? ServerUnderTest.ours(args, "latency-ours.jfr") : null;
+             ServerUnderTest nodeServer = runNode ? ServerUnderTest.node() : null) {
+            // rounds interleave ours and Node, so that a burst of other load on the machine hits both
+            for (int round = 0; round < rounds; round++) {
                 for (int rate : rates) {
-                    if (!only.equals("rest")) {
-                        ours.put(rate, ours(server, rate, seconds, true));
-                        System.err.println("ours " + ours.get(rate));
+                    if (runOurs && !only.equals("rest")) {
+                        add(ours, ours(server, rate, seconds, true), "ours");
                     }
-                    if (!only.equals("ours")) {
-                        rest.put(rate, ours(server, rate, seconds, false));
-                        System.err.println("ours over REST " + rest.get(rate));
+                    // REST-only is far behind at these rates (queueing, seconds): once is enough to show it
+                    if (runOurs && !only.equals("ours") && round == 0) {
+                        add(rest, ours(server, rate, seconds, false), "ours over REST");
+                    }
+                    if (runNode) {
+                        try (ChildProcess pair = ChildProcess.node("latency-pair.js", "--url", nodeServer.baseUrl(),
+                                "--rate", String.valueOf(rate), "--seconds", String.valueOf(seconds))) {
+                            JsonNode r = Http.JSON.readTree(pair.await("RESULT", (seconds + 60) * 1000L));
+                            add(node, new Point(rate, r.get("sent").asInt(), r.get("received").asInt(),
+                                    r.get("p50").asDouble(), r.get("p99").asDouble(), r.get("p999").asDouble()),
+                                    "node");
+                        }
                     }
                 }
             }
         }
-        if (only.equals("both") || only.equals("node")) {
-            try (ServerUnderTest server = ServerUnderTest.node()) {
-                for (int rate : rates) {
-                    try (ChildProcess pair = ChildProcess.node("latency-pair.js", "--url", server.baseUrl(),
-                            "--rate", String.valueOf(rate), "--seconds", String.valueOf(seconds))) {
-                        JsonNode r = Http.JSON.readTree(pair.await("RESULT", (seconds + 60) * 1000L));
-                        node.put(rate, new Point(rate, r.get("sent").asInt(), r.get("received").asInt(),
-                                r.get("p50").asDouble(), r.get("p99").asDouble(), r.get("p999").asDouble()));
-                        System.err.println("node " + node.get(rate));
-                    }
-                }
-            }
-        }
-        report(ours, rest, node).write(args);
+        report(ours, rest, node, rounds).write(args);
+    }
+
+    private static void add(Map<Integer, List<Point>> into, Point p, String what) {
+        into.computeIfAbsent(p.rate(), k -> new ArrayList<>()).add(p);
+        System.err.println(what + " " + p);
     }
 
     static Point ours(ServerUnderTest server, int rate, int seconds, boolean socketSends) throws Exception {
@@ -134,28 +139,32 @@ public final class LatencyBenchmark {
         }
     }
 
-    static Report report(Map<Integer, Point> ours, Map<Integer, Point> rest, Map<Integer, Point> node) {
+    static Report report(Map<Integer, List<Point>> ours, Map<Integer, List<Point>> rest,
+            Map<Integer, List<Point>> node, int rounds) {
         Report report = new Report("Reference server: latency sender → server → receiver");
         report.paragraph("A fixed send rate for a few seconds after 300 warm-up messages; latency from the send "
                 + "call to the receiver's event, ms. Ours: SDK `sendMessage` into the reference server (child JVM), "
                 + "an SDK receiver on `on(NEW_MESSAGE)`; \"socket\" is the SDK's default (sends as `send-message` "
                 + "events on the gateway WebSocket, up to 32 per room in flight), \"REST\" the same sender with "
-                + "`socketSends(false)` (one REST request per room in flight). Peer: the official Node socket.io "
-                + "4.8.4 pair through the official server as a relay (client emits, `io.to(room).emit`, client "
-                + "receives). One run per rate; noisy while other work shares the 2 cores.");
-        Report.Table table = report.table("msg/s", "ours p50", "ours p99", "ours p99.9", "ours delivered",
-                "REST p50", "REST p99", "REST delivered", "Node p50", "Node p99", "Node p99.9", "Node delivered",
-                "ratio p99 (ours / Node)");
+                + "`socketSends(false)` (one REST request per room in flight; one round only). Peer: the official "
+                + "Node socket.io 4.8.4 pair through the official server as a relay (client emits, "
+                + "`io.to(room).emit`, client receives). " + rounds + " interleaved round(s) per rate: the "
+                + "percentiles are the medians of the rounds' percentiles, and the rounds' p99 are listed; "
+                + "noisy while other work shares the 2 cores.");
+        Report.Table table = report.table("msg/s", "ours p50", "ours p99", "ours p99.9", "ours p99 of rounds",
+                "ours delivered", "REST p50", "REST p99", "REST delivered", "Node p50", "Node p99", "Node p99.9",
+                "Node p99 of rounds", "Node delivered", "ratio p99 (ours / Node)");
         java.util.Set<Integer> rates = new java.util.LinkedHashSet<>(ours.keySet());
         rates.addAll(rest.keySet());
         rates.addAll(node.keySet());
         for (int rate : rates) {
-            Point o = ours.get(rate);
-            Point r = rest.get(rate);
-            Point n = node.get(rate);
-            table.row(Report.num(rate, 0), ms(o, Point::p50), ms(o, Point::p99), ms(o, Point::p999), delivered(o),
+            Point o = median(ours.get(rate));
+            Point r = median(rest.get(rate));
+            Point n = median(node.get(rate));
+            table.row(Report.num(rate, 0), ms(o, Point::p50), ms(o, Point::p99), ms(o, Point::p999),
+                    p99s(ours.get(rate)), delivered(o),
                     ms(r, Point::p50), ms(r, Point::p99), delivered(r),
-                    ms(n, Point::p50), ms(n, Point::p99), ms(n, Point::p999), delivered(n),
+                    ms(n, Point::p50), ms(n, Point::p99), ms(n, Point::p999), p99s(node.get(rate)), delivered(n),
                     o == null || n == null ? "-" : Report.ratio(o.p99(), n.p99()));
         }
         table.end();
@@ -163,23 +172,43 @@ public final class LatencyBenchmark {
         return report;
     }
 
-    /** What the figures say and why (rewritten from the last measurement). */
     static final String WHY = "Why: over REST the SDK's outbox keeps one send in flight per room (the server numbers a"
             + " room's messages in the order their requests arrive, and two requests on two HTTP connections may"
             + " arrive swapped), so one sender's rate into one room is at most one message per REST round trip;"
             + " above it sends queue in the outbox and the latency is queueing (messages not delivered when the"
             + " window closed were still queued, not lost). Over the socket the SDK pipelines up to 32 sends per room"
             + " on the one ordered WebSocket and the reference server handles a connection's `send-message` events"
-            + " in order, each stored before the next is read, so order holds without a round trip per message. In"
-            + " the helper's runs (load average 11 to 14 from other builds on the 2 cores) the socket sender was at"
-            + " p50 0.6 to 1.6 ms at 1,000 msg/s and 5 to 36 ms at 5,000, every message delivered, where REST-only"
-            + " was at p50 172 ms and 6.8 s (29k of 30k delivered within the window); the p99 (26 to 430 ms) was"
-            + " then set by the loaded machine, as the Node pair's own p99 (36 and 216 ms in the same run) shows."
-            + " JFR of that run (`--jfr DIR`, plus a recording of the benchmark JVM): the server spends a send's CPU"
-            + " in `ChatService.send` (store append, idempotency lookup, event encode) and the frame parse, the SDK"
-            + " in encoding the payload and decoding the ack's and the receiver's message; neither process was"
-            + " near busy (a few hundred execution samples in 40 s), so what is left of the tail is waiting for a"
-            + " core, not work per send. A larger window (128) did not help in the same conditions.";
+            + " in order, each stored before the next is read, so order holds without a round trip per message."
+            + " JFR of a development run on a loaded machine (`--jfr DIR`, plus a recording of the benchmark JVM):"
+            + " the server spends a send's CPU in `ChatService.send` (store append, idempotency lookup, event"
+            + " encode) and the frame parse, the SDK in encoding the payload and decoding the ack's and the"
+            + " receiver's message; neither process was near busy (a few hundred execution samples in 40 s), so"
+            + " what is left of the tail is waiting for a core (three JVMs and the Node processes share 2 cores),"
+            + " not work per send. A larger window (128) did not help in the same conditions.";
+
+    /** The medians of the rounds' percentiles, with every round's messages sent and received summed. */
+    static Point median(List<Point> points) {
+        if (points == null || points.isEmpty()) {
+            return null;
+        }
+        double[] p50 = points.stream().mapToDouble(Point::p50).toArray();
+        double[] p99 = points.stream().mapToDouble(Point::p99).toArray();
+        double[] p999 = points.stream().mapToDouble(Point::p999).toArray();
+        return new Point(points.get(0).rate(), points.stream().mapToInt(Point::sent).sum(),
+                points.stream().mapToInt(Point::received).sum(), Report.percentile(p50, 50),
+                Report.percentile(p99, 50), Report.percentile(p999, 50));
+    }
+
+    private static String p99s(List<Point> points) {
+        if (points == null) {
+            return "-";
+        }
+        List<String> all = new ArrayList<>();
+        for (Point p : points) {
+            all.add(ms(p.p99()));
+        }
+        return String.join(" / ", all);
+    }
 
     private static String delivered(Point p) {
         return p == null ? "-" : p.received() + " / " + p.sent();
