@@ -23,8 +23,9 @@ import java.util.UUID;
  *
  * <p>Arguments: {@code --sizes 10,100,1000,10000} (room sizes), {@code --api-key-from 10000} (on ours, rooms of
  * this many members or more have API-key members that join the room, see {@link #report}), {@code --ab 1000}
- * (room sizes where ours also runs with the other kind of member, to compare the two), {@code --only ours|node}, {@code --server-args "..."} (added to our server's command line),
- * {@code --jfr DIR} (a flight recording of our server per run), {@code --out FILE}.
+ * (room sizes where ours also runs with the other kind of member, to compare the two), {@code --only ours|node},
+ * {@code --server-args "..."} (added to our server's command line), {@code --jfr DIR} (a flight recording of
+ * our server per run), {@code --out FILE}.
  */
 public final class FanOutBenchmark {
     private static final int IN_FLIGHT = 8;
