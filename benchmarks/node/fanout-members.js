@@ -1,9 +1,12 @@
 // The members of a fan-out benchmark: N official socket.io-client connections in this process, each
 // recording when every "new-message" arrives. A message's parts[0].text is "<epoch microseconds at send>".
-// Usage: node fanout-members.js --url URL --count N [--tokens FILE] [--room R]
-//   --tokens FILE: a JSON array of N session tokens (the reference server's handshake auth.token)
+// Usage: node fanout-members.js --url URL --count N [--tokens FILE] [--api-key K --join R] [--room R]
+//   --tokens FILE: a JSON array of session tokens (the reference server's handshake auth.token); member i
+//                  connects with token i, for as many tokens as the file holds
+//   --api-key K --join R: the members past the tokens connect with auth.apiKey K (the reference server's
+//                  API-key connection: nobody's, no presence) and emit join-room {roomId: R}, awaiting its ack
 //   --room R:      the room to join through the handshake query (the Node peer server)
-// Prints "READY" once all are connected. Commands on stdin, one a line:
+// Prints "READY" once all are connected (and joined). Commands on stdin, one a line:
 //   EXPECT n   print "RESULT {json}" once n deliveries arrived in all, or after 5 s without one
 //   REPORT     print "RESULT {json}" now
 //   RESET      forget the figures so far (after a warm-up); answers "RESET_DONE"
@@ -22,6 +25,8 @@ const url = opt('--url');
 const count = Number(opt('--count'));
 const tokens = opt('--tokens') ? JSON.parse(fs.readFileSync(opt('--tokens'), 'utf8')) : null;
 const room = opt('--room');
+const apiKey = opt('--api-key');
+const join = opt('--join');
 
 const nowMicros = () => (performance.timeOrigin + performance.now()) * 1000;
 let latencies = new Float64Array(1 << 16);
@@ -76,12 +81,20 @@ function report() {
 function connectOne(i) {
   return new Promise((resolve, reject) => {
     const options = { transports: ['websocket'], forceNew: true, reconnection: false };
-    if (tokens) options.auth = { token: tokens[i] };
+    const byKey = apiKey && !(tokens && i < tokens.length);
+    if (byKey) options.auth = { apiKey };
+    else if (tokens) options.auth = { token: tokens[i] };
     if (room) options.query = { room };
     const socket = io(url, options);
     socket.on('new-message', (message) => onMessage(i, message));
     socket.on('disconnect', (reason) => { disconnects[reason] = (disconnects[reason] || 0) + 1; });
-    socket.once('connect', () => resolve(socket));
+    socket.once('connect', () => {
+      if (!byKey) { resolve(socket); return; }
+      socket.emit('join-room', { roomId: join }, (ack) => {
+        if (ack && ack.ok) resolve(socket);
+        else reject(new Error('member ' + i + ': join-room ' + JSON.stringify(ack && ack.error)));
+      });
+    });
     socket.once('connect_error', (e) => reject(new Error('member ' + i + ': ' + e.message)));
     sockets.push(socket);
   });

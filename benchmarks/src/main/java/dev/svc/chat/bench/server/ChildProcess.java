@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -85,6 +86,35 @@ final class ChildProcess implements AutoCloseable {
                 throw new IllegalStateException(name + ": no " + prefix + " within " + timeoutMillis + " ms");
             }
         }
+    }
+
+    /**
+     * Returns the CPU time this process used so far (user and system, in seconds, from /proc on Linux with the
+     * usual 100 clock ticks a second), or NaN where there is no /proc.
+     */
+    double cpuSeconds() {
+        try {
+            String stat = Files.readString(Paths.get("/proc", String.valueOf(process.pid()), "stat"));
+            // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Returns this process's peak resident memory so far (VmHWM, MiB, from /proc), or -1 where there is none. */
+    long peakMemoryMiB() {
+        try {
+            for (String line : Files.readAllLines(Paths.get("/proc", String.valueOf(process.pid()), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc
+        }
+        return -1;
     }
 
     /** Writes one line to the child's stdin. */

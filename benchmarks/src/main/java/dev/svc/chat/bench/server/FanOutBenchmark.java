@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Fan-out of one room: one sender over REST (8 requests in flight) to a room of 10, 100 and 1,000 members,
+ * Fan-out of one room: one sender over REST (8 requests in flight) to a room of 10, 100, 1,000 and 10,000 members,
  * each an official Node socket.io-client (node/fanout-members.js, all in one Node process), through our
  * reference server (a child JVM, compression off) and through the official Node socket.io server
  * ({@code io.to(room).emit}, node/fanout-server.js). Deliveries a second count from the first send to the
@@ -21,9 +21,11 @@ import java.util.UUID;
  * runs first; ours then runs each room twice: as fast as it answers, and offered 1.5 times Node's deliveries a
  * second (the issue's target, "1.5 times Node's deliveries/s at the same p99", measured as it is stated).
  *
- * <p>Arguments: {@code --sizes 10,100,1000} (room sizes), {@code --big} (adds a room of 10,000 on ours),
- * {@code --only ours|node}, {@code --server-args "..."} (added to our server's command line),
- * {@code --jfr DIR} (a flight recording of our server per run), {@code --out FILE}.
+ * <p>Arguments: {@code --sizes 10,100,1000,10000} (room sizes), {@code --api-key-from 10000} (on ours, rooms of
+ * this many members or more have API-key members that join the room, see {@link #report}), {@code --ab 1000}
+ * (room sizes where ours also runs with the other kind of member, to compare the two), {@code --only ours|node},
+ * {@code --server-args "..."} (added to our server's command line), {@code --jfr DIR} (a flight recording of
+ * our server per run), {@code --out FILE}.
  */
 public final class FanOutBenchmark {
     private static final int IN_FLIGHT = 8;
@@ -31,61 +33,75 @@ public final class FanOutBenchmark {
 
     /** One measured point. */
     record Point(int members, int messages, long received, double perSecond, double p50, double p99,
-                 int failed, double membersCpu) {
+                 int failed, double membersCpu, double serverCpu, double connectSeconds) {
     }
 
     /** Offered load of the paced run on ours: this many times the Node server's deliveries a second. */
     static final double PACED_FACTOR = 1.5;
 
     public static void main(String[] args) throws Exception {
-        int[] sizes = Arrays.stream(Report.option(args, "--sizes", "10,100,1000").split(","))
+        int[] sizes = Arrays.stream(Report.option(args, "--sizes", "10,100,1000,10000").split(","))
                 .mapToInt(Integer::parseInt).toArray();
-        if (Arrays.asList(args).contains("--big")) {
-            sizes = Arrays.copyOf(sizes, sizes.length + 1);
-            sizes[sizes.length - 1] = 10_000;
-        }
+        int apiKeyFrom = Integer.parseInt(Report.option(args, "--api-key-from", "10000"));
+        List<Integer> ab = Arrays.stream(Report.option(args, "--ab", "").split(",")).filter(a -> !a.isBlank())
+                .map(Integer::valueOf).toList();
         String only = Report.option(args, "--only", "both");
         Map<Integer, Point> ours = new LinkedHashMap<>();
         Map<Integer, Point> paced = new LinkedHashMap<>();
         Map<Integer, Point> node = new LinkedHashMap<>();
+        Map<Integer, Point[]> byKind = new LinkedHashMap<>();
+        long[] peakMiB = {-1, -1}; // ours, Node: the server process's peak resident memory over its rooms
         // Node first: ours then also runs at an offered load of 1.5 times the Node server's deliveries a second.
         if (!only.equals("ours")) {
             try (ServerUnderTest server = ServerUnderTest.node()) {
                 for (int size : sizes) {
-                    if (size <= 1000) {
-                        node.put(size, run(server, size, 0)[0]);
-                        System.err.println("node " + node.get(size));
-                    }
+                    node.put(size, run(server, size, 0, false)[0]);
+                    System.err.println("node " + node.get(size));
                 }
+                peakMiB[1] = server.peakMemoryMiB();
             }
         }
         if (!only.equals("node")) {
             try (ServerUnderTest server = ServerUnderTest.ours(args, "fanout-ours.jfr")) {
                 for (int size : sizes) {
                     Point n = node.get(size);
-                    Point[] points = run(server, size, n == null ? 0 : PACED_FACTOR * n.perSecond() / size);
+                    Point[] points = run(server, size, n == null ? 0 : PACED_FACTOR * n.perSecond() / size,
+                            size >= apiKeyFrom);
                     ours.put(size, points[0]);
                     System.err.println("ours " + points[0]);
                     if (points[1] != null) {
                         paced.put(size, points[1]);
                         System.err.println("ours paced " + points[1]);
                     }
+                    if (ab.contains(size)) {
+                        // The same room with the members of the other kind, unpaced: what the kind costs.
+                        Point other = run(server, size, 0, size < apiKeyFrom)[0];
+                        System.err.println("ours, other kind of member " + other);
+                        byKind.put(size, size < apiKeyFrom ? new Point[] {points[0], other}
+                                : new Point[] {other, points[0]});
+                    }
                 }
+                peakMiB[0] = server.peakMemoryMiB();
             }
         }
-        report(ours, paced, node).write(args);
+        report(ours, paced, node, byKind, apiKeyFrom, peakMiB).write(args);
     }
 
-    /** Messages per run: about 200,000 deliveries, at most 3,000 messages, at least 20. */
+    /**
+     * Messages per run: about 200,000 deliveries, at most 3,000 messages, at least 50 (500,000 deliveries at
+     * 10,000 members: with 20, the paced run's few seconds were mostly its last message's latency).
+     */
     static int messagesFor(int members) {
-        return Math.max(20, Math.min(3000, 200_000 / members));
+        return Math.max(50, Math.min(3000, 200_000 / members));
     }
 
     /**
      * Runs a room of {@code members}: a warm-up, then the sender as fast as 8 requests in flight allow, then
-     * (when {@code pacedPerSecond} is positive) the same number of messages offered at that many a second.
+     * (when {@code pacedPerSecond} is positive) the same number of messages offered at that many a second. On
+     * ours, {@code byApiKey} makes every member but the sender an API-key connection that joins the room.
      */
-    static Point[] run(ServerUnderTest server, int members, double pacedPerSecond) throws Exception {
+    static Point[] run(ServerUnderTest server, int members, double pacedPerSecond, boolean byApiKey)
+            throws Exception {
         Http http = new Http();
         int messages = messagesFor(members);
         // A third of the messages, at least 10 and at most 1,000: at 10 members a tenth (300) left our server's
@@ -96,24 +112,30 @@ public final class FanOutBenchmark {
         String sendUrl;
         String credential;
         String roomId;
+        String api = server.baseUrl() + "/v1";
+        List<String> ids = new ArrayList<>();
         Path tokensFile = null;
         if (server.ours) {
-            String api = server.baseUrl() + "/v1";
             String prefix = "m" + UUID.randomUUID().toString().substring(0, 8) + "-";
-            List<String> ids = new ArrayList<>();
             for (int i = 0; i < members; i++) {
                 ids.add(prefix + i);
             }
-            // The sender is member 0: it sends over REST and, like every member, receives on its socket.
-            List<String> tokens = http.tokens(api, ids);
+            // The sender is member 0: it sends over REST and, like every member, receives on its socket (a token
+            // connection of its own user). The others are token connections of their own users too, or with
+            // byApiKey API-key connections that join the room (no presence: see report()).
+            List<String> tokens = http.tokens(api, byApiKey ? ids.subList(0, 1) : ids);
             credential = tokens.get(0);
-            // A request body is at most 64 KiB: the room is made with 1,000 members, the rest added 1,000 at a time.
-            roomId = http.post(api + "/chat/rooms", ServerUnderTest.API_KEY,
-                    "{\"memberIds\":" + Http.JSON.writeValueAsString(ids.subList(0, Math.min(1000, members)))
-                            + "}").get("id").textValue();
-            for (int from = 1000; from < members; from += 1000) {
-                http.post(api + "/chat/rooms/" + roomId + "/members", ServerUnderTest.API_KEY, "{\"userIds\":"
-                        + Http.JSON.writeValueAsString(ids.subList(from, Math.min(members, from + 1000))) + "}");
+            // A request body is at most 64 KiB: the room is made with 1,000 members, the rest added 1,000 at a
+            // time. With API-key members the room is made with the sender alone and the rest are added once the
+            // members joined (join-room's ack carries the Room: 10,000 acks of a 10,000-member Room would be
+            // 1.5 GB of setup). Either way the room has all its members when the warm-up starts.
+            int made = byApiKey ? 1 : Math.min(1000, members);
+            roomId = http.post(api + "/chat/rooms", ServerUnderTest.API_KEY, "{\"memberIds\":"
+                    + Http.JSON.writeValueAsString(ids.subList(0, made)) + "}").get("id").textValue();
+            if (byApiKey) {
+                memberArgs.addAll(List.of("--api-key", ServerUnderTest.API_KEY, "--join", roomId));
+            } else {
+                addMembers(http, api, roomId, ids, made);
             }
             tokensFile = Files.createTempFile("fanout-tokens", ".json");
             Files.write(tokensFile, Http.JSON.writeValueAsBytes(tokens));
@@ -128,14 +150,25 @@ public final class FanOutBenchmark {
         String room = roomId;
         boolean ours = server.ours;
         try (ChildProcess clients = ChildProcess.node("fanout-members.js", memberArgs.toArray(new String[0]))) {
+            long connecting = System.nanoTime();
+            double cpuBeforeConnect = server.cpuSeconds();
             clients.await("READY", 180_000);
+            double connectSeconds = (System.nanoTime() - connecting) / 1e9;
+            System.err.printf("%d members connected in %.1f s, the server using %.1f s of CPU%n", members,
+                    connectSeconds, server.cpuSeconds() - cpuBeforeConnect);
+            if (ours && byApiKey) {
+                addMembers(http, api, roomId, ids, 1);
+            }
             // Warm-up, then the measured run; the members' figures are reset in between.
             http.send(sendUrl, credential, warmup, IN_FLIGHT, i -> body(ours, room, "w" + i));
             clients.tell("EXPECT " + (long) warmup * members);
             awaitResult(clients);
-            Point full = measure(http, clients, sendUrl, credential, ours, room, members, messages, 0);
-            Point paced = pacedPerSecond <= 0 ? null
-                    : measure(http, clients, sendUrl, credential, ours, room, members, messages, pacedPerSecond);
+            Point full = measure(server, http, clients, sendUrl, credential, room, members, messages, 0,
+                    connectSeconds);
+            Point paced = pacedPerSecond <= 0 ? null : measure(server, http, clients, sendUrl, credential, room,
+                    members, messages, pacedPerSecond, connectSeconds);
+            System.err.printf("%s server's peak resident memory so far: %d MiB%n", ours ? "ours" : "node",
+                    server.peakMemoryMiB());
             return new Point[] {full, paced};
         } finally {
             if (tokensFile != null) {
@@ -144,15 +177,28 @@ public final class FanOutBenchmark {
         }
     }
 
-    private static Point measure(Http http, ChildProcess clients, String sendUrl, String credential, boolean ours,
-                                 String room, int members, int messages, double perSecond) throws Exception {
+    /** Adds {@code ids} from index {@code from} on to the room, 1,000 a request (a body is at most 64 KiB). */
+    private static void addMembers(Http http, String api, String roomId, List<String> ids, int from)
+            throws Exception {
+        for (int at = from; at < ids.size(); at += 1000) {
+            http.post(api + "/chat/rooms/" + roomId + "/members", ServerUnderTest.API_KEY, "{\"userIds\":"
+                    + Http.JSON.writeValueAsString(ids.subList(at, Math.min(ids.size(), at + 1000))) + "}");
+        }
+    }
+
+    private static Point measure(ServerUnderTest server, Http http, ChildProcess clients, String sendUrl,
+                                 String credential, String room, int members, int messages, double perSecond,
+                                 double connectSeconds) throws Exception {
+        boolean ours = server.ours;
         clients.tell("RESET");
         clients.await("RESET_DONE", 10_000); // else deliveries read before the RESET would be wiped
         long started = Http.epochMicros();
+        double serverCpuBefore = server.cpuSeconds();
         String tag = "r" + UUID.randomUUID().toString().substring(0, 6) + "-";
         int failed = http.send(sendUrl, credential, messages, IN_FLIGHT, i -> body(ours, room, tag + i), perSecond);
         clients.tell("EXPECT " + (long) messages * members);
         JsonNode result = awaitResult(clients);
+        double serverCpu = server.cpuSeconds() - serverCpuBefore;
         if (result.path("disconnects").size() > 0) {
             System.err.println("members disconnected: " + result.get("disconnects"));
         }
@@ -163,7 +209,8 @@ public final class FanOutBenchmark {
         }
         double seconds = (result.get("last").asDouble() - started) / 1e6;
         return new Point(members, messages, received, received / seconds, result.get("p50").asDouble(),
-                result.get("p99").asDouble(), failed, result.path("cpu").asDouble(Double.NaN));
+                result.get("p99").asDouble(), failed, result.path("cpu").asDouble(Double.NaN), serverCpu / seconds,
+                connectSeconds);
     }
 
     private static JsonNode awaitResult(ChildProcess clients) throws Exception {
@@ -190,7 +237,8 @@ public final class FanOutBenchmark {
                 + "\",\"createdAt\":" + System.currentTimeMillis() + ",\"reactions\":{}}";
     }
 
-    static Report report(Map<Integer, Point> ours, Map<Integer, Point> paced, Map<Integer, Point> node) {
+    static Report report(Map<Integer, Point> ours, Map<Integer, Point> paced, Map<Integer, Point> node,
+                         Map<Integer, Point[]> byKind, int apiKeyFrom, long[] peakMiB) {
         Report report = new Report("Reference server: fan-out to one room");
         report.paragraph("One sender over REST (8 requests in flight) to one room; every member is an official "
                 + "Node socket.io-client 4.8.4, all members in one Node process. Ours: the reference server in "
@@ -199,34 +247,63 @@ public final class FanOutBenchmark {
                 + "`io.to(room).emit` with a body shaped like our Message. Deliveries a second: all arrivals, "
                 + "from the first send to the last arrival. Latency: from just before a message's request is "
                 + "sent to its arrival at a member (ms). One run per point after a warm-up of a third of the "
-                + "messages (at most 1,000); figures taken while other work shares the 2 cores are noisy.");
+                + "messages (at most 1,000); figures taken while other work shares the 2 cores are noisy. "
+                + "On ours, rooms under " + Report.num(apiKeyFrom, 0) + " members have members that are each a"
+                + " token connection of their own user; in rooms of " + Report.num(apiKeyFrom, 0) + " or more"
+                + " (marked *) the sender's own member is a token connection and every other member an API-key"
+                + " connection that emits `join-room` (see below why, and what that costs). CPU columns: each"
+                + " process's CPU time over the run (from /proc; 1.0 is one core), the members' one Node process"
+                + " and the server's.");
         Report.Table table = report.table("members", "messages", "ours deliveries/s", "ours p50", "ours p99",
                 "Node deliveries/s", "Node p50", "Node p99", "ratio deliveries/s (ours / Node)",
-                "members' CPU (ours / Node)");
+                "members' CPU (ours / Node)", "server's CPU (ours / Node)");
         for (Map.Entry<Integer, Point> e : (ours.isEmpty() ? node : ours).entrySet()) {
             Point o = ours.get(e.getKey());
             Point n = node.get(e.getKey());
-            table.row(Report.num(e.getKey(), 0), Report.num(e.getValue().messages(), 0),
+            table.row(Report.num(e.getKey(), 0) + (e.getKey() >= apiKeyFrom && o != null ? " *" : ""),
+                    Report.num(e.getValue().messages(), 0),
                     o == null ? "-" : rate(o), o == null ? "-" : Report.num(o.p50(), 1),
                     o == null ? "-" : Report.num(o.p99(), 1), n == null ? "-" : rate(n),
                     n == null ? "-" : Report.num(n.p50(), 1), n == null ? "-" : Report.num(n.p99(), 1),
                     o == null || n == null ? "-" : Report.ratio(o.perSecond(), n.perSecond()),
-                    cpu(o) + " / " + cpu(n));
+                    cpu(o) + " / " + cpu(n), serverCpu(o) + " / " + serverCpu(n));
         }
         table.end();
+        if (!byKind.isEmpty()) {
+            report.paragraph("Ours, the same room run twice (unpaced) in the same server: members that are token"
+                    + " connections of their own users, then members that are API-key connections joined to the"
+                    + " room. Both kinds take the same path: `FanOut` encodes the event once and its fan-out thread"
+                    + " enqueues that frame to every target's outbound queue and one writer wake-up per target;"
+                    + " the targets are the room members' own connections (a lookup per member id) plus the API-key"
+                    + " connections that joined the room (a walk of the room's joined set), so each kind of member"
+                    + " costs one set insertion and one enqueue a message. The member-id walk is paid either way:"
+                    + " the sender's own token connection keeps the tenant's user index in use.");
+            Report.Table kinds = report.table("members", "token members deliveries/s", "p99", "members' CPU",
+                    "server's CPU", "server's µs a delivery", "API-key members deliveries/s", "p99", "members' CPU",
+                    "server's CPU", "server's µs a delivery", "ratio µs a delivery (API-key / token)");
+            for (Map.Entry<Integer, Point[]> e : byKind.entrySet()) {
+                Point t = e.getValue()[0];
+                Point k = e.getValue()[1];
+                kinds.row(Report.num(e.getKey(), 0), rate(t), Report.num(t.p99(), 1), cpu(t), serverCpu(t),
+                        Report.num(micros(t), 2), rate(k), Report.num(k.p99(), 1), cpu(k), serverCpu(k),
+                        Report.num(micros(k), 2), Report.ratio(micros(k), micros(t)));
+            }
+            kinds.end();
+        }
         if (!paced.isEmpty()) {
             report.paragraph("The same rooms with the sender offering " + Report.num(PACED_FACTOR, 1) + " times the"
                     + " Node server's deliveries a second (messages a second = that / members; still at most 8 in"
                     + " flight), the target's \"1.5 times Node's deliveries/s at the same p99\" measured as such:");
             Report.Table at = report.table("members", "offered deliveries/s", "ours deliveries/s", "ours p50",
                     "ours p99", "Node p99", "ratio p99 (ours / Node)", "ratio deliveries/s (ours / Node)",
-                    "members' CPU");
+                    "members' CPU", "server's CPU");
             for (Map.Entry<Integer, Point> e : paced.entrySet()) {
                 Point p = e.getValue();
                 Point n = node.get(e.getKey());
                 at.row(Report.num(e.getKey(), 0), Report.num(PACED_FACTOR * n.perSecond(), 0), rate(p),
                         Report.num(p.p50(), 1), Report.num(p.p99(), 1), Report.num(n.p99(), 1),
-                        Report.ratio(p.p99(), n.p99()), Report.ratio(p.perSecond(), n.perSecond()), cpu(p));
+                        Report.ratio(p.p99(), n.p99()), Report.ratio(p.perSecond(), n.perSecond()), cpu(p),
+                        serverCpu(p));
             }
             at.end();
         }
@@ -263,14 +340,59 @@ public final class FanOutBenchmark {
                 + " tenth, our send path was still warming up at 10 members and ran at half the rate of the next"
                 + " 3,000 sends. The members acknowledge the reset of their figures before a run starts: before,"
                 + " deliveries read ahead of the reset were wiped and showed as missing (for both servers).");
-        report.paragraph("A room of 10,000 (`--big`, ours only) does not run on these 2 cores: while 10,000 official"
-                + " clients connect, each user's first connection goes out in the tenant's presence batches to"
-                + " every token connection of the tenant, and the members' one Node process cannot read them all;"
-                + " in one try 4,366 member connections were cut as slow consumers (outbound queue over 1,000"
-                + " frames or 4 MiB, from the presence thread) and the rest had not all connected after 180 s. The"
-                + " ceiling measured is therefore the room of 1,000, unpaced: the first table's rate, about twice"
-                + " to four times the Node server's.");
+        report.paragraph("Why API-key members in rooms of " + Report.num(apiKeyFrom, 0) + " (*): contract.md section 5"
+                + " sends `tenant-presence` to every token connection of the tenant when a user's first connection"
+                + " opens, so 10,000 members that are each a token connection of their own user cause about N²/2,"
+                + " 50 million, presence events while they connect. The members' one Node process cannot read them:"
+                + " in one try 4,366 members were cut as slow consumers (outbound queue over 1,000 frames or 4 MiB,"
+                + " from the presence thread) and the rest had not all connected after 180 s. The Node peer has no"
+                + " presence at all: its members only `socket.join(room)`. An API-key connection is nobody's: it"
+                + " gets the room events of the room it joined and causes no presence, which is what the Node"
+                + " peer's members are. Only the sender's own member stays a token connection, so the fan-out"
+                + " still walks the room's 10,000 member ids against the tenant's user index on every message."
+                + " The room is made with the sender, the members connect and join, then the other 9,999 are"
+                + " added (join-room's ack carries the Room, and 10,000 acks of a 10,000-member Room would be 1.5 GB"
+                + " of setup). Smaller rooms keep token members: that is what an SDK client is, and it keeps their"
+                + " figures comparable with earlier runs; the table of the two kinds shows what the kind costs.");
+        int big = ours.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
+        Point o = ours.get(big);
+        Point n = node.get(big);
+        if (o != null && big >= apiKeyFrom) {
+            String nodeRate = n == null ? "" : " (" + Report.ratio(o.perSecond(), n.perSecond()) + " the Node"
+                    + " server's " + Report.num(n.perSecond(), 0) + ", which used " + serverCpu(n) + " of a core, "
+                    + Report.num(micros(n), 1) + " µs a delivery, with its members' process at " + cpu(n) + ")";
+            double membersMicros = o.membersCpu() / o.perSecond() * 1e6;
+            report.paragraph("The ceiling on these 2 cores, a room of " + Report.num(big, 0) + ": ours delivered "
+                    + Report.num(o.perSecond(), 0) + " a second as fast as it is answered" + nodeRate + ". For it"
+                    + " the server used " + serverCpu(o) + " of a core (" + Report.num(micros(o), 1) + " µs of CPU"
+                    + " a delivery) and the members' one Node process " + cpu(o) + " (" + Report.num(membersMicros, 1)
+                    + " µs a delivery). The members' process is the bound: it needs the most CPU a delivery, and,"
+                    + " single-threaded, it never gets more than one core, shared with the server, the sender's"
+                    + " JVM and whatever else runs on the 2 cores (under a core in this run means it got no more)."
+                    + " On a whole core it would read about " + Report.num(1e6 / membersMicros, 0) + " a second;"
+                    + " the server, on a whole core of its own, would carry about "
+                    + Report.num(1e6 / micros(o), 0) + ", which cannot be shown here: members that read that fast"
+                    + " need cores this machine does not have. The loopback is not the bound: its work is done in"
+                    + " the writing and reading processes' system time, counted in their CPU"
+                    + " above. Connecting the " + Report.num(big, 0) + " members (batches of 100, each waiting"
+                    + " for its CONNECT answer and, on ours, its join-room ack) took "
+                    + Report.num(o.connectSeconds(), 1) + " s on ours"
+                    + (n == null ? "" : " and " + Report.num(n.connectSeconds(), 1) + " s on Node's") + "; the"
+                    + " server's peak resident memory over all its rooms was " + peakMiB[0] + " MiB for ours (a"
+                    + " JVM with the default heap, a quarter of the machine's memory)"
+                    + (peakMiB[1] < 0 ? "" : " and " + peakMiB[1] + " MiB for Node's") + ". A member cut, a"
+                    + " delivery missing or a send refused would show in the tables (missing, sends failed).");
+        }
         return report;
+    }
+
+    /** The server's CPU time a delivery, in microseconds. */
+    private static double micros(Point p) {
+        return p.serverCpu() / p.perSecond() * 1e6;
+    }
+
+    private static String serverCpu(Point p) {
+        return p == null || Double.isNaN(p.serverCpu()) ? "-" : Report.num(p.serverCpu(), 2);
     }
 
     private static String cpu(Point p) {

@@ -66,6 +66,16 @@ final class ServerUnderTest implements AutoCloseable {
         return new ServerUnderTest(false, port, process);
     }
 
+    /** Returns the server process's CPU time so far, in seconds (NaN where it cannot be read). */
+    double cpuSeconds() {
+        return process.cpuSeconds();
+    }
+
+    /** Returns the server process's peak resident memory so far, in MiB (-1 where it cannot be read). */
+    long peakMemoryMiB() {
+        return process.peakMemoryMiB();
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + port;
     }

@@ -102,7 +102,13 @@ public final class Gateway implements AutoCloseable {
             ws.onConnect(ctx -> onOpen(ctx));
             ws.onMessage(ctx -> withConnection(ctx, c -> c.onText(ctx.message())));
             ws.onBinaryMessage(ctx -> withConnection(ctx, GatewayConnection::onBinary));
-            ws.onClose(ctx -> withConnection(ctx, GatewayConnection::onClosed));
+            // Removed by its key: finding it by value walked every open connection, so closing N cost O(N²).
+            ws.onClose(ctx -> {
+                GatewayConnection connection = connections.remove(ctx.sessionId());
+                if (connection != null) {
+                    connection.onClosed();
+                }
+            });
             ws.onError(ctx -> withConnection(ctx, GatewayConnection::closeNow));
         });
         // Plain HTTP (long-polling, or a GET without Upgrade) is refused as engine.io refuses it.
@@ -164,10 +170,6 @@ public final class Gateway implements AutoCloseable {
 
     String newSocketSid() {
         return RandomIds.base64Url(20);
-    }
-
-    void forget(GatewayConnection connection) {
-        connections.values().remove(connection);
     }
 
     GatewayConfig config() {

@@ -90,7 +90,7 @@ final class GatewayConnection {
         closeNow();
     }
 
-    /** Cleans up after the WebSocket closed, whoever closed it. */
+    /** Cleans up after the WebSocket closed, whoever closed it (the gateway has already dropped it from its map). */
     void onClosed() {
         synchronized (this) {
             if (closed) {
@@ -101,7 +101,6 @@ final class GatewayConnection {
             endSession();
         }
         out.abort();
-        gateway.forget(this);
     }
 
     /** Enqueues a frame from the fan-out. */
