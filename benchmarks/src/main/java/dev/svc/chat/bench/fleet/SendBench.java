@@ -15,11 +15,12 @@ import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 
 /**
- * A single sender's REST {@code sendMessage} throughput into the reference server (a JVM of its own), before
- * and after pipelining: the same SDK client on an OkHttp Dispatcher allowing 5 calls per host (OkHttp's default,
- * which the SDK's own client used until now) and on the SDK's own client (64 per host). The sends go round-robin
- * to 64 rooms with up to 256 outstanding; the outbox keeps one request in flight per room, so at most 64 are in
- * flight. Latency: from the call to the future's completion, queueing included.
+ * A single sender's {@code sendMessage} throughput into the reference server (a JVM of its own): over REST
+ * ({@code socketSends(false)}) on an OkHttp Dispatcher allowing 5 calls per host (OkHttp's default, which the
+ * SDK's own client used before) and on the SDK's own client (64 per host), where the outbox keeps one request in
+ * flight per room; and over the socket (the default against the reference server), up to 32 per room in flight.
+ * The sends go round-robin to 64 rooms, or all to one room, with up to 256 outstanding. Latency: from the call to
+ * the future's completion, queueing included.
  *
  * <p>Arguments: {@code --messages N} per measured round (default 4,000), {@code --rounds R} (default 2).
  */
@@ -33,49 +34,59 @@ public final class SendBench {
     public static void main(String[] args) throws Exception {
         int messages = Integer.parseInt(Report.option(args, "--messages", "4000"));
         int rounds = Integer.parseInt(Report.option(args, "--rounds", "2"));
-        double[][] before = new double[rounds][];
-        double[][] after = new double[rounds][];
-        double[] beforeRate = new double[rounds];
-        double[] afterRate = new double[rounds];
+        String[] labels = {
+            "REST, 5 per host, 64 rooms (before)", "REST, 64 per host, 64 rooms", "socket, 64 rooms",
+            "REST, 64 per host, one room", "socket, one room"};
+        double[][][] latencies = new double[labels.length][rounds][];
+        double[][] rates = new double[labels.length][rounds];
         try (ServerProcess server = ServerProcess.start()) {
             String token = server.mint(List.of("sender"), 1).get(0);
             List<String> rooms = new ArrayList<>();
             for (int r = 0; r < ROOMS; r++) rooms.add(server.createRoom("send-" + r, List.of("sender")));
+            List<String> oneRoom = rooms.subList(0, 1);
             Dispatcher five = new Dispatcher();
             five.setMaxRequestsPerHost(5);
             OkHttpClient fivePerHost = new OkHttpClient.Builder().dispatcher(five).build();
-            ChatClient old = Svc.init(SvcOptions.builder(server.apiUrl).okHttpClient(fivePerHost).build());
-            ChatClient now = Svc.init(SvcOptions.builder(server.apiUrl).build());
-            old.connect("sender", token).get(30, TimeUnit.SECONDS);
-            now.connect("sender", token).get(30, TimeUnit.SECONDS);
-            run(old, rooms, 500, new double[1]); // warm-up
-            run(now, rooms, 500, new double[1]);
+            ChatClient old = Svc.init(SvcOptions.builder(server.apiUrl).okHttpClient(fivePerHost)
+                    .socketSends(false).build());
+            ChatClient rest = Svc.init(SvcOptions.builder(server.apiUrl).socketSends(false).build());
+            ChatClient socket = Svc.init(SvcOptions.builder(server.apiUrl).build());
+            ChatClient[] clients = {old, rest, socket, rest, socket};
+            List<List<String>> targets = List.of(rooms, rooms, rooms, oneRoom, oneRoom);
+            for (ChatClient c : new ChatClient[] {old, rest, socket}) {
+                c.connect("sender", token).get(30, TimeUnit.SECONDS);
+                run(c, rooms, 500, new double[1]); // warm-up
+            }
             for (int i = 0; i < rounds; i++) { // interleaved
-                double[] rate = new double[1];
-                before[i] = run(old, rooms, messages, rate);
-                beforeRate[i] = rate[0];
-                after[i] = run(now, rooms, messages, rate);
-                afterRate[i] = rate[0];
+                for (int k = 0; k < labels.length; k++) {
+                    double[] rate = new double[1];
+                    latencies[k][i] = run(clients[k], targets.get(k), messages, rate);
+                    rates[k][i] = rate[0];
+                }
             }
             old.close();
-            now.close();
+            rest.close();
+            socket.close();
             fivePerHost.dispatcher().executorService().shutdown();
         }
-        double b = Report.median(beforeRate);
-        double a = Report.median(afterRate);
-        Report report = new Report("REST sends of one sender: pipelining");
+        double before = Report.median(rates[0]);
+        Report report = new Report("Sends of one sender: pipelining");
         report.paragraph("One client sends " + String.format("%,d", messages) + " text messages as fast as it can, "
-                + "round-robin to " + ROOMS + " rooms, at most " + WINDOW + " outstanding, into the reference server "
-                + "(a JVM of its own, loopback, send rate limit lifted). Before: the same SDK on a Dispatcher with "
-                + "OkHttp's default 5 calls per host (the SDK's own client had that); after: the SDK's own client, 64 "
-                + "per host. Each room keeps one send in flight (its order), so the rooms' sends overlap. Medians of "
-                + rounds + " interleaved rounds after a warm-up; latency is from the call to the future's completion.");
-        report.table("setting", "messages/s", "ratio to before", "p50 (ms)", "p99 (ms)")
-                .row("before: 5 per host", String.format("%,.0f", b), "1.00", fmt(Report.median(flat(before))),
-                        fmt(Report.percentile(flat(before), 99)))
-                .row("after: 64 per host", String.format("%,.0f", a), String.format("%.2f", a / b),
-                        fmt(Report.median(flat(after))), fmt(Report.percentile(flat(after), 99)))
-                .end();
+                + "round-robin to " + ROOMS + " rooms (or all to one room), at most " + WINDOW + " outstanding, into the"
+                + " reference server (a JVM of its own, loopback, send rate limit lifted). REST (`socketSends(false)`):"
+                + " one send per room in flight (two HTTP connections may swap two requests), so only the rooms' sends"
+                + " overlap; before: on a Dispatcher with OkHttp's default 5 calls per host (the SDK's own client had"
+                + " that), then the SDK's own client, 64 per host. Socket (the default against the reference server):"
+                + " up to 32 sends per room in flight as `send-message` events on the one ordered WebSocket. Medians"
+                + " of " + rounds + " interleaved rounds after a warm-up; latency is from the call to the future's"
+                + " completion.");
+        Report.Table table = report.table("setting", "messages/s", "ratio to before", "p50 (ms)", "p99 (ms)");
+        for (int k = 0; k < labels.length; k++) {
+            double rate = Report.median(rates[k]);
+            table.row(labels[k], String.format("%,.0f", rate), String.format("%.2f", rate / before),
+                    fmt(Report.median(flat(latencies[k]))), fmt(Report.percentile(flat(latencies[k]), 99)));
+        }
+        table.end();
         report.write(args);
         System.exit(0);
     }
