@@ -67,6 +67,7 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
         this.local = local;
         this.remote = remote;
         this.listenings = listenings;
+        this.listened = listenings.getAsLong(); // nodes are first seen at the first beat anyway
         this.db = db;
         this.clock = clock;
         this.beats = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -275,7 +275,12 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         while (!closed) {
             try {
                 Thread.sleep(RELISTEN_MILLIS); // a pause between attempts, not a synchronisation
-                return openListening();
+                Connection connection = openListening();
+                if (closed) { // close() gave up waiting for this thread: leave no connection open behind it
+                    closeQuietly(connection);
+                    return null;
+                }
+                return connection;
             } catch (SQLException e) {
                 LOG.warn("the event bus cannot listen yet: {}", e.getMessage());
             } catch (InterruptedException e) {

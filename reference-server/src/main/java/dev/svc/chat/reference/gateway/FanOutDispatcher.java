@@ -29,16 +29,27 @@ final class FanOutDispatcher implements AutoCloseable {
         thread.start();
     }
 
-    /** Queues {@code delivery} behind every earlier one; dropped once closed. */
+    /**
+     * Queues {@code delivery} behind every earlier one; dropped once closed (every connection is being closed).
+     * An interrupt of the publisher does not drop it (the message is stored: its event must go out); the
+     * interrupt is kept for the caller.
+     */
     void submit(Runnable delivery) {
+        boolean interrupted = false;
         try {
             while (!closed) {
-                if (queue.offer(delivery, 100, TimeUnit.MILLISECONDS)) {
-                    return;
+                try {
+                    if (queue.offer(delivery, 100, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -155,13 +155,12 @@ final class Outbound {
             counted = new ArrayList<>(2);
         } else {
             for (RoomBacklog r : counted) {
-                if (r == room) {
+                if (r.key().equals(room.key())) {
                     return;
                 }
             }
         }
-        counted.add(room);
-        room.counted();
+        counted.add(room.counted());
     }
 
     /** Takes the rooms counting this queue, to uncount outside this monitor. */

@@ -10,7 +10,9 @@ import java.util.concurrent.CompletableFuture;
  * mark during one of the room's fan-outs, and uncounts itself once it drained to half the mark, or closed),
  * compared with a threshold derived from the room's size at its last fan-out. Sends waiting for the room to
  * catch up are futures here, completed when the count falls below the threshold (or by their timeout).
- * Lock order: an {@link Outbound}'s monitor, then this one; this class never calls out while holding it.
+ * Lock order: an {@link Outbound}'s monitor, then this one; this class calls nothing out while holding it but
+ * the removal of its own entry from {@link SendPacing}'s map. An entry removed while idle is retired: a connection
+ * that still found it (a fan-out under way) is counted in the room's current entry instead.
  */
 final class RoomBacklog {
 
@@ -21,6 +23,7 @@ final class RoomBacklog {
     private int over;
     private int threshold = Integer.MAX_VALUE;
     private List<CompletableFuture<Void>> waiting;
+    private boolean retired;
 
     RoomBacklog(SendPacing pacing, String key) {
         this.pacing = pacing;
@@ -32,9 +35,24 @@ final class RoomBacklog {
         threshold = pacing.threshold(connections);
     }
 
-    /** One more connection's queue is above the mark (called once per connection until {@link #drained}). */
-    synchronized void counted() {
-        over++;
+    /** Returns the room's key. */
+    String key() {
+        return key;
+    }
+
+    /**
+     * One more connection's queue is above the mark (called once per connection and room until
+     * {@link #drained}); returns the entry that counted it: this one, or the room's current one if this was
+     * retired meanwhile.
+     */
+    RoomBacklog counted() {
+        synchronized (this) {
+            if (!retired) {
+                over++;
+                return this;
+            }
+        }
+        return pacing.room(key).counted();
     }
 
     /** A counted connection's queue drained (or closed): releases the waiting sends once under the threshold. */
@@ -48,9 +66,11 @@ final class RoomBacklog {
                 waiting = null;
             }
             idle = over <= 0 && waiting == null;
-        }
-        if (idle) {
-            pacing.forget(key, this);
+            if (idle) {
+                // under the lock: a counted() racing this goes to the room's next entry, never to a forgotten one
+                retired = true;
+                pacing.forget(key, this);
+            }
         }
         complete(release);
     }

@@ -128,7 +128,14 @@ public final class ChatBot implements AutoCloseable {
     String what = r.group(3).trim();
     synchronized (this) {
       if (closed) return;
-      reminders.add(scheduler.schedule(() -> reply(m, "⏰ " + m.senderId() + ", reminder: " + what), delay));
+      TaskScheduler.Cancellable[] self = new TaskScheduler.Cancellable[1];
+      self[0] = scheduler.schedule(() -> {
+        synchronized (this) {
+          reminders.remove(self[0]); // a fired reminder is forgotten: a long-running bot keeps only pending ones
+        }
+        reply(m, "⏰ " + m.senderId() + ", reminder: " + what);
+      }, delay);
+      reminders.add(self[0]);
     }
     reply(m, "⏰ I'll remind you in " + r.group(1) + r.group(2));
   }
