@@ -1,6 +1,7 @@
 package dev.svc.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -192,10 +193,11 @@ class SocketSendsTest {
     session.cancel();
     Await.until("the lost sends are failed", () -> client.pendingSends().get(3).lastError() != null);
     GatewaySession next = null;
-    while (next == null) {
+    for (int tries = 0; next == null && tries < 120; tries++) { // virtual seconds of backoff: bounded
       time.advance(1_000);
       next = gateway.pollSession(50);
     }
+    assertNotNull(next, "the client never reconnected");
     next.awaitConnect();
     for (int i = 2; i < 6; i++) {
       GatewaySession.Emit again = next.nextEmit("send-message");

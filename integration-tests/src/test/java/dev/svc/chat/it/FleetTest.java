@@ -76,12 +76,15 @@ class FleetTest {
     } finally {
       clients.parallelStream().forEach(ChatClient::close); // each close waits for its socket's close handshake
     }
-    for (ChatClient c : clients) assertEquals(ConnectionState.CLOSED, c.state());
-    waitUntil("every socket's reader thread to end and no non-daemon thread to be left: " + leftovers(),
-        () -> leftovers().isEmpty());
-    assertTrue(!shared.dispatcher().executorService().isShutdown(), "the user's client is not shut down");
-    shared.dispatcher().executorService().shutdown();
-    shared.connectionPool().evictAll();
+    try {
+      for (ChatClient c : clients) assertEquals(ConnectionState.CLOSED, c.state());
+      waitUntil("every socket's reader thread to end and no non-daemon thread to be left: " + leftovers(),
+          () -> leftovers().isEmpty());
+      assertTrue(!shared.dispatcher().executorService().isShutdown(), "the user's client is not shut down");
+    } finally {
+      shared.dispatcher().executorService().shutdown();
+      shared.connectionPool().evictAll();
+    }
   }
 
   @Test

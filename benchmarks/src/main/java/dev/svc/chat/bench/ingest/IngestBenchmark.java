@@ -48,12 +48,14 @@ public final class IngestBenchmark {
     Feed feed = Feed.start(events);
     Map<String, double[]> rates = new LinkedHashMap<>();
     Map<String, double[]> cpu = new LinkedHashMap<>();
+    for (String name : consumers.keySet()) {
+      rates.put(name, new double[rounds]);
+      cpu.put(name, new double[rounds]);
+    }
     try {
       for (int w = 0; w < warmups; w++) {
         for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
           System.err.printf("warm-up %d %s: %.0f events/s%n", w + 1, c.getKey(), c.getValue().run(feed.port, events));
-          rates.put(c.getKey(), new double[rounds]);
-          cpu.put(c.getKey(), new double[rounds]);
         }
       }
       for (int r = 0; r < rounds; r++) {

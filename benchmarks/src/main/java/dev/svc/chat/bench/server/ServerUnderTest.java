@@ -1,7 +1,6 @@
 package dev.svc.chat.bench.server;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +42,6 @@ final class ServerUnderTest implements AutoCloseable {
      * {@code jfr} (a file, or null) as a flight recording of the whole run.
      */
     static ServerUnderTest ours(List<String> serverArgs, String jfr) throws IOException, InterruptedException {
-        int port = freePort();
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xss512k");
@@ -52,10 +50,12 @@ final class ServerUnderTest implements AutoCloseable {
             command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.svc.chat.reference.Main",
-                "--port", String.valueOf(port), "--send-rate", "1000000", "--send-burst", "1000000"));
+                "--port", "0", "--send-rate", "1000000", "--send-burst", "1000000"));
         command.addAll(serverArgs);
         ChildProcess process = ChildProcess.start("reference-server", command, Map.of("SVC_API_KEY", API_KEY));
-        process.await("svc reference server listening", 60_000);
+        // it binds a free port itself and tells it: "... listening on http://127.0.0.1:PORT/v1"
+        String url = process.await("svc reference server listening on", 60_000);
+        int port = Integer.parseInt(url.substring(url.lastIndexOf(':') + 1, url.indexOf("/v1")));
         return new ServerUnderTest(true, port, process);
     }
 
@@ -78,12 +78,6 @@ final class ServerUnderTest implements AutoCloseable {
 
     String baseUrl() {
         return "http://127.0.0.1:" + port;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override
