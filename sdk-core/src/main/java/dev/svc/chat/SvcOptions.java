@@ -220,13 +220,16 @@ public final class SvcOptions {
 
     /**
      * Sets an OkHttp client to share, for example among the many chat clients of a bot fleet. The SDK derives
-     * two clients from it with {@link OkHttpClient#newBuilder()}, once per given client and shared by every
-     * chat client built on it: one for REST calls, on the given client's dispatcher and limits, and one for
-     * the gateway WebSockets, on a dispatcher of the SDK's own with no practical limit (daemon threads, one
-     * per connected socket, as OkHttp reads each WebSocket on a thread of its own). Both share the given
-     * client's connection pool and settings; sockets never take the given dispatcher's slots, so REST calls
-     * never queue behind them. The SDK never shuts the given client down. Without one, every chat client of
-     * the JVM shares one client the SDK makes, which allows 64 REST calls per host at once.
+     * clients from it with {@link OkHttpClient#newBuilder()}, shared by every chat client built on it: for
+     * REST calls, one per API origin ({@code scheme://host:port}), on the given client's dispatcher and
+     * limits but on a connection pool of its own per origin (so evicting a stalled origin's idle connections
+     * never touches the app's other connections); and one for the gateway WebSockets, on the given client's
+     * connection pool but on a dispatcher of the SDK's own with no practical limit (daemon threads, one per
+     * connected socket, as OkHttp reads each WebSocket on a thread of its own). All keep the given client's
+     * other settings (with TCP_NODELAY set on their sockets); sockets never take the given dispatcher's
+     * slots, so REST calls never queue behind them. The SDK never shuts the given client down. Without one,
+     * every chat client of the JVM shares one client the SDK makes, which allows 64 REST calls per host at
+     * once.
      *
      * @param client the client to share
      * @return this builder

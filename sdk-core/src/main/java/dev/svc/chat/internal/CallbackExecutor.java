@@ -20,8 +20,10 @@ public final class CallbackExecutor implements Executor {
   private final Log log;
   /** The thread whose callbacks are gathered into one batch ({@link #beginBatch}), or null. */
   private volatile Thread batchOwner;
+  /** A batch larger than this leaves a new small list behind, not the burst-sized one (as InboundQueue). */
+  private static final int SMALL_BATCH = 16;
   /** The callbacks of the open batch; only {@link #batchOwner} touches it. */
-  private final ArrayList<Runnable> batch = new ArrayList<>();
+  private ArrayList<Runnable> batch = new ArrayList<>();
 
   private CallbackExecutor(SerialExecutor serial, Log log) {
     this.serial = serial;
@@ -57,7 +59,11 @@ public final class CallbackExecutor implements Executor {
     batchOwner = null;
     if (batch.isEmpty()) return;
     final Runnable[] tasks = batch.toArray(new Runnable[0]);
-    batch.clear();
+    if (tasks.length > SMALL_BATCH) {
+      batch = new ArrayList<>(); // a burst's backing array is not kept per client for ever
+    } else {
+      batch.clear();
+    }
     serial.execute(new Runnable() {
       @Override
       public void run() {

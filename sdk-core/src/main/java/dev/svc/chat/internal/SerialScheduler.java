@@ -16,7 +16,8 @@ import dev.svc.chat.TaskScheduler;
  * <p>A task never runs on the thread that posts it (unless the executor is a direct one). When the executor
  * refuses to run the queue (an app's executor that was shut down while a client still used it), the task is
  * refused: {@link #execute} returns false, as after {@link #shutdown()}, and so does every later one, since
- * the client can no longer run. The queue itself exists only while tasks wait: an idle client holds none.
+ * the client can no longer run; tasks other threads queued meanwhile are dropped with it (and counted in the
+ * log). The queue itself exists only while tasks wait: an idle client holds none.
  */
 public final class SerialScheduler implements Scheduler {
   private final Executor executor;
@@ -50,15 +51,21 @@ public final class SerialScheduler implements Scheduler {
       executor.execute(drain);
       return true;
     } catch (RejectedExecutionException e) {
-      // the queue was empty (no drain ran), so this task is the only one refused
+      // No drain runs, but other threads may have queued tasks meanwhile (they saw draining and were told
+      // true): nothing would ever run those, so the whole queue is refused with this task (the client stops).
+      int dropped;
       synchronized (drain) {
-        queue.remove(task);
+        dropped = queue == null ? 0 : Math.max(0, queue.size() - 1);
+        queue = null;
         draining = false;
       }
+      String droppedNote = dropped == 0 ? "" : "; " + dropped + " other queued task(s) dropped";
       if (!shutdown) {
         shutdown = true;
         log.error("the engine executor refused the client's work (was it shut down while the client was in use?);"
-            + " the client stops working: close it", e);
+            + " the client stops working: close it" + droppedNote, e);
+      } else if (dropped > 0) {
+        log.warn("the engine executor refused the client's work" + droppedNote, e);
       }
       return false;
     }

@@ -62,12 +62,15 @@ final class GatewayConnection {
 
   /**
    * A handshake slot handed over to this waiting connection (on the releasing thread): opens it on the
-   * actor, or gives the slot straight back if the connection was dropped meanwhile or the actor refuses.
-   * Held before {@link #abandoned} is read, so an abandonment either sees the slot or is seen here.
+   * actor and returns true (kept), or, if the connection was dropped meanwhile or the actor refuses, drops
+   * the slot and returns false so that {@link HandshakeSlots#release} hands it on (without recursing).
+   * Held before {@link #abandoned} is read, so an abandonment either sees the slot or is seen here; when an
+   * abandonment already took it back (and released it itself), this returns true: the slot is accounted for.
    */
-  void slotGranted(HandshakeSlots from, Scheduler actor, Runnable open) {
+  boolean slotGranted(HandshakeSlots from, Scheduler actor, Runnable open) {
     slot = from;
-    if (abandoned || !actor.execute(open)) releaseSlot();
+    if (!abandoned && actor.execute(open)) return true;
+    return !SLOT.compareAndSet(this, from, null);
   }
 
   /** Keeps the handshake slot if {@code wanted}, else gives it back; returns {@code wanted}. */

@@ -1,6 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.ArrayDeque;
+import java.util.function.BooleanSupplier;
 
 import dev.svc.chat.internal.Scheduler;
 
@@ -17,7 +18,7 @@ final class HandshakeSlots {
   static final int LIMIT = 64;
   static final HandshakeSlots SHARED = new HandshakeSlots(LIMIT);
 
-  private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+  private final ArrayDeque<BooleanSupplier> waiting = new ArrayDeque<>();
   private int free;
 
   HandshakeSlots(int limit) {
@@ -37,9 +38,10 @@ final class HandshakeSlots {
 
   /**
    * Takes a slot and returns true when one is free; otherwise queues {@code grant}, which a later
-   * {@link #release} runs (on the releasing thread) with the slot handed over, and returns false.
+   * {@link #release} runs (on the releasing thread) with the slot handed over, and returns false. The grant
+   * returns whether it kept the slot; when it did not, the slot goes on to the next waiter.
    */
-  boolean tryAcquireOr(Runnable grant) {
+  boolean tryAcquireOr(BooleanSupplier grant) {
     synchronized (this) {
       if (free == 0) {
         waiting.add(grant);
@@ -50,17 +52,23 @@ final class HandshakeSlots {
     }
   }
 
-  /** Gives a slot back: to the longest waiting grant, if any. */
+  /**
+   * Gives a slot back: to the longest waiting grant that keeps it, if any. A loop, not a recursion: a grant
+   * that does not keep the slot (its connection was dropped while it waited) returns false instead of
+   * releasing again, so a long queue of dropped waiters cannot overflow the stack.
+   */
   void release() {
-    Runnable next;
-    synchronized (this) {
-      next = waiting.poll();
-      if (next == null) {
-        free++;
-        return;
+    while (true) {
+      BooleanSupplier next;
+      synchronized (this) {
+        next = waiting.poll();
+        if (next == null) {
+          free++;
+          return;
+        }
       }
+      if (next.getAsBoolean()) return;
     }
-    next.run();
   }
 
   /** Returns the free slots (tests). */

@@ -58,4 +58,20 @@ class HandshakeSlotsTest {
     assertEquals(1, slots.free());
     assertEquals(List.of(), opened);
   }
+
+  @Test
+  void oneReleasePastManyDroppedWaitersDoesNotRecurse() {
+    HandshakeSlots slots = new HandshakeSlots(1);
+    VirtualScheduler actor = new VirtualScheduler();
+    List<String> opened = new ArrayList<>();
+    assertTrue(slots.tryAcquire(new GatewayConnection(0), actor, () -> opened.add("first")));
+    for (int i = 1; i <= 50_000; i++) {
+      GatewayConnection dropped = new GatewayConnection(i);
+      assertFalse(slots.tryAcquire(dropped, actor, () -> opened.add("dropped")));
+      dropped.abandoned = true; // a fleet closing while its connections wait
+    }
+    slots.release(); // passes the slot down 50,000 dropped waiters: must not overflow the stack
+    assertEquals(1, slots.free(), "nobody kept the slot: it is free again");
+    assertEquals(List.of(), opened);
+  }
 }
