@@ -2,10 +2,10 @@ package dev.svc.chat;
 
 import java.util.ArrayDeque;
 
-import dev.svc.chat.internal.ClientLoggers;
-import dev.svc.chat.internal.SharedTimer;
-import dev.svc.chat.internal.Inputs;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.ClientLoggers;
+import dev.svc.chat.internal.util.SharedTimer;
+import dev.svc.chat.internal.util.Inputs;
+import dev.svc.chat.internal.util.Log;
 import org.jspecify.annotations.Nullable;
 
 /**

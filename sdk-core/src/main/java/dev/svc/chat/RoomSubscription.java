@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 
-import dev.svc.chat.internal.ClientLoggers;
-import dev.svc.chat.internal.Inputs;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.ClientLoggers;
+import dev.svc.chat.internal.util.Inputs;
+import dev.svc.chat.internal.util.Log;
 
 /**
  * A live view of one room, made by {@link Svc#createRoomSubscription}: it joins the room (waiting for the

@@ -8,7 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-import dev.svc.chat.internal.NamedThreadFactory;
+import dev.svc.chat.internal.util.NamedThreadFactory;
 
 /**
  * Runs tasks one at a time, in submission order, on another executor (which may itself be multi-threaded):

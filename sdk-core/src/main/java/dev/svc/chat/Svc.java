@@ -1,6 +1,6 @@
 package dev.svc.chat;
 
-import dev.svc.chat.internal.ClientLoggers;
+import dev.svc.chat.internal.util.ClientLoggers;
 import dev.svc.chat.internal.RealChatClient;
 
 /**

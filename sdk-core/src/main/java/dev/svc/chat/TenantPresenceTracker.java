@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
-import dev.svc.chat.internal.ClientLoggers;
-import dev.svc.chat.internal.Inputs;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.ClientLoggers;
+import dev.svc.chat.internal.util.Inputs;
+import dev.svc.chat.internal.util.Log;
 
 /**
  * The set of online users of the tenant, made by {@link Svc#createTenantPresenceTracker}: a snapshot from

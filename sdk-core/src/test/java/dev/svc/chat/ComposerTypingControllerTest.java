@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.Collections;
 
-import dev.svc.chat.internal.ClientLoggers;
+import dev.svc.chat.internal.util.ClientLoggers;
 import dev.svc.chat.testing.FakeChatClient;
 import dev.svc.chat.testing.LockProbe;
 import dev.svc.chat.testing.RecordingLogger;

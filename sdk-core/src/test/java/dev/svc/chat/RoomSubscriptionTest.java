@@ -171,7 +171,7 @@ class RoomSubscriptionTest {
   @Test
   void aListenerThatThrowsIsLoggedThroughTheClientsLogger() {
     dev.svc.chat.testing.RecordingLogger logger = new dev.svc.chat.testing.RecordingLogger();
-    dev.svc.chat.internal.ClientLoggers.register(client, logger);
+    dev.svc.chat.internal.util.ClientLoggers.register(client, logger);
     Svc.createRoomSubscription(client, ROOM, "me", new RoomSubscriptionListener() {
       @Override
       public void onMessage(Message message) {

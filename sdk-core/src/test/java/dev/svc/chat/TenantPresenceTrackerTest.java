@@ -11,7 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.svc.chat.internal.ClientLoggers;
+import dev.svc.chat.internal.util.ClientLoggers;
 import dev.svc.chat.testing.FakeChatClient;
 import dev.svc.chat.testing.LockProbe;
 import dev.svc.chat.testing.RecordingLogger;

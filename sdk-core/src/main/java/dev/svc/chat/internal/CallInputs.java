@@ -1,5 +1,7 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.util.Inputs;
+
 /** Checks the inputs of call and push operations before any I/O, with clear messages. */
 final class CallInputs {
   private static final int MAX_DEVICE_TOKEN = 4096;

@@ -1,5 +1,7 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.util.Log;
 import java.io.IOException;
 
 import com.squareup.moshi.JsonDataException;

@@ -1,5 +1,16 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.realtime.Acks;
+import dev.svc.chat.internal.util.ApiUrls;
+import dev.svc.chat.internal.util.ClientThreads;
+import dev.svc.chat.internal.util.Inputs;
+import dev.svc.chat.internal.util.Scheduler;
+import dev.svc.chat.internal.util.SerialScheduler;
+import dev.svc.chat.internal.util.SharedHttpClients;
+import dev.svc.chat.internal.util.SharedTimer;
+import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.Log;
 import java.security.SecureRandom;
 import java.util.Collections;
 import java.util.List;
@@ -81,7 +92,7 @@ public final class RealChatClient implements ChatClient {
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
-    this.engine = new RealtimeEngine(http.webSocket, urls.socket, actor,
+    this.engine = new RealtimeEngine(http.webSocket, urls.socketRequest(), actor,
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);

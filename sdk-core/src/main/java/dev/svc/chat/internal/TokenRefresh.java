@@ -1,5 +1,7 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.Log;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 

@@ -1,5 +1,8 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.Log;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

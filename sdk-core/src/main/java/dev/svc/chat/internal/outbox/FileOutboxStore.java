@@ -15,7 +15,7 @@ import java.util.Locale;
 
 import com.squareup.moshi.JsonDataException;
 import dev.svc.chat.ClientError;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.Log;
 import okio.BufferedSource;
 import okio.Okio;
 

@@ -22,11 +22,11 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
-import dev.svc.chat.internal.CallbackExecutor;
-import dev.svc.chat.internal.EventHub;
-import dev.svc.chat.internal.Log;
-import dev.svc.chat.internal.OpenSet;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.OpenSet;
+import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
 /**

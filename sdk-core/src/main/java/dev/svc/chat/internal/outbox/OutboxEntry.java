@@ -10,7 +10,7 @@ import dev.svc.chat.ChatException;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * One pending send: what to send, and its progress. The fields after the constructor's are confined to the

@@ -8,7 +8,7 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.svc.chat.MessagePart;
-import dev.svc.chat.internal.Inputs;
+import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.json.IsoTimestamps;
 import dev.svc.chat.internal.json.MessagePartJsonAdapter;
 import okio.Buffer;

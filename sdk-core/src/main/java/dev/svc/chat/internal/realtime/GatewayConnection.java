@@ -5,8 +5,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.Log;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.EngineIoHandshake;
 import dev.svc.chat.internal.socketio.SocketIoCodec;

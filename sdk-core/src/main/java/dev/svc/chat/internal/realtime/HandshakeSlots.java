@@ -3,7 +3,7 @@ package dev.svc.chat.internal.realtime;
 import java.util.ArrayDeque;
 import java.util.function.BooleanSupplier;
 
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * Limits the WebSocket handshakes in flight in this process. A fleet of clients that connect at once (a bot

@@ -7,7 +7,7 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;

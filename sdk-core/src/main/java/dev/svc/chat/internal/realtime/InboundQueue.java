@@ -2,8 +2,8 @@ package dev.svc.chat.internal.realtime;
 
 import java.util.ArrayList;
 
-import dev.svc.chat.internal.Log;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 
 /**

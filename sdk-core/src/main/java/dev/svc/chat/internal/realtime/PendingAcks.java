@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * The emitted events waiting for the gateway's acknowledgement, by ack id. Ids are integers from 0, never

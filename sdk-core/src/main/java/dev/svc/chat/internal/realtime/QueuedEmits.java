@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * Emits asked for while no accepted connection is there (connecting, reconnecting, or the new connection of

@@ -15,10 +15,9 @@ import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.ApiUrls;
-import dev.svc.chat.internal.Log;
-import dev.svc.chat.internal.OpenSet;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.OpenSet;
+import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
@@ -42,7 +41,8 @@ public final class RealtimeEngine {
   private static final long CLOSE_GRACE_MILLIS = 1_000;
 
   private final OkHttpClient http;
-  private final String socketUrl;
+  /** The request that opens a socket: one shared by the clients of an API URL ({@code ApiUrls}). */
+  private final Request socketRequest;
   private final Scheduler actor;
   private final ReconnectPolicy reconnectPolicy;
   private final EngineListener listener;
@@ -71,10 +71,10 @@ public final class RealtimeEngine {
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
   private final Set<CompletableFuture<?>> openCommands = new OpenSet<>();
 
-  public RealtimeEngine(OkHttpClient http, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
+  public RealtimeEngine(OkHttpClient http, Request socketRequest, Scheduler actor, ReconnectPolicy reconnectPolicy,
       long ackTimeoutMillis, boolean refreshesTokens, IntSupplier undelivered, EngineListener listener, Log log) {
     this.http = http;
-    this.socketUrl = socketUrl;
+    this.socketRequest = socketRequest;
     this.actor = actor;
     this.reconnectPolicy = reconnectPolicy;
     this.listener = listener;
@@ -84,11 +84,6 @@ public final class RealtimeEngine {
     this.refreshesTokens = refreshesTokens;
     this.gate = new InboundGate(undelivered);
     this.inbound = new InboundPackets(this, listener, log);
-  }
-
-  /** Returns the gateway URL for an API URL: its origin plus {@code /socket.io/?EIO=4&transport=websocket}. */
-  public static String socketUrl(okhttp3.HttpUrl apiUrl) {
-    return apiUrl.newBuilder().encodedPath("/socket.io/").query("EIO=4&transport=websocket").build().toString();
   }
 
   /** Returns the state as last published; callable from any thread. */
@@ -267,11 +262,10 @@ public final class RealtimeEngine {
   /** Opens {@code conn}'s socket once it has a handshake slot, unless it was dropped meanwhile; actor only. */
   private void openSocket(final GatewayConnection conn) {
     if (!conn.keepSlot(conn == current && !conn.abandoned)) return;
-    if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
+    if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketRequest.url());
     conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
         new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);
-    Request request = ApiUrls.socketRequest(socketUrl); // one Request shared by the clients of an API URL
-    conn.webSocket = http.newWebSocket(request, conn.listener(inbound, this, actor, gate, log));
+    conn.webSocket = http.newWebSocket(socketRequest, conn.listener(inbound, this, actor, gate, log));
   }
 
   /** Returns how many inbound frames wait for the actor; any thread. */

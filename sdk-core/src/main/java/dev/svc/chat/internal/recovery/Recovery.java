@@ -22,9 +22,9 @@ import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.RecoveryEvent;
 import dev.svc.chat.Room;
-import dev.svc.chat.internal.CallbackExecutor;
-import dev.svc.chat.internal.Log;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
 /**

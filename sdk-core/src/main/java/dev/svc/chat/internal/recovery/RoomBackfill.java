@@ -12,7 +12,7 @@ import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.RecoveryEvent;
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * One room's catching up, in steps that each read a page and deliver it:

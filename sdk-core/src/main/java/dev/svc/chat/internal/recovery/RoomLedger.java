@@ -45,7 +45,7 @@ final class RoomLedger {
   /** The back-fill of this room, while one runs or waits its turn. */
   RoomBackfill backfill;
   /** The timer that reads the changes if a revision gap stays open. */
-  dev.svc.chat.internal.Scheduler.Timer gapTimer;
+  dev.svc.chat.internal.util.Scheduler.Timer gapTimer;
 
   RoomLedger(String roomId, long seq, long rev) {
     this.roomId = roomId;

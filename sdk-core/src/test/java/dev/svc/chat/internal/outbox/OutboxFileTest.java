@@ -25,7 +25,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.Log;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -12,11 +12,11 @@ import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
-import dev.svc.chat.internal.Log;
+import dev.svc.chat.internal.util.ApiUrls;
+import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.GatewaySession;
-import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,7 +53,7 @@ class RealtimeEngineTest {
       public void onServerEvent(SocketIoPacket event) {
       }
     };
-    engine = new RealtimeEngine(http, RealtimeEngine.socketUrl(HttpUrl.get(gateway.apiUrl())), scheduler,
+    engine = new RealtimeEngine(http, ApiUrls.of(gateway.apiUrl()).socketRequest(), scheduler,
         new ReconnectPolicy(500, 30_000, HALF), 10_000, false, () -> 0, listener, new Log(ChatLogger.NONE));
   }
 

@@ -9,7 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import dev.svc.chat.internal.Scheduler;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * A {@link Scheduler} whose tasks run on the test thread when it pumps, and whose timers fire only when the

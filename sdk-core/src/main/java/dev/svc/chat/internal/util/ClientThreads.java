@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 /**
  * The threads clients share by default, instead of two threads each: one small pool runs the engines (each

@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatLogger;

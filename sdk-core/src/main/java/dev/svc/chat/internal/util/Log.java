@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.LogLevel;

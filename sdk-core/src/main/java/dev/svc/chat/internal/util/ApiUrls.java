@@ -1,6 +1,5 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
-import dev.svc.chat.internal.realtime.RealtimeEngine;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
 
@@ -16,7 +15,7 @@ public final class ApiUrls {
   public final String given;
   /** The API URL, parsed: the REST API's base. */
   public final HttpUrl api;
-  /** The gateway's WebSocket URL ({@link RealtimeEngine#socketUrl}). */
+  /** The gateway's WebSocket URL ({@link #socketUrl}). */
   public final String socket;
   /** The request that opens a WebSocket to {@link #socket} (OkHttp adds the upgrade's headers to a copy). */
   private final Request socketRequest;
@@ -24,7 +23,7 @@ public final class ApiUrls {
   private ApiUrls(String given) {
     this.given = given;
     this.api = HttpUrl.get(given);
-    this.socket = RealtimeEngine.socketUrl(api);
+    this.socket = socketUrl(api);
     this.socketRequest = new Request.Builder().url(socket).build();
   }
 
@@ -38,13 +37,13 @@ public final class ApiUrls {
     return urls;
   }
 
-  /** Returns a request to open a WebSocket to {@code socketUrl}: the shared one of the latest API URL's, or a new one. */
-  public static Request socketRequest(String socketUrl) {
-    ApiUrls urls;
-    synchronized (ApiUrls.class) {
-      urls = latest;
-    }
-    if (urls != null && urls.socket.equals(socketUrl)) return urls.socketRequest;
-    return new Request.Builder().url(socketUrl).build();
+  /** Returns the request that opens a WebSocket to {@link #socket}; OkHttp adds the upgrade's headers to a copy. */
+  public Request socketRequest() {
+    return socketRequest;
+  }
+
+  /** Returns the gateway URL for an API URL: its origin plus {@code /socket.io/?EIO=4&transport=websocket}. */
+  public static String socketUrl(HttpUrl apiUrl) {
+    return apiUrl.newBuilder().encodedPath("/socket.io/").query("EIO=4&transport=websocket").build().toString();
   }
 }

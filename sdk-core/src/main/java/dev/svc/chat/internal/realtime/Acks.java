@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.realtime;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;

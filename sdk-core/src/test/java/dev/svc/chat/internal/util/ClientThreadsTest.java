@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

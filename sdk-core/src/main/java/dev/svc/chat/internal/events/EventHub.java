@@ -1,5 +1,7 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.events;
 
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.Log;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;

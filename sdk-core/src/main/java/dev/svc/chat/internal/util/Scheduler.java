@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 /**
  * A serial executor with timers: the actor that owns a client's connection state. Tasks and timers run one

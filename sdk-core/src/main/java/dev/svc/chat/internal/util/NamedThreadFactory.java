@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;

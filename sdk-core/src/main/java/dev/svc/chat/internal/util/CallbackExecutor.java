@@ -1,4 +1,4 @@
-package dev.svc.chat.internal;
+package dev.svc.chat.internal.util;
 
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
