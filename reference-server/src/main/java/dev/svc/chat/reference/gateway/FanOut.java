@@ -45,14 +45,22 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
     private final FanOutDispatcher dispatcher = new FanOutDispatcher();
+    private final FanOutWatchdog watchdog;
     // How sends are paced by their room's backlog; set by the gateway before the server starts.
     private volatile SendPacing pacing = SendPacing.OFF;
     // Where a test holds the fan-out or a handshake; NONE in production.
     private volatile FanOutSeam seam = FanOutSeam.NONE;
 
     FanOut(Frames frames, Duration presenceInterval) {
+        this(frames, presenceInterval, FanOutWatchdog.DEFAULT_THRESHOLD);
+    }
+
+    /** A fan-out whose watchdog reports a stall of {@code stallThreshold} ({@link FanOutWatchdog}). */
+    FanOut(Frames frames, Duration presenceInterval, Duration stallThreshold) {
         this.frames = frames;
         this.presenceFlusher = new PresenceFlusher(frames, presenceInterval);
+        this.watchdog = new FanOutWatchdog(dispatcher, stallThreshold, System::nanoTime);
+        watchdog.start();
     }
 
     /**
@@ -140,8 +148,14 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         return n;
     }
 
-    /** Stops the presence and fan-out threads. */
+    /** Returns how the fan-out thread is doing (a stuck fan-out is also logged at ERROR). */
+    public FanOutHealth health() {
+        return new FanOutHealth(watchdog.stalled(), watchdog.stalls(), dispatcher.failures(), dispatcher.pending());
+    }
+
+    /** Stops the presence, fan-out and watchdog threads. */
     void close() {
+        watchdog.close();
         presenceFlusher.close();
         dispatcher.close();
     }

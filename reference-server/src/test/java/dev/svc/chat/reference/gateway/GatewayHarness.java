@@ -35,9 +35,14 @@ final class GatewayHarness implements AutoCloseable {
 
     /** A gateway that pings every {@code pingInterval} (the pong deadline is long). */
     GatewayHarness(Duration pingInterval) {
+        this(pingInterval, Duration.ofSeconds(5));
+    }
+
+    /** As above, its fan-out reported stuck after {@code stallThreshold} without progress. */
+    GatewayHarness(Duration pingInterval, Duration stallThreshold) {
         ObjectMapper mapper = Json.newMapper();
         store.createTenant(tenant, TenantSettings.defaults(true));
-        fanOut = Gateway.newFanOut(mapper, Duration.ofMillis(50));
+        fanOut = Gateway.newFanOut(mapper, Duration.ofMillis(50), stallThreshold);
         service = new ChatService(store, clock, new SendRateLimiter(clock, 10_000, 10_000), fanOut);
         gateway = new Gateway(new GatewayConfig(pingInterval, Duration.ofSeconds(60), Duration.ofSeconds(60),
                 GatewayConfig.DEFAULT_MAX_PAYLOAD, GatewayConfig.DEFAULT_OUTBOUND_LIMIT,
@@ -53,6 +58,10 @@ final class GatewayHarness implements AutoCloseable {
 
     FanOut fanOut() {
         return fanOut;
+    }
+
+    Gateway gateway() {
+        return gateway;
     }
 
     String socketUrl() {
