@@ -378,11 +378,12 @@ final class GatewayConnection {
         LOG.warn("dropping connection {}: outbound queue over {} frames or {} bytes", engineSid,
                 gateway.config().outboundLimit(), gateway.config().outboundBytes());
         // The client is not reading, so a close frame would wait behind the backlog: cut the TCP connection.
-        // Not on this thread: the fan-out may hold a lock here, and the close handler takes others.
+        // Not on this thread: it may hold locks here (the fan-out's, this connection's), and no lock is held
+        // across Jetty's I/O.
         try {
             gateway.writers().execute(session::disconnect);
         } catch (RejectedExecutionException e) {
-            session.disconnect();
+            // The gateway is closing: Jetty's stop, right after, closes every connection.
         }
     }
 
