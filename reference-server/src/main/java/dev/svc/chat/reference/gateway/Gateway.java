@@ -77,6 +77,19 @@ public final class Gateway implements AutoCloseable {
         return new FanOut(new Frames(mapper), presenceInterval);
     }
 
+    /**
+     * Returns the fan-out a {@link ChatService} publishes to, whose watchdog reports the fan-out as stuck when
+     * it had work and finished none for {@code stallThreshold} (default 5 s).
+     */
+    public static FanOut newFanOut(ObjectMapper mapper, Duration presenceInterval, Duration stallThreshold) {
+        return new FanOut(new Frames(mapper), presenceInterval, stallThreshold);
+    }
+
+    /** Returns how the fan-out thread is doing: whether it is stuck, how often it was, its failures. */
+    public FanOutHealth fanOutHealth() {
+        return fanOut.health();
+    }
+
     /** The WebSocket extension that compresses each message (RFC 7692). */
     static final String PERMESSAGE_DEFLATE = "permessage-deflate";
 
