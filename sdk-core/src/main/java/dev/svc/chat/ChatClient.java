@@ -45,9 +45,9 @@ public interface ChatClient extends AutoCloseable {
    * Disconnects and releases everything the client created: its threads, and its OkHttp client's threads
    * and connections when the SDK created that client. Nothing that was given in {@link SvcOptions} is
    * shut down. Pending futures fail with a {@link TransportException} (or a {@link ChatStateException}
-   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It may
-   * block for up to about a second while the WebSocket closes; after it returns no thread of the client's
-   * remains. Calling it again does nothing.
+   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It blocks
+   * for at most about one second in all, while the WebSocket closes (a socket not closed by then is cancelled);
+   * after it returns no thread of the client's remains. Calling it again does nothing.
    */
   @Override
   void close();
