@@ -31,9 +31,10 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
 /**
  * The outbox of a client's sends. Each room has a FIFO queue sent in order only while the connection is
- * {@link ConnectionState#CONNECTED}; rooms proceed independently. Over REST one request of a room is in flight at
- * a time (two HTTP connections may swap two requests); over a gateway connection that offers socket sends (one
- * ordered stream, handled in order by the service) up to {@link Transport#window} of them. After a retryable
+ * {@link ConnectionState#CONNECTED}; rooms proceed independently. Each attempt takes a {@link SendRoute}, whose
+ * ordering rule sets how many of a room may be in flight: over REST one (two HTTP connections may swap two
+ * requests); over a gateway connection that offers socket sends (one ordered stream, handled in order by the
+ * service) up to {@link SendRoute#SOCKET_WINDOW}. After a retryable
  * failure no attempt of the room starts until every attempt in flight has answered; then the oldest unfinished
  * send is retried after the backoff, and the rest follow it in order. A network
  * error, a 5xx or a 429 is retried with exponential backoff and full jitter (at least the answer's
@@ -52,20 +53,15 @@ public final class Outbox {
     CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId, String senderId);
 
     /**
-     * Returns the route an attempt of the room would take now (actor only): null for REST, else an object that
-     * names one ordered connection. Attempts of a room in flight are all on one route.
+     * Returns the route an attempt of the room would take now (actor only). Attempts of a room in flight are
+     * all on one route.
      */
-    default Object route(String roomId) {
-      return null;
-    }
-
-    /** Returns how many attempts of one room may be in flight at once on {@code route}: 1 for REST. */
-    default int window(Object route) {
-      return 1;
+    default SendRoute route(String roomId) {
+      return SendRoute.REST;
     }
 
     /** Sends once on {@code route}, as {@link #route} answered it in the same actor task. */
-    default CompletableFuture<Message> send(Object route, String roomId, List<MessagePart> parts,
+    default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
         String clientMessageId, String senderId) {
       return send(roomId, parts, clientMessageId, senderId);
     }
@@ -74,7 +70,7 @@ public final class Outbox {
      * A send of the room refused on {@code route} with a retryable error ended without being sent there again
      * (its deadline): the service may hold the room's later sends on that route back, so use another.
      */
-    default void abandoned(Object route, String roomId) {
+    default void abandoned(SendRoute route, String roomId) {
     }
   }
 
@@ -265,9 +261,9 @@ public final class Outbox {
       return;
     }
     if (q.halted || !connected || closed) return;
-    Object route = transport.route(roomId);
-    if (q.inFlight > 0 && route != q.route) return; // the attempts on the other route answer first: order
-    int window = transport.window(route);
+    SendRoute route = transport.route(roomId);
+    if (q.inFlight > 0 && !route.equals(q.route)) return; // the attempts on the other route answer first: order
+    int window = route.window();
     for (OutboxEntry e : q.entries) {
       if (q.inFlight >= window) return;
       if (e.inFlight) continue;
@@ -276,7 +272,7 @@ public final class Outbox {
     }
   }
 
-  private void attempt(final OutboxEntry e, final RoomQueue q, Object route) {
+  private void attempt(final OutboxEntry e, final RoomQueue q, SendRoute route) {
     q.inFlight++;
     q.route = route;
     e.inFlight = true;
@@ -416,7 +412,7 @@ public final class Outbox {
     /** The attempts of this room under way (possibly of entries that have since timed out). */
     int inFlight;
     /** The route of the attempts under way. */
-    Object route;
+    SendRoute route;
     /** Whether an attempt failed with a retryable error: nothing new starts until no attempt is in flight. */
     boolean halted;
     /** The first retryable failure of the halt, for the log. */

@@ -40,8 +40,8 @@ final class OutboxEntry {
   Scheduler.Timer deadlineTimer;
   /** Whether an attempt of this entry is under way. */
   boolean inFlight;
-  /** The route of the latest attempt ({@link Outbox.Transport#route}), null for REST. */
-  Object route;
+  /** The route of the latest attempt ({@link Outbox.Transport#route}), null before the first. */
+  SendRoute route;
   /** Whether the pending retry follows a network failure, so that a new connection may start it early. */
   boolean wakeOnConnect;
   /** Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. */
