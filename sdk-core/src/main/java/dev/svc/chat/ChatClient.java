@@ -12,7 +12,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Every method is thread-safe and returns at once. Returned futures complete on the callback executor
  * (see {@link SvcOptions.Builder#callbackExecutor}) and fail with a {@link ChatException}: an
  * {@link ApiException} when the service refused, a {@link TransportException} when the network failed, a
- * {@link ChatStateException} when the client's state did not allow the operation.
+ * {@link ChatStateException} when the client's state did not allow the operation. The client's own work
+ * (connection, recovery, sends) never waits for the callback executor, so a busy app thread delays only its
+ * callbacks. A handler may block on a future this client returned ({@code get} or {@code join}: it gets the
+ * outcome as soon as the client has it); a future derived from one ({@code thenApply}, ...) completes on the
+ * callback executor after the blocking handler, so blocking on that from a handler waits for ever.
  */
 public interface ChatClient extends AutoCloseable {
   /**

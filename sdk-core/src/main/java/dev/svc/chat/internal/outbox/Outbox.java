@@ -22,8 +22,8 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
-import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
@@ -43,7 +43,8 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * {@link FileOutboxStore} each entry is written before its first attempt and deleted when it ends (not when
  * the client closes), and the entries a user left are loaded at the user's first connect.
  *
- * <p>State is confined to the client's actor: answers of the transport are posted back to it. Only
+ * <p>State is confined to the client's actor: answers of the transport are posted back to it. Futures complete
+ * on the actor (or the closing thread): the client relays them to the app's callback executor. Only
  * {@link #enqueue}, {@link #start}, {@link #pendingSends()} and {@link #close()} may be called from any thread.
  */
 public final class Outbox {
@@ -76,7 +77,6 @@ public final class Outbox {
 
   private final Scheduler actor;
   private final Transport transport;
-  private final CallbackExecutor callbacks;
   private final Consumer<ClientError> errors;
   private final ReconnectPolicy backoff;
   private final long sendTimeoutMillis;
@@ -103,11 +103,10 @@ public final class Outbox {
    * Creates an outbox. {@code store} is null for one in memory only; {@code sendTimeoutMillis} 0 means no
    * deadline; {@code wallClock} gives the {@code createdAt} of new sends.
    */
-  Outbox(Scheduler actor, Transport transport, CallbackExecutor callbacks, Consumer<ClientError> errors,
-      ReconnectPolicy backoff, long sendTimeoutMillis, FileOutboxStore store, LongSupplier wallClock, Log log) {
+  Outbox(Scheduler actor, Transport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
+      long sendTimeoutMillis, FileOutboxStore store, LongSupplier wallClock, Log log) {
     this.actor = actor;
     this.transport = transport;
-    this.callbacks = callbacks;
     this.errors = errors;
     this.backoff = backoff;
     this.sendTimeoutMillis = sendTimeoutMillis;
@@ -120,32 +119,32 @@ public final class Outbox {
    * Returns the outbox of a client with these options (deadline and directory), the client's backoff and
    * wall clock, errors published as {@link EventType#CLIENT_ERROR}.
    */
-  public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport,
-      CallbackExecutor callbacks, final EventHub hub, ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
+  public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport, final EventHub hub,
+      ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
     FileOutboxStore store = options.outboxDirectory() == null ? null
         : new FileOutboxStore(options.outboxDirectory(), log);
-    return new Outbox(actor, transport, callbacks, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
+    return new Outbox(actor, transport, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
         options.sendTimeoutMillis(), store, wallClock, log);
   }
 
   // ---------------------------------------------------------------- any thread
 
   /**
-   * Queues a send (inputs already checked); returns its future, completed on the callback executor.
-   * {@code senderId} null (no connect yet) fails it at once.
+   * Queues a send (inputs already checked); returns its future, completed on the actor (the client relays it
+   * to the app). {@code senderId} null (no connect yet) fails it at once.
    */
   public CompletableFuture<Message> enqueue(String roomId, List<MessagePart> parts, String clientMessageId,
       String senderId) {
     final CompletableFuture<Message> result = new CompletableFuture<>();
     if (senderId == null) {
-      callbacks.fail(result, new ChatStateException("call connect(userId, token) before sendMessage"));
+      result.completeExceptionally(new ChatStateException("call connect(userId, token) before sendMessage"));
       return result;
     }
     open.add(result);
     result.whenComplete((v, e) -> open.remove(result));
     final OutboxEntry entry = new OutboxEntry(roomId, parts, clientMessageId, senderId, wallClock.getAsLong(),
         result, actor.nowMillis());
-    if (shut || !actor.execute(() -> add(entry))) callbacks.fail(result, closedError());
+    if (shut || !actor.execute(() -> add(entry))) result.completeExceptionally(closedError());
     return result;
   }
 
@@ -169,7 +168,7 @@ public final class Outbox {
   public void close() {
     shut = true;
     pending.clear();
-    for (CompletableFuture<Message> f : new ArrayList<>(open)) callbacks.fail(f, closedError());
+    for (CompletableFuture<Message> f : new ArrayList<>(open)) f.completeExceptionally(closedError());
   }
 
   // ---------------------------------------------------------------- actor
@@ -215,13 +214,13 @@ public final class Outbox {
 
   private void add(OutboxEntry e) {
     if (closed) {
-      callbacks.fail(e.result, closedError());
+      e.result.completeExceptionally(closedError());
       return;
     }
     if (userId == null) startInActor(e.senderId);
     if (!userId.equals(e.senderId)) {
-      callbacks.fail(e.result, new ChatStateException("the client connected as " + userId + " before this send "
-          + "of " + e.senderId + " was queued"));
+      e.result.completeExceptionally(new ChatStateException("the client connected as " + userId + " before this "
+          + "send of " + e.senderId + " was queued"));
       return;
     }
     e.sequence = nextSequence++;
@@ -297,7 +296,7 @@ public final class Outbox {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
       if (error == null) {
         end(e, true);
-        if (e.result != null) callbacks.complete(e.result, message);
+        if (e.result != null) e.result.complete(message);
       } else if (SendFailures.isRetryable(error)) {
         halt(e, q, error);
       } else {
@@ -373,7 +372,7 @@ public final class Outbox {
 
   private void fail(OutboxEntry e, Throwable error) {
     if (e.result != null) {
-      callbacks.fail(e.result, error);
+      e.result.completeExceptionally(error);
     } else {
       // nobody waits on a send loaded from disk: the app hears of its end here, not through a future
       report(ClientError.Kind.SEND_FAILED, "the " + e + ", loaded from the outbox directory, failed for good: "
@@ -387,7 +386,7 @@ public final class Outbox {
       for (OutboxEntry e : q.entries) {
         e.done = true;
         e.cancelTimers();
-        if (e.result != null) callbacks.fail(e.result, error);
+        if (e.result != null) e.result.completeExceptionally(error);
       }
     }
     rooms.clear();

@@ -18,7 +18,6 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
-import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
@@ -40,7 +39,6 @@ final class OutboxHarness {
   final RecordingLogger logger = new RecordingLogger();
   final Log log = new Log(logger);
   final SerialScheduler actor = new SerialScheduler(Runnable::run, time, log);
-  final CallbackExecutor callbacks = CallbackExecutor.on(Runnable::run, log);
   final List<Attempt> calls = new CopyOnWriteArrayList<>();
   final List<ClientError> errors = new CopyOnWriteArrayList<>();
   final ReconnectPolicy backoff = new ReconnectPolicy(BASE, MAX, new Random() {
@@ -56,7 +54,7 @@ final class OutboxHarness {
   }
 
   OutboxHarness(long sendTimeoutMillis, FileOutboxStore store) {
-    outbox = new Outbox(actor, this::send, callbacks, errors::add, backoff, sendTimeoutMillis, store,
+    outbox = new Outbox(actor, this::send, errors::add, backoff, sendTimeoutMillis, store,
         () -> 1_700_000_000_000L + time.nowMillis(), log);
   }
 
