@@ -1,5 +1,6 @@
 package dev.svc.chat.internal.outbox;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.IoQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
@@ -43,9 +45,13 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * {@link FileOutboxStore} each entry is written before its first attempt and deleted when it ends (not when
  * the client closes), and the entries a user left are loaded at the user's first connect.
  *
- * <p>State is confined to the client's actor: answers of the transport are posted back to it. Futures complete
- * on the actor (or the closing thread): the client relays them to the app's callback executor. Only
- * {@link #enqueue}, {@link #start}, {@link #pendingSends()} and {@link #close()} may be called from any thread.
+ * <p>State is confined to the client's actor: answers of the transport are posted back to it. The files are
+ * read, written (with an fsync) and deleted on the client's {@link IoQueue}, never on the actor: a send enters
+ * its room's queue (and may be attempted) only when its write completed and was posted back to the actor, so
+ * its file is durable before its first attempt; loads and writes run in the order asked, so the entries a user
+ * left are queued before the user's new sends. Futures complete on the actor (or the closing thread): the
+ * client relays them to the app's callback executor. Only {@link #enqueue}, {@link #start},
+ * {@link #pendingSends()} and {@link #close()} may be called from any thread.
  */
 public final class Outbox {
   /** One attempt of a send: completes with the stored message, or fails (on any thread). */
@@ -81,6 +87,8 @@ public final class Outbox {
   private final ReconnectPolicy backoff;
   private final long sendTimeoutMillis;
   private final FileOutboxStore store;
+  /** Where {@link #store} is used; null without a store. */
+  private final IoQueue io;
   private final LongSupplier wallClock;
   private final Log log;
 
@@ -91,6 +99,12 @@ public final class Outbox {
   private boolean closed;
   private long nextSequence = 1;
   private long nextKey = 1;
+  /** Entries whose file is being written: not queued yet, but ended like queued ones by a close or new user. */
+  private final Set<OutboxEntry> writing = new java.util.LinkedHashSet<>();
+
+  // confined to the I/O queue
+  /** The sequence of the next file: above every sequence loaded or written in this process. */
+  private long nextFileSequence = 1;
 
   // any thread
   /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
@@ -100,13 +114,15 @@ public final class Outbox {
   private volatile boolean shut;
 
   /**
-   * Creates an outbox. {@code store} is null for one in memory only; {@code sendTimeoutMillis} 0 means no
-   * deadline; {@code wallClock} gives the {@code createdAt} of new sends.
+   * Creates an outbox. {@code store} is null for one in memory only, else used on {@code io};
+   * {@code sendTimeoutMillis} 0 means no deadline; {@code wallClock} gives the {@code createdAt} of new sends.
    */
   Outbox(Scheduler actor, Transport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
-      long sendTimeoutMillis, FileOutboxStore store, LongSupplier wallClock, Log log) {
+      long sendTimeoutMillis, FileOutboxStore store, IoQueue io, LongSupplier wallClock, Log log) {
+    if (store != null && io == null) throw new NullPointerException("a store needs an I/O queue");
     this.actor = actor;
     this.transport = transport;
+    this.io = io;
     this.errors = errors;
     this.backoff = backoff;
     this.sendTimeoutMillis = sendTimeoutMillis;
@@ -117,14 +133,14 @@ public final class Outbox {
 
   /**
    * Returns the outbox of a client with these options (deadline and directory), the client's backoff and
-   * wall clock, errors published as {@link EventType#CLIENT_ERROR}.
+   * wall clock, errors published as {@link EventType#CLIENT_ERROR}; its files on a queue of the shared I/O pool.
    */
   public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport, final EventHub hub,
       ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
     FileOutboxStore store = options.outboxDirectory() == null ? null
         : new FileOutboxStore(options.outboxDirectory(), log);
     return new Outbox(actor, transport, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
-        options.sendTimeoutMillis(), store, wallClock, log);
+        options.sendTimeoutMillis(), store, store == null ? null : IoQueue.shared(log), wallClock, log);
   }
 
   // ---------------------------------------------------------------- any thread
@@ -203,12 +219,19 @@ public final class Outbox {
     }
     userId = user;
     if (store == null) return;
-    List<OutboxEntry> loaded = store.load(user, actor.nowMillis(), (kind, message, cause) -> report(kind, message,
-        null, cause));
-    for (OutboxEntry e : loaded) {
-      nextSequence = Math.max(nextSequence, e.sequence + 1);
-      queue(e);
-    }
+    final long now = actor.nowMillis();
+    io.execute(() -> {
+      List<OutboxEntry> loaded = store.load(user, now, (kind, message, cause) -> actor.execute(
+          () -> report(kind, message, null, cause)));
+      for (OutboxEntry e : loaded) nextFileSequence = Math.max(nextFileSequence, e.sequence + 1);
+      actor.execute(() -> loaded(user, loaded));
+    });
+  }
+
+  /** The entries {@code user} left, read on the I/O queue: queued before any send written after the load. */
+  private void loaded(String user, List<OutboxEntry> loaded) {
+    if (closed || !user.equals(userId)) return; // closed, or another user meanwhile: the files stay
+    for (OutboxEntry e : loaded) queue(e);
     if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + store.directory());
   }
 
@@ -223,18 +246,45 @@ public final class Outbox {
           + "send of " + e.senderId + " was queued"));
       return;
     }
-    e.sequence = nextSequence++;
-    if (store != null) {
-      try {
-        e.file = store.write(e);
-      } catch (IOException | RuntimeException ex) {
-        report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
-            + ex.getMessage() + "); it is kept in memory only", e.roomId, ex);
-      }
-    }
     if (sendTimeoutMillis > 0) {
       long left = e.enqueuedAtMillis + sendTimeoutMillis - actor.nowMillis();
       e.deadlineTimer = actor.schedule(() -> expire(e), Math.max(0, left));
+    }
+    if (store == null) {
+      e.sequence = nextSequence++;
+      queue(e);
+      return;
+    }
+    writing.add(e);
+    if (!io.execute(() -> write(e))) written(e, null, new IOException("the I/O executor refused the write"));
+  }
+
+  /** On the I/O queue: writes the entry's file (durable when this returns), then hands it back to the actor. */
+  private void write(OutboxEntry e) {
+    e.sequence = nextFileSequence++; // read on the actor after the post below, which publishes it
+    File file = null;
+    Exception error = null;
+    try {
+      file = store.write(e);
+    } catch (IOException | RuntimeException ex) {
+      error = ex;
+    }
+    final File written = file;
+    final Exception failure = error;
+    actor.execute(() -> written(e, written, failure)); // refused after close: the file stays, as at close
+  }
+
+  /** The entry's write ended: it enters its room's queue now, unless it ended meanwhile. */
+  private void written(OutboxEntry e, File file, Exception error) {
+    writing.remove(e);
+    e.file = file;
+    if (error != null) {
+      report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
+          + error.getMessage() + "); it is kept in memory only", e.roomId, error);
+    }
+    if (e.done) {
+      if (e.deleteWhenWritten) deleteFile(e); // its deadline passed while it was being written
+      return;
     }
     queue(e);
   }
@@ -360,14 +410,25 @@ public final class Outbox {
     RoomQueue q = rooms.get(e.roomId);
     if (q != null) q.entries.remove(e);
     pending.remove(e.key);
-    if (deleteFile && e.file != null) {
-      try {
-        store.delete(e.file);
-      } catch (IOException ex) {
-        report(ClientError.Kind.OUTBOX_IO, "could not delete the outbox file of the ended " + e
-            + "; it will be sent again at the next start (the service ignores the repeat)", e.roomId, ex);
-      }
+    if (deleteFile) deleteFile(e);
+  }
+
+  /** Deletes the entry's file on the I/O queue, or once it is written. */
+  private void deleteFile(final OutboxEntry e) {
+    final File file = e.file;
+    if (file == null) {
+      e.deleteWhenWritten = writing.contains(e);
+      return;
     }
+    e.file = null;
+    io.execute(() -> {
+      try {
+        store.delete(file);
+      } catch (IOException ex) {
+        actor.execute(() -> report(ClientError.Kind.OUTBOX_IO, "could not delete the outbox file of the ended " + e
+            + "; it will be sent again at the next start (the service ignores the repeat)", e.roomId, ex));
+      }
+    });
   }
 
   private void fail(OutboxEntry e, Throwable error) {
@@ -380,14 +441,16 @@ public final class Outbox {
     }
   }
 
-  /** Ends every entry in memory with {@code error}; their files stay. */
+  /** Ends every entry in memory, and those being written, with {@code error}; their files stay. */
   private void dropAll(ChatStateException error) {
-    for (RoomQueue q : rooms.values()) {
-      for (OutboxEntry e : q.entries) {
-        e.done = true;
-        e.cancelTimers();
-        if (e.result != null) e.result.completeExceptionally(error);
-      }
+    List<OutboxEntry> ended = new ArrayList<>();
+    for (RoomQueue q : rooms.values()) ended.addAll(q.entries);
+    ended.addAll(writing);
+    writing.clear();
+    for (OutboxEntry e : ended) {
+      e.done = true;
+      e.cancelTimers();
+      if (e.result != null) e.result.completeExceptionally(error);
     }
     rooms.clear();
     pending.clear();
