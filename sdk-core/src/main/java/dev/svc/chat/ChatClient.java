@@ -12,7 +12,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Every method is thread-safe and returns at once. Returned futures complete on the callback executor
  * (see {@link SvcOptions.Builder#callbackExecutor}) and fail with a {@link ChatException}: an
  * {@link ApiException} when the service refused, a {@link TransportException} when the network failed, a
- * {@link ChatStateException} when the client's state did not allow the operation.
+ * {@link ChatStateException} when the client's state did not allow the operation. The client's own work
+ * (connection, recovery, sends) never waits for the callback executor, so a busy app thread delays only its
+ * callbacks. A handler may block on a future this client returned ({@code get} or {@code join}: it gets the
+ * outcome as soon as the client has it); a future derived from one ({@code thenApply}, ...) completes on the
+ * callback executor after the blocking handler, so blocking on that from a handler waits for ever.
  */
 public interface ChatClient extends AutoCloseable {
   /**
@@ -45,9 +49,9 @@ public interface ChatClient extends AutoCloseable {
    * Disconnects and releases everything the client created: its threads, and its OkHttp client's threads
    * and connections when the SDK created that client. Nothing that was given in {@link SvcOptions} is
    * shut down. Pending futures fail with a {@link TransportException} (or a {@link ChatStateException}
-   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It may
-   * block for up to about a second while the WebSocket closes; after it returns no thread of the client's
-   * remains. Calling it again does nothing.
+   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It blocks
+   * for at most about one second in all, while the WebSocket closes (a socket not closed by then is cancelled);
+   * after it returns no thread of the client's remains. Calling it again does nothing.
    */
   @Override
   void close();
@@ -112,8 +116,11 @@ public interface ChatClient extends AutoCloseable {
    * Sends a message with the given {@code clientMessageId}, through the client's outbox. Sending again with the
    * same id returns the first message and emits nothing new, so an app may retry freely, but it need not:
    * the outbox retries with backoff and the same id on network errors, 5xx answers and {@code 429} (waiting
-   * at least its {@code Retry-After}). Sends to one room go out one at a time, in call order; sends are made
-   * only while {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the
+   * at least its {@code Retry-After}). Sends to one room are stored in call order: over REST one is in flight
+   * at a time; over the socket, where the server offers it, up to 32 are in flight on the one ordered
+   * connection, which the server handles in order (after a retryable failure the room's later sends wait and
+   * follow the failed one again, in order). Rooms do not wait for each other. Sends are made only while
+   * {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the
    * {@link ApiException} of any other refusal, with a {@link SendTimeoutException} after the deadline of
    * {@link SvcOptions.Builder#sendTimeoutMillis(long)} if one is set, and with a {@link ChatStateException}
    * before the first {@link #connect} or when the client is closed. Pending sends are listed by

@@ -50,7 +50,9 @@ import dev.svc.chat.internal.rest.RestApi;
 
 /**
  * The {@link ChatClient}: wires the REST API, the realtime engine (the actor that owns connection state),
- * the joined room, the event hub and the callback executor, and owns what it created.
+ * the joined room, the event hub and the callback executor, and owns what it created. It is the public
+ * boundary: the internal futures (REST, outbox, engine) complete on the SDK's threads, and each future it
+ * returns is relayed to the callback executor here ({@link CallbackExecutor#relay}).
  */
 public final class RealChatClient implements ChatClient {
   private final Log log;
@@ -119,12 +121,12 @@ public final class RealChatClient implements ChatClient {
       public CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
         return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
       }
-    }, callbacks, actor, log);
+    }, actor, log);
     java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery and the outbox
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, wallClock,
         options.recoverMissedEvents(), log);
-    this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), callbacks,
-        hub, backoff, wallClock, log);
+    this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), hub,
+        backoff, wallClock, log);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
   }
@@ -191,7 +193,7 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<List<Room>> listRooms() {
-    return rest.listRooms();
+    return callbacks.relay(rest.listRooms());
   }
 
   @Override
@@ -203,7 +205,7 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
     Inputs.roomId(roomId);
     Inputs.nonNull(query, "query");
-    return rest.getMessages(roomId, query);
+    return callbacks.relay(rest.getMessages(roomId, query));
   }
 
   @Override
@@ -216,7 +218,7 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
-    return outbox.enqueue(roomId, parts, clientMessageId, userId);
+    return callbacks.relay(outbox.enqueue(roomId, parts, clientMessageId, userId));
   }
 
   @Override
@@ -236,14 +238,14 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
     Inputs.parts(parts);
-    return rest.updateMessage(roomId, messageId, parts);
+    return callbacks.relay(rest.updateMessage(roomId, messageId, parts));
   }
 
   @Override
   public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    return rest.deleteMessage(roomId, messageId);
+    return callbacks.relay(rest.deleteMessage(roomId, messageId));
   }
 
   @Override
@@ -251,14 +253,14 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
     Inputs.emoji(emoji);
-    return rest.toggleReaction(roomId, messageId, emoji);
+    return callbacks.relay(rest.toggleReaction(roomId, messageId, emoji));
   }
 
   @Override
   public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    return rest.markRead(roomId, messageId);
+    return callbacks.relay(rest.markRead(roomId, messageId));
   }
 
   @Override
@@ -268,17 +270,18 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<ChangesPage> getChanges(String roomId, long since, int limit) {
-    return rest.getChanges(Inputs.roomId(roomId), Inputs.since(since), Inputs.changesLimit(limit));
+    return callbacks.relay(rest.getChanges(Inputs.roomId(roomId), Inputs.since(since),
+        Inputs.changesLimit(limit)));
   }
 
   @Override
   public CompletableFuture<List<Receipt>> getReceipts(String roomId) {
-    return rest.getReceipts(Inputs.roomId(roomId));
+    return callbacks.relay(rest.getReceipts(Inputs.roomId(roomId)));
   }
 
   @Override
   public CompletableFuture<List<String>> getPresence() {
-    return rest.getPresence();
+    return callbacks.relay(rest.getPresence());
   }
 
   @Override
@@ -300,28 +303,28 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
     Inputs.roomId(roomId);
     Inputs.nonNull(kind, "kind");
-    return rest.startCall(roomId, kind);
+    return callbacks.relay(rest.startCall(roomId, kind));
   }
 
   @Override
   public CompletableFuture<Call> acceptCall(String callId) {
-    return rest.moveCall(CallInputs.callId(callId), "accept");
+    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "accept"));
   }
 
   @Override
   public CompletableFuture<Call> declineCall(String callId) {
-    return rest.moveCall(CallInputs.callId(callId), "decline");
+    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "decline"));
   }
 
   @Override
   public CompletableFuture<Call> endCall(String callId) {
-    return rest.moveCall(CallInputs.callId(callId), "end");
+    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "end"));
   }
 
   @Override
   public CompletableFuture<Call> getActiveCall(String roomId) {
     Inputs.roomId(roomId);
-    return rest.getActiveCall(roomId);
+    return callbacks.relay(rest.getActiveCall(roomId));
   }
 
   @Override
@@ -329,14 +332,16 @@ public final class RealChatClient implements ChatClient {
     CallInputs.deviceToken(token);
     Inputs.nonNull(platform, "platform");
     ChatStateException refused = pushRefusal("registerDeviceToken");
-    return refused != null ? this.<Void>failed(refused) : rest.registerDeviceToken(token, platform);
+    return refused != null ? this.<Void>failed(refused)
+        : callbacks.relay(rest.registerDeviceToken(token, platform));
   }
 
   @Override
   public CompletableFuture<Void> unregisterDeviceToken(String token) {
     CallInputs.deviceToken(token);
     ChatStateException refused = pushRefusal("unregisterDeviceToken");
-    return refused != null ? this.<Void>failed(refused) : rest.unregisterDeviceToken(token);
+    return refused != null ? this.<Void>failed(refused)
+        : callbacks.relay(rest.unregisterDeviceToken(token));
   }
 
   /** Push registration needs a connected session-token client (seed.md): returns why not, or null. */
@@ -376,14 +381,10 @@ public final class RealChatClient implements ChatClient {
   }
 
   private <T> CompletableFuture<T> failed(Throwable error) {
-    CompletableFuture<T> f = new CompletableFuture<>();
-    callbacks.fail(f, error);
-    return f;
+    return callbacks.failed(error);
   }
 
   private <T> CompletableFuture<T> completed(T value) {
-    CompletableFuture<T> f = new CompletableFuture<>();
-    callbacks.complete(f, value);
-    return f;
+    return callbacks.completed(value);
   }
 }

@@ -38,7 +38,8 @@ public final class RealtimeEngine {
    * accepts and drops at once must not drive a reconnect storm.
    */
   static final long STABLE_MILLIS = 10_000;
-  private static final long CLOSE_GRACE_MILLIS = 1_000;
+  /** How long {@link #shutdown()} blocks at most in all: for the closing task, then for the socket's end. */
+  static final long CLOSE_GRACE_MILLIS = 1_000;
 
   private final OkHttpClient http;
   /** The request that opens a socket: one shared by the clients of an API URL ({@code ApiUrls}). */
@@ -144,27 +145,26 @@ public final class RealtimeEngine {
   }
 
   /**
-   * Closes for good: disconnects politely, waits briefly for the socket to end, then cancels it so no
-   * OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
+   * Closes for good: disconnects politely, waits for the socket to end (one deadline in all), then cancels it
+   * so no OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
    */
   public void shutdown() {
     final GatewayConnection[] last = new GatewayConnection[1];
     final CountDownLatch done = new CountDownLatch(1);
-    boolean posted = actor.execute(new Runnable() {
-      @Override
-      public void run() {
-        last[0] = current;
-        stop(ConnectionState.CLOSED, ConnectionReason.CLOSED, new TransportException("the client was closed"));
-        done.countDown();
-      }
+    boolean posted = actor.execute(() -> {
+      last[0] = current;
+      stop(ConnectionState.CLOSED, ConnectionReason.CLOSED, new TransportException("the client was closed"));
+      done.countDown();
     });
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS);
     try {
       if (posted) done.await(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     GatewayConnection conn = last[0];
-    if (conn != null && conn.webSocket != null && !conn.awaitGone(CLOSE_GRACE_MILLIS)) {
+    if (conn != null && conn.webSocket != null
+        && !conn.awaitGone(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))) {
       conn.webSocket.cancel();
     }
     actor.shutdown();
