@@ -35,6 +35,12 @@ final class FakeChatClient extends UnsupportedChatClient {
   volatile int disconnects;
   volatile int reconnectNows;
   volatile boolean closed;
+  /** When set, the next connect waits at its entry (test seam for races): counted down on entry. */
+  volatile java.util.concurrent.CountDownLatch connectEntered;
+  /** What a gated connect waits for before it proceeds. */
+  volatile java.util.concurrent.CountDownLatch connectRelease;
+  /** Every connect, disconnect and token update in call order: "connect", "disconnect", "update". */
+  final List<String> calls = new CopyOnWriteArrayList<>();
 
   FakeChatClient(SvcOptions options) {
     this.options = options;
@@ -42,6 +48,17 @@ final class FakeChatClient extends UnsupportedChatClient {
 
   @Override
   public CompletableFuture<Void> connect(String userId, String token) {
+    java.util.concurrent.CountDownLatch entered = connectEntered;
+    if (entered != null) {
+      connectEntered = null;
+      entered.countDown();
+      try {
+        if (!connectRelease.await(30, java.util.concurrent.TimeUnit.SECONDS)) throw new AssertionError("no release");
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+    }
+    calls.add("connect");
     tokens.add(token);
     CompletableFuture<Void> f = new CompletableFuture<>();
     if (connectFailure != null) {
@@ -64,6 +81,7 @@ final class FakeChatClient extends UnsupportedChatClient {
   @Override
   public CompletableFuture<Void> disconnect() {
     disconnects++;
+    calls.add("disconnect");
     state = ConnectionState.DISCONNECTED;
     return CompletableFuture.completedFuture(null);
   }
