@@ -2,7 +2,6 @@ package dev.svc.chat.session;
 
 import java.util.ArrayDeque;
 
-import dev.svc.chat.ChatLogger;
 import dev.svc.chat.LogLevel;
 
 /**
@@ -18,12 +17,12 @@ import dev.svc.chat.LogLevel;
  */
 final class ClientCalls {
   private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
-  private final ChatLogger logger;
+  private final SessionLog log;
   /** Whether a thread is running a call; guarded by this. */
   private boolean draining;
 
-  ClientCalls(ChatLogger logger) {
-    this.logger = logger;
+  ClientCalls(SessionLog log) {
+    this.log = log;
   }
 
   /** Queues {@code call}; called while the manager holds its lock, so the order is the order of decisions. */
@@ -44,20 +43,12 @@ final class ClientCalls {
       try {
         call.run();
       } catch (RuntimeException e) {
-        log(e);
+        log.log(LogLevel.WARN, "a call on the chat client failed", e);
       } finally {
         synchronized (this) {
           draining = false;
         }
       }
-    }
-  }
-
-  private void log(RuntimeException e) {
-    try {
-      if (logger.isLoggable(LogLevel.WARN)) logger.log(LogLevel.WARN, "a call on the chat client failed", e);
-    } catch (RuntimeException ignored) {
-      // a broken logger must not break the session
     }
   }
 }

@@ -36,7 +36,7 @@ final class SessionClient {
     this.callbackExecutor = callbackExecutor;
     this.outboxDirectory = outboxDirectory;
     this.okHttpClient = okHttpClient;
-    this.calls = new ClientCalls(logger);
+    this.calls = new ClientCalls(new SessionLog(logger));
   }
 
   /** Returns the client, or null before the first session. */
@@ -73,6 +73,15 @@ final class SessionClient {
         calls.drain();
       });
     });
+  }
+
+  /**
+   * Queues the hand-over of {@code s}'s token to the client's credentials ({@link ChatClient#updateToken}): a
+   * refresh never connects; a connected client moves to the token, a disconnected one keeps it.
+   */
+  void updateToken(final Session s) {
+    final ChatClient c = client;
+    if (c != null) calls.add(() -> c.updateToken(s.token()));
   }
 
   /** Queues a disconnect, if there is a client. */

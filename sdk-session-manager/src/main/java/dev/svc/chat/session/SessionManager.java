@@ -2,8 +2,6 @@ package dev.svc.chat.session;
 
 import java.io.File;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 
 import dev.svc.chat.ApiException;
@@ -26,12 +24,18 @@ import okhttp3.OkHttpClient;
  * (from the tenant's {@code /api/chat/session} route or a typed session), creates the client from the
  * session's {@code apiUrl}, connects, and refreshes the token {@linkplain Builder#refreshLeadMillis five
  * minutes} before it expires (see {@link SessionStatus} for the states and {@code RefreshPolicy}'s rule for
- * short tokens). A refresh reconnects with the new token while the app keeps the same client object, its
- * handlers and its joined room; messages arriving meanwhile are delivered once.
+ * short tokens). A refresh hands the new token to the client ({@link ChatClient#updateToken}), which moves
+ * its connection to it while the app keeps the same client object, its handlers and its joined room;
+ * messages arriving meanwhile are delivered once. The manager calls {@code connect} only to start a run.
  *
  * <p>The client is created with a {@link TokenRefresher} that is this manager: a REST {@code 401
  * token_expired}, a gateway {@code token_expired} and the scheduled refresh all share one fetch.
  * {@link #stop()} is the "page hide" of the JS SDK (it disconnects); {@link #start()} resumes.
+ *
+ * <p>Inside: {@code StatusBoard} (status and listener), {@code RefreshTimer} (the refresh before expiry and
+ * the fetch retries), {@code SessionClient} (the client and the ordered calls on it) and
+ * {@code ConnectionVerdict} (what the client's connection means for the status), all under this object's
+ * lock; calls on the client run outside it, in the order they were decided.
  */
 public final class SessionManager {
   /** The default refresh lead time: 5 minutes before the token expires. */
@@ -41,7 +45,7 @@ public final class SessionManager {
   private final SessionScheduler scheduler;
   private final boolean ownsScheduler;
   private final SerialExecutor callbacks;
-  private final ChatLogger logger;
+  private final SessionLog log;
 
   // guarded by this
   private final StatusBoard board;
@@ -56,16 +60,18 @@ public final class SessionManager {
    */
   private int generation;
   private @Nullable CompletableFuture<String> refreshInFlight;
+  /** The run that called connect: later sessions of that run are refreshes, given by updateToken. */
+  private int connectedRun = -1;
 
   private SessionManager(Builder b) {
     this.fetcher = b.fetcher;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = b.scheduler != null ? b.scheduler : new SystemSessionScheduler();
-    this.logger = b.logger;
-    this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, logger)
-        : SerialExecutor.ownThread("svc-session-callbacks", logger);
+    this.log = new SessionLog(b.logger);
+    this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, b.logger)
+        : SerialExecutor.ownThread("svc-session-callbacks", b.logger);
     this.board = new StatusBoard(b.listener, callbacks);
-    this.client = new SessionClient(b.clientFactory, logger, b.callbackExecutor, b.outboxDirectory, b.okHttpClient);
+    this.client = new SessionClient(b.clientFactory, b.logger, b.callbackExecutor, b.outboxDirectory, b.okHttpClient);
     this.timer = new RefreshTimer(scheduler, new RefreshPolicy(b.refreshLeadMillis), this::onTimer);
   }
 
@@ -195,8 +201,9 @@ public final class SessionManager {
   }
 
   /**
-   * Refreshes now, sharing a refresh under way: fetches the session and reconnects with its token. This is
-   * what the client's {@link TokenRefresher} and the refresh timer call.
+   * Refreshes now, sharing a refresh under way: fetches the session and hands its token to the client
+   * (which moves its connection to it). This is what the client's {@link TokenRefresher} and the refresh
+   * timer call.
    *
    * @return a future of the new token; failed when stopped, not signed in, or the network failed
    */
@@ -235,17 +242,29 @@ public final class SessionManager {
     refresh();
   }
 
-  /** A fetch completed: keeps its session and, if a run is started, connects (or reconnects) with it. */
-  private synchronized void onFetched(CompletableFuture<String> result, @Nullable Session s, @Nullable Throwable e) {
+  /** A fetch completed: answers the refresh's future, without the lock (its dependents are the client's). */
+  private void onFetched(CompletableFuture<String> result, @Nullable Session s, @Nullable Throwable e) {
+    Throwable failure = applyFetched(result, s, SessionLog.cause(e));
+    if (failure == null) {
+      result.complete(s.token());
+    } else {
+      result.completeExceptionally(failure);
+    }
+  }
+
+  /**
+   * Keeps the fetched session and, if a run is started, connects with it (the run's first session) or hands
+   * its token to the client (a refresh). Returns why the fetch failed the refresh, or null.
+   */
+  private synchronized @Nullable Throwable applyFetched(CompletableFuture<String> result, @Nullable Session s,
+      @Nullable Throwable e) {
     if (refreshInFlight == result) refreshInFlight = null;
-    e = unwrap(e);
     if (e == null && s == null) e = new IllegalStateException("the session fetcher gave no session");
     if (e == null) e = s.cannotFollow(session);
     if (!started) {
       // stopped meanwhile: keep a good session for the next start(); connect nothing
       if (e == null && client.get() != null) session = s;
-      result.completeExceptionally(new ChatStateException("the session manager was stopped"));
-      return;
+      return new ChatStateException("the session manager was stopped");
     }
     if (e == null && client.get() == null) {
       try {
@@ -260,12 +279,16 @@ public final class SessionManager {
       } else {
         retryLater(e);
       }
-      result.completeExceptionally(e);
-      return;
+      return e;
     }
     session = s;
-    connect(s);
-    result.complete(s.token());
+    if (connectedRun == generation) {
+      client.updateToken(s); // a refresh: the client's credentials take it; connect only starts a run
+      scheduleRefresh(); // for the new token; the client follows its connection by itself
+    } else {
+      connect(s);
+    }
+    return null;
   }
 
   // ---------------------------------------------------------------- guarded by this
@@ -273,7 +296,8 @@ public final class SessionManager {
   /** Queues the connect with {@code s}'s token; its answer counts only for this run and this session. */
   private void connect(final Session s) {
     final int g = generation;
-    client.connect(s, e -> onConnectResult(g, s, unwrap(e)));
+    connectedRun = g;
+    client.connect(s, e -> onConnectResult(g, s, SessionLog.cause(e)));
   }
 
   private synchronized void onConnectResult(int g, Session s, @Nullable Throwable e) {
@@ -318,7 +342,7 @@ public final class SessionManager {
     Session s = session;
     if (s == null || refreshInFlight != null) return;
     long delay = timer.refreshBeforeExpiry(s, generation);
-    if (delay >= 0) log(LogLevel.DEBUG, "refreshing the session token in " + delay + " ms", null);
+    if (delay >= 0) log.log(LogLevel.DEBUG, "refreshing the session token in " + delay + " ms", null);
   }
 
   private void retryLater(Throwable e) {
@@ -326,13 +350,13 @@ public final class SessionManager {
     boolean connected = c != null && c.state() == ConnectionState.CONNECTED;
     if (!connected && board.status() != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
     long delay = timer.retryLater(session, generation);
-    log(LogLevel.INFO, "fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay
+    log.log(LogLevel.INFO, "fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay
         + " ms", null);
   }
 
   /** Goes ERROR and disconnects; the caller drains the client's calls once it let go of the lock. */
   private void fail(Throwable e) {
-    log(LogLevel.WARN, "the session failed: " + e.getMessage(), null);
+    log.log(LogLevel.WARN, "the session failed: " + e.getMessage(), null);
     started = false;
     generation++;
     timer.cancel();
@@ -342,13 +366,6 @@ public final class SessionManager {
 
   private void setStatus(SessionStatus next, @Nullable Throwable cause) {
     board.set(next, cause, client.get(), session);
-  }
-
-  private static @Nullable Throwable unwrap(@Nullable Throwable e) {
-    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
   }
 
   /** Creates the client from options the manager prepared (with its token refresher); tests pass fakes. */
@@ -368,12 +385,7 @@ public final class SessionManager {
     private final SessionStateListener listener;
     private long refreshLeadMillis = DEFAULT_REFRESH_LEAD_MILLIS;
     private @Nullable SessionScheduler scheduler;
-    private ClientFactory clientFactory = new ClientFactory() {
-      @Override
-      public ChatClient create(SvcOptions options) {
-        return Svc.init(options);
-      }
-    };
+    private ClientFactory clientFactory = Svc::init;
     private @Nullable Executor callbackExecutor;
     private @Nullable File outboxDirectory;
     private @Nullable OkHttpClient okHttpClient;
@@ -478,15 +490,6 @@ public final class SessionManager {
      */
     public SessionManager build() {
       return new SessionManager(this);
-    }
-  }
-
-  /** Logs through the app's logger, which may neither filter badly nor throw into the manager. */
-  private void log(LogLevel level, String message, @Nullable Throwable error) {
-    try {
-      if (logger.isLoggable(level)) logger.log(level, message, error);
-    } catch (RuntimeException ignored) {
-      // a broken logger must not break the session
     }
   }
 }

@@ -143,4 +143,26 @@ class SessionManagerRaceTest {
     assertEquals(ConnectionState.CONNECTED, client.state());
     assertEquals(55 * MINUTE, time.pendingDelay(), "the refresh timer runs");
   }
+
+  @Test
+  void stopWhileAScheduledRefreshHandsItsTokenOverLeavesTheClientDisconnected() throws Exception {
+    manager().start();
+    fetches.get(0).complete(session());
+    FakeChatClient client = clients.get(0);
+    time.advance(55 * MINUTE); // the refresh before expiry: its fetch is under way
+    assertEquals(2, fetches.size());
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    client.connectRelease = release;
+    client.connectEntered = entered;
+    Thread fetchThread = onAnotherThread(() -> fetches.get(1).complete(session()));
+    assertTrue(entered.await(30, TimeUnit.SECONDS), "the refreshed token is being handed over");
+    manager.stop(); // the app goes to the background as the refresh returns
+    release.countDown();
+    join(fetchThread);
+
+    assertEquals(List.of("connect", "update", "disconnect"), client.calls, "a refresh never connects");
+    assertEquals(ConnectionState.DISCONNECTED, client.state());
+    assertEquals(SessionStatus.IDLE, manager.state().status());
+  }
 }
