@@ -24,6 +24,10 @@ public interface ChatClient extends AutoCloseable {
    * again with a new token (a refresh) reconnects with that token, keeping this client's handlers and its
    * joined room. The token is also used for every REST call from now on.
    *
+   * <p>A client serves one user: once it connected as one user, a connect as another user is refused (the
+   * future fails with a {@link ChatStateException}) and nothing of the first user's state changes. Close the
+   * client and create a new one for the other user.
+   *
    * <p>If the transport fails before the gateway accepted the handshake, the future fails with a
    * {@link TransportException} while the client keeps retrying in the background (state
    * {@link ConnectionState#RECONNECTING}).
@@ -36,6 +40,19 @@ public interface ChatClient extends AutoCloseable {
    *     key ({@code sk_...}): API keys never belong in client code
    */
   CompletableFuture<@Nullable Void> connect(String userId, String token);
+
+  /**
+   * Replaces the session token of the connected user with a fresh one, as a {@link TokenRefresher}'s answer
+   * does, without connecting or disconnecting: REST calls use it from now on, an open realtime connection
+   * moves to it (make before break: the state stays {@link ConnectionState#CONNECTED} and no event is lost
+   * or repeated), and a disconnected client keeps it for its next {@link #connect}. For apps (and the session
+   * manager) that refresh the token on their own schedule, before it expires.
+   *
+   * @param token the new session token of the same user (a JWT), never an API key
+   * @throws IllegalArgumentException if {@code token} is empty or is an API key
+   * @throws ChatStateException before the first {@link #connect}, or after {@link #close()}
+   */
+  void updateToken(String token);
 
   /**
    * Closes the realtime connection politely (Socket.IO DISCONNECT, then a WebSocket close) and does not

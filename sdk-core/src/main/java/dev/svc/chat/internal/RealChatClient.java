@@ -1,5 +1,6 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.auth.Credentials;
 import dev.svc.chat.internal.realtime.Acks;
 import dev.svc.chat.internal.util.ApiUrls;
 import dev.svc.chat.internal.util.ClientThreads;
@@ -63,12 +64,10 @@ public final class RealChatClient implements ChatClient {
   private final RestApi rest;
   private final Outbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile String userId;
-  private volatile String token;
+  /** The user, the current token and the refresh: REST and the engine follow them. */
+  private final Credentials credentials;
   /** Whether the app wants the realtime connection: set by connect, cleared by disconnect and close. */
   private volatile boolean wantConnected;
-  /** The refresh single flight; null without a {@link dev.svc.chat.TokenRefresher}. */
-  private final TokenRefresh tokenRefresh;
   private final Recovery recovery;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
@@ -98,37 +97,16 @@ public final class RealChatClient implements ChatClient {
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
-    this.tokenRefresh = options.tokenRefresher() == null ? null
-        : new TokenRefresh(options.tokenRefresher(), new TokenRefresh.Target() {
-          @Override
-          public String currentToken() {
-            return token;
-          }
-
-          @Override
-          public void adopt(String fresh) {
-            token = fresh;
-            if (wantConnected && !closed.get()) engine.connect(fresh);
-          }
-        }, callbacks, log);
-    this.rest = new RestApi(http.rest(urls.api), urls.api, new RestApi.TokenSource() {
-      @Override
-      public String token() {
-        return token;
-      }
-
-      @Override
-      public CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
-        return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
-      }
-    }, actor, log);
+    this.credentials = new Credentials(options.tokenRefresher(), callbacks, log);
+    credentials.listen(engine::tokenChanged); // a refresh or updateToken; connect gives its token itself
+    this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
     java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery and the outbox
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, wallClock,
         options.recoverMissedEvents(), log);
     this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), hub,
         backoff, wallClock, log);
     router.wire(recovery, joinedRoom, outbox, engine,
-        new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
+        new GatewayTokenExpiry(credentials, engine, () -> wantConnected && !closed.get(), log));
   }
 
   @Override
@@ -136,11 +114,20 @@ public final class RealChatClient implements ChatClient {
     Inputs.userId(userId);
     Inputs.sessionToken(token);
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
-    outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
-    this.userId = userId;
-    this.token = token;
-    this.wantConnected = true;
-    return callbacks.relay(engine.connect(token));
+    try {
+      credentials.checkUser(userId); // one client, one user: refused before anything user-scoped moves
+      outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
+      wantConnected = true;
+      return callbacks.relay(credentials.signIn(userId, token, engine::connect));
+    } catch (ChatStateException refused) { // another user, or closed
+      return failed(refused);
+    }
+  }
+
+  @Override
+  public void updateToken(String token) {
+    Inputs.sessionToken(token);
+    credentials.update(token);
   }
 
   @Override
@@ -158,6 +145,7 @@ public final class RealChatClient implements ChatClient {
     }
     if (!closed.compareAndSet(false, true)) return;
     wantConnected = false;
+    credentials.close();
     rest.close();
     engine.shutdown();
     outbox.close();
@@ -218,7 +206,7 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
-    return callbacks.relay(outbox.enqueue(roomId, parts, clientMessageId, userId));
+    return callbacks.relay(outbox.enqueue(roomId, parts, clientMessageId, credentials.userId()));
   }
 
   @Override
@@ -372,12 +360,12 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public String userId() {
-    return userId;
+    return credentials.userId();
   }
 
   @Override
   public String toString() {
-    return "ChatClient{userId=" + userId + ", state=" + state() + "}";
+    return "ChatClient{userId=" + credentials.userId() + ", state=" + state() + "}";
   }
 
   private <T> CompletableFuture<T> failed(Throwable error) {

@@ -92,7 +92,7 @@ public final class RealtimeEngine {
     return publishedState;
   }
 
-  /** Returns the token of the latest connect; call on the actor thread only. */
+  /** Returns the token the actor has from the credentials (the handshake sends it); actor only. */
   public String tokenInActor() {
     return token;
   }
@@ -119,6 +119,14 @@ public final class RealtimeEngine {
     final CompletableFuture<Void> result = new CompletableFuture<>();
     post(result, () -> doConnect(token, result));
     return result;
+  }
+
+  /** The credentials' token changed: a connection moves to it (as {@link #connect}); a disconnected one keeps it. */
+  public void tokenChanged(final String token) {
+    actor.execute(() -> { // decided on the actor, so a change racing disconnect() never reconnects
+      if (state == ConnectionState.DISCONNECTED || state == ConnectionState.CLOSED) this.token = token;
+      else doConnect(token, new CompletableFuture<>());
+    });
   }
 
   /** Disconnects politely and stays disconnected. */
@@ -291,7 +299,7 @@ public final class RealtimeEngine {
 
   /**
    * The token expired (refused, or {@code session-expired} on an open connection). With a refresher the
-   * engine waits, RECONNECTING, for the new token the client fetches ({@link #connect}) or for
+   * engine waits, RECONNECTING, for the credentials' new token ({@link #tokenChanged}) or for
    * {@link #refreshFailed}; without one it stays DISCONNECTED.
    */
   void tokenExpired(ApiException cause) {

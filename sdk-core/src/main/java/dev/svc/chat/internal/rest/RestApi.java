@@ -22,6 +22,7 @@ import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.auth.Credentials;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
@@ -69,22 +70,10 @@ public final class RestApi {
     }
   };
 
-  /** Supplies the session token of the latest connect, or null before it. */
-  public interface TokenSource {
-    String token();
-
-    /**
-     * Returns a future of a token newer than {@code expiredToken} (the shared refresh), or null when the
-     * client has no refresher: then {@code token_expired} simply fails the call.
-     */
-    default CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
-      return null;
-    }
-  }
-
   private final OkHttpClient http;
   private final HttpUrl apiUrl;
-  private final TokenSource tokens;
+  /** The token of every request, and the refresh after a {@code 401 token_expired}. */
+  private final Credentials credentials;
   private final Scheduler timers;
   private final Log log;
   private final Set<Call> inFlight = new OpenSet<>();
@@ -92,11 +81,10 @@ public final class RestApi {
   private final Set<CompletableFuture<?>> open = new OpenSet<>();
   private volatile boolean closed;
 
-  public RestApi(OkHttpClient http, HttpUrl apiUrl, TokenSource tokens, Scheduler timers,
-      Log log) {
+  public RestApi(OkHttpClient http, HttpUrl apiUrl, Credentials credentials, Scheduler timers, Log log) {
     this.http = http;
     this.apiUrl = apiUrl;
-    this.tokens = tokens;
+    this.credentials = credentials;
     this.timers = timers;
     this.log = log;
   }
@@ -260,7 +248,7 @@ public final class RestApi {
         open.remove(result);
       }
     });
-    String token = tokens.token();
+    String token = credentials.token();
     if (closed) {
       result.completeExceptionally(new ChatStateException("the client is closed"));
     } else if (token == null) {
@@ -281,8 +269,8 @@ public final class RestApi {
       final int retriesLeft, final ApiException error, final CompletableFuture<T> result) {
     String header = request.header("Authorization");
     String used = header != null && header.startsWith("Bearer ") ? header.substring(7) : null;
-    CompletableFuture<String> fresh = tokens.refreshAfterExpiry(used);
-    if (fresh == null) return false;
+    if (!credentials.refreshes()) return false;
+    CompletableFuture<String> fresh = credentials.refresh(used);
     log.info(request.method() + " " + request.url().encodedPath() + ": token expired; retrying after a refresh");
     fresh.whenComplete(new java.util.function.BiConsumer<String, Throwable>() {
       @Override
