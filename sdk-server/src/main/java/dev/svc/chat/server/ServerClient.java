@@ -127,7 +127,7 @@ public final class ServerClient {
    * @return the user
    */
   public ChatUser upsertUser(String userId) {
-    return api.execute("POST", "users", Wire.body("userId", userId), Wire::user);
+    return api.execute("POST", "users", Wire.body("userId", given(userId, "userId")), Wire::user);
   }
 
   /**
@@ -138,7 +138,7 @@ public final class ServerClient {
    * @return the user
    */
   public ChatUser upsertUser(String userId, String username) {
-    return api.execute("POST", "users", Wire.body("userId", userId, "username", username), Wire::user);
+    return api.execute("POST", "users", Wire.body("userId", given(userId, "userId"), "username", given(username, "username")), Wire::user);
   }
 
   /**
@@ -148,7 +148,7 @@ public final class ServerClient {
    * @return the future user
    */
   public CompletableFuture<ChatUser> upsertUserAsync(String userId) {
-    return api.enqueue("POST", "users", Wire.body("userId", userId), Wire::user);
+    return api.enqueue("POST", "users", Wire.body("userId", given(userId, "userId")), Wire::user);
   }
 
   /**
@@ -159,7 +159,7 @@ public final class ServerClient {
    * @return the future user
    */
   public CompletableFuture<ChatUser> upsertUserAsync(String userId, String username) {
-    return api.enqueue("POST", "users", Wire.body("userId", userId, "username", username), Wire::user);
+    return api.enqueue("POST", "users", Wire.body("userId", given(userId, "userId"), "username", given(username, "username")), Wire::user);
   }
 
   /**
@@ -190,7 +190,7 @@ public final class ServerClient {
    * @return the room
    */
   public ChatRoom createRoom(List<String> memberIds) {
-    return api.execute("POST", "chat/rooms", Wire.body("memberIds", memberIds), Wire::room);
+    return api.execute("POST", "chat/rooms", Wire.body("memberIds", given(memberIds, "memberIds")), Wire::room);
   }
 
   /**
@@ -201,7 +201,7 @@ public final class ServerClient {
    * @return the room
    */
   public ChatRoom createRoom(String name, List<String> memberIds) {
-    return api.execute("POST", "chat/rooms", Wire.body("name", name, "memberIds", memberIds), Wire::room);
+    return api.execute("POST", "chat/rooms", Wire.body("name", given(name, "name"), "memberIds", given(memberIds, "memberIds")), Wire::room);
   }
 
   /**
@@ -211,7 +211,7 @@ public final class ServerClient {
    * @return the future room
    */
   public CompletableFuture<ChatRoom> createRoomAsync(List<String> memberIds) {
-    return api.enqueue("POST", "chat/rooms", Wire.body("memberIds", memberIds), Wire::room);
+    return api.enqueue("POST", "chat/rooms", Wire.body("memberIds", given(memberIds, "memberIds")), Wire::room);
   }
 
   /**
@@ -222,7 +222,7 @@ public final class ServerClient {
    * @return the future room
    */
   public CompletableFuture<ChatRoom> createRoomAsync(String name, List<String> memberIds) {
-    return api.enqueue("POST", "chat/rooms", Wire.body("name", name, "memberIds", memberIds), Wire::room);
+    return api.enqueue("POST", "chat/rooms", Wire.body("name", given(name, "name"), "memberIds", given(memberIds, "memberIds")), Wire::room);
   }
 
   /**
@@ -233,7 +233,7 @@ public final class ServerClient {
    * @return the room
    */
   public ChatRoom addMembers(String roomId, List<String> userIds) {
-    return api.execute("POST", membersPath(roomId), Wire.body("userIds", userIds), Wire::room);
+    return api.execute("POST", membersPath(roomId), Wire.body("userIds", given(userIds, "userIds")), Wire::room);
   }
 
   /**
@@ -244,7 +244,7 @@ public final class ServerClient {
    * @return the future room
    */
   public CompletableFuture<ChatRoom> addMembersAsync(String roomId, List<String> userIds) {
-    return api.enqueue("POST", membersPath(roomId), Wire.body("userIds", userIds), Wire::room);
+    return api.enqueue("POST", membersPath(roomId), Wire.body("userIds", given(userIds, "userIds")), Wire::room);
   }
 
   /**
@@ -294,7 +294,7 @@ public final class ServerClient {
    * @return the settings after the change
    */
   public TenantSettings updateTenantSettings(TenantSettingsUpdate update) {
-    return api.execute("PATCH", "tenant/settings", update.toJson(), Wire::settings);
+    return api.execute("PATCH", "tenant/settings", given(update, "update").toJson(), Wire::settings);
   }
 
   /**
@@ -304,7 +304,7 @@ public final class ServerClient {
    * @return the future settings after the change
    */
   public CompletableFuture<TenantSettings> updateTenantSettingsAsync(TenantSettingsUpdate update) {
-    return api.enqueue("PATCH", "tenant/settings", update.toJson(), Wire::settings);
+    return api.enqueue("PATCH", "tenant/settings", given(update, "update").toJson(), Wire::settings);
   }
 
   @Override
@@ -313,6 +313,7 @@ public final class ServerClient {
   }
 
   private static String mintBody(MintRequest r) {
+    given(r, "request");
     Long seconds = r.expiresIn() == null ? null : r.expiresIn().getSeconds();
     return Wire.body("userId", r.userId(), "username", r.username(), "expiresIn", seconds);
   }
@@ -321,8 +322,14 @@ public final class ServerClient {
     return "chat/rooms/" + segment(roomId) + "/members";
   }
 
+  /** Checks an argument: the request bodies leave null values out, so a null would change the request's meaning. */
+  private static <T> T given(T value, String name) {
+    if (value == null) throw new NullPointerException(name + " == null");
+    return value;
+  }
+
   private static String segment(String s) {
-    if (s == null) throw new NullPointerException("id == null");
+    given(s, "id");
     return HttpUrl.get("http://x/").newBuilder().addPathSegment(s).build().encodedPath().substring(1);
   }
 

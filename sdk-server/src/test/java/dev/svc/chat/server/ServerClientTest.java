@@ -86,6 +86,10 @@ class ServerClientTest {
     assertThrows(IllegalArgumentException.class, () -> MintRequest.builder("a").expiresIn(Duration.ZERO));
     assertNull(MintRequest.of("a").expiresIn());
     assertThrows(IllegalArgumentException.class, () -> ServerClient.create(server.url("/v1").toString(), "eyJ.jwt"));
+    // a null would otherwise be left out of the body and change the request (an unnamed room, a kept name)
+    assertThrows(NullPointerException.class, () -> svc.createRoom((String) null, List.of("a")));
+    assertThrows(NullPointerException.class, () -> svc.upsertUserAsync("a", null));
+    assertEquals(0, server.getRequestCount(), "nothing was sent");
   }
 
   @Test
