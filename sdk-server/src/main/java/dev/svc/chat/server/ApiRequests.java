@@ -106,7 +106,7 @@ final class ApiRequests {
     try {
       callbackExecutor.execute(completion);
     } catch (RuntimeException rejected) {
-      future.completeExceptionally(rejected); // the executor refused (shut down): never run user code here
+      future.completeExceptionally(rejected); // refused (shut down, say): it fails on this thread, the only one left
     }
   }
 

@@ -259,6 +259,7 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
    * @param userId the user
    * @param lifetime the token's lifetime, in whole seconds
    * @return the token
+   * @throws IllegalArgumentException if the lifetime is not whole seconds from 1 s to a day
    */
   public String mintToken(String userId, Duration lifetime) {
     return running().admin.mintToken(MintRequest.builder(userId).expiresIn(lifetime).build()).token();
