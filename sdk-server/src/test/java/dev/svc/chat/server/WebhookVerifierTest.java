@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.svc.chat.Call;
-import dev.svc.chat.CallKind;
-import dev.svc.chat.CallStatus;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -103,10 +101,12 @@ class WebhookVerifierTest {
     assertEquals(WebhookEvent.CALL_ENDED, event.type());
     assertTrue(event.isKnownType());
     assertEquals(1614265330000L, event.timestamp());
-    Call call = event.call();
-    assertEquals(CallKind.VIDEO, call.kind());
-    assertEquals(CallStatus.ENDED, call.status());
+    ChatCall call = event.call();
+    assertEquals("video", call.kind());
+    assertEquals("ended", call.status());
     assertEquals("hangup", call.endReason());
+    assertEquals(List.of("alice", "bob"), call.participantIds());
+    assertEquals(1614265330000L, call.endedAtMillis());
     assertThrows(IllegalStateException.class, event::message);
 
     String unknown = "{\"type\":\"room.archived\",\"timestamp\":\"2021-02-25T15:02:10.000Z\",\"data\":{\"x\":[1]}}";
@@ -119,6 +119,32 @@ class WebhookVerifierTest {
     assertEquals(WebhookVerificationException.Reason.MALFORMED_PAYLOAD, assertThrows(
         WebhookVerificationException.class, () -> verifier.verify(notAnEvent, "msg_3", Long.toString(TIMESTAMP),
             verifier.sign("msg_3", TIMESTAMP, notAnEvent))).reason());
+  }
+
+  @Test
+  void readsMessagesWithTheirPartsAndReactions() {
+    String body = "{\"type\":\"message.updated\",\"timestamp\":\"2021-02-25T15:02:10.000Z\",\"data\":{\"id\":\"m1\","
+        + "\"roomId\":\"r1\",\"seq\":3,\"rev\":7,\"senderId\":\"alice\",\"parts\":[{\"type\":\"text\",\"text\":\"hi \"},"
+        + "{\"type\":\"image\",\"url\":\"x\"},{\"type\":\"text\",\"text\":\"bob\"}],\"clientMessageId\":\"c1\","
+        + "\"createdAt\":\"2021-02-25T15:01:00.000Z\",\"editedAt\":\"2021-02-25T15:02:10.000+00:00\","
+        + "\"reactions\":{\"👍\":[\"bob\",\"carol\"]},\"future\":{\"a\":1}}}";
+    WebhookEvent event = verifier.verify(body, "msg_4", Long.toString(TIMESTAMP), verifier.sign("msg_4", TIMESTAMP, body));
+    ChatMessage m = event.message();
+    assertEquals("m1", m.id());
+    assertEquals(3, m.seq());
+    assertEquals(7, m.rev());
+    assertEquals("alice", m.senderId());
+    assertEquals("hi bob", m.text());
+    assertEquals(List.of("text", "image", "text"), m.parts().stream().map(ChatMessage.Part::type).toList());
+    assertEquals(1614265260000L, m.createdAtMillis());
+    assertEquals(1614265330000L, m.editedAtMillis());
+    assertFalse(m.isDeleted());
+    assertEquals(Map.of("👍", List.of("bob", "carol")), m.reactions());
+    assertThrows(IllegalStateException.class, event::call);
+
+    String broken = "{\"type\":\"message.new\",\"timestamp\":\"2021-02-25T15:02:10.000Z\",\"data\":{\"id\":\"m1\"}}";
+    WebhookEvent odd = verifier.verify(broken, "msg_5", Long.toString(TIMESTAMP), verifier.sign("msg_5", TIMESTAMP, broken));
+    assertTrue(assertThrows(IllegalStateException.class, odd::message).getMessage().contains("malformed message"));
   }
 
   @Test

@@ -1,12 +1,10 @@
 package dev.svc.chat.server;
 
-import dev.svc.chat.ChatException;
-
 /**
  * Thrown by {@link WebhookVerifier} when a webhook must be rejected. A receiver answers such a request with
  * a 4xx status (400 or 401) and does not act on it; {@link #reason()} says which check failed.
  */
-public final class WebhookVerificationException extends ChatException {
+public final class WebhookVerificationException extends ServerException {
   /** The serialization version of this class. */
   private static final long serialVersionUID = 1L;
 

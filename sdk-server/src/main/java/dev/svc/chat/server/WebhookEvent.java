@@ -4,11 +4,6 @@ import java.io.IOException;
 
 import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
-import dev.svc.chat.Call;
-import dev.svc.chat.Message;
-import dev.svc.chat.internal.json.CallJsonAdapter;
-import dev.svc.chat.internal.json.IsoTimestamps;
-import dev.svc.chat.internal.json.MessageJsonAdapter;
 import okio.Buffer;
 
 /**
@@ -26,7 +21,7 @@ public final class WebhookEvent {
   public static final String ROOM_READ = "room.read";
   /** A call started ringing; data is a Call. */
   public static final String CALL_STARTED = "call.started";
-  /** A call ended (see {@link Call#endReason()}); data is a Call. */
+  /** A call ended (see {@link ChatCall#endReason()}); data is a Call. */
   public static final String CALL_ENDED = "call.ended";
 
   private static final JsonReader.Options NAMES = JsonReader.Options.of("type", "timestamp", "data");
@@ -66,7 +61,7 @@ public final class WebhookEvent {
             type = reader.nextString();
             break;
           case 1:
-            timestamp = IsoTimestamps.parse(reader.nextString());
+            timestamp = Wire.timestamp(reader.nextString());
             break;
           case 2:
             data = reader.nextSource().readUtf8();
@@ -130,15 +125,13 @@ public final class WebhookEvent {
    * @return the message
    * @throws IllegalStateException if the event is of another type or its data is not a message
    */
-  public Message message() {
+  public ChatMessage message() {
     if (!MESSAGE_NEW.equals(type) && !MESSAGE_UPDATED.equals(type)) {
       throw new IllegalStateException("a " + type + " webhook does not carry a message");
     }
     try {
-      Message m = MessageJsonAdapter.INSTANCE.fromJson(dataJson);
-      if (m == null) throw new IllegalStateException("null message");
-      return m;
-    } catch (IOException | JsonDataException e) {
+      return Wire.message(Wire.object(dataJson));
+    } catch (IllegalArgumentException e) {
       throw new IllegalStateException("malformed message in a " + type + " webhook: " + e.getMessage(), e);
     }
   }
@@ -149,15 +142,13 @@ public final class WebhookEvent {
    * @return the call
    * @throws IllegalStateException if the event is of another type or its data is not a call
    */
-  public Call call() {
+  public ChatCall call() {
     if (!type.startsWith("call.")) {
       throw new IllegalStateException("a " + type + " webhook does not carry a call");
     }
     try {
-      Call c = CallJsonAdapter.INSTANCE.fromJson(dataJson);
-      if (c == null) throw new IllegalStateException("null call");
-      return c;
-    } catch (IOException | JsonDataException e) {
+      return Wire.call(Wire.object(dataJson));
+    } catch (IllegalArgumentException e) {
       throw new IllegalStateException("malformed call in a " + type + " webhook: " + e.getMessage(), e);
     }
   }
