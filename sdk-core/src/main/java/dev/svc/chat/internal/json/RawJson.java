@@ -3,6 +3,7 @@ package dev.svc.chat.internal.json;
 import java.io.IOException;
 
 import com.squareup.moshi.JsonDataException;
+import com.squareup.moshi.JsonEncodingException;
 import com.squareup.moshi.JsonReader;
 import okio.Buffer;
 
@@ -28,8 +29,19 @@ public final class RawJson {
     }
   }
 
-  /** Reads the next value of {@code reader} as raw JSON text. */
+  /**
+   * Reads the next value of {@code reader} as raw JSON text.
+   *
+   * @throws JsonEncodingException if the value is not well-formed JSON ({@link JsonReader#nextSource} only
+   *     finds where a value ends, it does not check what is inside)
+   */
   static String read(JsonReader reader) throws IOException {
-    return reader.nextSource().readUtf8();
+    String json = reader.nextSource().readUtf8();
+    try {
+      requireValid(json);
+    } catch (IllegalArgumentException e) {
+      throw new JsonEncodingException("malformed JSON value at " + reader.getPath());
+    }
+    return json;
   }
 }

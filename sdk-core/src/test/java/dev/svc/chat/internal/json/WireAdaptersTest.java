@@ -24,6 +24,19 @@ class WireAdaptersTest {
       + "\"clientMessageId\":\"c1\",\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"editedAt\":\"2026-11-21T10:00:01.500Z\","
       + "\"deletedAt\":null,\"reactions\":{\"\uD83D\uDC4D\":[\"bob\",\"carol\"]},\"futureField\":{\"x\":[1]}}";
 
+  /**
+   * Found by fuzzing (FastMessageReaderFuzzTest): an unknown field whose value is not JSON is malformed JSON
+   * (an IOException), not an IllegalArgumentException from the part's builder.
+   */
+  @Test
+  void aPartFieldThatIsNotJsonIsMalformedJson() {
+    String part = "{\"type\":\"file\",\"x\":[{\"type\":\"text\"\"b\"}]}";
+    assertThrows(com.squareup.moshi.JsonEncodingException.class,
+        () -> MessagePartJsonAdapter.INSTANCE.fromJson(Json.reader(part)));
+    // an acknowledgement keeps its other fields raw: one that is not JSON is refused, not kept
+    assertThrows(JsonDataException.class, () -> AckReply.parse("[{\"ok\":true,\"x\":{\"a\" 1}}]"));
+  }
+
   @Test
   void readsAMessageKeepingUnknownPartsAndIgnoringUnknownFields() throws Exception {
     Message m = MessageJsonAdapter.INSTANCE.fromJson(MESSAGE);
