@@ -11,12 +11,9 @@ import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /** The session-token routes of rooms and messages: list rooms, read history and changes, send. */
 final class MessageHandler {
-
-    private static final Pattern NON_NEGATIVE = Pattern.compile("[0-9]{1,18}");
 
     private final Credentials credentials;
     private final ObjectMapper mapper;
@@ -85,13 +82,6 @@ final class MessageHandler {
 
     /** Returns a non-negative integer query parameter, null when absent or empty, else throws 400. */
     private static Long number(Context ctx, String name) {
-        String raw = ctx.queryParam(name);
-        if (raw == null || raw.isEmpty()) {
-            return null;
-        }
-        if (!NON_NEGATIVE.matcher(raw).matches()) {
-            throw ApiException.badRequest(name + " must be a non-negative integer");
-        }
-        return Long.parseLong(raw);
+        return Inputs.queryNumber(ctx.queryParam(name), name);
     }
 }

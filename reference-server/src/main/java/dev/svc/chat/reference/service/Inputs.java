@@ -48,6 +48,8 @@ public final class Inputs {
     public static final int MAX_REACTIONS_PER_MESSAGE = 50;
 
     private static final Pattern USER_ID = Pattern.compile("[A-Za-z0-9_\\-.@:]{1,128}");
+    /** At most 18 digits: every such number fits a long. */
+    private static final Pattern NON_NEGATIVE = Pattern.compile("[0-9]{1,18}");
 
     private Inputs() {
     }
@@ -63,6 +65,21 @@ public final class Inputs {
             throw ApiException.badRequest(field + " must be 1 to 128 characters of A-Z a-z 0-9 _ - . @ :");
         }
         return value;
+    }
+
+    /**
+     * Returns the non-negative integer of a query parameter ({@code limit}, {@code before}, {@code after},
+     * {@code since}): null when {@code raw} is absent or empty, else throws 400 naming {@code name} unless it is
+     * 1 to 18 ASCII digits.
+     */
+    public static Long queryNumber(String raw, String name) {
+        if (raw == null || raw.isEmpty()) {
+            return null;
+        }
+        if (!NON_NEGATIVE.matcher(raw).matches()) {
+            throw ApiException.badRequest(name + " must be a non-negative integer");
+        }
+        return Long.parseLong(raw);
     }
 
     /** Returns the number of Unicode code points of {@code s}. */
