@@ -79,8 +79,8 @@ public final class StrictJson {
     }
 
     /**
-     * Throws 400 if any string or field name in {@code node} (called {@code root} in the message) holds a lone surrogate or a NUL. The depth is
-     * already bounded by the parser, so the recursion is too.
+     * Throws 400 if any string or field name in {@code node} (called {@code root} in the message) holds a lone surrogate or a NUL,
+     * or a number is beyond the range of a double. The depth is already bounded by the parser, so the recursion is too.
      */
     public static void requireWellFormedText(JsonNode node, String root) {
         check(node, root);
@@ -97,6 +97,9 @@ public final class StrictJson {
         }
         if (node.isTextual()) {
             refuseIfBad(node.textValue(), path, "");
+        } else if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+            // beyond a double's range it reads as Infinity, which Jackson writes back as the string "Infinity"
+            throw ApiException.badRequest(path + " is a number beyond the range of a double");
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
                 check(node.get(i), new Path(path, null, i));
