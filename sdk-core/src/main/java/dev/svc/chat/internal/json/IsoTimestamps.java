@@ -5,12 +5,23 @@ package dev.svc.chat.internal.json;
  * milliseconds. Written by hand because {@code java.time} is not on Android API 24.
  */
 public final class IsoTimestamps {
+  /** The first instant {@link #format} can write: 0000-01-01T00:00:00.000Z. */
+  static final long MIN_MILLIS = -62_167_219_200_000L;
+  /** The last instant {@link #format} can write: 9999-12-31T23:59:59.999Z. */
+  static final long MAX_MILLIS = 253_402_300_799_999L;
+
   private IsoTimestamps() {
+  }
+
+  /** Returns whether {@link #format} can write {@code epochMillis} (years 0000 to 9999 in UTC). */
+  static boolean inRange(long epochMillis) {
+    return epochMillis >= MIN_MILLIS && epochMillis <= MAX_MILLIS;
   }
 
   /**
    * Returns the epoch milliseconds of {@code text}: {@code YYYY-MM-DDTHH:MM:SS}, optional fraction of 1 to 9
-   * digits (truncated to millis), then {@code Z} or an offset {@code +HH:MM} / {@code -HH:MM}.
+   * digits (truncated to millis), then {@code Z} or an offset {@code +HH:MM} / {@code -HH:MM}; in UTC, a year
+   * from 0000 to 9999 (what {@link #format} writes).
    *
    * @throws IllegalArgumentException if the text is not such a timestamp
    */
@@ -57,7 +68,9 @@ public final class IsoTimestamps {
     }
     long days = daysFromCivil(year, month, day);
     long secs = days * 86_400L + hour * 3_600L + minute * 60L + Math.min(second, 59) - offsetMinutes * 60L;
-    return secs * 1000L + millis;
+    long epochMillis = secs * 1000L + millis;
+    if (!inRange(epochMillis)) throw invalid(text); // an offset moved it out of years 0000 to 9999
+    return epochMillis;
   }
 
   /** Returns {@code epochMillis} as {@code YYYY-MM-DDTHH:MM:SS.mmmZ} in UTC. */

@@ -34,10 +34,19 @@ public final class Json {
     return reader.nextString();
   }
 
-  /** Returns the next timestamp as epoch millis, or null for a JSON null. */
+  /**
+   * Returns the next timestamp as epoch millis (an ISO-8601 string, or a number of milliseconds), or null for
+   * a JSON null. Either way it must lie in the years 0000 to 9999, which the ISO form can spell.
+   */
   static Long nextTimestampOrNull(JsonReader reader) throws IOException {
     if (reader.peek() == JsonReader.Token.NULL) return reader.nextNull();
-    if (reader.peek() == JsonReader.Token.NUMBER) return reader.nextLong();
+    if (reader.peek() == JsonReader.Token.NUMBER) {
+      long millis = reader.nextLong();
+      if (!IsoTimestamps.inRange(millis)) {
+        throw new JsonDataException("timestamp beyond the years 0000 to 9999 at " + reader.getPath());
+      }
+      return millis;
+    }
     String text = reader.nextString();
     try {
       return IsoTimestamps.parse(text);

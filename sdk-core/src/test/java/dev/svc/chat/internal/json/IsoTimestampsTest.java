@@ -9,6 +9,18 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class IsoTimestampsTest {
+  /**
+   * Found by fuzzing (JsonAdaptersFuzzTest): what is read is what {@link IsoTimestamps#format} can write, years
+   * 0000 to 9999 in UTC; an offset must not carry a timestamp out of them.
+   */
+  @Test
+  void refusesTimestampsOutsideTheYearsItCanWrite() {
+    assertThrows(IllegalArgumentException.class, () -> IsoTimestamps.parse("0000-01-01T00:00:00+01:00"));
+    assertThrows(IllegalArgumentException.class, () -> IsoTimestamps.parse("9999-12-31T23:59:59-00:01"));
+    assertEquals("0000-01-01T00:00:00.000Z", IsoTimestamps.format(IsoTimestamps.parse("0000-01-01T00:00:00Z")));
+    assertEquals("9999-12-31T23:59:59.999Z", IsoTimestamps.format(IsoTimestamps.parse("9999-12-31T23:59:59.999Z")));
+  }
+
   @Test
   void parsesTheWireFormat() {
     assertEquals(Instant.parse("2026-11-21T10:00:00.000Z").toEpochMilli(),

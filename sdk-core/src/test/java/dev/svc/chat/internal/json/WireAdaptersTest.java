@@ -24,6 +24,15 @@ class WireAdaptersTest {
       + "\"clientMessageId\":\"c1\",\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"editedAt\":\"2026-11-21T10:00:01.500Z\","
       + "\"deletedAt\":null,\"reactions\":{\"\uD83D\uDC4D\":[\"bob\",\"carol\"]},\"futureField\":{\"x\":[1]}}";
 
+  /** Found by fuzzing (JsonAdaptersFuzzTest): a numeric timestamp no ISO-8601 year can spell is refused on read. */
+  @Test
+  void aNumericTimestampBeyondYear9999IsRefused() {
+    String room = "{\"id\":\"r1\",\"memberIds\":[],\"createdAt\":1019832205193220519}";
+    assertThrows(JsonDataException.class, () -> RoomJsonAdapter.INSTANCE.fromJson(Json.reader(room)));
+    String receipt = "{\"roomId\":\"r\",\"userId\":\"u\",\"messageId\":\"m\",\"seq\":1,\"readAt\":-62167219200001}";
+    assertThrows(JsonDataException.class, () -> MessagingAdapters.RECEIPT.fromJson(Json.reader(receipt)));
+  }
+
   /**
    * Found by fuzzing (FastMessageReaderFuzzTest): an unknown field whose value is not JSON is malformed JSON
    * (an IOException), not an IllegalArgumentException from the part's builder.
