@@ -17,7 +17,7 @@ import dev.svc.chat.TypingEvent;
 /**
  * The wire shapes of the messaging features: Receipt, the {@code typing} and {@code tenant-presence}
  * payloads, the presence answer, and the request bodies of edit, reaction, read and typing. Unknown fields
- * are skipped; a missing required field is a {@link JsonDataException}.
+ * are skipped; a missing required field, or a receipt's {@code seq} below 1, is a {@link JsonDataException}.
  */
 public final class MessagingAdapters {
   private MessagingAdapters() {
@@ -40,7 +40,7 @@ public final class MessagingAdapters {
           case 0: roomId = Json.nextString(reader); break;
           case 1: userId = Json.nextString(reader); break;
           case 2: messageId = Json.nextString(reader); break;
-          case 3: seq = reader.nextLong(); break;
+          case 3: seq = Json.nextLongAtLeast(reader, 1); break;
           case 4: readAt = Json.nextTimestampOrNull(reader); break;
           default:
             reader.skipName();
