@@ -10,7 +10,8 @@ import dev.svc.chat.Room;
 
 /**
  * Reads and writes {@link Room}: {@code {id, name?, memberIds, createdAt, lastMessageSeq, lastMessageAt?, rev}}.
- * A missing or null {@code rev} reads as 0 (a service older than revisions).
+ * A missing or null {@code rev} reads as 0 (a service older than revisions); a negative {@code lastMessageSeq} or
+ * {@code rev} is a {@link JsonDataException}.
  */
 public final class RoomJsonAdapter extends JsonAdapter<Room> {
   /** The shared instance; it is stateless. */
@@ -47,7 +48,7 @@ public final class RoomJsonAdapter extends JsonAdapter<Room> {
           if (reader.peek() == JsonReader.Token.NULL) {
             reader.nextNull();
           } else {
-            b.lastMessageSeq(reader.nextLong());
+            b.lastMessageSeq(Json.nextLongAtLeast(reader, 0));
           }
           break;
         case 5:
@@ -57,7 +58,7 @@ public final class RoomJsonAdapter extends JsonAdapter<Room> {
           if (reader.peek() == JsonReader.Token.NULL) {
             reader.nextNull();
           } else {
-            b.rev(reader.nextLong());
+            b.rev(Json.nextLongAtLeast(reader, 0));
           }
           break;
         default:

@@ -24,6 +24,15 @@ class WireAdaptersTest {
       + "\"clientMessageId\":\"c1\",\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"editedAt\":\"2026-11-21T10:00:01.500Z\","
       + "\"deletedAt\":null,\"reactions\":{\"\uD83D\uDC4D\":[\"bob\",\"carol\"]},\"futureField\":{\"x\":[1]}}";
 
+  /** Found by fuzzing (JsonAdaptersFuzzTest): a negative lastMessageSeq or rev is a JsonDataException, not Room's IllegalArgumentException. */
+  @Test
+  void aRoomWithANegativeSeqOrRevIsMalformed() {
+    for (String field : new String[] {"lastMessageSeq", "rev"}) {
+      String room = "{\"id\":\"r1\",\"" + field + "\":-1}";
+      assertThrows(JsonDataException.class, () -> RoomJsonAdapter.INSTANCE.fromJson(Json.reader(room)), field);
+    }
+  }
+
   /** Found by fuzzing (JsonAdaptersFuzzTest): a numeric timestamp no ISO-8601 year can spell is refused on read. */
   @Test
   void aNumericTimestampBeyondYear9999IsRefused() {
