@@ -14,6 +14,7 @@ import dev.svc.chat.Receipt;
 import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.realtime.EngineListener;
 import dev.svc.chat.internal.realtime.JoinedRoom;
+import dev.svc.chat.internal.realtime.InboundGate;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.recovery.DeliverySink;
 import dev.svc.chat.internal.recovery.Recovery;
@@ -45,8 +46,12 @@ final class EventRouter implements EngineListener, DeliverySink {
   private RealtimeEngine engine;
   private TokenExpiry tokenExpiry;
 
-  EventRouter(EventHub hub, Log log) {
+  /** Whether recovery reads what was missed, and so restores the events the inbound gate sheds. */
+  private final boolean recovers;
+
+  EventRouter(EventHub hub, boolean recovers, Log log) {
     this.hub = hub;
+    this.recovers = recovers;
     this.log = log;
   }
 
@@ -69,7 +74,17 @@ final class EventRouter implements EngineListener, DeliverySink {
     } else if (now == ConnectionState.CLOSED) {
       recovery.close();
     }
-    hub.publish(EventType.CONNECTION_STATE, change);
+    hub.publishAhead(EventType.CONNECTION_STATE, change); // never behind a backlog of events
+  }
+
+  @Override
+  public boolean restoresShedEvents() {
+    return recovers;
+  }
+
+  @Override
+  public void onEventsShed() {
+    recovery.onEventsShed();
   }
 
   @Override
@@ -148,6 +163,15 @@ final class EventRouter implements EngineListener, DeliverySink {
   @Override
   public <T> void publish(EventType<T> type, T payload) {
     hub.publish(type, payload);
+  }
+
+  @Override
+  public void whenHandled(final Runnable next) {
+    if (hub.undelivered() < InboundGate.LOW_WATER) {
+      next.run(); // on the actor, where recovery asks
+    } else {
+      hub.whenCaughtUp(() -> engine.actor().execute(next));
+    }
   }
 
   @Override

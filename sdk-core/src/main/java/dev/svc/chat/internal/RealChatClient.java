@@ -42,6 +42,7 @@ import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.outbox.SendTransports;
 import dev.svc.chat.internal.realtime.JoinedRoom;
+import dev.svc.chat.internal.realtime.InboundGate;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 import dev.svc.chat.internal.recovery.Recovery;
@@ -84,8 +85,8 @@ public final class RealChatClient implements ChatClient {
     this.callbacks = CallbackExecutor.on(
         options.callbackExecutor() != null ? options.callbackExecutor() : ClientThreads.callbacks(), log);
     SharedHttpClients http = SharedHttpClients.of(options.okHttpClient());
-    this.hub = new EventHub(callbacks, log);
-    EventRouter router = new EventRouter(hub, log);
+    this.hub = new EventHub(callbacks, log, InboundGate.LOW_WATER);
+    EventRouter router = new EventRouter(hub, options.recoverMissedEvents(), log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
     Scheduler actor = new SerialScheduler(
         options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);

@@ -43,6 +43,22 @@ public interface EngineListener {
   }
 
   /**
+   * Returns whether the listener restores the events the inbound gate sheds when handlers fall far behind
+   * (new messages, changes, receipts: recovery reads them from the history); false keeps every event, and
+   * then a slow handler holds the socket's reader for as long as it is behind.
+   */
+  default boolean restoresShedEvents() {
+    return false;
+  }
+
+  /**
+   * The inbound gate shed events (see {@link #restoresShedEvents}), on the actor: every room is to be caught
+   * up from the history. Invoked again for events shed after this call.
+   */
+  default void onEventsShed() {
+  }
+
+  /**
    * A batch of inbound frames starts ({@code true}) or ended ({@code false}), on the actor: what the frames
    * deliver in between may be handed to the app as one batch.
    */

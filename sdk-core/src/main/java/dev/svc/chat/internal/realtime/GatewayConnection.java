@@ -40,6 +40,8 @@ final class GatewayConnection {
   volatile boolean abandoned;
   /** The largest frame accepted from the gateway: its own {@code maxPayload}, read on the reader thread. */
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
+  /** The longest its reader waits for slow handlers ({@link InboundGate}): a quarter of the ping timeout. */
+  volatile long parkLimitMillis = InboundGate.MAX_PARK_MILLIS;
   /** Whether the socket closed or failed; guarded by this connection's monitor (a latch each cost a fleet more). */
   private boolean gone;
   /** The {@link HandshakeSlots} this connection holds a slot of; null when it holds none. */
@@ -138,17 +140,22 @@ final class GatewayConnection {
             return;
           }
         }
-        gate.admit(conn); // a slow handler holds the reader here: TCP pushes back on the gateway
-        // an event's head is scanned here; its payload is read here too while the actor is behind (frames
-        // wait for it), else on the actor: the reading goes to whichever thread has time, so the reader and
-        // the actor share it on 2 cores; anything else goes as text
-        SocketIoPacket event = readAhead == null ? null : SocketIoCodec.fastEvent(text);
-        if (event != null) {
-          if (gate.frames() >= InboundGate.READ_AHEAD_MARK) readAhead.read(event);
-          queue.event(event);
-        } else {
-          queue.text(text);
+        if (text.length() > 1 && text.charAt(0) == '4' && text.charAt(1) == '2') {
+          // an event: its head is scanned here, once; only events pass the gate (control frames never wait)
+          SocketIoPacket event = SocketIoCodec.fastEvent(text);
+          if (!gate.admit(conn, event != null && InboundGate.sheddable(event.eventName))) {
+            if (gate.shed()) queue.task(() -> inbound.onEventsShed());
+            return;
+          }
+          if (event != null) {
+            // its payload is read here too while the actor is behind (frames wait for it), else on the actor:
+            // the reading goes to whichever thread has time, so the reader and the actor share it on 2 cores
+            if (readAhead != null && gate.frames() >= InboundGate.READ_AHEAD_MARK) readAhead.read(event);
+            queue.event(event);
+            return;
+          }
         }
+        queue.text(text);
       }
 
       @Override

@@ -30,8 +30,11 @@ final class InboundPackets {
   private EngineListener.ReadAhead actorReader;
   private boolean actorReaderMade;
 
-  InboundPackets(RealtimeEngine engine, EngineListener listener, Log log) {
+  private final InboundGate gate;
+
+  InboundPackets(RealtimeEngine engine, EngineListener listener, InboundGate gate, Log log) {
     this.engine = engine;
+    this.gate = gate;
     this.listener = listener;
     this.log = log;
   }
@@ -142,6 +145,7 @@ final class InboundPackets {
       return;
     }
     conn.inboundLimit = conn.handshake.maxPayload;
+    conn.parkLimitMillis = Math.min(InboundGate.MAX_PARK_MILLIS, conn.handshake.pingTimeoutMillis / 4);
     if (log.isDebug()) log.debug("connection #" + conn.id + " opened: " + conn.handshake);
     engine.armWatchdog(conn);
     // the CONNECT carries the token: never log it
@@ -204,6 +208,12 @@ final class InboundPackets {
   private void onEvent(GatewayConnection conn, SocketIoPacket event) {
     if ("session-expired".equals(event.eventName)) conn.sessionExpired = true;
     engine.deliverOrHold(event);
+  }
+
+  /** The reader shed events ({@link InboundGate}): recovery restores them, whatever connection they came on. */
+  void onEventsShed() {
+    gate.reportTaken(); // first: an event shed from now on is reported again
+    listener.onEventsShed();
   }
 
   void onBinary(GatewayConnection conn) {

@@ -82,8 +82,8 @@ public final class RealtimeEngine {
     this.acks = new PendingAcks(actor, ackTimeoutMillis);
     this.queued = new QueuedEmits(actor, ackTimeoutMillis);
     this.refreshesTokens = refreshesTokens;
-    this.gate = new InboundGate(undelivered);
-    this.inbound = new InboundPackets(this, listener, log);
+    this.gate = new InboundGate(undelivered, actor::nowMillis, listener.restoresShedEvents());
+    this.inbound = new InboundPackets(this, listener, gate, log);
   }
 
   /** Returns the state as last published; callable from any thread. */
