@@ -94,7 +94,7 @@ public final class RealChatClient implements ChatClient {
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
     this.engine = new RealtimeEngine(http.webSocket, urls.socketRequest(), actor,
-        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
+        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
     this.tokenRefresh = options.tokenRefresher() == null ? null

@@ -1,6 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.ArrayList;
+import java.util.List;
 
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
@@ -10,14 +11,15 @@ import dev.svc.chat.internal.socketio.SocketIoPacket;
  * What one connection's socket reports (text frames, and its other callbacks as tasks), handed from the
  * socket's reader thread to the engine's actor in batches: the reader appends to a list and posts one
  * drain task when none is pending; the drain takes the whole list at once (two lists swapped, nothing
- * allocated per frame) and reads it in order, as one batch of deliveries ({@link InboundPackets#batch}). Once
+ * allocated per frame) and hands it to the connection in order, as one batch of deliveries
+ * ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned are dropped. Once
  * idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst grew: a fleet's
  * clients, each sent a burst at connect, would otherwise keep them for good.
  * Everything the socket reports goes through here, so a close never overtakes the frames before it.
  */
 final class InboundQueue implements Runnable {
   private final GatewayConnection conn;
-  private final InboundPackets inbound;
+  private final EngineListener listener;
   private final Scheduler actor;
   private final InboundGate gate;
   private final Log log;
@@ -31,9 +33,9 @@ final class InboundQueue implements Runnable {
   /** Whether a drain task is posted and has not yet found the list empty; guarded by {@link #lock}. */
   private boolean scheduled;
 
-  InboundQueue(GatewayConnection conn, InboundPackets inbound, Scheduler actor, InboundGate gate, Log log) {
+  InboundQueue(GatewayConnection conn, EngineListener listener, Scheduler actor, InboundGate gate, Log log) {
     this.conn = conn;
-    this.inbound = inbound;
+    this.listener = listener;
     this.actor = actor;
     this.gate = gate;
     this.log = log;
@@ -79,7 +81,7 @@ final class InboundQueue implements Runnable {
     }
     final int drained = batch.size();
     try {
-      inbound.batch(conn, batch, gate, log);
+      read(batch);
     } finally {
       batch.clear();
       spare = batch;
@@ -94,5 +96,31 @@ final class InboundQueue implements Runnable {
     }
     if (shrink) spare = new ArrayList<>();
     if (more) actor.execute(this); // after whatever else waits on the actor: timers and commands keep their turn
+  }
+
+  /** Hands a batch to the connection, in order; what the batch delivers reaches the app as one batch too. */
+  private void read(List<Object> items) {
+    listener.onInboundBatch(true);
+    try {
+      for (int i = 0, n = items.size(); i < n; i++) {
+        Object item = items.get(i);
+        try {
+          if (item instanceof String) {
+            gate.taken();
+            if (!conn.abandoned) conn.onText((String) item);
+          } else if (item instanceof SocketIoPacket) {
+            gate.taken();
+            if (!conn.abandoned) conn.onEventFrame((SocketIoPacket) item);
+          } else {
+            ((Runnable) item).run();
+          }
+        } catch (Throwable t) {
+          // a bug in the actor must not lose the rest of the batch
+          log.error("unexpected error on the connection's serial queue", t);
+        }
+      }
+    } finally {
+      listener.onInboundBatch(false);
+    }
   }
 }
