@@ -16,9 +16,8 @@ import okhttp3.WebSocketListener;
  *       checked; an event frame's head is scanned ({@code SocketIoCodec.fastEvent}) and passes the
  *       {@link InboundGate} (backpressure: the reader waits for slow handlers, then sheds what recovery
  *       restores; control frames never wait); while the actor is behind, the event's payload is read here by
- *       this socket's own {@link EventDecoder.Reader} (read ahead).
- *   <li><b>Hand-off</b> ({@link InboundQueue}, reader thread to actor): frames and the socket's other reports,
- *       in order, drained by the actor in batches.
+ *       this socket's own {@link EventDecoder.Reader} (read ahead). Then the hand-off (reader thread to
+ *       actor): frames and the socket's other reports, in order, drained by the actor in batches.
  *   <li><b>Connection</b> ({@link GatewayConnection}, actor): the frame decoder's strict stages
  *       ({@code EngineIoCodec}, {@code SocketIoCodec}) and the protocol: handshake, heartbeat, acknowledgements,
  *       binary attachments skipped; an event's payload is decoded by the client's one {@link EventDecoder}
@@ -61,10 +60,9 @@ final class InboundPipeline {
     return new GatewayConnection(id, owner, actor, acks, actorReader, log);
   }
 
-  /** Returns the OkHttp listener of {@code conn}'s socket: its reader stage and its queue to the actor. */
+  /** Returns the OkHttp listener of {@code conn}'s socket: its reader stage and its hand-off to the actor. */
   WebSocketListener reader(GatewayConnection conn) {
-    InboundQueue queue = new InboundQueue(conn, listener, actor, gate, log);
-    return new SocketReader(conn, queue, gate, decoder.reader(), onShed);
+    return new SocketReader(conn, listener, actor, gate, decoder.reader(), onShed, log);
   }
 
   /** Returns how many inbound frames wait for the actor; any thread. */

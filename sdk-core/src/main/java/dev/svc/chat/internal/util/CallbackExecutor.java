@@ -29,7 +29,7 @@ public final class CallbackExecutor implements Executor {
   private final Log log;
   /** The thread whose callbacks are gathered into one batch ({@link #beginBatch}), or null. */
   private volatile Thread batchOwner;
-  /** A batch larger than this leaves a new small list behind, not the burst-sized one (as InboundQueue). */
+  /** A batch larger than this leaves a new small list behind, not the burst-sized one (as SocketReader). */
   private static final int SMALL_BATCH = 16;
   /** The callbacks of the open batch; only {@link #batchOwner} touches it. */
   private ArrayList<Runnable> batch = new ArrayList<>();
