@@ -116,6 +116,15 @@ class InboundBackpressureTest {
     }
   }
 
+  private void awaitPublished(int atLeast) {
+    RealChatClient real = (RealChatClient) client;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (real.undeliveredEvents() < atLeast) {
+      assertTrue(System.nanoTime() < deadline, "only " + real.undeliveredEvents() + " events were published");
+      Thread.yield();
+    }
+  }
+
   private void assertDeliveredOnceInOrder(long last) throws InterruptedException {
     for (long seq = 1; seq <= last; seq++) {
       Long s = seen.poll(10, TimeUnit.SECONDS);
@@ -152,7 +161,8 @@ class InboundBackpressureTest {
   void theNextSocketIsOpenedAndTheAppToldWhileAHandlerIsBlocked() throws Exception {
     GatewaySession first = connect();
     flood(first, 1, FLOOD);
-    awaitBacklog(1_000);
+    awaitBacklog(HIGH_WATER); // the reader waits at the mark: the handler took nothing
+    awaitPublished(HIGH_WATER); // and the engine read every frame it took: 1,024 events wait for the handler
     client.disconnect();
     client.connect("alice", "good-jwt");
     // the state events reach the app while its message handler is blocked: they overtake the queued messages

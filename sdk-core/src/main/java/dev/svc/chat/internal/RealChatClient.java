@@ -356,6 +356,11 @@ public final class RealChatClient implements ChatClient {
     if (!closed.get()) engine.reconnectNow();
   }
 
+  /** Returns how many published events wait for the app's handlers (tests). */
+  public int undeliveredEvents() {
+    return hub.undelivered();
+  }
+
   /** Returns how many frames and events wait for the app's handlers (the backpressure's measure; tests). */
   public int pendingDeliveries() {
     return engine.queuedFrames() + hub.undelivered();
