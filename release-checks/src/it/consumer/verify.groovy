@@ -34,7 +34,11 @@ def list = { File file ->
   }
   found
 }
-def resolved = list(new File(basedir, 'target/dependencies.txt'))
+def listed = new File(basedir, 'target/dependencies.txt')
+def resolved = listed.exists() ? list(listed) : []
+if (!listed.exists()) problems << "the consumer's dependencies could not be listed (see build.log)"
+// the consumer's own build failed: its first errors (an unresolved class, a failed test)
+log.readLines().findAll { it.startsWith('[ERROR]') && !it.trim().equals('[ERROR]') }.take(8).each { problems << it }
 def tested = list(new File(buildDependencies)).collectEntries { [(it.key): it.version] }
 // JUnit is the user's (checked below), and so are JUnit's own dependencies
 def junitOwned = { String key -> key.startsWith('org.junit.') || key.startsWith('org.opentest4j:') || key.startsWith('org.apiguardian:') }
