@@ -3,6 +3,7 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.cluster.BusFaults;
 import dev.svc.chat.reference.cluster.Cluster;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
@@ -93,8 +94,8 @@ public final class ReferenceServer implements AutoCloseable {
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
         // On PostgreSQL, every server on the same database and schema is a node of one cluster: room events,
         // presence and typing reach every node's sockets, and who is online counts every node's connections.
-        this.cluster = options.databaseUrl == null ? null : new Cluster(fanOut, mapper, database,
-                options.databaseUrl, options.databaseUser, options.databasePassword, options.databaseSchema);
+        this.cluster = options.databaseUrl == null ? null : new Cluster(fanOut, mapper, store, database,
+                options.databaseUrl, options.databaseUser, options.databasePassword, options.databaseSchema, options.busFaults);
         PresenceDirectory online = cluster != null ? cluster.presence() : fanOut;
         this.push = new PushService(store, options.clock, online);
         TenantSettingsCache settingsCache = new TenantSettingsCache(store::settings,
@@ -405,6 +406,7 @@ public final class ReferenceServer implements AutoCloseable {
         private String databaseSchema;
         private boolean webSocketCompression;
         private boolean sendPacing = true;
+        private BusFaults busFaults = BusFaults.NONE;
 
         private Builder() {
         }
@@ -616,6 +618,12 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
+        /** Injects faults into a cluster's event bus (tests of its gaps). */
+        Builder busFaults(BusFaults faults) {
+            this.busFaults = Objects.requireNonNull(faults, "faults");
+            return this;
+        }
+
         /** Returns a new, not yet started server with these options. */
         public ReferenceServer build() {
             if (dataDir != null && databaseUrl != null) {
@@ -657,6 +665,7 @@ public final class ReferenceServer implements AutoCloseable {
             copy.databaseSchema = databaseSchema;
             copy.webSocketCompression = webSocketCompression;
             copy.sendPacing = sendPacing;
+            copy.busFaults = busFaults;
             return copy;
         }
 
