@@ -119,8 +119,9 @@ final class RoomCatchUp {
                             boolean isNew = !room.hasSeq(message.seq());
                             local.toRoomMembers(room.tenantId, current.get(),
                                     isNew ? ChatService.NEW_MESSAGE : MessageActions.MESSAGE_UPDATED, message);
-                            room.note(message.rev(), isNew ? message.seq() : 0);
                         }
+                        // handed now or before in its latest state (maybe only as an update): the message is known
+                        room.note(message.rev(), message.seq());
                     }
                     List<Message> messages = page.messages();
                     room.noteThrough(page.hasMore() ? messages.get(messages.size() - 1).rev() : page.rev());

@@ -91,6 +91,22 @@ class RoomCatchUpTest {
     }
 
     @Test
+    void aMessageHandedOnlyAsAnUpdateCountsAsKnown() {
+        catchUp.baseline();
+        Message first = append("one"); // rev 1: its notification lost
+        store.replaceMessage("t", withText(first, "one, edited")); // rev 2: handed as message-updated
+        RoomRevisions.Room room = revisions.room("t", roomId);
+        room.note(2, 0);
+
+        catchUp.requestAll();
+        catchUp.runDue();
+
+        assertEquals(List.of(), delivered, "its latest state was handed already");
+        assertEquals(2, room.floor());
+        assertTrue(room.hasSeq(1), "its seq counts as handed (no seq waits above the floor for ever)");
+    }
+
+    @Test
     void aHoleIsReadFromTheDatabaseOnlyAfterItsGrace() throws Exception {
         catchUp.baseline();
         append("one"); // rev 1: its notification is still on its way
