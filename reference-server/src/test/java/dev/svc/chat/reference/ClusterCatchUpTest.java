@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two servers on one PostgreSQL schema whose event bus has a gap (the PostgreSQL run of the suites only): a
- * notification that could not be sent, or one sent while the other node's listening connection was lost. A
+ * notification that could not be sent, one that did not fit in the full queue, or one sent while the other
+ * node's listening connection was lost. A
  * socket on the other node still gets every message, once each, in {@code seq} order: the node catches up
  * from the database by {@code rev} (see {@code cluster/RoomCatchUp}).
  */
@@ -63,6 +64,44 @@ class ClusterCatchUpTest {
                 assertEquals(List.of(1L, 2L), newMessageSeqs(carolOnB, 2));
                 assertNoMoreMessages(carolOnB);
             }
+        }
+    }
+
+    @Test
+    void aMessageThatDidNotFitInTheFullQueueReachesTheOtherNodeThroughItsRoomsAnnouncement() throws Exception {
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch maySend = new CountDownLatch(1);
+        BusFaults stalled = new BusFaults() {
+            @Override
+            public int queueCapacity() {
+                return 1;
+            }
+
+            @Override
+            public void beforeNotify() {
+                sending.countDown();
+                try {
+                    maySend.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (ReferenceServer nodeA = node(stalled); ReferenceServer nodeB = node(BusFaults.NONE)) {
+            Http httpA = new Http(nodeA);
+            String room = httpA.createRoom(KEY, "alice", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            try (SocketClient carolOnB = SocketClient.connectToken(nodeB, new Http(nodeB).mint(KEY, "carol"))) {
+                assertEquals(201, httpA.sendText(alice, room, "first", "being sent").status());
+                assertTrue(sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
+                assertEquals(201, httpA.sendText(alice, room, "second", "waits in the queue").status());
+                assertEquals(201, httpA.sendText(alice, room, "third", "does not fit").status());
+                maySend.countDown();
+                assertEquals(List.of(1L, 2L, 3L), newMessageSeqs(carolOnB, 3));
+                assertNoMoreMessages(carolOnB);
+            }
+        } finally {
+            maySend.countDown();
         }
     }
 

@@ -3,8 +3,9 @@ package dev.svc.chat.reference.cluster;
 import java.sql.SQLException;
 
 /**
- * Faults of the event bus that tests inject to reproduce its gaps deterministically: a NOTIFY that fails,
- * a listening connection that stays lost until the test lets it listen again. A server uses {@link #NONE}.
+ * Faults of the event bus that tests inject to reproduce its gaps deterministically: a NOTIFY that fails or
+ * waits, a queue that is full at once, a listening connection that stays lost until the test lets it listen
+ * again. A server uses {@link #NONE}.
  */
 public interface BusFaults {
 
@@ -12,7 +13,12 @@ public interface BusFaults {
     BusFaults NONE = new BusFaults() {
     };
 
-    /** Invoked before each attempt to send a notification; an exception makes that attempt fail. */
+    /** Returns how many notifications may wait to be sent (a test makes it small). */
+    default int queueCapacity() {
+        return BusSender.CAPACITY;
+    }
+
+    /** Invoked before each attempt to send a notification (may block); an exception makes that attempt fail. */
     default void beforeNotify() throws SQLException {
     }
 

@@ -42,7 +42,7 @@ final class BusSender implements AutoCloseable {
     private final String jdbcUrl;
     private final Properties login;
     private final BusFaults faults;
-    private final BlockingQueue<Outgoing> queue = new LinkedBlockingQueue<>(CAPACITY);
+    private final BlockingQueue<Outgoing> queue;
     /** Rooms whose message events did not fit in the queue: "tenant NUL room" -> the highest revision. */
     private final Map<String, Outgoing> overflow = new ConcurrentHashMap<>();
     private final Thread thread;
@@ -59,6 +59,7 @@ final class BusSender implements AutoCloseable {
         this.jdbcUrl = jdbcUrl;
         this.login = login;
         this.faults = faults;
+        this.queue = new LinkedBlockingQueue<>(faults.queueCapacity());
         this.thread = new Thread(this::run, "svc-ref-bus-send");
         thread.setDaemon(true);
         thread.start();
