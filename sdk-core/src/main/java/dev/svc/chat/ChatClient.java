@@ -12,13 +12,21 @@ import org.jspecify.annotations.Nullable;
  * <p>Every method is thread-safe and returns at once. Returned futures complete on the callback executor
  * (see {@link SvcOptions.Builder#callbackExecutor}) and fail with a {@link ChatException}: an
  * {@link ApiException} when the service refused, a {@link TransportException} when the network failed, a
- * {@link ChatStateException} when the client's state did not allow the operation.
+ * {@link ChatStateException} when the client's state did not allow the operation. The client's own work
+ * (connection, recovery, sends) never waits for the callback executor, so a busy app thread delays only its
+ * callbacks. A handler may block on a future this client returned ({@code get} or {@code join}: it gets the
+ * outcome as soon as the client has it); a future derived from one ({@code thenApply}, ...) completes on the
+ * callback executor after the blocking handler, so blocking on that from a handler waits for ever.
  */
 public interface ChatClient extends AutoCloseable {
   /**
    * Authenticates as {@code userId} with a session token and opens the realtime connection. Calling it
    * again with a new token (a refresh) reconnects with that token, keeping this client's handlers and its
    * joined room. The token is also used for every REST call from now on.
+   *
+   * <p>A client serves one user: once it connected as one user, a connect as another user is refused (the
+   * future fails with a {@link ChatStateException}) and nothing of the first user's state changes. Close the
+   * client and create a new one for the other user.
    *
    * <p>If the transport fails before the gateway accepted the handshake, the future fails with a
    * {@link TransportException} while the client keeps retrying in the background (state
@@ -34,6 +42,19 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<@Nullable Void> connect(String userId, String token);
 
   /**
+   * Replaces the session token of the connected user with a fresh one, as a {@link TokenRefresher}'s answer
+   * does, without connecting or disconnecting: REST calls use it from now on, an open realtime connection
+   * moves to it (make before break: the state stays {@link ConnectionState#CONNECTED} and no event is lost
+   * or repeated), and a disconnected client keeps it for its next {@link #connect}. For apps (and the session
+   * manager) that refresh the token on their own schedule, before it expires.
+   *
+   * @param token the new session token of the same user (a JWT), never an API key
+   * @throws IllegalArgumentException if {@code token} is empty or is an API key
+   * @throws ChatStateException before the first {@link #connect}, or after {@link #close()}
+   */
+  void updateToken(String token);
+
+  /**
    * Closes the realtime connection politely (Socket.IO DISCONNECT, then a WebSocket close) and does not
    * reconnect. The token and the joined room are remembered for a later {@link #connect}. Handlers stay.
    *
@@ -45,9 +66,9 @@ public interface ChatClient extends AutoCloseable {
    * Disconnects and releases everything the client created: its threads, and its OkHttp client's threads
    * and connections when the SDK created that client. Nothing that was given in {@link SvcOptions} is
    * shut down. Pending futures fail with a {@link TransportException} (or a {@link ChatStateException}
-   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It may
-   * block for up to about a second while the WebSocket closes; after it returns no thread of the client's
-   * remains. Calling it again does nothing.
+   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It blocks
+   * for at most about one second in all, while the WebSocket closes (a socket not closed by then is cancelled);
+   * after it returns no thread of the client's remains. Calling it again does nothing.
    */
   @Override
   void close();
@@ -112,8 +133,11 @@ public interface ChatClient extends AutoCloseable {
    * Sends a message with the given {@code clientMessageId}, through the client's outbox. Sending again with the
    * same id returns the first message and emits nothing new, so an app may retry freely, but it need not:
    * the outbox retries with backoff and the same id on network errors, 5xx answers and {@code 429} (waiting
-   * at least its {@code Retry-After}). Sends to one room go out one at a time, in call order; sends are made
-   * only while {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the
+   * at least its {@code Retry-After}). Sends to one room are stored in call order: over REST one is in flight
+   * at a time; over the socket, where the server offers it, up to 32 are in flight on the one ordered
+   * connection, which the server handles in order (after a retryable failure the room's later sends wait and
+   * follow the failed one again, in order). Rooms do not wait for each other. Sends are made only while
+   * {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the
    * {@link ApiException} of any other refusal, with a {@link SendTimeoutException} after the deadline of
    * {@link SvcOptions.Builder#sendTimeoutMillis(long)} if one is set, and with a {@link ChatStateException}
    * before the first {@link #connect} or when the client is closed. Pending sends are listed by

@@ -15,6 +15,11 @@ import dev.svc.chat.internal.util.NamedThreadFactory;
  * how the SDK delivers callbacks, so that handlers see events in order whatever executor the app gives. A task
  * that throws is logged and the next one runs. Useful to code built on the SDK (the session manager uses it)
  * that hands callbacks to an app's executor in order.
+ *
+ * <p>A task never runs on the thread that submits it, which for the SDK is an engine, socket reader or OkHttp
+ * thread. If the executor refuses to run the queue (it was shut down while still in use), the tasks waiting
+ * then are dropped, an error is logged once, and every later task is dropped too: nothing it would have
+ * completed or delivered happens. An executor shut down only after the last task ran loses nothing.
  */
 public final class SerialExecutor implements Executor {
   private final Executor delegate;
@@ -25,6 +30,8 @@ public final class SerialExecutor implements Executor {
   private ArrayDeque<Runnable> queue;
   /** Guarded by {@link #drain}. */
   private boolean draining;
+  /** Whether the executor refused the queue: every task is dropped from then on. */
+  private volatile boolean refused;
 
   private SerialExecutor(Executor delegate, ExecutorService owned, ChatLogger logger) {
     this.delegate = delegate;
@@ -61,8 +68,14 @@ public final class SerialExecutor implements Executor {
     return new SerialExecutor(pool, pool, logger);
   }
 
+  /**
+   * Queues {@code task} to run after those queued before it; drops it if the executor refused this queue.
+   *
+   * @param task the task to run
+   */
   @Override
   public void execute(Runnable task) {
+    if (refused) return;
     synchronized (drain) {
       if (queue == null) queue = new ArrayDeque<>(4);
       queue.add(task);
@@ -72,8 +85,19 @@ public final class SerialExecutor implements Executor {
     try {
       delegate.execute(drain);
     } catch (RejectedExecutionException e) {
-      // the executor was shut down (after close()): run here rather than lose a completion
-      drain();
+      // Never run the tasks here instead: the caller is the SDK's thread, and app code there stalls every
+      // connection on it. Tasks other threads queued meanwhile (they saw draining) would never run either.
+      int dropped;
+      synchronized (drain) {
+        dropped = queue == null ? 0 : queue.size();
+        queue = null;
+        draining = false;
+      }
+      if (!refused) {
+        refused = true;
+        log(LogLevel.ERROR, "the callback executor refused work (was it shut down while still in use?); " + dropped
+            + " callback(s) dropped, and later ones will be too", e);
+      }
     }
   }
 
@@ -97,8 +121,12 @@ public final class SerialExecutor implements Executor {
   }
 
   private void warn(Throwable t) {
+    log(LogLevel.WARN, "a callback threw; delivery goes on", t);
+  }
+
+  private void log(LogLevel level, String message, Throwable t) {
     try {
-      if (logger.isLoggable(LogLevel.WARN)) logger.log(LogLevel.WARN, "a callback threw; delivery goes on", t);
+      if (logger.isLoggable(level)) logger.log(level, message, t);
     } catch (RuntimeException ignored) {
       // a broken logger must not stop delivery
     }

@@ -8,7 +8,12 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.EventRecorder;
@@ -129,6 +134,42 @@ class CloseTest {
       executor.close();
       shared.dispatcher().executorService().shutdown();
       shared.connectionPool().evictAll();
+    }
+  }
+
+  @Test
+  void closeBlocksAboutOneSecondAtMostInAll() throws Exception {
+    gateway.answerClose = false; // the close handshake is never answered
+    CountDownLatch stuck = new CountDownLatch(1);
+    AtomicBoolean closing = new AtomicBoolean();
+    ExecutorService appThread = Executors.newSingleThreadExecutor();
+    // an app executor that is slow to take work while the client closes: the closing task on the engine is slow
+    Executor slow = task -> {
+      if (closing.get()) {
+        try {
+          stuck.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      appThread.execute(task);
+    };
+    ChatClient client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false)
+        .callbackExecutor(slow).build());
+    GatewaySession session = null;
+    try {
+      client.on(EventType.CONNECTION_STATE, change -> { });
+      session = connect(client, gateway);
+      closing.set(true);
+      long start = System.nanoTime();
+      client.close();
+      long tookMillis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(tookMillis < 1_600, "close() blocked " + tookMillis + " ms, not about one second");
+      assertEquals(ConnectionState.CLOSED, client.state());
+    } finally {
+      stuck.countDown();
+      appThread.shutdownNow();
+      if (session != null) session.close(); // ends the gateway's side, which waited for its close to be answered
     }
   }
 

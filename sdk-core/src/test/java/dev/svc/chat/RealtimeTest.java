@@ -401,4 +401,24 @@ class RealtimeTest {
     gateway.assertNoSession(300);
     Await.failure(client.joinRoom("r1"), ChatStateException.class);
   }
+
+  @Test
+  void aRoomLeftBeforeItsJoinWasAnsweredIsNotJoinedAgainAfterAReconnect() throws Exception {
+    GatewaySession session = connect();
+    CompletableFuture<Room> joined = client.joinRoom("r1");
+    CompletableFuture<Void> left = client.leaveRoom("r1"); // at once, before the join's answer
+    GatewaySession.Emit join = session.nextEmit("join-room");
+    GatewaySession.Emit leave = session.nextEmit("leave-room");
+    session.ack(join, "{\"ok\":true,\"room\":" + Frames.roomJson("r1") + "}");
+    session.ack(leave, "{\"ok\":true}");
+    Await.value(joined);
+    Await.value(left);
+    session.cancel();
+    GatewaySession next = gateway.nextSession();
+    next.awaitConnect();
+    Await.until("reconnected", () -> client.state() == ConnectionState.CONNECTED);
+    client.joinRoom("r2");
+    assertEquals("{\"roomId\":\"r2\"}", next.nextEmit("join-room").payload,
+        "the left room r1 was joined again on the new connection");
+  }
 }

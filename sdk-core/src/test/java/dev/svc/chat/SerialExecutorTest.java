@@ -38,4 +38,18 @@ class SerialExecutorTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void aRefusedExecutorNeverRunsTasksOnTheSubmittingThreadAndDropsThemWithAnError() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    pool.shutdown(); // the app shut its executor down while a client still used it
+    RecordingLogger logger = new RecordingLogger();
+    SerialExecutor serial = SerialExecutor.on(pool, logger);
+    List<String> ranOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+    serial.execute(() -> ranOn.add(Thread.currentThread().getName()));
+    serial.execute(() -> ranOn.add(Thread.currentThread().getName()));
+    assertTrue(ranOn.isEmpty(), "app code ran on the submitting thread (an engine or socket reader): " + ranOn);
+    assertTrue(logger.mentions("refused"), "the dropped callbacks were not reported");
+    assertEquals(0, serial.backlog());
+  }
 }

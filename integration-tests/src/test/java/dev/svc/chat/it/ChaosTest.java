@@ -12,6 +12,7 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.it.faults.FaultProxy;
 import dev.svc.chat.it.faults.RandomFaults;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ class ChaosTest {
     chat = new ChatFixture(ReferenceServer.builder().port(0)
         .pingInterval(Duration.ofSeconds(2)).pingTimeout(Duration.ofSeconds(2)));
     proxy = FaultProxy.start("127.0.0.1", chat.server().port(), SEED, true);
-    tenant = ServerClient.create(chat.server().apiUrl(), chat.server().apiKey(), tenantHttp);
+    tenant = ServerClient.builder(chat.server().apiUrl(), chat.server().apiKey()).okHttpClient(tenantHttp).build();
     minting = Executors.newSingleThreadExecutor(daemon("chaos-mint"));
     driver = Executors.newSingleThreadScheduledExecutor(daemon("chaos-driver"));
   }
@@ -187,12 +188,16 @@ class ChaosTest {
     return id;
   }
 
+  private static MintRequest shortLived(String user) {
+    return MintRequest.builder(user).expiresIn(Duration.ofSeconds(TOKEN_SECONDS)).build();
+  }
+
   private void connect(String user, Set<String> rooms, String joinedRoom) throws Exception {
     ChaosView view = new ChaosView(user, rooms);
     SvcOptions options = SvcOptions.builder(proxy.apiUrl())
         .tokenRefresher(() -> {
           refreshes.incrementAndGet();
-          return CompletableFuture.supplyAsync(() -> tenant.mintToken(user, null, TOKEN_SECONDS).token(), minting);
+          return CompletableFuture.supplyAsync(() -> tenant.mintToken(shortLived(user)).token(), minting);
         })
         // An app may shorten the backoff; the default cap (30 s) would make the settling wait longer than CI allows.
         .reconnectDelay(250, 4000)
@@ -204,7 +209,7 @@ class ChaosTest {
     client.on(EventType.ROOM_READ, view::onRead);
     client.on(EventType.CONNECTION_STATE, view::onState);
     client.on(EventType.RECOVERY, view::onRecovery);
-    await(client.connect(user, tenant.mintToken(user, null, TOKEN_SECONDS).token()));
+    await(client.connect(user, tenant.mintToken(shortLived(user)).token()));
     if (joinedRoom != null) await(client.joinRoom(joinedRoom));
     clients.put(user, client);
     views.put(user, view);

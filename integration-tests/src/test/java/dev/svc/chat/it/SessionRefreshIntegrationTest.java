@@ -14,6 +14,7 @@ import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.MintedToken;
 import dev.svc.chat.server.ServerClient;
 import dev.svc.chat.session.Session;
@@ -51,15 +52,15 @@ class SessionRefreshIntegrationTest {
   @BeforeEach
   void setUp() throws Exception {
     server = ReferenceServer.builder().port(0).clock(clock).build().start();
-    svc = ServerClient.create(server.apiUrl(), server.apiKey(), null);
+    svc = ServerClient.create(server.apiUrl(), server.apiKey());
     roomId = svc.createRoom("refresh", List.of("alice", "bob")).id();
     manager = SessionManager.builder(SessionFetcher.of(() -> {
       fetches.incrementAndGet();
-      MintedToken t = svc.mintToken("alice", "Alice", null);
+      MintedToken t = svc.mintToken(MintRequest.builder("alice").username("Alice").build());
       return Session.builder(t.token(), t.apiUrl(), t.userId(), t.expiresAtMillis()).build();
     }), s -> { }).scheduler(time).logger((level, message, error) -> logs.add(message)).build();
     bob = Svc.init(server.apiUrl());
-    bob.connect("bob", svc.mintToken("bob", "Bob", 86_400).token()).get(10, TimeUnit.SECONDS);
+    bob.connect("bob", svc.mintToken(MintRequest.builder("bob").username("Bob").expiresIn(Duration.ofDays(1)).build()).token()).get(10, TimeUnit.SECONDS);
   }
 
   @AfterEach

@@ -56,7 +56,7 @@ public final class ServiceTarget implements AutoCloseable {
 
   /** Returns an API-key client of the service. */
   public ServerClient serverClient() {
-    return ServerClient.create(apiUrl, apiKey, null);
+    return ServerClient.create(apiUrl, apiKey);
   }
 
   /** Stops the embedded server, if any. */

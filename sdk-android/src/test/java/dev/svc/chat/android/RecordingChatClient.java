@@ -14,8 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * A client for the session manager under Android: connects at once, records connects, disconnects and
- * {@code reconnectNow()} calls, and lets the test move its connection state.
+ * A client for the session manager under Android: connects at once, records connects (and token updates),
+ * disconnects and {@code reconnectNow()} calls, and lets the test move its connection state.
  */
 final class RecordingChatClient extends UnsupportedChatClient {
   final List<String> tokens = new CopyOnWriteArrayList<>();
@@ -37,6 +37,12 @@ final class RecordingChatClient extends UnsupportedChatClient {
     tokens.add(token);
     moveTo(ConnectionState.CONNECTED, ConnectionReason.CONNECTED);
     return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void updateToken(String token) {
+    called();
+    tokens.add(token);
   }
 
   @Override

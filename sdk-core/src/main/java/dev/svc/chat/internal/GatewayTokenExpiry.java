@@ -1,5 +1,6 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.auth.Credentials;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import java.util.function.BooleanSupplier;
@@ -8,21 +9,22 @@ import dev.svc.chat.ChatStateException;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 
 /**
- * The gateway said the token expired (a refusal, or {@code session-expired} on an open connection): refresh it
- * through the shared single flight and reconnect with the fresh one, once per accepted connection, so that a
- * gateway whose clock disagrees cannot drive a refresh loop. Without a refresher, or when the refresh fails,
- * the engine is told and stays DISCONNECTED. Runs on the actor.
+ * The gateway said the token expired (a refusal, or {@code session-expired} on an open connection): asks the
+ * {@link Credentials} to refresh it, once per accepted connection, so that a gateway whose clock disagrees
+ * cannot drive a refresh loop. The fresh token reaches the engine as every new token does, through
+ * {@link Credentials.Listener#tokenChanged}. Without a refresher, or when the refresh fails, the engine is
+ * told and stays DISCONNECTED. Runs on the actor.
  */
 final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
-  private final TokenRefresh tokenRefresh;
+  private final Credentials credentials;
   private final RealtimeEngine engine;
   private final BooleanSupplier wantsConnection;
   private final Log log;
   /** Whether the gateway said token_expired since the last accepted connection. */
   private boolean refreshedSinceConnected;
 
-  GatewayTokenExpiry(TokenRefresh tokenRefresh, RealtimeEngine engine, BooleanSupplier wantsConnection, Log log) {
-    this.tokenRefresh = tokenRefresh;
+  GatewayTokenExpiry(Credentials credentials, RealtimeEngine engine, BooleanSupplier wantsConnection, Log log) {
+    this.credentials = credentials;
     this.engine = engine;
     this.wantsConnection = wantsConnection;
     this.log = log;
@@ -35,7 +37,7 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
 
   @Override
   public void onGatewayTokenExpired() {
-    if (tokenRefresh == null || !wantsConnection.getAsBoolean()) {
+    if (!credentials.refreshes() || !wantsConnection.getAsBoolean()) {
       engine.refreshFailed(new ChatStateException("the session token expired"));
       return;
     }
@@ -46,12 +48,14 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
     }
     refreshedSinceConnected = true;
     // the engine's token is the one that expired; the actor runs this, so it cannot have moved on
-    tokenRefresh.after(engine.tokenInActor()).whenComplete((fresh, error) -> {
-      if (error != null || fresh == null) {
-        engine.refreshFailed(error != null ? CallbackExecutor.unwrap(error) : new ChatStateException("no token"));
-      } else if (wantsConnection.getAsBoolean()) {
-        engine.connect(fresh); // adopt() did when the token is new; this covers one adopted already
-      }
+    final String expired = engine.tokenInActor();
+    credentials.refresh(expired).whenComplete((fresh, error) -> {
+      if (error != null) {
+        engine.refreshFailed(CallbackExecutor.unwrap(error));
+      } else if (fresh.equals(expired)) {
+        // no change reaches the engine: connecting again with the refused token would only be refused again
+        engine.refreshFailed(new ChatStateException("the TokenRefresher answered with the expired token"));
+      } // else the credentials' listener brought the fresh token to the engine (or it had it already)
     });
   }
 }

@@ -1,5 +1,6 @@
 package dev.svc.chat.internal;
 
+import dev.svc.chat.internal.auth.Credentials;
 import dev.svc.chat.internal.realtime.Acks;
 import dev.svc.chat.internal.util.ApiUrls;
 import dev.svc.chat.internal.util.ClientThreads;
@@ -51,7 +52,9 @@ import dev.svc.chat.internal.rest.RestApi;
 
 /**
  * The {@link ChatClient}: wires the REST API, the realtime engine (the actor that owns connection state),
- * the joined room, the event hub and the callback executor, and owns what it created.
+ * the joined room, the event hub and the callback executor, and owns what it created. It is the public
+ * boundary: the internal futures (REST, outbox, engine) complete on the SDK's threads, and each future it
+ * returns is relayed to the callback executor here ({@link CallbackExecutor#relay}).
  */
 public final class RealChatClient implements ChatClient {
   private final Log log;
@@ -62,12 +65,10 @@ public final class RealChatClient implements ChatClient {
   private final RestApi rest;
   private final Outbox outbox;
   private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile String userId;
-  private volatile String token;
+  /** The user, the current token and the refresh: REST and the engine follow them. */
+  private final Credentials credentials;
   /** Whether the app wants the realtime connection: set by connect, cleared by disconnect and close. */
   private volatile boolean wantConnected;
-  /** The refresh single flight; null without a {@link dev.svc.chat.TokenRefresher}. */
-  private final TokenRefresh tokenRefresh;
   private final Recovery recovery;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
@@ -97,37 +98,16 @@ public final class RealChatClient implements ChatClient {
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
-    this.tokenRefresh = options.tokenRefresher() == null ? null
-        : new TokenRefresh(options.tokenRefresher(), new TokenRefresh.Target() {
-          @Override
-          public String currentToken() {
-            return token;
-          }
-
-          @Override
-          public void adopt(String fresh) {
-            token = fresh;
-            if (wantConnected && !closed.get()) engine.connect(fresh);
-          }
-        }, callbacks, log);
-    this.rest = new RestApi(http.rest(urls.api), urls.api, new RestApi.TokenSource() {
-      @Override
-      public String token() {
-        return token;
-      }
-
-      @Override
-      public CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
-        return tokenRefresh == null || closed.get() ? null : tokenRefresh.after(expiredToken);
-      }
-    }, callbacks, actor, log);
+    this.credentials = new Credentials(options.tokenRefresher(), callbacks, log);
+    credentials.listen(engine::tokenChanged); // a refresh or updateToken; connect gives its token itself
+    this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
     java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery and the outbox
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, wallClock,
         options.recoverMissedEvents(), log);
-    this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), callbacks,
-        hub, backoff, wallClock, log);
+    this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), hub,
+        backoff, wallClock, log);
     router.wire(recovery, joinedRoom, outbox, engine,
-        new GatewayTokenExpiry(tokenRefresh, engine, () -> wantConnected && !closed.get(), log));
+        new GatewayTokenExpiry(credentials, engine, () -> wantConnected && !closed.get(), log));
   }
 
   @Override
@@ -135,11 +115,20 @@ public final class RealChatClient implements ChatClient {
     Inputs.userId(userId);
     Inputs.sessionToken(token);
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
-    outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
-    this.userId = userId;
-    this.token = token;
-    this.wantConnected = true;
-    return callbacks.relay(engine.connect(token));
+    try {
+      credentials.checkUser(userId); // one client, one user: refused before anything user-scoped moves
+      outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
+      wantConnected = true;
+      return callbacks.relay(credentials.signIn(userId, token, engine::connect));
+    } catch (ChatStateException refused) { // another user, or closed
+      return failed(refused);
+    }
+  }
+
+  @Override
+  public void updateToken(String token) {
+    Inputs.sessionToken(token);
+    credentials.update(token);
   }
 
   @Override
@@ -157,6 +146,7 @@ public final class RealChatClient implements ChatClient {
     }
     if (!closed.compareAndSet(false, true)) return;
     wantConnected = false;
+    credentials.close();
     rest.close();
     engine.shutdown();
     outbox.close();
@@ -192,7 +182,7 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<List<Room>> listRooms() {
-    return rest.listRooms();
+    return callbacks.relay(rest.listRooms());
   }
 
   @Override
@@ -204,7 +194,7 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
     Inputs.roomId(roomId);
     Inputs.nonNull(query, "query");
-    return rest.getMessages(roomId, query);
+    return callbacks.relay(rest.getMessages(roomId, query));
   }
 
   @Override
@@ -217,7 +207,7 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
-    return outbox.enqueue(roomId, parts, clientMessageId, userId);
+    return callbacks.relay(outbox.enqueue(roomId, parts, clientMessageId, credentials.userId()));
   }
 
   @Override
@@ -237,14 +227,14 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
     Inputs.parts(parts);
-    return rest.updateMessage(roomId, messageId, parts);
+    return callbacks.relay(rest.updateMessage(roomId, messageId, parts));
   }
 
   @Override
   public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    return rest.deleteMessage(roomId, messageId);
+    return callbacks.relay(rest.deleteMessage(roomId, messageId));
   }
 
   @Override
@@ -252,14 +242,14 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
     Inputs.emoji(emoji);
-    return rest.toggleReaction(roomId, messageId, emoji);
+    return callbacks.relay(rest.toggleReaction(roomId, messageId, emoji));
   }
 
   @Override
   public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    return rest.markRead(roomId, messageId);
+    return callbacks.relay(rest.markRead(roomId, messageId));
   }
 
   @Override
@@ -269,17 +259,18 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<ChangesPage> getChanges(String roomId, long since, int limit) {
-    return rest.getChanges(Inputs.roomId(roomId), Inputs.since(since), Inputs.changesLimit(limit));
+    return callbacks.relay(rest.getChanges(Inputs.roomId(roomId), Inputs.since(since),
+        Inputs.changesLimit(limit)));
   }
 
   @Override
   public CompletableFuture<List<Receipt>> getReceipts(String roomId) {
-    return rest.getReceipts(Inputs.roomId(roomId));
+    return callbacks.relay(rest.getReceipts(Inputs.roomId(roomId)));
   }
 
   @Override
   public CompletableFuture<List<String>> getPresence() {
-    return rest.getPresence();
+    return callbacks.relay(rest.getPresence());
   }
 
   @Override
@@ -301,28 +292,28 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
     Inputs.roomId(roomId);
     Inputs.nonNull(kind, "kind");
-    return rest.startCall(roomId, kind);
+    return callbacks.relay(rest.startCall(roomId, kind));
   }
 
   @Override
   public CompletableFuture<Call> acceptCall(String callId) {
-    return rest.moveCall(CallInputs.callId(callId), "accept");
+    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "accept"));
   }
 
   @Override
   public CompletableFuture<Call> declineCall(String callId) {
-    return rest.moveCall(CallInputs.callId(callId), "decline");
+    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "decline"));
   }
 
   @Override
   public CompletableFuture<Call> endCall(String callId) {
-    return rest.moveCall(CallInputs.callId(callId), "end");
+    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "end"));
   }
 
   @Override
   public CompletableFuture<Call> getActiveCall(String roomId) {
     Inputs.roomId(roomId);
-    return rest.getActiveCall(roomId);
+    return callbacks.relay(rest.getActiveCall(roomId));
   }
 
   @Override
@@ -330,14 +321,16 @@ public final class RealChatClient implements ChatClient {
     CallInputs.deviceToken(token);
     Inputs.nonNull(platform, "platform");
     ChatStateException refused = pushRefusal("registerDeviceToken");
-    return refused != null ? this.<Void>failed(refused) : rest.registerDeviceToken(token, platform);
+    return refused != null ? this.<Void>failed(refused)
+        : callbacks.relay(rest.registerDeviceToken(token, platform));
   }
 
   @Override
   public CompletableFuture<Void> unregisterDeviceToken(String token) {
     CallInputs.deviceToken(token);
     ChatStateException refused = pushRefusal("unregisterDeviceToken");
-    return refused != null ? this.<Void>failed(refused) : rest.unregisterDeviceToken(token);
+    return refused != null ? this.<Void>failed(refused)
+        : callbacks.relay(rest.unregisterDeviceToken(token));
   }
 
   /** Push registration needs a connected session-token client (seed.md): returns why not, or null. */
@@ -373,23 +366,19 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public String userId() {
-    return userId;
+    return credentials.userId();
   }
 
   @Override
   public String toString() {
-    return "ChatClient{userId=" + userId + ", state=" + state() + "}";
+    return "ChatClient{userId=" + credentials.userId() + ", state=" + state() + "}";
   }
 
   private <T> CompletableFuture<T> failed(Throwable error) {
-    CompletableFuture<T> f = new CompletableFuture<>();
-    callbacks.fail(f, error);
-    return f;
+    return callbacks.failed(error);
   }
 
   private <T> CompletableFuture<T> completed(T value) {
-    CompletableFuture<T> f = new CompletableFuture<>();
-    callbacks.complete(f, value);
-    return f;
+    return callbacks.completed(value);
   }
 }

@@ -31,6 +31,8 @@ public final class FakeGateway implements AutoCloseable {
 
   /** The OPEN packet sent on every new socket; null sends nothing (a gateway that never answers). */
   public volatile String openPacket = openPacket(25_000, 20_000);
+  /** Whether a session answers the client's close frame; false leaves the client waiting for the close. */
+  public volatile boolean answerClose = true;
   /** The answer to the client's CONNECT, from its auth JSON; null answers nothing. */
   public volatile Function<String, String> onConnect = auth -> "40{\"sid\":\"sio-" + sessionCount.get() + "\"}";
   /** Answers REST requests before the scripted queue when set; a null answer falls back to the queue. */

@@ -63,7 +63,7 @@ public final class GatewaySession extends WebSocketListener {
   @Override
   public void onClosing(WebSocket webSocket, int code, String reason) {
     frames.add("<close " + code + ">");
-    webSocket.close(1000, null);
+    if (gateway.answerClose) webSocket.close(1000, null);
   }
 
   @Override

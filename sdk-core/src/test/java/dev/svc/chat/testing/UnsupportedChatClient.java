@@ -32,6 +32,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
   }
 
   @Override
+  public void updateToken(String token) {
+    throw unsupported();
+  }
+
+  @Override
   public CompletableFuture<Void> disconnect() {
     throw unsupported();
   }

@@ -79,6 +79,21 @@ public final class Session {
     return displayName;
   }
 
+  /**
+   * Returns why this session cannot follow {@code previous} in one manager (another user or another
+   * {@code apiUrl}: the client is bound to both), or null when it can.
+   */
+  @Nullable IllegalStateException cannotFollow(@Nullable Session previous) {
+    if (previous == null) return null;
+    if (!previous.chatUserId.equals(chatUserId)) {
+      return new IllegalStateException("the signed-in user changed; create a new SessionManager for the new user");
+    }
+    if (!previous.apiUrl.equals(apiUrl)) {
+      return new IllegalStateException("the session's apiUrl changed; create a new SessionManager");
+    }
+    return null;
+  }
+
   @Override
   public String toString() {
     // never the token

@@ -2,20 +2,14 @@ package dev.svc.chat.session;
 
 import java.io.File;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.function.BiConsumer;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ChatStateException;
-import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
-import dev.svc.chat.EventHandler;
-import dev.svc.chat.EventType;
 import dev.svc.chat.LogLevel;
 import org.jspecify.annotations.Nullable;
 import dev.svc.chat.SerialExecutor;
@@ -30,58 +24,55 @@ import okhttp3.OkHttpClient;
  * (from the tenant's {@code /api/chat/session} route or a typed session), creates the client from the
  * session's {@code apiUrl}, connects, and refreshes the token {@linkplain Builder#refreshLeadMillis five
  * minutes} before it expires (see {@link SessionStatus} for the states and {@code RefreshPolicy}'s rule for
- * short tokens). A refresh reconnects with the new token while the app keeps the same client object, its
- * handlers and its joined room; messages arriving meanwhile are delivered once.
+ * short tokens). A refresh hands the new token to the client ({@link ChatClient#updateToken}), which moves
+ * its connection to it while the app keeps the same client object, its handlers and its joined room;
+ * messages arriving meanwhile are delivered once. The manager calls {@code connect} only to start a run.
  *
  * <p>The client is created with a {@link TokenRefresher} that is this manager: a REST {@code 401
  * token_expired}, a gateway {@code token_expired} and the scheduled refresh all share one fetch.
  * {@link #stop()} is the "page hide" of the JS SDK (it disconnects); {@link #start()} resumes.
+ *
+ * <p>Inside: {@code StatusBoard} (status and listener), {@code RefreshTimer} (the refresh before expiry and
+ * the fetch retries), {@code SessionClient} (the client and the ordered calls on it) and
+ * {@code ConnectionVerdict} (what the client's connection means for the status), all under this object's
+ * lock; calls on the client run outside it, in the order they were decided.
  */
 public final class SessionManager {
   /** The default refresh lead time: 5 minutes before the token expires. */
   public static final long DEFAULT_REFRESH_LEAD_MILLIS = 5 * 60 * 1000;
 
   private final SessionFetcher fetcher;
-  private final SessionStateListener listener;
   private final SessionScheduler scheduler;
   private final boolean ownsScheduler;
-  private final ClientFactory clientFactory;
   private final SerialExecutor callbacks;
-  private final @Nullable Executor clientExecutor;
-  private final @Nullable OkHttpClient okHttpClient;
-  private final ChatLogger logger;
-  private final RefreshPolicy policy;
+  private final SessionLog log;
 
   // guarded by this
-  private SessionStatus status = SessionStatus.IDLE;
-  private @Nullable ChatClient client;
-  private @Nullable Throwable error;
+  private final StatusBoard board;
+  private final RefreshTimer timer;
+  private final SessionClient client;
   private @Nullable Session session;
   private boolean started;
   private boolean closed;
-  /** Bumped by start, stop and error, so late answers of an earlier run are ignored. */
+  /**
+   * Bumped by start, stop and error: a timer or a connect answer of an earlier run is ignored. A fetch is not
+   * tied to a run: it serves whichever run is started when it completes, and connects nothing when none is.
+   */
   private int generation;
   private @Nullable CompletableFuture<String> refreshInFlight;
-  private SessionScheduler.@Nullable Task timer;
-  /** The session the pending refresh timer is for. */
-  private @Nullable Session timedSession;
-  private int retryAttempt;
-
-  private final @Nullable File outboxDirectory;
+  /** The run that called connect: later sessions of that run are refreshes, given by updateToken. */
+  private int connectedRun = -1;
 
   private SessionManager(Builder b) {
     this.fetcher = b.fetcher;
-    this.listener = b.listener;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = b.scheduler != null ? b.scheduler : new SystemSessionScheduler();
-    this.clientFactory = b.clientFactory;
-    this.logger = b.logger;
-    this.clientExecutor = b.callbackExecutor;
-    this.outboxDirectory = b.outboxDirectory;
-    this.okHttpClient = b.okHttpClient;
-    this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, logger)
-        : SerialExecutor.ownThread("svc-session-callbacks", logger);
-    this.policy = new RefreshPolicy(b.refreshLeadMillis);
+    this.log = new SessionLog(b.logger);
+    this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, b.logger)
+        : SerialExecutor.ownThread("svc-session-callbacks", b.logger);
+    this.board = new StatusBoard(b.listener, callbacks);
+    this.client = new SessionClient(b.clientFactory, b.logger, b.callbackExecutor, b.outboxDirectory, b.okHttpClient);
+    this.timer = new RefreshTimer(scheduler, new RefreshPolicy(b.refreshLeadMillis), this::onTimer);
   }
 
   /**
@@ -113,56 +104,52 @@ public final class SessionManager {
    * @return an immutable snapshot
    */
   public synchronized SessionState state() {
-    return new SessionState(status, client, error, session);
+    return board.snapshot(client.get(), session);
   }
 
   /**
    * Starts (or resumes after {@link #stop()}, or retries after {@link SessionStatus#ERROR}): goes
    * {@link SessionStatus#LOADING}, fetches the session unless the one held is still good for longer than the
-   * lead time, and connects. Does nothing when already started.
+   * lead time (or joins a fetch still under way), and connects. Does nothing when already started.
    *
    * @throws IllegalStateException after {@link #close()}
    */
   public void start() {
     boolean fetch;
-    ChatClient c;
-    Session s;
     synchronized (this) {
       if (closed) throw new IllegalStateException("the session manager is closed");
       if (started) return;
       started = true;
       generation++;
-      retryAttempt = 0;
+      timer.resetRetries();
       setStatus(SessionStatus.LOADING, null);
-      s = session;
-      c = client;
-      fetch = s == null || c == null || s.expiresAtMillis() - scheduler.nowMillis() <= policy.leadMillis();
+      Session s = session;
+      fetch = s == null || client.get() == null || timer.tooCloseToExpiry(s);
+      if (!fetch) connect(s);
     }
-    if (fetch) {
-      refresh();
-    } else {
-      connect(c, s);
-    }
+    client.drain();
+    if (fetch) refresh();
   }
 
   /**
    * Stops: the JS SDK's "page hide". Cancels the refresh timer, disconnects the client (kept, with its
-   * handlers and joined room) and goes {@link SessionStatus#IDLE}. Does nothing when not started.
+   * handlers and joined room) and goes {@link SessionStatus#IDLE}. Does nothing when not started. A fetch
+   * under way is not cancelled: its session is kept for the next {@link #start()}, and it connects nothing.
+   * The client is left disconnected even when a fetch or a connect completes on another thread meanwhile.
    */
   public void stop() {
-    ChatClient c;
     synchronized (this) {
       if (!started) {
-        if (status == SessionStatus.ERROR) setStatus(SessionStatus.IDLE, null);
+        if (board.status() == SessionStatus.ERROR) setStatus(SessionStatus.IDLE, null);
         return;
       }
       started = false;
       generation++;
-      cancelTimer();
+      timer.cancel();
       setStatus(SessionStatus.IDLE, null);
-      c = client;
+      client.disconnect();
     }
-    if (c != null) c.disconnect();
+    client.drain();
   }
 
   /**
@@ -170,13 +157,11 @@ public final class SessionManager {
    */
   public void close() {
     stop();
-    ChatClient c;
     synchronized (this) {
       if (closed) return;
       closed = true;
-      c = client;
     }
-    if (c != null) c.close();
+    client.close();
     if (ownsScheduler) scheduler.shutdown();
     callbacks.shutdown();
   }
@@ -186,11 +171,9 @@ public final class SessionManager {
    * {@code NetworkCallback.onLost}). A started manager goes {@link SessionStatus#OFFLINE} at once rather than
    * when the connection times out; the client keeps its own reconnect schedule. Does nothing when stopped.
    */
-  public void networkLost() {
-    synchronized (this) {
-      if (!started || status == SessionStatus.OFFLINE) return;
-      setStatus(SessionStatus.OFFLINE, new TransportException("the device has no network"));
-    }
+  public synchronized void networkLost() {
+    if (!started || board.status() == SessionStatus.OFFLINE) return;
+    setStatus(SessionStatus.OFFLINE, new TransportException("the device has no network"));
   }
 
   /**
@@ -202,31 +185,30 @@ public final class SessionManager {
    */
   public void networkAvailable() {
     boolean fetchNow;
-    ChatClient c;
     synchronized (this) {
       if (!started) return;
-      c = client;
-      if (status == SessionStatus.OFFLINE && c != null && c.state() == ConnectionState.CONNECTED) {
+      ChatClient c = client.get();
+      if (board.status() == SessionStatus.OFFLINE && c != null && c.state() == ConnectionState.CONNECTED) {
         onConnected();
         return;
       }
-      // retryAttempt > 0 with a timer: a failed fetch waiting out its backoff (not the expiry timer)
-      fetchNow = retryAttempt > 0 && timer != null && refreshInFlight == null;
-      if (fetchNow) cancelTimer();
+      fetchNow = timer.waitingToRetry() && refreshInFlight == null;
+      if (fetchNow) timer.cancel();
+      client.reconnectNow();
     }
     if (fetchNow) refresh();
-    if (c != null) c.reconnectNow();
+    client.drain();
   }
 
   /**
-   * Refreshes now, sharing a refresh under way: fetches the session and reconnects with its token. This is
-   * what the client's {@link TokenRefresher} and the refresh timer call.
+   * Refreshes now, sharing a refresh under way: fetches the session and hands its token to the client
+   * (which moves its connection to it). This is what the client's {@link TokenRefresher} and the refresh
+   * timer call.
    *
    * @return a future of the new token; failed when stopped, not signed in, or the network failed
    */
   public CompletableFuture<String> refresh() {
     final CompletableFuture<String> result;
-    final int g;
     synchronized (this) {
       if (!started) {
         CompletableFuture<String> f = new CompletableFuture<>();
@@ -236,8 +218,7 @@ public final class SessionManager {
       if (refreshInFlight != null) return refreshInFlight;
       result = new CompletableFuture<>();
       refreshInFlight = result;
-      g = generation;
-      cancelTimer();
+      timer.cancel();
     }
     CompletableFuture<Session> fetched;
     try {
@@ -246,73 +227,77 @@ public final class SessionManager {
       fetched = new CompletableFuture<>();
       fetched.completeExceptionally(e);
     }
-    fetched.whenComplete(new BiConsumer<Session, Throwable>() {
-      @Override
-      public void accept(Session s, Throwable e) {
-        onFetched(g, result, s, e);
-      }
+    fetched.whenComplete((s, e) -> {
+      onFetched(result, s, e);
+      client.drain();
     });
     return result;
   }
 
-  private void onFetched(int g, CompletableFuture<String> result, @Nullable Session s, @Nullable Throwable e) {
-    ChatClient c;
+  private void onTimer(int g) {
     synchronized (this) {
-      if (refreshInFlight == result) refreshInFlight = null;
-      if (g != generation || !started) {
-        result.completeExceptionally(new ChatStateException("the session manager was stopped"));
-        return;
-      }
-      e = unwrap(e);
-      if (e == null && s == null) e = new IllegalStateException("the session fetcher gave no session");
-      if (e == null) e = checkSameUser(s);
-      if (e == null && client == null) {
-        try {
-          client = clientFactory.create(clientOptions(s.apiUrl()));
-          client.on(EventType.CONNECTION_STATE, new ClientStateHandler());
-        } catch (RuntimeException bad) {
-          e = bad;
-        }
-      }
-      if (e != null) {
-        if (e instanceof ApiException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-          fail(e); // not signed in, or an answer no retry will fix
-        } else {
-          retryLater(e);
-        }
-        result.completeExceptionally(e);
-        return;
-      }
-      session = s;
-      c = client;
+      if (g != generation || !started) return;
+      timer.fired();
     }
-    connect(c, s);
-    result.complete(s.token());
+    refresh();
   }
 
-  private @Nullable Throwable checkSameUser(Session s) {
-    Session previous = session;
-    if (previous == null) return null;
-    if (!previous.chatUserId().equals(s.chatUserId())) {
-      return new IllegalStateException("the signed-in user changed; create a new SessionManager for the new user");
+  /** A fetch completed: answers the refresh's future, without the lock (its dependents are the client's). */
+  private void onFetched(CompletableFuture<String> result, @Nullable Session s, @Nullable Throwable e) {
+    Throwable failure = applyFetched(result, s, SessionLog.cause(e));
+    if (failure == null) {
+      result.complete(s.token());
+    } else {
+      result.completeExceptionally(failure);
     }
-    if (!previous.apiUrl().equals(s.apiUrl())) {
-      return new IllegalStateException("the session's apiUrl changed; create a new SessionManager");
+  }
+
+  /**
+   * Keeps the fetched session and, if a run is started, connects with it (the run's first session) or hands
+   * its token to the client (a refresh). Returns why the fetch failed the refresh, or null.
+   */
+  private synchronized @Nullable Throwable applyFetched(CompletableFuture<String> result, @Nullable Session s,
+      @Nullable Throwable e) {
+    if (refreshInFlight == result) refreshInFlight = null;
+    if (e == null && s == null) e = new IllegalStateException("the session fetcher gave no session");
+    if (e == null) e = s.cannotFollow(session);
+    if (!started) {
+      // stopped meanwhile: keep a good session for the next start(); connect nothing
+      if (e == null && client.get() != null) session = s;
+      return new ChatStateException("the session manager was stopped");
+    }
+    if (e == null && client.get() == null) {
+      try {
+        client.create(s.apiUrl(), this::refresh, this::onClientState);
+      } catch (RuntimeException bad) {
+        e = bad;
+      }
+    }
+    if (e != null) {
+      if (e instanceof ApiException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+        fail(e); // not signed in, or an answer no retry will fix
+      } else {
+        retryLater(e);
+      }
+      return e;
+    }
+    session = s;
+    if (connectedRun == generation) {
+      client.updateToken(s); // a refresh: the client's credentials take it; connect only starts a run
+      scheduleRefresh(); // for the new token; the client follows its connection by itself
+    } else {
+      connect(s);
     }
     return null;
   }
 
-  private void connect(ChatClient c, final Session s) {
-    final int g;
-    synchronized (this) {
-      g = generation;
-    }
-    c.connect(s.chatUserId(), s.token()).whenComplete(new BiConsumer<Void, Throwable>() {
-      @Override
-      public void accept(Void v, Throwable e) {
-        onConnectResult(g, s, unwrap(e));
-      }
-    });
+  // ---------------------------------------------------------------- guarded by this
+
+  /** Queues the connect with {@code s}'s token; its answer counts only for this run and this session. */
+  private void connect(final Session s) {
+    final int g = generation;
+    connectedRun = g;
+    client.connect(s, e -> onConnectResult(g, s, SessionLog.cause(e)));
   }
 
   private synchronized void onConnectResult(int g, Session s, @Nullable Throwable e) {
@@ -323,136 +308,64 @@ public final class SessionManager {
       fail(e); // unauthorized: an invalid token is not retried
     } else if (!(e instanceof ApiException) && !(e instanceof ChatStateException)) {
       // the network: the client keeps reconnecting by itself; keep the refresh timer for this token
-      if (status != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
+      if (board.status() != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
       scheduleRefresh();
     }
     // token_expired is handled by the client, which asks refresh() through its TokenRefresher
   }
 
   private void onConnected() {
-    retryAttempt = 0;
-    if (status != SessionStatus.READY) setStatus(SessionStatus.READY, null);
+    timer.resetRetries();
+    if (board.status() != SessionStatus.READY) setStatus(SessionStatus.READY, null);
     scheduleRefresh();
   }
 
   /** Follows the client's connection (reported on the client's callback executor). */
-  private final class ClientStateHandler implements EventHandler<ConnectionStateChange> {
-    @Override
-    public void onEvent(ConnectionStateChange change) {
-      synchronized (SessionManager.this) {
-        if (!started) return;
-        switch (change.current()) {
-          case CONNECTED:
-            onConnected();
-            break;
-          case RECONNECTING:
-            // an expired token being refreshed by the client is not "offline": it is invisible to the app
-            if (change.reason() != ConnectionReason.TOKEN_EXPIRED
-                && (status == SessionStatus.READY || status == SessionStatus.LOADING)) {
-              setStatus(SessionStatus.OFFLINE, change.cause());
-            }
-            break;
-          case DISCONNECTED:
-            if (change.reason() == ConnectionReason.UNAUTHORIZED) {
-              fail(change.cause() != null ? change.cause()
-                  : new ApiException(401, "unauthorized", "the session token was refused"));
-            } else if (change.reason() == ConnectionReason.TOKEN_EXPIRED) {
-              // the client refreshed once already (through this manager) and the fresh token was refused as
-              // expired too, or could not be fetched: the clocks disagree; retrying would loop
-              fail(new ApiException(401, "token_expired", "the service refused a freshly fetched token as expired"));
-            }
-            break;
-          default:
-            break;
-        }
-      }
+  private synchronized void onClientState(ConnectionStateChange change) {
+    if (!started) return;
+    switch (ConnectionVerdict.of(change, board.status())) {
+      case READY:
+        onConnected();
+        break;
+      case OFFLINE:
+        setStatus(SessionStatus.OFFLINE, change.cause());
+        break;
+      case FAILED:
+        fail(ConnectionVerdict.failure(change));
+        break;
+      default:
+        break;
     }
   }
 
-  // ---------------------------------------------------------------- guarded by this
-
   private void scheduleRefresh() {
-    final Session s = session;
-    if (s == null || refreshInFlight != null || (timer != null && timedSession == s)) return;
-    cancelTimer();
-    long delay = policy.delayMillis(s.expiresAtMillis(), scheduler.nowMillis());
-    log(LogLevel.DEBUG, "refreshing the session token in " + delay + " ms", null);
-    schedule(delay, s);
+    Session s = session;
+    if (s == null || refreshInFlight != null) return;
+    long delay = timer.refreshBeforeExpiry(s, generation);
+    if (delay >= 0) log.log(LogLevel.DEBUG, "refreshing the session token in " + delay + " ms", null);
   }
 
   private void retryLater(Throwable e) {
-    ChatClient c = client;
+    ChatClient c = client.get();
     boolean connected = c != null && c.state() == ConnectionState.CONNECTED;
-    if (!connected && status != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
-    long delay = RefreshPolicy.retryDelayMillis(retryAttempt++);
-    log(LogLevel.INFO, "fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay
+    if (!connected && board.status() != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
+    long delay = timer.retryLater(session, generation);
+    log.log(LogLevel.INFO, "fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay
         + " ms", null);
-    cancelTimer();
-    schedule(delay, session);
   }
 
-  private void schedule(long delay, @Nullable Session s) {
-    final int g = generation;
-    timedSession = s;
-    timer = scheduler.schedule(new Runnable() {
-      @Override
-      public void run() {
-        synchronized (SessionManager.this) {
-          if (g != generation || !started) return;
-          timer = null;
-          timedSession = null;
-        }
-        refresh();
-      }
-    }, delay);
-  }
-
-  private void cancelTimer() {
-    if (timer != null) timer.cancel();
-    timer = null;
-    timedSession = null;
-  }
-
+  /** Goes ERROR and disconnects; the caller drains the client's calls once it let go of the lock. */
   private void fail(Throwable e) {
-    log(LogLevel.WARN, "the session failed: " + e.getMessage(), null);
+    log.log(LogLevel.WARN, "the session failed: " + e.getMessage(), null);
     started = false;
     generation++;
-    cancelTimer();
+    timer.cancel();
     setStatus(SessionStatus.ERROR, e);
-    final ChatClient c = client;
-    if (c != null) c.disconnect();
+    client.disconnect();
   }
 
   private void setStatus(SessionStatus next, @Nullable Throwable cause) {
-    status = next;
-    error = next == SessionStatus.ERROR || next == SessionStatus.OFFLINE ? cause : null;
-    final SessionState snapshot = new SessionState(status, client, error, session);
-    callbacks.execute(new Runnable() {
-      @Override
-      public void run() {
-        listener.onStateChange(snapshot);
-      }
-    });
-  }
-
-  private SvcOptions clientOptions(String apiUrl) {
-    SvcOptions.Builder b = SvcOptions.builder(apiUrl).logger(logger).tokenRefresher(new TokenRefresher() {
-      @Override
-      public CompletableFuture<String> refreshToken() {
-        return refresh();
-      }
-    });
-    if (clientExecutor != null) b.callbackExecutor(clientExecutor);
-    if (outboxDirectory != null) b.outboxDirectory(outboxDirectory);
-    if (okHttpClient != null) b.okHttpClient(okHttpClient);
-    return b.build();
-  }
-
-  private static @Nullable Throwable unwrap(@Nullable Throwable e) {
-    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
+    board.set(next, cause, client.get(), session);
   }
 
   /** Creates the client from options the manager prepared (with its token refresher); tests pass fakes. */
@@ -472,12 +385,7 @@ public final class SessionManager {
     private final SessionStateListener listener;
     private long refreshLeadMillis = DEFAULT_REFRESH_LEAD_MILLIS;
     private @Nullable SessionScheduler scheduler;
-    private ClientFactory clientFactory = new ClientFactory() {
-      @Override
-      public ChatClient create(SvcOptions options) {
-        return Svc.init(options);
-      }
-    };
+    private ClientFactory clientFactory = Svc::init;
     private @Nullable Executor callbackExecutor;
     private @Nullable File outboxDirectory;
     private @Nullable OkHttpClient okHttpClient;
@@ -582,15 +490,6 @@ public final class SessionManager {
      */
     public SessionManager build() {
       return new SessionManager(this);
-    }
-  }
-
-  /** Logs through the app's logger, which may neither filter badly nor throw into the manager. */
-  private void log(LogLevel level, String message, @Nullable Throwable error) {
-    try {
-      if (logger.isLoggable(level)) logger.log(level, message, error);
-    } catch (RuntimeException ignored) {
-      // a broken logger must not break the session
     }
   }
 }

@@ -27,6 +27,7 @@ import dev.svc.chat.testing.UnsupportedChatClient;
 /** A {@link ChatClient} that records connects and answers them as told; everything else is unsupported. */
 final class FakeChatClient extends UnsupportedChatClient {
   final SvcOptions options;
+  /** The tokens given by connect and by updateToken, in order. */
   final List<String> tokens = new CopyOnWriteArrayList<>();
   /** The answer to the next connects; null: success. */
   volatile RuntimeException connectFailure;
@@ -35,6 +36,12 @@ final class FakeChatClient extends UnsupportedChatClient {
   volatile int disconnects;
   volatile int reconnectNows;
   volatile boolean closed;
+  /** When set, the next connect or updateToken waits at its entry (a seam for races): counted down there. */
+  volatile java.util.concurrent.CountDownLatch connectEntered;
+  /** What a gated connect waits for before it proceeds. */
+  volatile java.util.concurrent.CountDownLatch connectRelease;
+  /** Every connect, disconnect and token update in call order: "connect", "disconnect", "update". */
+  final List<String> calls = new CopyOnWriteArrayList<>();
 
   FakeChatClient(SvcOptions options) {
     this.options = options;
@@ -42,6 +49,8 @@ final class FakeChatClient extends UnsupportedChatClient {
 
   @Override
   public CompletableFuture<Void> connect(String userId, String token) {
+    passGate();
+    calls.add("connect");
     tokens.add(token);
     CompletableFuture<Void> f = new CompletableFuture<>();
     if (connectFailure != null) {
@@ -51,6 +60,26 @@ final class FakeChatClient extends UnsupportedChatClient {
       f.complete(null);
     }
     return f;
+  }
+
+  /** Holds the calling thread at the gate, if one is set, until the test releases it. */
+  private void passGate() {
+    java.util.concurrent.CountDownLatch entered = connectEntered;
+    if (entered == null) return;
+    connectEntered = null;
+    entered.countDown();
+    try {
+      if (!connectRelease.await(30, java.util.concurrent.TimeUnit.SECONDS)) throw new AssertionError("no release");
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Override
+  public void updateToken(String token) {
+    passGate();
+    calls.add("update");
+    tokens.add(token);
   }
 
   void setState(ConnectionState next, String reason) {
@@ -64,6 +93,7 @@ final class FakeChatClient extends UnsupportedChatClient {
   @Override
   public CompletableFuture<Void> disconnect() {
     disconnects++;
+    calls.add("disconnect");
     state = ConnectionState.DISCONNECTED;
     return CompletableFuture.completedFuture(null);
   }

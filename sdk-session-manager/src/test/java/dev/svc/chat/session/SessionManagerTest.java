@@ -86,6 +86,7 @@ class SessionManagerTest {
     time.advance(1);
     assertEquals(2, fetches.get());
     assertEquals(List.of("jwt-1", "jwt-2"), client.tokens);
+    assertEquals(List.of("connect", "update"), client.calls, "a refresh hands the token over, never connects");
     assertEquals(1, clients.size(), "the same client object across refreshes");
     assertSame(client, manager.state().client());
     assertEquals(SessionStatus.READY, manager.state().status());

@@ -168,14 +168,14 @@ class ShrunkAppTest {
   private static String runAgainstReferenceServer(Path jar) throws Exception {
     OkHttpClient http = new OkHttpClient();
     try (ReferenceServer server = ReferenceServer.builder().port(0).build().start()) {
-      ServerClient admin = ServerClient.create(server.apiUrl(), server.apiKey(), http);
+      ServerClient admin = ServerClient.builder(server.apiUrl(), server.apiKey()).okHttpClient(http).build();
       String room = admin.createRoom("shrunk", List.of("alice", "bob")).id();
-      MintedToken alice = admin.mintToken("alice", null, 3600);
+      MintedToken alice = admin.mintToken("alice");
       try (ChatClient bob = Svc.init(server.apiUrl())) {
         bob.on(EventType.NEW_MESSAGE, m -> {
           if (m.senderId().equals("alice")) bob.sendText(room, "hello back");
         });
-        bob.connect("bob", admin.mintToken("bob", null, 3600).token()).get(10, TimeUnit.SECONDS);
+        bob.connect("bob", admin.mintToken("bob").token()).get(10, TimeUnit.SECONDS);
 
         Path output = shrinkDir.resolve(jar.getFileName() + ".out");
         Process app = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),

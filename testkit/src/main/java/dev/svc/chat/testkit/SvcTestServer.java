@@ -6,7 +6,9 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
+import dev.svc.chat.server.TenantSettingsUpdate;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -212,7 +214,7 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
   }
 
   /**
-   * Returns a server client (the tenant backend's side of the SDK) with this server's URL and API key.
+   * Returns a server client (the tenant backend's side, from {@code svc-chat-server-sdk}) with this server's URL and API key.
    *
    * @return the server client
    */
@@ -248,7 +250,7 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
    * @return the token
    */
   public String mintToken(String userId) {
-    return running().admin.mintToken(userId, null, null).token();
+    return running().admin.mintToken(userId).token();
   }
 
   /**
@@ -257,9 +259,10 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
    * @param userId the user
    * @param lifetime the token's lifetime, in whole seconds
    * @return the token
+   * @throws IllegalArgumentException if the lifetime is not whole seconds from 1 s to a day
    */
   public String mintToken(String userId, Duration lifetime) {
-    return running().admin.mintToken(userId, null, Math.toIntExact(lifetime.getSeconds())).token();
+    return running().admin.mintToken(MintRequest.builder(userId).expiresIn(lifetime).build()).token();
   }
 
   /**
@@ -341,7 +344,7 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
     Running r = running();
     if (r.webhooks == null) {
       WebhookInbox inbox = new WebhookInbox(r.server.webhookSecret(), r.clock);
-      r.admin.updateTenantSettings(null, null, inbox.url());
+      r.admin.updateTenantSettings(TenantSettingsUpdate.builder().webhookUrl(inbox.url()).build());
       r.webhooks = inbox;
       closeLater(() -> {
         if (r.webhooks == inbox) r.webhooks = null;
@@ -396,7 +399,7 @@ public final class SvcTestServer implements BeforeAllCallback, AfterAllCallback,
     Running(ReferenceServer server, VirtualClock clock) {
       this.server = server;
       this.clock = clock;
-      this.admin = ServerClient.create(server.apiUrl(), server.apiKey(), http);
+      this.admin = ServerClient.builder(server.apiUrl(), server.apiKey()).okHttpClient(http).build();
     }
   }
 }

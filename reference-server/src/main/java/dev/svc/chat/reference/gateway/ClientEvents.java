@@ -4,10 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.Room;
-import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.service.StrictJson;
 import java.util.LinkedHashMap;
@@ -85,10 +85,11 @@ final class ClientEvents {
     }
 
     /**
-     * The extension "sends over the socket" (docs/protocol.md): REST {@code sendMessage} as an event, with the
-     * same checks, limits, idempotency, rate limit, events and webhooks ({@link ChatService#send}), handled in
-     * the order the connection's events arrive (each one stored before the next is read), and with the order
-     * guard of {@link SendBlocks}. Token connections only: an API-key connection is nobody ({@code forbidden}).
+     * The {@code send-message} event, specified once in docs/protocol.md, section "Extension: sends over the
+     * socket" (the SDK's side, its {@code SendRoute}, cites the same section): REST {@code sendMessage} as an
+     * event, through the same service call ({@link ChatService#send}), handled in the order the connection's
+     * events arrive (each one stored before the next is read), with the order guard of {@link SendBlocks}.
+     * Token connections only: an API-key connection is nobody ({@code forbidden}).
      */
     private Map<String, Object> sendMessage(SendBlocks blocks, Principal principal, JsonNode arg) {
         if (principal.isApiKey()) {

@@ -38,17 +38,29 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // Room events hold the read side while they pick and enqueue to their targets; indexing a user's connection
     // takes the write side. So an event either reaches the new connection or was already queued on the user's
     // older connections before it was indexed: a client that switches connections (a token refresh) can use
-    // an ack on the old connection as a barrier behind everything it alone will get.
+    // an ack on the old connection as a barrier behind everything it alone will get. Under either side only a
+    // connection's AnswerGate, Outbound and RoomBacklog monitors are taken, never a connection's own monitor,
+    // and no side is asked for under a connection's monitor: so no cycle (docs/server.md, "Locks").
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
     private final FanOutDispatcher dispatcher = new FanOutDispatcher();
+    private final FanOutWatchdog watchdog;
     // How sends are paced by their room's backlog; set by the gateway before the server starts.
     private volatile SendPacing pacing = SendPacing.OFF;
+    // Where a test holds the fan-out or a handshake; NONE in production.
+    private volatile FanOutSeam seam = FanOutSeam.NONE;
 
     FanOut(Frames frames, Duration presenceInterval) {
+        this(frames, presenceInterval, FanOutWatchdog.DEFAULT_THRESHOLD);
+    }
+
+    /** A fan-out whose watchdog reports a stall of {@code stallThreshold} ({@link FanOutWatchdog}). */
+    FanOut(Frames frames, Duration presenceInterval, Duration stallThreshold) {
         this.frames = frames;
         this.presenceFlusher = new PresenceFlusher(frames, presenceInterval);
+        this.watchdog = new FanOutWatchdog(dispatcher, stallThreshold, System::nanoTime);
+        watchdog.start();
     }
 
     /**
@@ -77,6 +89,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         if (principal.isApiKey()) {
             return;
         }
+        seam.registering(connection);
         deliveryOrder.writeLock().lock();
         try {
             tenantPresence(principal.tenantId()).register(connection);
@@ -135,8 +148,14 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         return n;
     }
 
-    /** Stops the presence and fan-out threads. */
+    /** Returns how the fan-out thread is doing (a stuck fan-out is also logged at ERROR). */
+    public FanOutHealth health() {
+        return new FanOutHealth(watchdog.stalled(), watchdog.stalls(), dispatcher.failures(), dispatcher.pending());
+    }
+
+    /** Stops the presence, fan-out and watchdog threads. */
     void close() {
+        watchdog.close();
         presenceFlusher.close();
         dispatcher.close();
     }
@@ -152,6 +171,11 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     /** Paces REST sends with {@code pacing}; called by the gateway before the server starts. */
     void pace(SendPacing pacing) {
         this.pacing = pacing;
+    }
+
+    /** Installs a test's seam ({@link FanOutSeam#NONE} removes it). */
+    void seam(FanOutSeam seam) {
+        this.seam = seam;
     }
 
     /** Returns how sends are paced. */
@@ -254,7 +278,9 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         // One wake-up per writer for all the targets, not one per target.
         List<Outbound> starts = new ArrayList<>();
         Backlog backlog = pacing.enabled() ? new Backlog(pacing, key(tenantId, room.id())) : null;
+        FanOutSeam seam = this.seam;
         for (GatewayConnection connection : targets) {
+            seam.delivering(connection);
             connection.deliver(frame, starts, backlog);
         }
         if (backlog != null && backlog.room != null) {

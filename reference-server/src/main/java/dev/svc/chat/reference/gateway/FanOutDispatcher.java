@@ -3,6 +3,7 @@ package dev.svc.chat.reference.gateway;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,7 +12,9 @@ import org.slf4j.LoggerFactory;
  * for its fan-out (a room of 10,000 is 10,000 enqueues). Events run in submission order: publishers submit
  * under their room's lock, so every connection still sees a room's events in seq order. Bounded: when
  * {@link #CAPACITY} events wait, a publisher waits for room (the fan-out itself never waits on a client,
- * it only enqueues, so this wait is short).
+ * it only enqueues, so this wait is short). Whatever one delivery throws, {@link Error}s included, is logged and
+ * counted, and the thread goes on with the next; only {@link #close} ends it. Its progress ({@link #completed},
+ * {@link #hasWork}) is what {@link FanOutWatchdog} watches.
  */
 final class FanOutDispatcher implements AutoCloseable {
 
@@ -21,7 +24,11 @@ final class FanOutDispatcher implements AutoCloseable {
 
     private final BlockingQueue<Runnable> queue = new ArrayBlockingQueue<>(CAPACITY);
     private final Thread thread;
+    private final AtomicLong failures = new AtomicLong();
     private volatile boolean closed;
+    // Written by the fan-out thread only.
+    private volatile long completed;
+    private volatile boolean running;
 
     FanOutDispatcher() {
         thread = new Thread(this::run, "svc-ref-fanout");
@@ -58,22 +65,55 @@ final class FanOutDispatcher implements AutoCloseable {
         return queue.size();
     }
 
+    /** Returns the number of deliveries finished, failed ones included. */
+    long completed() {
+        return completed;
+    }
+
+    /** Returns whether a delivery is running or waiting. */
+    boolean hasWork() {
+        return running || !queue.isEmpty();
+    }
+
+    /** Returns the number of deliveries that threw (each logged). */
+    long failures() {
+        return failures.get();
+    }
+
+    /** Returns the fan-out thread (for the watchdog's report). */
+    Thread thread() {
+        return thread;
+    }
+
     private void run() {
         while (!closed) {
             Runnable next;
             try {
                 next = queue.poll(100, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
-                return;
+                continue; // only close() may end the fan-out, and it sets closed first
             }
             if (next == null) {
                 continue;
             }
+            running = true;
             try {
                 next.run();
-            } catch (RuntimeException e) {
-                LOG.error("a fan-out failed", e);
+            } catch (Throwable e) {
+                failed(e);
+            } finally {
+                running = false;
+                completed++; // one writer
             }
+        }
+    }
+
+    private void failed(Throwable e) {
+        failures.incrementAndGet();
+        try {
+            LOG.error("a fan-out failed; the fan-out goes on with the next event", e);
+        } catch (Throwable logging) {
+            // out of memory, say: the count stands, and the next event must still go out
         }
     }
 

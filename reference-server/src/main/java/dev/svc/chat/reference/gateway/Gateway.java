@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;
@@ -75,6 +75,19 @@ public final class Gateway implements AutoCloseable {
     /** Returns the fan-out a {@link ChatService} publishes to; it is created before the service. */
     public static FanOut newFanOut(ObjectMapper mapper, Duration presenceInterval) {
         return new FanOut(new Frames(mapper), presenceInterval);
+    }
+
+    /**
+     * Returns the fan-out a {@link ChatService} publishes to, whose watchdog reports the fan-out as stuck when
+     * it had work and finished none for {@code stallThreshold} (default 5 s).
+     */
+    public static FanOut newFanOut(ObjectMapper mapper, Duration presenceInterval, Duration stallThreshold) {
+        return new FanOut(new Frames(mapper), presenceInterval, stallThreshold);
+    }
+
+    /** Returns how the fan-out thread is doing: whether it is stuck, how often it was, its failures. */
+    public FanOutHealth fanOutHealth() {
+        return fanOut.health();
     }
 
     /** The WebSocket extension that compresses each message (RFC 7692). */

@@ -2,11 +2,10 @@ package dev.svc.chat.reference.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,8 +19,12 @@ import org.slf4j.LoggerFactory;
 /**
  * One WebSocket: an Engine.IO v4 session (open packet, server pings, pong deadline) carrying at most one
  * Socket.IO session on the default namespace (handshake, joined room, token expiry). Jetty's reader thread,
- * the timers and the fan-out all touch it; its state is guarded by its monitor, and every frame goes
- * through its {@link Outbound} queue.
+ * the timers and the fan-out all touch it; its session state is guarded by its monitor, and every frame goes
+ * through its {@link Outbound} queue. The fan-out's frames pass its {@link AnswerGate} and never take its
+ * monitor. Under its monitor only locks that are never held across a wait are taken ({@link AnswerGate},
+ * {@link Outbound}, {@link TenantPresence}, the timer queue, the fan-out's index maps): never {@link FanOut}'s
+ * delivery order, never Jetty's I/O, so the gateway's one timer thread never waits behind a handshake or a
+ * fan-out (docs/server.md, "Locks").
  */
 final class GatewayConnection {
 
@@ -43,11 +46,13 @@ final class GatewayConnection {
     private ScheduledFuture<?> pongTimer;
     private ScheduledFuture<?> connectTimer;
     private ScheduledFuture<?> expiryTimer;
-    // Read without the lock by the fan-out.
+    // A handshake is indexing the session outside this monitor: a session ending meanwhile leaves its
+    // unregistering to that handshake, which registers it.
+    private boolean registering;
     // Indexed for delivery before the handshake is answered, so nothing published after the answer can be
-    // missed; frames delivered until the answer is queued wait here, so none overtakes it. Guarded by this.
-    private List<OutFrame> beforeAnswer = new ArrayList<>();
-    private volatile boolean answered;
+    // missed; frames delivered until the answer is queued wait in the gate, so none overtakes it.
+    private final AnswerGate gate;
+    // Read without the lock by the fan-out.
     private volatile boolean apiKey;
     private volatile String userId;
 
@@ -57,6 +62,7 @@ final class GatewayConnection {
         this.engineSid = engineSid;
         this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
                 gateway.config().outboundBytes(), this::dropSlow, gateway.fanOut().pacing());
+        this.gate = new AnswerGate(out);
     }
 
     /** Sends the open packet and starts the heartbeat and the connect deadline. */
@@ -121,15 +127,7 @@ final class GatewayConnection {
      * connection if its queue is at the pacing mark ({@link SendPacing}).
      */
     void deliver(OutFrame frame, List<Outbound> starts, java.util.function.Supplier<RoomBacklog> room) {
-        if (!answered) {
-            synchronized (this) {
-                if (!answered) {
-                    beforeAnswer.add(frame);
-                    return;
-                }
-            }
-        }
-        out.send(frame, starts, room);
+        gate.deliver(frame, starts, room);
     }
 
     /** Returns the order guard of this connection's {@code send-message} events. */
@@ -236,20 +234,29 @@ final class GatewayConnection {
             userId = who.userId();
             cancel(connectTimer);
             connectTimer = null;
-            // Counted online and indexed before the answer, so the user cannot look offline and no event can
-            // be missed once the client knows it is connected; deliver() holds frames until the answer is
-            // queued, so none overtakes it.
-            answered = false;
-            beforeAnswer = new ArrayList<>();
-            gateway.fanOut().countOnline(who, now());
-            gateway.fanOut().register(this, who);
-            out.send(gateway.frames().connected(gateway.newSocketSid()));
-            for (OutFrame frame : beforeAnswer) {
-                out.send(frame);
+            gate.hold();
+            registering = true;
+        }
+        // Counted online and indexed before the answer, so the user cannot look offline and no event can be
+        // missed once the client knows it is connected; the gate holds frames until the answer is queued, so
+        // none overtakes it. Outside this monitor: indexing waits for the fan-out under way (the delivery
+        // order's write lock), and whoever takes this monitor (the timer's ping) must not wait with it.
+        FanOut fanOut = gateway.fanOut();
+        fanOut.countOnline(who, now());
+        fanOut.register(this, who);
+        boolean ended;
+        synchronized (this) {
+            registering = false;
+            ended = principal == null; // closed or expired meanwhile: endSession left the unregistering here
+            if (ended) {
+                gate.drop();
+            } else {
+                gate.open(gateway.frames().connected(gateway.newSocketSid()));
+                scheduleExpiryCheck();
             }
-            beforeAnswer = null;
-            answered = true;
-            scheduleExpiryCheck();
+        }
+        if (ended) {
+            fanOut.unregister(this, who, null, now());
         }
     }
 
@@ -287,9 +294,12 @@ final class GatewayConnection {
         connectTimer = schedule(this::connectTimedOut, gateway.config().connectTimeout());
     }
 
-    /** Ends the Socket.IO session (if any): out of the fan-out, timers of the token stopped. */
+    /**
+     * Ends the Socket.IO session (if any): out of the fan-out, timers of the token stopped. A session whose
+     * handshake is still registering it is unregistered by that handshake, once registered.
+     */
     private void endSession() {
-        if (principal != null) {
+        if (principal != null && !registering) {
             gateway.fanOut().unregister(this, principal, joinedRoomId, now());
         }
         principal = null;
@@ -308,9 +318,9 @@ final class GatewayConnection {
                 expire();
                 return;
             }
-            out.send(Frames.PING);
             pongTimer = schedule(this::closeNow, gateway.config().pingTimeout());
         }
+        out.send(Frames.PING);
     }
 
     private synchronized void onPong() {
@@ -323,10 +333,13 @@ final class GatewayConnection {
         pingTimer = schedule(this::ping, gateway.config().pingInterval());
     }
 
-    private synchronized void connectTimedOut() {
-        if (!closed && principal == null) {
-            closeNow();
+    private void connectTimedOut() {
+        synchronized (this) {
+            if (closed || principal != null) {
+                return;
+            }
         }
+        closeNow(); // Jetty's close: never under this monitor
     }
 
     private synchronized void scheduleExpiryCheck() {
@@ -365,11 +378,12 @@ final class GatewayConnection {
         LOG.warn("dropping connection {}: outbound queue over {} frames or {} bytes", engineSid,
                 gateway.config().outboundLimit(), gateway.config().outboundBytes());
         // The client is not reading, so a close frame would wait behind the backlog: cut the TCP connection.
-        // Not on this thread: the fan-out may hold a lock here, and the close handler takes others.
+        // Not on this thread: it may hold locks here (the fan-out's, this connection's), and no lock is held
+        // across Jetty's I/O.
         try {
             gateway.writers().execute(session::disconnect);
         } catch (RejectedExecutionException e) {
-            session.disconnect();
+            // The gateway is closing: Jetty's stop, right after, closes every connection.
         }
     }
 

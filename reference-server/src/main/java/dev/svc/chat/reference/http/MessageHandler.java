@@ -2,10 +2,10 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.gateway.SendPacing;
-import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;

@@ -8,11 +8,11 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.samples.Replies;
 import dev.svc.chat.samples.ServiceTarget;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.MintedToken;
 import dev.svc.chat.server.ServerClient;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -67,9 +67,10 @@ public final class BotMain {
    * @throws Exception if it cannot connect within ten seconds
    */
   public static ChatClient connect(ServerClient svc, String user) throws Exception {
-    MintedToken first = svc.mintToken(user, "Bot", null);
+    MintRequest asBot = MintRequest.builder(user).username("Bot").build();
+    MintedToken first = svc.mintToken(asBot);
     ChatClient client = Svc.init(SvcOptions.builder(first.apiUrl())
-        .tokenRefresher(() -> CompletableFuture.supplyAsync(() -> svc.mintToken(user, "Bot", null).token()))
+        .tokenRefresher(() -> svc.mintTokenAsync(asBot).thenApply(MintedToken::token))
         .build());
     client.connect(user, first.token()).get(10, TimeUnit.SECONDS);
     return client;
@@ -85,7 +86,7 @@ public final class BotMain {
     CountDownLatch thanked = new CountDownLatch(1);
     try (ChatClient bot = connect(svc, botUser);
         ChatBot serving = new ChatBot(bot, botUser, scheduler, new Random());
-        ChatClient alice = Svc.init(svc.mintToken("alice", "Alice", null).apiUrl())) {
+        ChatClient alice = Svc.init(svc.mintToken("alice").apiUrl())) {
       alice.on(EventType.NEW_MESSAGE, m -> {
         String quote = Replies.of(m).map(r -> "  (re " + r.senderId() + ": " + r.quote() + ")").orElse("");
         System.out.println("  #" + m.seq() + " " + m.senderId() + ": " + m.text().replace("\n", " / ") + quote);
@@ -96,7 +97,7 @@ public final class BotMain {
         if (m.senderId().equals(botUser)) votes.countDown();
         if (m.reactions().containsKey(ChatBot.THUMBS_UP)) thanked.countDown();
       });
-      alice.connect("alice", svc.mintToken("alice", "Alice", null).token()).get(10, TimeUnit.SECONDS);
+      alice.connect("alice", svc.mintToken(MintRequest.builder("alice").username("Alice").build()).token()).get(10, TimeUnit.SECONDS);
       for (String line : lines) alice.sendText(room, line).get(10, TimeUnit.SECONDS);
       if (!answers.await(15, TimeUnit.SECONDS) || !votes.await(10, TimeUnit.SECONDS)
           || !thanked.await(10, TimeUnit.SECONDS)) {

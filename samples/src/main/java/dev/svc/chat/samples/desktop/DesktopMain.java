@@ -66,7 +66,7 @@ public final class DesktopMain {
       if (backendUrl == null) {
         target = ServiceTarget.start(apiUrl);
         ServerClient svc = target.serverClient();
-        backend = new TenantBackendServer(svc, null).start(0);
+        backend = new TenantBackendServer(svc).start(0);
         backendUrl = backend.url();
         System.out.println("tenant backend: " + backendUrl);
         conversation = Conversation.start(svc);

@@ -2,7 +2,7 @@ package dev.svc.chat.samples.session;
 
 import dev.svc.chat.samples.WebhookReceiver;
 import dev.svc.chat.samples.WebhookReceiverMain;
-import dev.svc.chat.server.MintedToken;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
 import dev.svc.chat.server.WebhookEvent;
 import dev.svc.chat.server.WebhookVerifier;
@@ -11,6 +11,7 @@ import io.javalin.http.Context;
 import io.javalin.http.Cookie;
 import io.javalin.http.SameSite;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -47,20 +48,29 @@ public final class TenantBackendServer implements AutoCloseable {
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
   private final ServerClient svc;
-  private final Integer tokenLifetimeSeconds;
+  private final Duration tokenLifetime;
   private final Map<String, String> logins = new ConcurrentHashMap<>();
   private final AtomicInteger sessionsMinted = new AtomicInteger();
   private final Javalin app;
 
   /**
+   * Creates the backend; its tokens have the service's default lifetime, an hour.
+   *
+   * @param svc the API-key client of the service
+   */
+  public TenantBackendServer(ServerClient svc) {
+    this(svc, null);
+  }
+
+  /**
    * Creates the backend.
    *
    * @param svc the API-key client of the service
-   * @param tokenLifetimeSeconds the lifetime of minted tokens, or null for the service's default hour
+   * @param tokenLifetime the lifetime of minted tokens (whole seconds, 1 s to a day)
    */
-  public TenantBackendServer(ServerClient svc, Integer tokenLifetimeSeconds) {
+  public TenantBackendServer(ServerClient svc, Duration tokenLifetime) {
     this.svc = svc;
-    this.tokenLifetimeSeconds = tokenLifetimeSeconds;
+    this.tokenLifetime = tokenLifetime;
     this.app = Javalin.create(config -> config.showJavalinBanner = false);
     app.post("/login", this::login);
     app.post("/logout", this::logout);
@@ -135,15 +145,19 @@ public final class TenantBackendServer implements AutoCloseable {
     }
     // the user comes from the login only: any userId in the request is ignored
     String displayName = Character.toUpperCase(user.charAt(0)) + user.substring(1);
-    MintedToken minted = svc.mintToken(user, displayName, tokenLifetimeSeconds);
-    sessionsMinted.incrementAndGet();
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("token", minted.token());
-    body.put("apiUrl", minted.apiUrl());
-    body.put("chatUserId", minted.userId());
-    body.put("expiresAt", ISO_MILLIS.format(Instant.ofEpochMilli(minted.expiresAtMillis())));
-    body.put("displayName", displayName);
-    ctx.header("Cache-Control", "no-store").json(body);
+    MintRequest.Builder mint = MintRequest.builder(user).username(displayName);
+    if (tokenLifetime != null) mint.expiresIn(tokenLifetime);
+    // minted without holding a Jetty thread: the answer is written when the service has answered
+    ctx.future(() -> svc.mintTokenAsync(mint.build()).thenAccept(minted -> {
+      sessionsMinted.incrementAndGet();
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("token", minted.token());
+      body.put("apiUrl", minted.apiUrl());
+      body.put("chatUserId", minted.userId());
+      body.put("expiresAt", ISO_MILLIS.format(Instant.ofEpochMilli(minted.expiresAtMillis())));
+      body.put("displayName", displayName);
+      ctx.header("Cache-Control", "no-store").json(body);
+    }));
   }
 
   /**
@@ -153,7 +167,7 @@ public final class TenantBackendServer implements AutoCloseable {
    */
   public static void main(String[] args) {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 7070;
-    TenantBackendServer backend = new TenantBackendServer(ServerClient.fromEnvironment(), null);
+    TenantBackendServer backend = new TenantBackendServer(ServerClient.fromEnvironment());
     String secret = System.getenv("SVC_WEBHOOK_SECRET");
     if (secret != null && !secret.isEmpty()) {
       backend.receiveWebhooks(WebhookVerifier.create(secret),

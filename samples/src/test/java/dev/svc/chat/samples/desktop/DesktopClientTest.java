@@ -26,7 +26,7 @@ class DesktopClientTest {
 
   @Test
   void showsTheConversationAndSurvivesExpiredTokens() throws Exception {
-    try (TenantBackendServer backend = new TenantBackendServer(svc.serverClient(), null).start(0);
+    try (TenantBackendServer backend = new TenantBackendServer(svc.serverClient()).start(0);
         Conversation others = Conversation.start(svc.serverClient());
         DesktopApp app = new DesktopApp(backend.url(), Conversation.ME, null)) {
       app.start();

@@ -28,7 +28,7 @@ class DesktopWindowTest {
   @Test
   void theWindowShowsTheConversationWithCallbacksOnTheEdt() throws Exception {
     AtomicReference<ChatWindow> window = new AtomicReference<>();
-    try (TenantBackendServer backend = new TenantBackendServer(svc.serverClient(), null).start(0);
+    try (TenantBackendServer backend = new TenantBackendServer(svc.serverClient()).start(0);
         Conversation others = Conversation.start(svc.serverClient());
         DesktopApp app = new DesktopApp(backend.url(), Conversation.ME, SwingUtilities::invokeLater)) {
       AtomicReference<Boolean> onEdt = new AtomicReference<>();

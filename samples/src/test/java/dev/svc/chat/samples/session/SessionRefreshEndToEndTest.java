@@ -10,8 +10,10 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
 import dev.svc.chat.session.SessionStatus;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,9 +33,9 @@ class SessionRefreshEndToEndTest {
   void tokensRefreshWhileMessagesFlowAndNothingIsLostOrRepeated() throws Exception {
     try (ReferenceServer server = ReferenceServer.builder().port(0).build().start();
         TenantBackendServer backend = new TenantBackendServer(
-            ServerClient.create(server.apiUrl(), server.apiKey(), null), 4).start(0);
+            ServerClient.create(server.apiUrl(), server.apiKey()), Duration.ofSeconds(4)).start(0);
         ChatApp app = new ChatApp(backend.url(), s -> { })) {
-      ServerClient svc = ServerClient.create(server.apiUrl(), server.apiKey(), null);
+      ServerClient svc = ServerClient.create(server.apiUrl(), server.apiKey());
       String roomId = svc.createRoom("refresh", List.of("alice", "bob")).id();
 
       // the route refuses without a login
@@ -50,7 +52,7 @@ class SessionRefreshEndToEndTest {
       alice.joinRoom(roomId).get(10, TimeUnit.SECONDS);
 
       try (ChatClient bob = Svc.init(server.apiUrl())) {
-        bob.connect("bob", svc.mintToken("bob", "Bob", null).token()).get(10, TimeUnit.SECONDS);
+        bob.connect("bob", svc.mintToken(MintRequest.builder("bob").username("Bob").build()).token()).get(10, TimeUnit.SECONDS);
         long start = System.nanoTime();
         for (int i = 1; i <= MESSAGES; i++) {
           bob.sendText(roomId, "message " + i).get(10, TimeUnit.SECONDS);

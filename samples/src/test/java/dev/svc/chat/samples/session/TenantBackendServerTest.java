@@ -8,6 +8,7 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.Svc;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.samples.WebhookReceiverMain;
+import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
 import dev.svc.chat.server.WebhookEvent;
 import dev.svc.chat.server.WebhookVerifier;
@@ -34,7 +35,7 @@ class TenantBackendServerTest {
   @BeforeEach
   void setUp() {
     server = ReferenceServer.builder().port(0).build().start();
-    backend = new TenantBackendServer(ServerClient.create(server.apiUrl(), server.apiKey(), null), null).start(0);
+    backend = new TenantBackendServer(ServerClient.create(server.apiUrl(), server.apiKey())).start(0);
   }
 
   @AfterEach
@@ -82,8 +83,8 @@ class TenantBackendServerTest {
   @Test
   void theBackendReceivesAndVerifiesTheServicesWebhooks() throws Exception {
     BlockingQueue<WebhookEvent> hooks = new LinkedBlockingQueue<>();
-    ServerClient svc = ServerClient.create(server.apiUrl(), server.apiKey(), null);
-    try (TenantBackendServer withHooks = new TenantBackendServer(svc, null)
+    ServerClient svc = ServerClient.create(server.apiUrl(), server.apiKey());
+    try (TenantBackendServer withHooks = new TenantBackendServer(svc)
         .receiveWebhooks(WebhookVerifier.create(server.webhookSecret()), hooks::add).start(0)) {
       HttpResponse<String> patched = send(HttpRequest.newBuilder(URI.create(server.apiUrl() + "/tenant/settings"))
           .header("x-api-key", server.apiKey())
@@ -93,7 +94,7 @@ class TenantBackendServerTest {
 
       String room = svc.createRoom("hooks", List.of("alice", "bob")).id();
       try (ChatClient alice = Svc.init(server.apiUrl())) {
-        alice.connect("alice", svc.mintToken("alice", "Alice", null).token()).get(10, TimeUnit.SECONDS);
+        alice.connect("alice", svc.mintToken(MintRequest.builder("alice").username("Alice").build()).token()).get(10, TimeUnit.SECONDS);
         String id = alice.sendText(room, "hello backend").get(10, TimeUnit.SECONDS).id();
         WebhookEvent event = hooks.poll(10, TimeUnit.SECONDS);
         assertNotNull(event, "no webhook at the backend within 10 s");

@@ -1,5 +1,6 @@
 package dev.svc.chat.internal.outbox;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,8 +23,9 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
-import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.IoQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
@@ -31,9 +33,10 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
 /**
  * The outbox of a client's sends. Each room has a FIFO queue sent in order only while the connection is
- * {@link ConnectionState#CONNECTED}; rooms proceed independently. Over REST one request of a room is in flight at
- * a time (two HTTP connections may swap two requests); over a gateway connection that offers socket sends (one
- * ordered stream, handled in order by the service) up to {@link Transport#window} of them. After a retryable
+ * {@link ConnectionState#CONNECTED}; rooms proceed independently. Each attempt takes a {@link SendRoute}, whose
+ * ordering rule sets how many of a room may be in flight: over REST one (two HTTP connections may swap two
+ * requests); over a gateway connection that offers socket sends (one ordered stream, handled in order by the
+ * service) up to {@link SendRoute#SOCKET_WINDOW}. After a retryable
  * failure no attempt of the room starts until every attempt in flight has answered; then the oldest unfinished
  * send is retried after the backoff, and the rest follow it in order. A network
  * error, a 5xx or a 429 is retried with exponential backoff and full jitter (at least the answer's
@@ -42,8 +45,13 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * {@link FileOutboxStore} each entry is written before its first attempt and deleted when it ends (not when
  * the client closes), and the entries a user left are loaded at the user's first connect.
  *
- * <p>State is confined to the client's actor: answers of the transport are posted back to it. Only
- * {@link #enqueue}, {@link #start}, {@link #pendingSends()} and {@link #close()} may be called from any thread.
+ * <p>State is confined to the client's actor: answers of the transport are posted back to it. The files are
+ * read, written (with an fsync) and deleted on the client's {@link IoQueue}, never on the actor: a send enters
+ * its room's queue (and may be attempted) only when its write completed and was posted back to the actor, so
+ * its file is durable before its first attempt; loads and writes run in the order asked, so the entries a user
+ * left are queued before the user's new sends. Futures complete on the actor (or the closing thread): the
+ * client relays them to the app's callback executor. Only {@link #enqueue}, {@link #start},
+ * {@link #pendingSends()} and {@link #close()} may be called from any thread.
  */
 public final class Outbox {
   /** One attempt of a send: completes with the stored message, or fails (on any thread). */
@@ -52,20 +60,15 @@ public final class Outbox {
     CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId, String senderId);
 
     /**
-     * Returns the route an attempt of the room would take now (actor only): null for REST, else an object that
-     * names one ordered connection. Attempts of a room in flight are all on one route.
+     * Returns the route an attempt of the room would take now (actor only). Attempts of a room in flight are
+     * all on one route.
      */
-    default Object route(String roomId) {
-      return null;
-    }
-
-    /** Returns how many attempts of one room may be in flight at once on {@code route}: 1 for REST. */
-    default int window(Object route) {
-      return 1;
+    default SendRoute route(String roomId) {
+      return SendRoute.REST;
     }
 
     /** Sends once on {@code route}, as {@link #route} answered it in the same actor task. */
-    default CompletableFuture<Message> send(Object route, String roomId, List<MessagePart> parts,
+    default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
         String clientMessageId, String senderId) {
       return send(roomId, parts, clientMessageId, senderId);
     }
@@ -74,17 +77,18 @@ public final class Outbox {
      * A send of the room refused on {@code route} with a retryable error ended without being sent there again
      * (its deadline): the service may hold the room's later sends on that route back, so use another.
      */
-    default void abandoned(Object route, String roomId) {
+    default void abandoned(SendRoute route, String roomId) {
     }
   }
 
   private final Scheduler actor;
   private final Transport transport;
-  private final CallbackExecutor callbacks;
   private final Consumer<ClientError> errors;
   private final ReconnectPolicy backoff;
   private final long sendTimeoutMillis;
   private final FileOutboxStore store;
+  /** Where {@link #store} is used; null without a store. */
+  private final IoQueue io;
   private final LongSupplier wallClock;
   private final Log log;
 
@@ -95,6 +99,12 @@ public final class Outbox {
   private boolean closed;
   private long nextSequence = 1;
   private long nextKey = 1;
+  /** Entries whose file is being written: not queued yet, but ended like queued ones by a close or new user. */
+  private final Set<OutboxEntry> writing = new java.util.LinkedHashSet<>();
+
+  // confined to the I/O queue
+  /** The sequence of the next file: above every sequence loaded or written in this process. */
+  private long nextFileSequence = 1;
 
   // any thread
   /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
@@ -104,14 +114,15 @@ public final class Outbox {
   private volatile boolean shut;
 
   /**
-   * Creates an outbox. {@code store} is null for one in memory only; {@code sendTimeoutMillis} 0 means no
-   * deadline; {@code wallClock} gives the {@code createdAt} of new sends.
+   * Creates an outbox. {@code store} is null for one in memory only, else used on {@code io};
+   * {@code sendTimeoutMillis} 0 means no deadline; {@code wallClock} gives the {@code createdAt} of new sends.
    */
-  Outbox(Scheduler actor, Transport transport, CallbackExecutor callbacks, Consumer<ClientError> errors,
-      ReconnectPolicy backoff, long sendTimeoutMillis, FileOutboxStore store, LongSupplier wallClock, Log log) {
+  Outbox(Scheduler actor, Transport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
+      long sendTimeoutMillis, FileOutboxStore store, IoQueue io, LongSupplier wallClock, Log log) {
+    if (store != null && io == null) throw new NullPointerException("a store needs an I/O queue");
     this.actor = actor;
     this.transport = transport;
-    this.callbacks = callbacks;
+    this.io = io;
     this.errors = errors;
     this.backoff = backoff;
     this.sendTimeoutMillis = sendTimeoutMillis;
@@ -122,34 +133,34 @@ public final class Outbox {
 
   /**
    * Returns the outbox of a client with these options (deadline and directory), the client's backoff and
-   * wall clock, errors published as {@link EventType#CLIENT_ERROR}.
+   * wall clock, errors published as {@link EventType#CLIENT_ERROR}; its files on a queue of the shared I/O pool.
    */
-  public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport,
-      CallbackExecutor callbacks, final EventHub hub, ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
+  public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport, final EventHub hub,
+      ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
     FileOutboxStore store = options.outboxDirectory() == null ? null
         : new FileOutboxStore(options.outboxDirectory(), log);
-    return new Outbox(actor, transport, callbacks, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
-        options.sendTimeoutMillis(), store, wallClock, log);
+    return new Outbox(actor, transport, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
+        options.sendTimeoutMillis(), store, store == null ? null : IoQueue.shared(log), wallClock, log);
   }
 
   // ---------------------------------------------------------------- any thread
 
   /**
-   * Queues a send (inputs already checked); returns its future, completed on the callback executor.
-   * {@code senderId} null (no connect yet) fails it at once.
+   * Queues a send (inputs already checked); returns its future, completed on the actor (the client relays it
+   * to the app). {@code senderId} null (no connect yet) fails it at once.
    */
   public CompletableFuture<Message> enqueue(String roomId, List<MessagePart> parts, String clientMessageId,
       String senderId) {
     final CompletableFuture<Message> result = new CompletableFuture<>();
     if (senderId == null) {
-      callbacks.fail(result, new ChatStateException("call connect(userId, token) before sendMessage"));
+      result.completeExceptionally(new ChatStateException("call connect(userId, token) before sendMessage"));
       return result;
     }
     open.add(result);
     result.whenComplete((v, e) -> open.remove(result));
     final OutboxEntry entry = new OutboxEntry(roomId, parts, clientMessageId, senderId, wallClock.getAsLong(),
         result, actor.nowMillis());
-    if (shut || !actor.execute(() -> add(entry))) callbacks.fail(result, closedError());
+    if (shut || !actor.execute(() -> add(entry))) result.completeExceptionally(closedError());
     return result;
   }
 
@@ -173,7 +184,7 @@ public final class Outbox {
   public void close() {
     shut = true;
     pending.clear();
-    for (CompletableFuture<Message> f : new ArrayList<>(open)) callbacks.fail(f, closedError());
+    for (CompletableFuture<Message> f : new ArrayList<>(open)) f.completeExceptionally(closedError());
   }
 
   // ---------------------------------------------------------------- actor
@@ -208,38 +219,72 @@ public final class Outbox {
     }
     userId = user;
     if (store == null) return;
-    List<OutboxEntry> loaded = store.load(user, actor.nowMillis(), (kind, message, cause) -> report(kind, message,
-        null, cause));
-    for (OutboxEntry e : loaded) {
-      nextSequence = Math.max(nextSequence, e.sequence + 1);
-      queue(e);
-    }
+    final long now = actor.nowMillis();
+    io.execute(() -> {
+      List<OutboxEntry> loaded = store.load(user, now, (kind, message, cause) -> actor.execute(
+          () -> report(kind, message, null, cause)));
+      for (OutboxEntry e : loaded) nextFileSequence = Math.max(nextFileSequence, e.sequence + 1);
+      actor.execute(() -> loaded(user, loaded));
+    });
+  }
+
+  /** The entries {@code user} left, read on the I/O queue: queued before any send written after the load. */
+  private void loaded(String user, List<OutboxEntry> loaded) {
+    if (closed || !user.equals(userId)) return; // closed, or another user meanwhile: the files stay
+    for (OutboxEntry e : loaded) queue(e);
     if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + store.directory());
   }
 
   private void add(OutboxEntry e) {
     if (closed) {
-      callbacks.fail(e.result, closedError());
+      e.result.completeExceptionally(closedError());
       return;
     }
     if (userId == null) startInActor(e.senderId);
     if (!userId.equals(e.senderId)) {
-      callbacks.fail(e.result, new ChatStateException("the client connected as " + userId + " before this send "
-          + "of " + e.senderId + " was queued"));
+      e.result.completeExceptionally(new ChatStateException("the client connected as " + userId + " before this "
+          + "send of " + e.senderId + " was queued"));
       return;
-    }
-    e.sequence = nextSequence++;
-    if (store != null) {
-      try {
-        e.file = store.write(e);
-      } catch (IOException | RuntimeException ex) {
-        report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
-            + ex.getMessage() + "); it is kept in memory only", e.roomId, ex);
-      }
     }
     if (sendTimeoutMillis > 0) {
       long left = e.enqueuedAtMillis + sendTimeoutMillis - actor.nowMillis();
       e.deadlineTimer = actor.schedule(() -> expire(e), Math.max(0, left));
+    }
+    if (store == null) {
+      e.sequence = nextSequence++;
+      queue(e);
+      return;
+    }
+    writing.add(e);
+    if (!io.execute(() -> write(e))) written(e, null, new IOException("the I/O executor refused the write"));
+  }
+
+  /** On the I/O queue: writes the entry's file (durable when this returns), then hands it back to the actor. */
+  private void write(OutboxEntry e) {
+    e.sequence = nextFileSequence++; // read on the actor after the post below, which publishes it
+    File file = null;
+    Exception error = null;
+    try {
+      file = store.write(e);
+    } catch (IOException | RuntimeException ex) {
+      error = ex;
+    }
+    final File written = file;
+    final Exception failure = error;
+    actor.execute(() -> written(e, written, failure)); // refused after close: the file stays, as at close
+  }
+
+  /** The entry's write ended: it enters its room's queue now, unless it ended meanwhile. */
+  private void written(OutboxEntry e, File file, Exception error) {
+    writing.remove(e);
+    e.file = file;
+    if (error != null) {
+      report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
+          + error.getMessage() + "); it is kept in memory only", e.roomId, error);
+    }
+    if (e.done) {
+      if (e.deleteWhenWritten) deleteFile(e); // its deadline passed while it was being written
+      return;
     }
     queue(e);
   }
@@ -265,9 +310,9 @@ public final class Outbox {
       return;
     }
     if (q.halted || !connected || closed) return;
-    Object route = transport.route(roomId);
-    if (q.inFlight > 0 && route != q.route) return; // the attempts on the other route answer first: order
-    int window = transport.window(route);
+    SendRoute route = transport.route(roomId);
+    if (q.inFlight > 0 && !route.equals(q.route)) return; // the attempts on the other route answer first: order
+    int window = route.window();
     for (OutboxEntry e : q.entries) {
       if (q.inFlight >= window) return;
       if (e.inFlight) continue;
@@ -276,7 +321,7 @@ public final class Outbox {
     }
   }
 
-  private void attempt(final OutboxEntry e, final RoomQueue q, Object route) {
+  private void attempt(final OutboxEntry e, final RoomQueue q, SendRoute route) {
     q.inFlight++;
     q.route = route;
     e.inFlight = true;
@@ -301,7 +346,7 @@ public final class Outbox {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
       if (error == null) {
         end(e, true);
-        if (e.result != null) callbacks.complete(e.result, message);
+        if (e.result != null) e.result.complete(message);
       } else if (SendFailures.isRetryable(error)) {
         halt(e, q, error);
       } else {
@@ -365,19 +410,30 @@ public final class Outbox {
     RoomQueue q = rooms.get(e.roomId);
     if (q != null) q.entries.remove(e);
     pending.remove(e.key);
-    if (deleteFile && e.file != null) {
-      try {
-        store.delete(e.file);
-      } catch (IOException ex) {
-        report(ClientError.Kind.OUTBOX_IO, "could not delete the outbox file of the ended " + e
-            + "; it will be sent again at the next start (the service ignores the repeat)", e.roomId, ex);
-      }
+    if (deleteFile) deleteFile(e);
+  }
+
+  /** Deletes the entry's file on the I/O queue, or once it is written. */
+  private void deleteFile(final OutboxEntry e) {
+    final File file = e.file;
+    if (file == null) {
+      e.deleteWhenWritten = writing.contains(e);
+      return;
     }
+    e.file = null;
+    io.execute(() -> {
+      try {
+        store.delete(file);
+      } catch (IOException ex) {
+        actor.execute(() -> report(ClientError.Kind.OUTBOX_IO, "could not delete the outbox file of the ended " + e
+            + "; it will be sent again at the next start (the service ignores the repeat)", e.roomId, ex));
+      }
+    });
   }
 
   private void fail(OutboxEntry e, Throwable error) {
     if (e.result != null) {
-      callbacks.fail(e.result, error);
+      e.result.completeExceptionally(error);
     } else {
       // nobody waits on a send loaded from disk: the app hears of its end here, not through a future
       report(ClientError.Kind.SEND_FAILED, "the " + e + ", loaded from the outbox directory, failed for good: "
@@ -385,14 +441,16 @@ public final class Outbox {
     }
   }
 
-  /** Ends every entry in memory with {@code error}; their files stay. */
+  /** Ends every entry in memory, and those being written, with {@code error}; their files stay. */
   private void dropAll(ChatStateException error) {
-    for (RoomQueue q : rooms.values()) {
-      for (OutboxEntry e : q.entries) {
-        e.done = true;
-        e.cancelTimers();
-        if (e.result != null) callbacks.fail(e.result, error);
-      }
+    List<OutboxEntry> ended = new ArrayList<>();
+    for (RoomQueue q : rooms.values()) ended.addAll(q.entries);
+    ended.addAll(writing);
+    writing.clear();
+    for (OutboxEntry e : ended) {
+      e.done = true;
+      e.cancelTimers();
+      if (e.result != null) e.result.completeExceptionally(error);
     }
     rooms.clear();
     pending.clear();
@@ -416,7 +474,7 @@ public final class Outbox {
     /** The attempts of this room under way (possibly of entries that have since timed out). */
     int inFlight;
     /** The route of the attempts under way. */
-    Object route;
+    SendRoute route;
     /** Whether an attempt failed with a retryable error: nothing new starts until no attempt is in flight. */
     boolean halted;
     /** The first retryable failure of the halt, for the log. */

@@ -30,18 +30,23 @@ final class OutboxEntry {
 
   /** The key of the entry in the snapshot of pending sends: the order it was queued in, in this process. */
   long key;
-  /** The order of the entry among the user's sends, kept in its file; set when queued or loaded. */
+  /**
+   * The order of the entry among the user's sends, kept in its file: set on the I/O queue when written or
+   * loaded (for an outbox in memory, on the actor when queued), and read on the actor after that hand-over.
+   */
   long sequence;
-  /** The entry's file, or null for one kept in memory only. */
+  /** The entry's file, or null for one kept in memory only (or not written yet, or deleted). */
   File file;
+  /** Whether the entry ended while its file was being written: the file is deleted once written. */
+  boolean deleteWhenWritten;
   int attempts;
   ChatException lastError;
   Scheduler.Timer retryTimer;
   Scheduler.Timer deadlineTimer;
   /** Whether an attempt of this entry is under way. */
   boolean inFlight;
-  /** The route of the latest attempt ({@link Outbox.Transport#route}), null for REST. */
-  Object route;
+  /** The route of the latest attempt ({@link Outbox.Transport#route}), null before the first. */
+  SendRoute route;
   /** Whether the pending retry follows a network failure, so that a new connection may start it early. */
   boolean wakeOnConnect;
   /** Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. */

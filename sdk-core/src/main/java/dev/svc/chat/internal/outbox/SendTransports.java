@@ -14,17 +14,15 @@ import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.SocketSendChannel;
 
 /**
- * Chooses how each attempt of a send travels: as a {@code send-message} event on the gateway connection when
- * its CONNECT answer offered it (docs/protocol.md, "Extension: sends over the socket"), up to
- * {@link #SOCKET_WINDOW} per room in flight; else over REST, one per room. Confined to the client's actor
- * (the outbox calls it there).
+ * Chooses the {@link SendRoute} of each attempt of a send: the socket route of the gateway connection when its
+ * CONNECT answer offered sends (docs/protocol.md, "Extension: sends over the socket"), else {@link SendRoute#REST}.
+ * Confined to the client's actor (the outbox calls it there).
  */
 public final class SendTransports implements Outbox.Transport {
-  /** The sends of one room in flight at once on a gateway connection. */
-  static final int SOCKET_WINDOW = 32;
-
   private final RealtimeEngine engine;
   private final Outbox.Transport rest;
+  /** The socket route of the latest connection that offered sends, made once per connection. */
+  private SendRoute socketRoute;
   /** The connection on which some rooms go over REST (a refused send of theirs ended there), and those rooms. */
   private SocketSendChannel restRoomsOf;
   private final Set<String> restRooms = new HashSet<>();
@@ -40,15 +38,11 @@ public final class SendTransports implements Outbox.Transport {
   }
 
   @Override
-  public Object route(String roomId) {
+  public SendRoute route(String roomId) {
     SocketSendChannel channel = engine.socketSendsInActor();
-    if (channel == null || (channel == restRoomsOf && restRooms.contains(roomId))) return null;
-    return channel;
-  }
-
-  @Override
-  public int window(Object route) {
-    return route == null ? 1 : SOCKET_WINDOW;
+    if (channel == null || (channel == restRoomsOf && restRooms.contains(roomId))) return SendRoute.REST;
+    if (socketRoute == null || socketRoute.channel() != channel) socketRoute = SendRoute.socket(channel);
+    return socketRoute;
   }
 
   @Override
@@ -58,11 +52,12 @@ public final class SendTransports implements Outbox.Transport {
   }
 
   @Override
-  public CompletableFuture<Message> send(Object route, String roomId, List<MessagePart> parts,
+  public CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
       String clientMessageId, String senderId) {
-    if (route == null) return rest.send(roomId, parts, clientMessageId, senderId);
+    SocketSendChannel channel = route.channel();
+    if (channel == null) return rest.send(roomId, parts, clientMessageId, senderId);
     CompletableFuture<String> ack = new CompletableFuture<>();
-    if (route != engine.socketSendsInActor()) {
+    if (channel != engine.socketSendsInActor()) {
       ack.completeExceptionally(new TransportException("the connection of " + route + " is gone"));
     } else {
       engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, clientMessageId, senderId), ack);
@@ -71,10 +66,11 @@ public final class SendTransports implements Outbox.Transport {
   }
 
   @Override
-  public void abandoned(Object route, String roomId) {
-    if (!(route instanceof SocketSendChannel)) return;
-    if (route != restRoomsOf) {
-      restRoomsOf = (SocketSendChannel) route;
+  public void abandoned(SendRoute route, String roomId) {
+    SocketSendChannel channel = route.channel();
+    if (channel == null) return;
+    if (channel != restRoomsOf) {
+      restRoomsOf = channel;
       restRooms.clear();
     }
     restRooms.add(roomId);

@@ -22,14 +22,17 @@ import dev.svc.chat.internal.json.RoomJsonAdapter;
 
 /**
  * The connection's one joined room: joins and leaves it with acknowledged events, remembers it, and joins
- * it again after every reconnect. Joins asked for while connecting wait for the connection. Confined to
- * the engine's actor thread.
+ * it again after every reconnect. Joins asked for while connecting wait for the connection. A room is
+ * remembered when its join is acknowledged, unless the app left it after asking to join (the gateway handles
+ * the two in order, so it is not a member then either). Confined to the engine's actor thread.
  */
 public final class JoinedRoom {
   private final RealtimeEngine engine;
   private final Log log;
   private String roomId;
   private final List<PendingJoin> waiting = new ArrayList<>();
+  /** Joins sent and not yet answered. */
+  private final List<PendingJoin> unanswered = new ArrayList<>();
 
   public JoinedRoom(RealtimeEngine engine, Log log) {
     this.engine = engine;
@@ -60,6 +63,9 @@ public final class JoinedRoom {
   /** Leaves {@code id} and forgets it; called on the actor thread. */
   public void leave(final String id, final CompletableFuture<Void> result) {
     if (id.equals(roomId)) roomId = null;
+    for (PendingJoin p : unanswered) {
+      if (p.roomId.equals(id)) p.left = true; // its answer must not make the room the remembered one
+    }
     for (Iterator<PendingJoin> it = waiting.iterator(); it.hasNext(); ) {
       PendingJoin p = it.next();
       if (p.roomId.equals(id)) {
@@ -129,10 +135,13 @@ public final class JoinedRoom {
 
   private void send(final String id, final CompletableFuture<Room> result) {
     final int sentOn = engine.connectionIdInActor();
+    final PendingJoin join = new PendingJoin(id, result);
+    unanswered.add(join);
     CompletableFuture<String> ack = new CompletableFuture<>();
     ack.whenComplete(new BiConsumer<String, Throwable>() {
       @Override
       public void accept(String argsJson, Throwable error) {
+        unanswered.remove(join);
         if (error != null) {
           result.completeExceptionally(error);
           return;
@@ -148,6 +157,10 @@ public final class JoinedRoom {
           String roomJson = reply.field("room");
           Room room = roomJson == null ? null : RoomJsonAdapter.INSTANCE.fromJson(roomJson);
           if (room == null) throw new JsonDataException("join-room acknowledgement without room");
+          if (join.left) {
+            result.complete(room); // joined, then left as the app asked after it
+            return;
+          }
           roomId = id;
           result.complete(room);
           if (engine.connectionIdInActor() != sentOn && engine.state() == ConnectionState.CONNECTED) {
@@ -165,6 +178,8 @@ public final class JoinedRoom {
   private static final class PendingJoin {
     final String roomId;
     final CompletableFuture<Room> result;
+    /** Whether the app left the room after asking for this join. */
+    boolean left;
 
     PendingJoin(String roomId, CompletableFuture<Room> result) {
       this.roomId = roomId;

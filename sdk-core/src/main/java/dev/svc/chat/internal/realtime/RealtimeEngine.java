@@ -41,7 +41,8 @@ public final class RealtimeEngine {
    * accepts and drops at once must not drive a reconnect storm.
    */
   static final long STABLE_MILLIS = 10_000;
-  private static final long CLOSE_GRACE_MILLIS = 1_000;
+  /** How long {@link #shutdown()} blocks at most in all: for the closing task, then for the socket's end. */
+  static final long CLOSE_GRACE_MILLIS = 1_000;
 
   private final OkHttpClient http;
   /** The request that opens a socket: one shared by the clients of an API URL ({@code ApiUrls}). */
@@ -100,7 +101,7 @@ public final class RealtimeEngine {
     return publishedState;
   }
 
-  /** Returns the token of the latest connect; call on the actor thread only. */
+  /** Returns the token the actor has from the credentials (the handshake sends it); actor only. */
   public String tokenInActor() {
     return token;
   }
@@ -129,6 +130,14 @@ public final class RealtimeEngine {
     return result;
   }
 
+  /** The credentials' token changed: a connection moves to it (as {@link #connect}); a disconnected one keeps it. */
+  public void tokenChanged(final String token) {
+    actor.execute(() -> { // decided on the actor, so a change racing disconnect() never reconnects
+      if (state == ConnectionState.DISCONNECTED || state == ConnectionState.CLOSED) this.token = token;
+      else doConnect(token, new CompletableFuture<>());
+    });
+  }
+
   /** Disconnects politely and stays disconnected. */
   public CompletableFuture<Void> disconnect() {
     final CompletableFuture<Void> result = new CompletableFuture<>();
@@ -153,27 +162,26 @@ public final class RealtimeEngine {
   }
 
   /**
-   * Closes for good: disconnects politely, waits briefly for the socket to end, then cancels it so no
-   * OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
+   * Closes for good: disconnects politely, waits for the socket to end (one deadline in all), then cancels it
+   * so no OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
    */
   public void shutdown() {
     final GatewayConnection[] last = new GatewayConnection[1];
     final CountDownLatch done = new CountDownLatch(1);
-    boolean posted = actor.execute(new Runnable() {
-      @Override
-      public void run() {
-        last[0] = current;
-        stop(ConnectionState.CLOSED, ConnectionReason.CLOSED, new TransportException("the client was closed"));
-        done.countDown();
-      }
+    boolean posted = actor.execute(() -> {
+      last[0] = current;
+      stop(ConnectionState.CLOSED, ConnectionReason.CLOSED, new TransportException("the client was closed"));
+      done.countDown();
     });
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS);
     try {
       if (posted) done.await(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     GatewayConnection conn = last[0];
-    if (conn != null && conn.webSocket != null && !conn.awaitGone(CLOSE_GRACE_MILLIS)) {
+    if (conn != null && conn.webSocket != null
+        && !conn.awaitGone(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))) {
       conn.webSocket.cancel();
     }
     actor.shutdown();
@@ -296,7 +304,7 @@ public final class RealtimeEngine {
 
   /**
    * The token expired (refused, or {@code session-expired} on an open connection). With a refresher the
-   * engine waits, RECONNECTING, for the new token the client fetches ({@link #connect}) or for
+   * engine waits, RECONNECTING, for the credentials' new token ({@link #tokenChanged}) or for
    * {@link #refreshFailed}; without one it stays DISCONNECTED.
    */
   void tokenExpired(ApiException cause) {
@@ -398,34 +406,6 @@ public final class RealtimeEngine {
     conn.closePolitely();
   }
 
-  /** The refusal of the CONNECT ({@code error} null: unreadable, so retried with backoff). */
-  private void onRefused(GatewayConnection conn, ServiceError error) {
-    if (error == null) {
-      // not a refusal the client can read: neither assume "unauthorized" nor give up
-      onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
-      return;
-    }
-    ApiException cause = error.toApiException();
-    log.info("the gateway refused the handshake: " + error.code);
-    if (cause.isTokenExpired()) {
-      tokenExpired(cause);
-    } else {
-      stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
-          : ConnectionReason.REFUSED, cause, false);
-    }
-  }
-
-  /** The gateway's DISCONNECT: the end of a handover's old connection, an expired session, or the end. */
-  private void onServerDisconnect(GatewayConnection conn) {
-    if (handover.onLost(conn) || conn != current) return;
-    if (conn.sessionExpired) {
-      tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
-    } else {
-      stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
-          new TransportException("the gateway disconnected the client"), false);
-    }
-  }
-
   /** The engine's side of its connections' reports ({@link GatewayConnection.Owner}); actor. */
   private final class ConnectionReports implements GatewayConnection.Owner {
     @Override
@@ -438,14 +418,34 @@ public final class RealtimeEngine {
       onTransportLost(conn, reason, cause);
     }
 
+    /** The refusal of the CONNECT ({@code error} null: unreadable, so retried with backoff). */
     @Override
     public void refused(GatewayConnection conn, ServiceError error) {
-      if (conn == current) onRefused(conn, error);
+      if (conn != current) return;
+      if (error == null) { // not a refusal the client can read: neither assume "unauthorized" nor give up
+        onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
+        return;
+      }
+      ApiException cause = error.toApiException();
+      log.info("the gateway refused the handshake: " + error.code);
+      if (cause.isTokenExpired()) {
+        tokenExpired(cause);
+      } else {
+        stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
+            : ConnectionReason.REFUSED, cause, false);
+      }
     }
 
+    /** The gateway's DISCONNECT: the end of a handover's old connection, an expired session, or the end. */
     @Override
     public void disconnected(GatewayConnection conn) {
-      onServerDisconnect(conn);
+      if (handover.onLost(conn) || conn != current) return;
+      if (conn.sessionExpired) {
+        tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
+      } else {
+        stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
+            new TransportException("the gateway disconnected the client"), false);
+      }
     }
 
     @Override

@@ -7,10 +7,12 @@ import com.squareup.moshi.JsonReader;
 import dev.svc.chat.internal.json.Json;
 
 /**
- * The offer of one accepted connection to take sends as {@code send-message} events (docs/protocol.md,
- * "Extension: sends over the socket"): made when its CONNECT answer carried {@code "svc":{"sendMessage":true}}
- * and its frame limit holds the largest send the service accepts. One object per connection, so that sends
- * in flight on one connection are told apart from those of the next.
+ * The offer of one accepted connection to take sends as {@code send-message} events, specified in
+ * docs/protocol.md, section "Extension: sends over the socket" (the reference server's handler cites the same
+ * section): made when its CONNECT answer carried {@code "svc":{"sendMessage":true}} and its frame limit holds
+ * the largest send the service accepts. One object per connection, so that sends in flight on one connection
+ * are told apart from those of the next: the outbox's socket route ({@code internal.outbox.SendRoute}, which
+ * states the ordering rule and the window of 32) is one per channel.
  */
 public final class SocketSendChannel {
   /**

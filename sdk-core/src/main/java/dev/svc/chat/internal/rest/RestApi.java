@@ -22,7 +22,7 @@ import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.TransportException;
-import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.auth.Credentials;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
@@ -46,7 +46,11 @@ import okhttp3.ResponseBody;
 
 /**
  * The session-token REST routes of contract section 4. Answers are read with the hand-written adapters;
- * a non-2xx answer becomes an {@link dev.svc.chat.ApiException}. Futures complete on the callback executor.
+ * a non-2xx answer becomes an {@link dev.svc.chat.ApiException}. Futures complete on the thread that has the
+ * answer (an OkHttp thread, or the caller's for a call refused at once), never on the app's callback executor:
+ * the SDK's own callers (the outbox, recovery) post them to the client's actor, and only the public boundary
+ * ({@code RealChatClient}) hands them to the callback executor. So the SDK's work is never paced by the app's
+ * thread, and a handler that blocks on a client future cannot stall it.
  */
 public final class RestApi {
   /** Attempts of an idempotent send after the first, on transport failures only. */
@@ -66,23 +70,10 @@ public final class RestApi {
     }
   };
 
-  /** Supplies the session token of the latest connect, or null before it. */
-  public interface TokenSource {
-    String token();
-
-    /**
-     * Returns a future of a token newer than {@code expiredToken} (the shared refresh), or null when the
-     * client has no refresher: then {@code token_expired} simply fails the call.
-     */
-    default CompletableFuture<String> refreshAfterExpiry(String expiredToken) {
-      return null;
-    }
-  }
-
   private final OkHttpClient http;
   private final HttpUrl apiUrl;
-  private final TokenSource tokens;
-  private final CallbackExecutor callbacks;
+  /** The token of every request, and the refresh after a {@code 401 token_expired}. */
+  private final Credentials credentials;
   private final Scheduler timers;
   private final Log log;
   private final Set<Call> inFlight = new OpenSet<>();
@@ -90,12 +81,10 @@ public final class RestApi {
   private final Set<CompletableFuture<?>> open = new OpenSet<>();
   private volatile boolean closed;
 
-  public RestApi(OkHttpClient http, HttpUrl apiUrl, TokenSource tokens, CallbackExecutor callbacks,
-      Scheduler timers, Log log) {
+  public RestApi(OkHttpClient http, HttpUrl apiUrl, Credentials credentials, Scheduler timers, Log log) {
     this.http = http;
     this.apiUrl = apiUrl;
-    this.tokens = tokens;
-    this.callbacks = callbacks;
+    this.credentials = credentials;
     this.timers = timers;
     this.log = log;
   }
@@ -150,7 +139,6 @@ public final class RestApi {
     CompletableFuture<dev.svc.chat.Call> answer = call(new Request.Builder().url(url).get(),
         CallJsonAdapter.INSTANCE, 0);
     final CompletableFuture<dev.svc.chat.Call> result = new CompletableFuture<>();
-    // answer completes on the callback executor, so result does too
     answer.whenComplete(new java.util.function.BiConsumer<dev.svc.chat.Call, Throwable>() {
       @Override
       public void accept(dev.svc.chat.Call value, Throwable error) {
@@ -248,7 +236,7 @@ public final class RestApi {
   public void close() {
     closed = true;
     for (Call c : inFlight) c.cancel();
-    for (CompletableFuture<?> f : open) callbacks.fail(f, new TransportException("the client was closed"));
+    for (CompletableFuture<?> f : open) f.completeExceptionally(new TransportException("the client was closed"));
   }
 
   private <T> CompletableFuture<T> call(Request.Builder request, JsonAdapter<T> adapter, int retries) {
@@ -260,11 +248,11 @@ public final class RestApi {
         open.remove(result);
       }
     });
-    String token = tokens.token();
+    String token = credentials.token();
     if (closed) {
-      callbacks.fail(result, new ChatStateException("the client is closed"));
+      result.completeExceptionally(new ChatStateException("the client is closed"));
     } else if (token == null) {
-      callbacks.fail(result, new ChatStateException("call connect(userId, token) before any REST call"));
+      result.completeExceptionally(new ChatStateException("call connect(userId, token) before any REST call"));
     } else {
       Request r = request.header("Authorization", "Bearer " + token)
           .header("Accept", "application/json").build();
@@ -281,14 +269,14 @@ public final class RestApi {
       final int retriesLeft, final ApiException error, final CompletableFuture<T> result) {
     String header = request.header("Authorization");
     String used = header != null && header.startsWith("Bearer ") ? header.substring(7) : null;
-    CompletableFuture<String> fresh = tokens.refreshAfterExpiry(used);
-    if (fresh == null) return false;
+    if (!credentials.refreshes()) return false;
+    CompletableFuture<String> fresh = credentials.refresh(used);
     log.info(request.method() + " " + request.url().encodedPath() + ": token expired; retrying after a refresh");
     fresh.whenComplete(new java.util.function.BiConsumer<String, Throwable>() {
       @Override
       public void accept(String token, Throwable refreshError) {
         if (refreshError != null || token == null) {
-          callbacks.fail(result, error);
+          result.completeExceptionally(error);
         } else {
           enqueue(request.newBuilder().header("Authorization", "Bearer " + token).build(), adapter, retriesLeft,
               false, result);
@@ -301,7 +289,7 @@ public final class RestApi {
   private <T> void enqueue(final Request request, final JsonAdapter<T> adapter, final int retriesLeft,
       final boolean mayRefresh, final CompletableFuture<T> result) {
     if (closed) {
-      callbacks.fail(result, new TransportException("the client was closed"));
+      result.completeExceptionally(new TransportException("the client was closed"));
       return;
     }
     final Call call = http.newCall(request);
@@ -320,7 +308,7 @@ public final class RestApi {
           }, RETRY_DELAY_MILLIS * (SEND_RETRIES - retriesLeft + 1));
           return;
         }
-        callbacks.fail(result, new TransportException(request.method() + " " + request.url().encodedPath()
+        result.completeExceptionally(new TransportException(request.method() + " " + request.url().encodedPath()
             + " failed: " + e.getMessage(), e));
       }
 
@@ -333,25 +321,25 @@ public final class RestApi {
                 RetryAfter.millis(response));
             if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, error,
                 result))) {
-              callbacks.fail(result, error);
+              result.completeExceptionally(error);
             }
             return;
           }
           if (adapter == NO_BODY) {
-            callbacks.complete(result, null);
+            result.complete(null);
             return;
           }
           if (body == null) throw new JsonDataException("empty body");
           T value = adapter.fromJson(JsonReader.of(body.source()));
           if (value == null) throw new JsonDataException("null body");
-          callbacks.complete(result, value);
+          result.complete(value);
         } catch (JsonEncodingException e) {
-          callbacks.fail(result, new ChatException("malformed answer to " + request.method() + " "
+          result.completeExceptionally(new ChatException("malformed answer to " + request.method() + " "
               + request.url().encodedPath() + ": " + e.getMessage(), e));
         } catch (IOException e) {
           onFailure(c, e);
         } catch (JsonDataException | IllegalArgumentException | IllegalStateException e) {
-          callbacks.fail(result, new ChatException("malformed answer to " + request.method() + " "
+          result.completeExceptionally(new ChatException("malformed answer to " + request.method() + " "
               + request.url().encodedPath() + ": " + e.getMessage(), e));
         }
       }

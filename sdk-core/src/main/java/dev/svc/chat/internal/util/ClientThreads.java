@@ -1,15 +1,17 @@
 package dev.svc.chat.internal.util;
 
 /**
- * The threads clients share by default, instead of two threads each: one small pool runs the engines (each
+ * The threads clients share by default, instead of threads of their own: one small pool runs the engines (each
  * client's actor is a serial queue on it, see {@link SerialScheduler}), another runs user callbacks (each
- * client's {@link CallbackExecutor} is a serial queue on it). Both are sized to the cores, have daemon threads
- * that end when idle, and belong to no client: {@code close()} ends the client's queues, and the threads end
- * by themselves once no client uses them.
+ * client's {@link CallbackExecutor} is a serial queue on it), a third of two threads runs blocking file I/O
+ * (each client's {@link IoQueue}). The first two are sized to the cores; all have daemon threads that end when
+ * idle, and belong to no client: {@code close()} ends the client's queues, and the threads end by themselves
+ * once no client uses them.
  *
- * <p>Why two pools: engine tasks never block, while a handler may. A blocked handler holds a callback thread
- * but never an engine's, so connections, heartbeats and sends of every client go on; the other clients'
- * callbacks wait at most about a second for the pool to add a thread (see {@link SharedPool}). Order is per
+ * <p>Why separate pools: engine tasks never block, while a handler or a disk flush may. A blocked handler holds
+ * a callback thread and a slow disk an I/O thread, but never an engine's, so connections, heartbeats and sends
+ * of every client go on; the other clients' callbacks (or files) wait at most about a second for the pool to
+ * add a thread (see {@link SharedPool}). Order is per
  * client: one client's callbacks run one at a time in order, whatever thread runs them.
  */
 public final class ClientThreads {
@@ -23,6 +25,10 @@ public final class ClientThreads {
   private static final int SIZE = Math.max(2, Runtime.getRuntime().availableProcessors());
   private static final SharedPool ENGINE = new SharedPool("svc-chat-engine", SIZE, MAX_THREADS,
       KEEP_ALIVE_MILLIS, STALL_MILLIS, SharedTimer.get());
+  /** Threads for blocking file I/O: few, since a disk gains little from more writers at once. */
+  private static final int IO_SIZE = 2;
+  private static final SharedPool IO = new SharedPool("svc-chat-io", IO_SIZE, MAX_THREADS,
+      KEEP_ALIVE_MILLIS, STALL_MILLIS, SharedTimer.get());
   private static final SharedPool CALLBACKS = new SharedPool("svc-chat-callbacks", SIZE, MAX_THREADS,
       KEEP_ALIVE_MILLIS, STALL_MILLIS, SharedTimer.get());
 
@@ -32,6 +38,11 @@ public final class ClientThreads {
   /** Returns the pool that runs the clients' engines, recovery and outboxes. */
   public static SharedPool engine() {
     return ENGINE;
+  }
+
+  /** Returns the pool that runs the clients' file I/O, each client's through an {@link IoQueue} of its own. */
+  public static SharedPool io() {
+    return IO;
   }
 
   /** Returns the pool that runs the clients' callbacks. */

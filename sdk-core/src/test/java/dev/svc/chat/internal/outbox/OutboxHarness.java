@@ -18,7 +18,7 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
-import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.IoQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
@@ -27,7 +27,7 @@ import dev.svc.chat.testing.VirtualTaskScheduler;
 
 /**
  * An {@link Outbox} on virtual time with a fake transport, all on the test's thread: the actor is a
- * {@link SerialScheduler} over a direct executor and a {@link VirtualTaskScheduler}, callbacks run in place, and
+ * {@link SerialScheduler} over a direct executor and a {@link VirtualTaskScheduler}, file I/O runs in place, and
  * each attempt waits in {@link #calls} until the test answers it.
  */
 final class OutboxHarness {
@@ -40,7 +40,6 @@ final class OutboxHarness {
   final RecordingLogger logger = new RecordingLogger();
   final Log log = new Log(logger);
   final SerialScheduler actor = new SerialScheduler(Runnable::run, time, log);
-  final CallbackExecutor callbacks = CallbackExecutor.on(Runnable::run, log);
   final List<Attempt> calls = new CopyOnWriteArrayList<>();
   final List<ClientError> errors = new CopyOnWriteArrayList<>();
   final ReconnectPolicy backoff = new ReconnectPolicy(BASE, MAX, new Random() {
@@ -56,8 +55,8 @@ final class OutboxHarness {
   }
 
   OutboxHarness(long sendTimeoutMillis, FileOutboxStore store) {
-    outbox = new Outbox(actor, this::send, callbacks, errors::add, backoff, sendTimeoutMillis, store,
-        () -> 1_700_000_000_000L + time.nowMillis(), log);
+    outbox = new Outbox(actor, this::send, errors::add, backoff, sendTimeoutMillis, store,
+        new IoQueue(Runnable::run, log), () -> 1_700_000_000_000L + time.nowMillis(), log);
   }
 
   /** One request the outbox made. */

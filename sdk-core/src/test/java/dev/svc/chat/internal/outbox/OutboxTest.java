@@ -360,7 +360,7 @@ class OutboxTest {
     OutboxHarness t = new OutboxHarness();
     Outbox throwing = new Outbox(t.actor, (roomId, parts, id, sender) -> {
       throw new TransportException("no network");
-    }, t.callbacks, t.errors::add, t.backoff, 0, null, () -> 0, t.log);
+    }, t.errors::add, t.backoff, 0, null, null, () -> 0, t.log);
     CompletableFuture<Message> f = throwing.enqueue("r1", List.of(MessagePart.text("x")), "c1", "alice");
     t.onActor(() -> throwing.onConnectionState(ConnectionState.CONNECTED));
     assertFalse(f.isDone());

@@ -1,0 +1,61 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.testing.Await;
+import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.Frames;
+import okhttp3.mockwebserver.MockResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A client serves one user: connecting it as another user is refused and changes nothing of the first. */
+class OneUserPerClientTest {
+  private FakeGateway gateway;
+  private ChatClient client;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    gateway = new FakeGateway();
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).build());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    client.close();
+    gateway.close();
+  }
+
+  @Test
+  void connectingAsAnotherUserIsRefusedAndKeepsTheFirstUsersSession() throws Exception {
+    CompletableFuture<Void> connected = client.connect("alice", "alice-jwt");
+    assertEquals("{\"token\":\"alice-jwt\"}", gateway.nextSession().awaitConnect());
+    Await.value(connected);
+
+    ChatStateException refused = Await.failure(client.connect("bob", "bob-jwt"), ChatStateException.class);
+    assertTrue(refused.getMessage().contains("signed in as alice"), refused.getMessage());
+    gateway.assertNoSession(300); // no handshake with bob's token on alice's client
+    assertEquals("alice", client.userId());
+    assertEquals(ConnectionState.CONNECTED, client.state());
+    gateway.enqueueRest(new MockResponse().setHeader("Content-Type", "application/json")
+        .setBody("{\"rooms\":[" + Frames.roomJson("r1") + "]}"));
+    Await.value(client.listRooms());
+    assertEquals("Bearer alice-jwt", gateway.takeRest().getHeader("Authorization"));
+  }
+
+  @Test
+  void afterDisconnectAnotherUserIsStillRefused() throws Exception {
+    CompletableFuture<Void> connected = client.connect("alice", "alice-jwt");
+    gateway.nextSession().awaitConnect();
+    Await.value(connected);
+    Await.value(client.disconnect());
+    // the joined room, recovery ledgers and outbox are alice's: bob needs a client of his own
+    Await.failure(client.connect("bob", "bob-jwt"), ChatStateException.class);
+    gateway.assertNoSession(300);
+    assertEquals("alice", client.userId());
+  }
+}
