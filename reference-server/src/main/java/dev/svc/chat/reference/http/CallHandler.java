@@ -2,6 +2,7 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.CallService;
 import io.javalin.http.Context;
@@ -24,6 +25,7 @@ final class CallHandler {
     void start(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
+        ActingUser.require(principal, body::get);
         String kind = body.optionalString("kind");
         if (!"audio".equals(kind) && !"video".equals(kind)) {
             throw ApiException.badRequest("kind is required and must be audio or video");

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.service.MessageActions;
@@ -32,6 +33,7 @@ final class MessageActionsHandler {
     void update(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
+        ActingUser.require(principal, body::get);
         List<JsonNode> parts = MessageParts.validate(body.get("parts"));
         responses.json(ctx, 200, actions.update(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId"),
                 parts));
@@ -45,6 +47,7 @@ final class MessageActionsHandler {
     void react(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
+        ActingUser.require(principal, body::get);
         String emoji = emoji(body.requiredText("emoji", Inputs.MAX_EMOJI));
         responses.json(ctx, 200, actions.toggleReaction(principal, ctx.pathParam("roomId"),
                 ctx.pathParam("messageId"), emoji));
@@ -53,6 +56,7 @@ final class MessageActionsHandler {
     void read(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
+        ActingUser.require(principal, body::get);
         String messageId = body.requiredId("messageId", 64);
         responses.json(ctx, 200, actions.markRead(principal, ctx.pathParam("roomId"), messageId));
     }

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.gateway.SendPacing;
+import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.Inputs;
@@ -70,6 +71,7 @@ final class MessageHandler {
     void send(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
+        ActingUser.require(principal, body::get);
         String roomId = ctx.pathParam("roomId");
         ChatService.SendResult result = service.send(principal, roomId, SendInput.read(body::get));
         // Stored and fanned out already; while the room's connections are behind, the answer waits for them

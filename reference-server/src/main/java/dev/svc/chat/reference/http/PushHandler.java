@@ -2,6 +2,7 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.service.PushService;
@@ -29,6 +30,7 @@ final class PushHandler {
     void register(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
+        ActingUser.require(principal, body::get);
         String token = body.optionalString("token");
         if (!PushService.isToken(token)) {
             throw ApiException.badRequest("token is required: 1 to 4096 of A-Z a-z 0-9 _ - . : + = ~");
