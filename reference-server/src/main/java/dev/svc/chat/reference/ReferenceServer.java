@@ -25,6 +25,7 @@ import dev.svc.chat.reference.service.TenantSettingsCache;
 import dev.svc.chat.reference.store.Database;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.JdbcStore;
+import dev.svc.chat.reference.store.OwnerOnlyFiles;
 import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.store.TenantRecord;
 import dev.svc.chat.reference.webhook.WebhookDispatcher;
@@ -130,7 +131,7 @@ public final class ReferenceServer implements AutoCloseable {
     private static Database openDatabase(Builder options) {
         if (options.dataDir != null) {
             try {
-                java.nio.file.Files.createDirectories(options.dataDir);
+                OwnerOnlyFiles.createDirectory(options.dataDir); // it holds every tenant's secrets
             } catch (java.io.IOException e) {
                 throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
                         + e.getMessage(), e);
