@@ -233,6 +233,10 @@ class AuthMatrixTest {
                 }
             }
         }
+        // Validation comes before permission (contract, section 1): a bad field and another user is a 400.
+        Http.Response invalid = http.bearer("POST", "/v1/chat/rooms/" + roomId + "/read", alice,
+                Map.of("userId", "bob"));
+        assertTrue(isError(invalid, 400, "bad_request"), invalid.status() + " " + invalid.json());
         String parts = "\"parts\":[{\"type\":\"text\",\"text\":\"x\"}],\"clientMessageId\":\"ws-matrix\"";
         Map<String, String> events = Map.of(
                 "join-room", "\"roomId\":\"" + roomId + "\"",

@@ -25,11 +25,11 @@ final class CallHandler {
     void start(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ActingUser.require(principal, body::get);
         String kind = body.optionalString("kind");
         if (!"audio".equals(kind) && !"video".equals(kind)) {
             throw ApiException.badRequest("kind is required and must be audio or video");
         }
+        ActingUser.require(principal, body::get);
         responses.json(ctx, 201, calls.start(principal, ctx.pathParam("roomId"), kind));
     }
 

@@ -33,8 +33,8 @@ final class MessageActionsHandler {
     void update(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ActingUser.require(principal, body::get);
         List<JsonNode> parts = MessageParts.validate(body.get("parts"));
+        ActingUser.require(principal, body::get);
         responses.json(ctx, 200, actions.update(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId"),
                 parts));
     }
@@ -47,8 +47,8 @@ final class MessageActionsHandler {
     void react(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ActingUser.require(principal, body::get);
         String emoji = emoji(body.requiredText("emoji", Inputs.MAX_EMOJI));
+        ActingUser.require(principal, body::get);
         responses.json(ctx, 200, actions.toggleReaction(principal, ctx.pathParam("roomId"),
                 ctx.pathParam("messageId"), emoji));
     }
@@ -56,8 +56,8 @@ final class MessageActionsHandler {
     void read(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ActingUser.require(principal, body::get);
         String messageId = body.requiredId("messageId", 64);
+        ActingUser.require(principal, body::get);
         responses.json(ctx, 200, actions.markRead(principal, ctx.pathParam("roomId"), messageId));
     }
 

@@ -71,9 +71,10 @@ final class MessageHandler {
     void send(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ActingUser.require(principal, body::get);
         String roomId = ctx.pathParam("roomId");
-        ChatService.SendResult result = service.send(principal, roomId, SendInput.read(body::get));
+        SendInput input = SendInput.read(body::get);
+        ActingUser.require(principal, body::get);
+        ChatService.SendResult result = service.send(principal, roomId, input);
         // Stored and fanned out already; while the room's connections are behind, the answer waits for them
         // (asynchronously, bounded: docs/server.md, "Send pacing").
         CompletableFuture<Void> paced = pacing.whenRoomKeepsUp(principal.tenantId(), roomId);

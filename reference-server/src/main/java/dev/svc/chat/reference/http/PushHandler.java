@@ -30,7 +30,6 @@ final class PushHandler {
     void register(Context ctx) {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
-        ActingUser.require(principal, body::get);
         String token = body.optionalString("token");
         if (!PushService.isToken(token)) {
             throw ApiException.badRequest("token is required: 1 to 4096 of A-Z a-z 0-9 _ - . : + = ~");
@@ -39,6 +38,7 @@ final class PushHandler {
         if (!"fcm".equals(platform) && !"apns".equals(platform)) {
             throw ApiException.badRequest("platform is required and must be fcm or apns");
         }
+        ActingUser.require(principal, body::get);
         responses.json(ctx, 201, push.register(principal, token, platform));
     }
 
