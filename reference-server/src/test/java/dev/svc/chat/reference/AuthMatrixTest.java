@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.TokenSpellings;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The authentication matrix (issue 22, item 4): every REST route of the contract and the gateway's handshake
- * against each bad credential, and every route and event that carries a body against a body naming another
+ * The authentication matrix (issue 22, item 4): every REST route of the contract, and the gateway's handshake
+ * followed by each of its events, against each bad credential, and every route and event that carries a body against a body naming another
  * user; each answered with the contract's error, and nothing stored. Built from two tables (routes and
  * credentials) on one server for the class; the server's clock stands still, so token times are exact.
  */
@@ -193,6 +194,16 @@ class AuthMatrixTest {
 
     @Test
     void theGatewayRefusesEveryBadCredentialWithConnectError() {
+        String before = snapshot();
+        String parts = "\"parts\":[{\"type\":\"text\",\"text\":\"x\"}],\"clientMessageId\":\"ws-refused\"";
+        // After the refusal each event of the contract is tried in turn: the connection has no session, so the
+        // server closes it (Socket.IO's "invalid state") without an ack, and the event does nothing.
+        List<String> events = List.of(
+                "42[\"send-message\",{\"roomId\":\"" + roomId + "\"," + parts + "}]",
+                "42[\"join-room\",{\"roomId\":\"" + roomId + "\"}]",
+                "42[\"typing\",{\"roomId\":\"" + roomId + "\",\"isTyping\":true}]",
+                "42[\"leave-room\",{\"roomId\":\"" + roomId + "\"}]");
+        int tried = 0;
         List<String> wrong = new ArrayList<>();
         List<Credential> credentials = new ArrayList<>(badCredentials());
         credentials.add(new Credential("another tenant's key, relabelled", Map.of(),
@@ -211,9 +222,13 @@ class AuthMatrixTest {
                 if (!want.equals(answer)) {
                     wrong.add(credential.name() + ": " + answer);
                 }
+                String event = events.get(tried++ % events.size());
+                client.send(event.replace("42[", "421["));
+                client.awaitClose(Duration.ofSeconds(10));
             }
         }
         assertNoneWrong(wrong, -1);
+        assertEquals(before, snapshot(), "nothing stored");
     }
 
     @Test
