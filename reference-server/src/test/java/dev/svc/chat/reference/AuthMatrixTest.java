@@ -252,6 +252,19 @@ class AuthMatrixTest {
         Http.Response invalid = http.bearer("POST", "/v1/chat/rooms/" + roomId + "/read", alice,
                 Map.of("userId", "bob"));
         assertTrue(isError(invalid, 400, "bad_request"), invalid.status() + " " + invalid.json());
+        // Existence comes before permission too: another user in a body about an unknown room is a 404.
+        for (Route route : routes()) {
+            if (!SESSION.equals(route.kind()) || route.body() == null || !route.path().contains(roomId)) {
+                continue;
+            }
+            Map<String, Object> body = new LinkedHashMap<>(castMap(route.body()));
+            body.put("userId", "bob");
+            String unknownRoom = route.path().replace(roomId, "00000000-0000-4000-8000-000000000000");
+            Http.Response r = http.bearer(route.method(), unknownRoom, alice, body);
+            if (!isError(r, 404, "not_found")) {
+                wrong.add(route + " in an unknown room with userId: " + r.status() + " " + r.json());
+            }
+        }
         String parts = "\"parts\":[{\"type\":\"text\",\"text\":\"x\"}],\"clientMessageId\":\"ws-matrix\"";
         Map<String, String> events = Map.of(
                 "join-room", "\"roomId\":\"" + roomId + "\"",

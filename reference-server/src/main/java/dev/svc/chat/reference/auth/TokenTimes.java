@@ -1,6 +1,6 @@
 package dev.svc.chat.reference.auth;
 
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;

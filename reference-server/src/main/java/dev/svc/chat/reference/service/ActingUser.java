@@ -2,6 +2,7 @@ package dev.svc.chat.reference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
 import java.util.function.Function;
 
 /**
@@ -22,6 +23,15 @@ public final class ActingUser {
      * {@code field} returns a field's node, or null when absent or JSON {@code null}.
      */
     public static void require(Principal principal, Function<String, JsonNode> field) {
+        require(principal, field, () -> { });
+    }
+
+    /**
+     * As {@link #require(Principal, Function)}, for a request about a room: when the body names another user,
+     * {@code existence} runs first and throws 404 if the room is unknown, since the contract answers existence
+     * before permission. It runs only then, so a request that names nobody costs no extra lookup.
+     */
+    public static void require(Principal principal, Function<String, JsonNode> field, Runnable existence) {
         if (principal.isApiKey()) {
             return;
         }
@@ -34,6 +44,7 @@ public final class ActingUser {
                 throw ApiException.badRequest(name + " must be a string");
             }
             if (!value.textValue().equals(principal.userId())) {
+                existence.run();
                 throw ApiException.impersonation();
             }
         }

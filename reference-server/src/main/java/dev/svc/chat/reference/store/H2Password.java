@@ -1,7 +1,8 @@
 package dev.svc.chat.reference.store;
 
-import dev.svc.chat.reference.auth.RandomIds;
 import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,7 +62,9 @@ final class H2Password {
                 }
                 return password;
             }
-            String password = RandomIds.base62(32);
+            byte[] secret = new byte[24]; // 192 bits, as unguessable as the tenants' secrets it guards
+            new SecureRandom().nextBytes(secret);
+            String password = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
             Files.write(Files.createFile(file, OwnerOnlyFiles.fileAttributes()),
                     password.getBytes(StandardCharsets.UTF_8), StandardOpenOption.WRITE);
             return password;

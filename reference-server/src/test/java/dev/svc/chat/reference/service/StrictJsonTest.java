@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.service;
 
+import dev.svc.chat.reference.contract.ApiException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
