@@ -145,6 +145,11 @@ public final class ReferenceServer implements AutoCloseable {
         return options.tenants.stream().map(TenantConfig::id).toList();
     }
 
+    /** Returns a tenant's token signing secret, for tests that sign tokens with chosen claims (never exposed). */
+    byte[] tokenSecret(String tenantId) {
+        return parts.store.tenant(tenantId).orElseThrow().jwtSecret();
+    }
+
     /** Returns the number of open gateway connections (with or without a Socket.IO session). */
     public int connectionCount() {
         return parts.gateway.connectionCount();

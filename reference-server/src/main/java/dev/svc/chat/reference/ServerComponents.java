@@ -16,6 +16,7 @@ import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
 import dev.svc.chat.reference.service.TenantSettingsCache;
 import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.store.OwnerOnlyFiles;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.JdbcStore;
 import dev.svc.chat.reference.store.Store;
@@ -81,7 +82,7 @@ final class ServerComponents {
     private static Database openDatabase(ServerOptions options) {
         if (options.dataDir != null) {
             try {
-                Files.createDirectories(options.dataDir);
+                OwnerOnlyFiles.createDirectory(options.dataDir); // it holds every tenant's secrets
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
                         + e.getMessage(), e);

@@ -316,4 +316,9 @@ public final class CallService {
     private static String key(String tenantId, String id) {
         return tenantId + '\u0000' + id;
     }
+
+    /** Throws 404 unless the tenant has the room (the existence check that comes before permission). */
+    public void requireRoom(String tenantId, String roomId) {
+        store.room(tenantId, roomId).orElseThrow(ChatService::roomNotFound);
+    }
 }

@@ -238,7 +238,7 @@ public final class ChatService {
         return roomLocks.computeIfAbsent(tenantId + '/' + roomId, k -> new Object());
     }
 
-    private static ApiException roomNotFound() {
+    static ApiException roomNotFound() {
         return ApiException.notFound("Room not found");
     }
 }

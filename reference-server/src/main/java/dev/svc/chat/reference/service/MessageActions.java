@@ -170,4 +170,9 @@ public final class MessageActions {
         }
         return message;
     }
+
+    /** Throws 404 unless the tenant has the room (the existence check that comes before permission). */
+    public void requireRoom(String tenantId, String roomId) {
+        store.room(tenantId, roomId).orElseThrow(ChatService::roomNotFound);
+    }
 }
