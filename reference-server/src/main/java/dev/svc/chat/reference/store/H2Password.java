@@ -2,11 +2,11 @@ package dev.svc.chat.reference.store;
 
 import java.io.IOException;
 import java.security.SecureRandom;
-import java.util.Base64;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -62,14 +62,29 @@ final class H2Password {
                 }
                 return password;
             }
-            byte[] secret = new byte[24]; // 192 bits, as unguessable as the tenants' secrets it guards
-            new SecureRandom().nextBytes(secret);
-            String password = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-            Files.write(Files.createFile(file, OwnerOnlyFiles.fileAttributes()),
-                    password.getBytes(StandardCharsets.UTF_8), StandardOpenOption.WRITE);
+            String password = base62(32); // about 190 bits, as unguessable as the tenants' secrets it guards
+            // Written whole or not at all (temp file, then a rename): a kill during the first start leaves no
+            // empty file that would keep the server from starting again.
+            Path temp = file.resolveSibling(FILE + ".tmp");
+            Files.deleteIfExists(temp);
+            Files.write(Files.createFile(temp, OwnerOnlyFiles.fileAttributes()),
+                    password.getBytes(StandardCharsets.UTF_8), StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
             return password;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or create " + file, e);
         }
+    }
+
+    private static final char[] BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
+
+    /** Returns {@code length} random base62 characters: nothing in them needs escaping in an SQL literal. */
+    private static String base62(int length) {
+        SecureRandom random = new SecureRandom();
+        char[] out = new char[length];
+        for (int i = 0; i < length; i++) {
+            out[i] = BASE62[random.nextInt(BASE62.length)];
+        }
+        return new String(out);
     }
 }
