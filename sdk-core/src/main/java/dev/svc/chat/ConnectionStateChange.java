@@ -5,6 +5,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * An immutable report that the connection state changed, delivered to handlers of
  * {@link EventType#CONNECTION_STATE}.
+ *
+ * <p>The order the app sees: state changes arrive in the order they happened, and promptly, whatever backlog
+ * slow handlers hold. A state change may overtake events (messages, changes, receipts, ...) that were queued for
+ * the handlers before it: a {@code RECONNECTING} report may come before messages that arrived on the lost
+ * connection. It is never overtaken by an event raised after it: everything the new connection and its
+ * recovery deliver comes after {@code CONNECTED}. On a callback executor of several threads its handlers may
+ * run at the same time as another event's handler; on one thread (Android's main thread) they run next.
  */
 public final class ConnectionStateChange {
   private final ConnectionState previous;

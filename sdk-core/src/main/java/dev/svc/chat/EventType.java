@@ -43,7 +43,12 @@ public final class EventType<T> {
   public static final EventType<Receipt> ROOM_READ =
       new EventType<>("room-read", Receipt.class, true);
 
-  /** The connection state changed. It is raised by the client itself, not by the service. */
+  /**
+   * The connection state changed. It is raised by the client itself, not by the service. It never waits behind
+   * a backlog of other events: it is delivered ahead of the events still queued for slow handlers, and, on a
+   * callback executor of several threads, may run while another handler is running. Events raised after it
+   * are never delivered before it, and state changes keep their order; see {@link ConnectionStateChange}.
+   */
   public static final EventType<ConnectionStateChange> CONNECTION_STATE =
       new EventType<>("connection-state", ConnectionStateChange.class, false);
 

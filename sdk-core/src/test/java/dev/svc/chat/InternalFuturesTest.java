@@ -91,4 +91,27 @@ class InternalFuturesTest {
     session.send(Frames.newMessage("m1", "r1", 1, "hello"));
     assertEquals("1 m2", Await.value(seen));
   }
+
+  @Test
+  void aStateHandlerMayBlockOnAFutureOfItsOwnClient() throws Exception {
+    // state changes run on the lane ahead, as a task of their own: a wait there is seen as a wait behind itself too
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).callbackExecutor(callbacks).recoverMissedEvents(false)
+        .logger(new RecordingLogger()).build());
+    CompletableFuture<Integer> seen = new CompletableFuture<>();
+    client.on(EventType.CONNECTION_STATE, change -> {
+      if (change.current() != ConnectionState.CONNECTED) return;
+      try {
+        seen.complete(client.getMessages("r1").get(2 * FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS)
+            .messages().size());
+      } catch (Exception e) {
+        seen.completeExceptionally(e);
+      }
+    });
+    gateway.enqueueRest(json(200, "{\"messages\":[" + Frames.messageJson("m1", "r1", 1, "hello") + "],"
+        + "\"hasMore\":false}"));
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    gateway.nextSession().awaitConnect();
+    assertEquals(1, Await.value(seen));
+    Await.value(connected);
+  }
 }

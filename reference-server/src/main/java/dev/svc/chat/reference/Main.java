@@ -21,6 +21,12 @@ public final class Main {
             System.out.println(CommandLine.USAGE);
             return;
         }
+        // Every log line passes the redaction, Jetty's DEBUG lines with request headers included (before any
+        // logger exists: slf4j-simple writes to System.err, looked up on each line).
+        System.setErr(LogRedaction.redacting(System.err));
+        if (System.getProperty("org.slf4j.simpleLogger.logFile") == null) {
+            System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        }
         // Keep the console to our own lines unless the operator asks for more (before any logger exists).
         quietUnlessSet("org.slf4j.simpleLogger.log.io.javalin");
         quietUnlessSet("org.slf4j.simpleLogger.log.org.eclipse.jetty");

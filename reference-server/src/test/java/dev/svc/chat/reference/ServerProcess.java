@@ -25,10 +25,13 @@ final class ServerProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final BlockingQueue<String> output;
+    private final List<String> startLines = new ArrayList<>(); // what was read before output() drained
 
-    private ServerProcess(Process process, int port) {
+    private ServerProcess(Process process, int port, BlockingQueue<String> output) {
         this.process = process;
         this.port = port;
+        this.output = output;
     }
 
     /** Starts {@code Main} with {@code args} (plus {@code --port 0}) and the dev tenant's key {@code apiKey}. */
@@ -38,10 +41,16 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code Main} with {@code args} (plus {@code --port 0}) and these environment variables. */
     static ServerProcess start(java.util.Map<String, String> env, String... args) {
+        return start(List.of(), env, args);
+    }
+
+    /** Starts {@code Main} with these JVM options (e.g. {@code -D} log levels), environment and arguments. */
+    static ServerProcess start(List<String> jvmOptions, java.util.Map<String, String> env, String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 Main.class.getName(), "--port", "0"));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -79,7 +88,8 @@ final class ServerProcess implements AutoCloseable {
                 seen.add(line);
                 Matcher m = LISTENING.matcher(line);
                 if (m.find()) {
-                    ServerProcess started = new ServerProcess(process, Integer.parseInt(m.group(1)));
+                    ServerProcess started = new ServerProcess(process, Integer.parseInt(m.group(1)), lines);
+                    started.startLines.addAll(seen);
                     return started;
                 }
             }
@@ -88,6 +98,12 @@ final class ServerProcess implements AutoCloseable {
         }
         process.destroyForcibly();
         throw new AssertionError("the server did not start: " + seen);
+    }
+
+    /** Returns every line it printed so far (stdout and stderr), from its first. */
+    synchronized List<String> output() {
+        output.drainTo(startLines);
+        return new ArrayList<>(startLines);
     }
 
     /** Returns the port it listens on. */

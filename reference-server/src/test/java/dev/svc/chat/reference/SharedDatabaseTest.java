@@ -178,7 +178,8 @@ class SharedDatabaseTest {
                     }
                     assertEquals(2, terminated, "both nodes' listening connections");
                 }
-                // sends made while a node listens again may not cross (clients recover them by seq); later ones do
+                // sends cross again once the nodes listen again (what was sent meanwhile is caught up from the
+                // database: ClusterCatchUpTest)
                 long deadline = System.nanoTime() + 20_000_000_000L;
                 JsonNode crossed = null;
                 for (int i = 0; crossed == null && System.nanoTime() < deadline; i++) {

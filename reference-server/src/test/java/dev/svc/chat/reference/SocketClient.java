@@ -89,13 +89,19 @@ final class SocketClient implements AutoCloseable {
         ws.sendText(frame, true).exceptionally(t -> null);
     }
 
+    /** How long {@link #next()} waits for a frame that is expected. */
+    static final Duration EXPECTED_FRAME_DEADLINE = Duration.ofSeconds(30);
+
     void sendBinary(byte[] bytes) {
         ws.sendBinary(java.nio.ByteBuffer.wrap(bytes), true).join();
     }
 
-    /** Returns the next frame within 5 s, failing otherwise. */
+    /**
+     * Returns the next frame, failing when none came within 30 s: a frame that is expected may be slow on a busy
+     * machine, and only a failing test ever waits that long. Tests that expect silence use {@link #poll}.
+     */
     String next() {
-        return next(Duration.ofSeconds(5));
+        return next(EXPECTED_FRAME_DEADLINE);
     }
 
     String next(Duration timeout) {

@@ -2,9 +2,6 @@ package dev.svc.chat.internal;
 
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.util.Log;
-import java.io.IOException;
-
-import com.squareup.moshi.JsonDataException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
@@ -13,18 +10,18 @@ import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.realtime.EngineListener;
+import dev.svc.chat.internal.realtime.EventDecoder;
 import dev.svc.chat.internal.realtime.JoinedRoom;
+import dev.svc.chat.internal.realtime.InboundGate;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.recovery.DeliverySink;
 import dev.svc.chat.internal.recovery.Recovery;
-import dev.svc.chat.internal.socketio.MalformedFrameException;
-import dev.svc.chat.internal.socketio.SocketIoCodec;
-import dev.svc.chat.internal.socketio.SocketIoPacket;
 
 /**
- * Receives the engine's reports on the actor and routes them: messages, changes and receipts through
+ * Receives the engine's reports on the actor and routes them: decoded messages, changes and receipts through
  * {@link Recovery} (once, in order, with what was missed), every other event straight to the handlers,
- * and state changes to the joined room, the recovery, the handlers and the client's token refresh.
+ * and state changes to the joined room, the recovery, the handlers (ahead of any backlog) and the client's
+ * token refresh. A stage of the inbound pipeline ({@code InboundPipeline}).
  */
 final class EventRouter implements EngineListener, DeliverySink {
   /** What the client does when the gateway's token expired and may be refreshed. */
@@ -36,7 +33,6 @@ final class EventRouter implements EngineListener, DeliverySink {
     void onConnected();
   }
 
-  private final GatewayEvents gatewayEvents = GatewayEvents.STANDARD;
   private final EventHub hub;
   private final Log log;
   private Recovery recovery;
@@ -45,8 +41,12 @@ final class EventRouter implements EngineListener, DeliverySink {
   private RealtimeEngine engine;
   private TokenExpiry tokenExpiry;
 
-  EventRouter(EventHub hub, Log log) {
+  /** Whether recovery reads what was missed, and so restores the events the inbound gate sheds. */
+  private final boolean recovers;
+
+  EventRouter(EventHub hub, boolean recovers, Log log) {
     this.hub = hub;
+    this.recovers = recovers;
     this.log = log;
   }
 
@@ -69,7 +69,17 @@ final class EventRouter implements EngineListener, DeliverySink {
     } else if (now == ConnectionState.CLOSED) {
       recovery.close();
     }
-    hub.publish(EventType.CONNECTION_STATE, change);
+    hub.publishAhead(EventType.CONNECTION_STATE, change); // never behind a backlog of events
+  }
+
+  @Override
+  public boolean restoresShedEvents() {
+    return recovers;
+  }
+
+  @Override
+  public void onEventsShed() {
+    recovery.onEventsShed();
   }
 
   @Override
@@ -99,55 +109,34 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   @Override
-  public ReadAhead readAhead() {
-    return gatewayEvents.readAhead()::read;
-  }
-
-  @Override
-  public void onServerEvent(SocketIoPacket event) {
-    GatewayEvents.Decoder<?> decoder = gatewayEvents.forName(event.eventName);
-    if (decoder == null) {
-      try {
-        SocketIoCodec.checkArguments(event); // read on the fast path: not checked yet
-      } catch (MalformedFrameException e) {
-        engine.replaceConnection(ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet", e);
-        return;
-      }
-      if (log.isDebug()) log.debug("ignored gateway event '" + event.eventName + "'");
-      return;
-    }
-    route(decoder, event);
-  }
-
-  private <T> void route(GatewayEvents.Decoder<T> decoder, SocketIoPacket event) {
-    T payload;
-    try {
-      payload = decoder.decode(event);
-    } catch (JsonDataException | IllegalArgumentException | IllegalStateException e) {
-      // what it carried is lost with it, unless the connection is replaced and the rooms recovered
-      engine.replaceConnection(ClientError.Kind.MALFORMED_EVENT, "a malformed '" + event.eventName + "' event ("
-          + e.getMessage() + ")", e);
-      return;
-    } catch (IOException e) {
-      // not JSON at all (read once, here, for an event taken on the fast path): the frame was malformed
-      engine.replaceConnection(ClientError.Kind.MALFORMED_FRAME, "a malformed Socket.IO packet (" + e.getMessage()
-          + ")", e);
-      return;
-    }
-    if (decoder.type == EventType.NEW_MESSAGE) {
-      recovery.onNewMessage((Message) payload);
-    } else if (decoder.type == EventType.MESSAGE_UPDATED) {
-      recovery.onMessageUpdated((Message) payload);
-    } else if (decoder.type == EventType.ROOM_READ) {
-      recovery.onReceipt((Receipt) payload);
+  public void onEvent(EventDecoder.Event<?> event) {
+    if (event.type == EventType.NEW_MESSAGE) {
+      recovery.onNewMessage((Message) event.payload);
+    } else if (event.type == EventType.MESSAGE_UPDATED) {
+      recovery.onMessageUpdated((Message) event.payload);
+    } else if (event.type == EventType.ROOM_READ) {
+      recovery.onReceipt((Receipt) event.payload);
     } else {
-      hub.publish(decoder.type, payload);
+      publishDecoded(event);
     }
+  }
+
+  private <T> void publishDecoded(EventDecoder.Event<T> event) {
+    hub.publish(event.type, event.payload);
   }
 
   @Override
   public <T> void publish(EventType<T> type, T payload) {
     hub.publish(type, payload);
+  }
+
+  @Override
+  public void whenHandled(final Runnable next) {
+    if (hub.undelivered() < InboundGate.LOW_WATER) {
+      next.run(); // on the actor, where recovery asks
+    } else {
+      hub.whenCaughtUp(() -> engine.actor().execute(next));
+    }
   }
 
   @Override

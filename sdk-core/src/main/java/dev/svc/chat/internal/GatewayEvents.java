@@ -12,14 +12,17 @@ import dev.svc.chat.internal.json.CallJsonAdapter;
 import dev.svc.chat.internal.json.FastMessageReader;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.json.MessagingAdapters;
+import dev.svc.chat.internal.realtime.EventDecoder;
+import dev.svc.chat.internal.socketio.MalformedFrameException;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 
 /**
  * The registry of gateway events the SDK understands: wire name to {@link EventType} and payload decoder.
- * Adding an event is a constant in {@link EventType} plus one {@link #register} line here.
+ * Adding an event is a constant in {@link EventType} plus one {@link #register} line here. It is the client's
+ * {@link EventDecoder}, given to the engine when it is built.
  */
-public final class GatewayEvents {
+public final class GatewayEvents implements EventDecoder {
   /** The messages' fast reader; read ahead, each connection uses a {@link FastMessageReader} of its own. */
   private static final FastReader<dev.svc.chat.Message> MESSAGE_READER = FastMessageReader::read;
 
@@ -68,11 +71,32 @@ public final class GatewayEvents {
     return new ReadAhead();
   }
 
-  /** Reads events ahead of the actor; confined to one socket reader thread. */
-  public final class ReadAhead {
+  @Override
+  public ReadAhead reader() {
+    return new ReadAhead();
+  }
+
+  /** Reads events for one thread at a time (a socket's reader, or the actor): its fast readers' buffers and caches. */
+  public final class ReadAhead implements EventDecoder.Reader {
     private final FastMessageReader messages = new FastMessageReader();
 
     private ReadAhead() {
+    }
+
+    @Override
+    public void readAhead(SocketIoPacket event) {
+      read(event);
+    }
+
+    @Override
+    public Event<?> decode(SocketIoPacket event) throws MalformedFrameException, IOException {
+      Decoder<?> decoder = byName.get(event.eventName);
+      if (decoder == null) {
+        SocketIoCodec.checkArguments(event); // scanned on the fast path: not checked yet
+        return null;
+      }
+      read(event); // with this reader's buffers; a no-op for an event read ahead already
+      return decoder.event(event);
     }
 
     /** Reads {@code event}'s payload now if its decoder has a fast reader; never throws. */
@@ -105,6 +129,10 @@ public final class GatewayEvents {
       this.type = type;
       this.adapter = adapter;
       this.fast = fast;
+    }
+
+    Event<T> event(SocketIoPacket event) throws IOException {
+      return new Event<>(type, decode(event));
     }
 
     /**

@@ -43,6 +43,7 @@ import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.outbox.SendTransports;
 import dev.svc.chat.internal.realtime.JoinedRoom;
+import dev.svc.chat.internal.realtime.InboundGate;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 import dev.svc.chat.internal.recovery.Recovery;
@@ -85,8 +86,8 @@ public final class RealChatClient implements ChatClient {
     this.callbacks = CallbackExecutor.on(
         options.callbackExecutor() != null ? options.callbackExecutor() : ClientThreads.callbacks(), log);
     SharedHttpClients http = SharedHttpClients.of(options.okHttpClient());
-    this.hub = new EventHub(callbacks, log);
-    EventRouter router = new EventRouter(hub, log);
+    this.hub = new EventHub(callbacks, log, InboundGate.LOW_WATER);
+    EventRouter router = new EventRouter(hub, options.recoverMissedEvents(), log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
     Scheduler actor = new SerialScheduler(
         options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);
@@ -94,7 +95,7 @@ public final class RealChatClient implements ChatClient {
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
     this.engine = new RealtimeEngine(http.webSocket, urls.socketRequest(), actor,
-        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, hub::undelivered,
+        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, hub::undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
     this.credentials = new Credentials(options.tokenRefresher(), callbacks, log);
@@ -346,6 +347,11 @@ public final class RealChatClient implements ChatClient {
   @Override
   public void reconnectNow() {
     if (!closed.get()) engine.reconnectNow();
+  }
+
+  /** Returns how many published events wait for the app's handlers (tests). */
+  public int undeliveredEvents() {
+    return hub.undelivered();
   }
 
   /** Returns how many frames and events wait for the app's handlers (the backpressure's measure; tests). */

@@ -35,6 +35,8 @@ public final class FakeGateway implements AutoCloseable {
   public volatile boolean answerClose = true;
   /** The answer to the client's CONNECT, from its auth JSON; null answers nothing. */
   public volatile Function<String, String> onConnect = auth -> "40{\"sid\":\"sio-" + sessionCount.get() + "\"}";
+  /** Answers REST requests before the scripted queue when set; a null answer falls back to the queue. */
+  public volatile Function<RecordedRequest, MockResponse> rest;
 
   private final java.util.Set<java.net.Socket> accepted = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -76,7 +78,9 @@ public final class FakeGateway implements AutoCloseable {
           return new MockResponse().withWebSocketUpgrade(session);
         }
         restRequests.add(request);
-        MockResponse response = restResponses.poll();
+        Function<RecordedRequest, MockResponse> handler = rest;
+        MockResponse response = handler == null ? null : handler.apply(request);
+        if (response == null) response = restResponses.poll();
         return response != null ? response
             : new MockResponse().setResponseCode(404)
                 .setBody("{\"error\":{\"code\":\"not_found\",\"message\":\"no scripted answer\"}}");

@@ -120,6 +120,18 @@ public final class GatewaySession extends WebSocketListener {
     }
   }
 
+  /** Waits up to {@code millis} for a pong ({@code 3}), skipping other frames; returns whether one came. */
+  public boolean awaitPong(long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) return false;
+      String f = frames.poll(left, TimeUnit.NANOSECONDS);
+      if (f == null) return false;
+      if (f.equals("3")) return true;
+    }
+  }
+
   /** Returns the next frame that is not a pong. */
   public String nextNonPong() throws InterruptedException {
     while (true) {

@@ -8,8 +8,8 @@ import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.svc.chat.reference.service.ApiException;
-import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.store.TenantRecord;
 import java.text.ParseException;
@@ -21,7 +21,9 @@ import java.util.UUID;
 
 /**
  * Mints and verifies session tokens: JWT, HS256 only, one secret per tenant. Verification checks the
- * signature first and the expiry last, so a forged token is {@code unauthorized} even when also expired.
+ * spelling first (one canonical unpadded base64url spelling per token, {@link CanonicalJws}), then the
+ * signature, then the claims and their times ({@link TokenTimes}), and the expiry last, so a forged token is
+ * {@code unauthorized} even when also expired.
  */
 public final class SessionTokens {
 
@@ -104,6 +106,9 @@ public final class SessionTokens {
     }
 
     private Principal verifyFully(String token) {
+        if (!CanonicalJws.isCanonical(token)) {
+            throw ApiException.unauthorized();
+        }
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             // Only HS256: "none", other HMAC sizes and every asymmetric algorithm are refused.
@@ -126,8 +131,10 @@ public final class SessionTokens {
                     || expiresAt == null || claims.getJWTID() == null) {
                 throw ApiException.unauthorized();
             }
+            Instant now = clock.instant();
+            TokenTimes.check(claims.getNotBeforeTime(), issuedAt, expiresAt, now);
             Principal principal = new Principal(tenant, subject, expiresAt.toInstant());
-            if (principal.isExpiredAt(clock.instant())) {
+            if (principal.isExpiredAt(now)) {
                 throw ApiException.tokenExpired();
             }
             return principal;

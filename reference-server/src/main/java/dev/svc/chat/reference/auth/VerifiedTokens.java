@@ -5,7 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The principals of tokens that passed the full check (parse, HS256 signature with the tenant's secret,
- * claims), keyed by the token string, so that a client's every request does not parse and HMAC its token
+ * claims), keyed by the token string (one string per token: only the canonical spelling passes, see
+ * {@link CanonicalJws}), so that a client's every request does not parse and HMAC its token
  * again. Bounded: when it holds {@link #MAX_ENTRIES}, it is emptied and fills again. Only what passed the
  * full check goes in; the expiry is still checked on every use (a principal keeps its {@code exp}), and the
  * tenant comes from the token's own verified {@code tid}. Token strings are never logged nor exposed.

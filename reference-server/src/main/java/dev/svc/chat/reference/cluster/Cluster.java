@@ -6,6 +6,7 @@ import dev.svc.chat.reference.gateway.RemoteEvents;
 import dev.svc.chat.reference.service.EventPublisher;
 import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.webhook.WebhookDispatcher;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This server as one node of several on one PostgreSQL database and schema: its id, the event bus that
- * carries room events, presence changes and typing to the other nodes ({@link PgEventBus}), and who is online
- * on any live node ({@link ClusterPresence}).
+ * carries room events, presence changes and typing to the other nodes ({@link PgEventBus}, which catches up
+ * from the database what it lost, also when another node dies), and who is online on any live node
+ * ({@link ClusterPresence}).
  */
 public final class Cluster implements AutoCloseable {
 
@@ -41,13 +43,15 @@ public final class Cluster implements AutoCloseable {
      * Joins the cluster of the servers on this database and schema: from now on this node's presence changes
      * and typing in {@code fanOut} reach the other nodes, and theirs reach {@code fanOut}'s sockets.
      */
-    public Cluster(FanOut fanOut, ObjectMapper mapper, Database database, String jdbcUrl, String user,
-                   String password, String schema) {
+    public Cluster(FanOut fanOut, ObjectMapper mapper, Store store, Database database, String jdbcUrl, String user,
+                   String password, String schema, BusFaults faults) {
         this.database = database;
         RemoteEvents remote = new RemoteEvents(fanOut);
-        this.bus = new PgEventBus(nodeId, fanOut, remote, mapper, jdbcUrl, user, password, schema);
+        this.bus = new PgEventBus(nodeId, fanOut, remote, mapper, store, database, jdbcUrl, user, password, schema,
+                faults);
         fanOut.relayTo(bus);
-        this.presence = new ClusterPresence(nodeId, fanOut, remote, bus::listenings, database, Clock.systemUTC());
+        this.presence = new ClusterPresence(nodeId, fanOut, remote, bus::listenings, bus::nodeGone, database,
+                Clock.systemUTC());
     }
 
     /**

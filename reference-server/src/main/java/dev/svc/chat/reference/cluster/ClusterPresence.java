@@ -47,6 +47,7 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
     private final FanOut local;
     private final RemoteEvents remote;
     private final LongSupplier listenings;
+    private final Runnable nodeGone;
     private final Database db;
     private final Clock clock;
     /** Node -> the beat count at which its list is read again, and the mark taken before it was set. */
@@ -59,11 +60,13 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
     /**
      * Starts beating for this server (node {@code nodeId}), whose own connections {@code local} counts and
      * which learns of the other nodes' users through {@code remote}, from a bus that began to listen
-     * {@code listenings} times (a change means events may have been missed).
+     * {@code listenings} times (a change means events may have been missed); {@code nodeGone} runs when a node
+     * is found dead.
      */
-    public ClusterPresence(String nodeId, FanOut local, RemoteEvents remote, LongSupplier listenings, Database db,
-            Clock clock) {
+    public ClusterPresence(String nodeId, FanOut local, RemoteEvents remote, LongSupplier listenings,
+            Runnable nodeGone, Database db, Clock clock) {
         this.nodeId = nodeId;
+        this.nodeGone = nodeGone;
         this.local = local;
         this.remote = remote;
         this.listenings = listenings;
@@ -193,6 +196,7 @@ public final class ClusterPresence implements PresenceDirectory, AutoCloseable {
             if (!alive.containsKey(gone)) {
                 resyncs.remove(gone);
                 remote.nodeGone(gone, at);
+                nodeGone.run();
             }
         }
         for (Map.Entry<String, Set<String>> node : reread.entrySet()) {

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.gateway.ClusterRelay;
 import dev.svc.chat.reference.gateway.RemoteEvents;
+import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.EventPublisher;
+import dev.svc.chat.reference.service.MessageActions;
+import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.store.Store;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -18,11 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -32,16 +31,22 @@ import org.slf4j.LoggerFactory;
  * Carries realtime events between servers on one PostgreSQL database (and schema) through {@code
  * LISTEN/NOTIFY}: room events (delivered to this server's sockets at once), this server's users' presence
  * changes and typing are, in the order they happened here, sent as a JSON notification ({@code {node,
- * tenant, ...}}) that every other server hands to its own sockets. Nothing else is needed between the
- * servers. A notification is at most 8,000 bytes: a larger event is stored in {@code bus_payloads} and the
- * notification carries its id (rows are deleted after {@link #PAYLOAD_TTL_MILLIS}).
+ * tenant, ...}}, see {@link BusSender}) that every other server hands to its own sockets. Nothing else is
+ * needed between the servers.
+ *
+ * <p>Message events are complete across nodes: each carries its room's revision, and every way the bus can
+ * lose one ends in a catch-up from the database by revision ({@link RoomCatchUp}), with each revision handed
+ * to the sockets once ({@link RoomRevisions}): a notification that fails is sent again until it goes; one that
+ * does not fit in the queue makes its room announced; after the listening connection was lost this node reads
+ * every room that moved while it did not listen, before it reads notifications again; when another node dies,
+ * every room that moved; and a revision that stays missing below one that arrived (a hole) after
+ * {@link RoomRevisions#HOLE_GRACE_NANOS}. All of this runs on the listening thread, between notifications.
  */
 public final class PgEventBus implements EventPublisher, ClusterRelay, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PgEventBus.class);
-    static final int MAX_NOTIFY_BYTES = 7_900;
-    /** How long a stored large event is kept for the other nodes to read. */
-    static final long PAYLOAD_TTL_MILLIS = 60_000;
+    /** The pause before listening again after the listening connection was lost. */
+    static final long RELISTEN_MILLIS = 500;
 
     private final String nodeId;
     private final EventPublisher local;
@@ -50,30 +55,35 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
     private final String channel;
     private final String jdbcUrl;
     private final Properties login;
-    private final ExecutorService sender;
-    /** The pause before listening again after the listening connection was lost. */
-    static final long RELISTEN_MILLIS = 500;
+    private final BusFaults faults;
+    private final BusSender sender;
+    private final RoomRevisions revisions = new RoomRevisions();
+    private final RoomCatchUp catchUp;
     /** How many times a LISTEN began: it changes when events may have been missed (see {@link #listenings()}). */
-    private final java.util.concurrent.atomic.AtomicLong listenings = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong listenings = new AtomicLong();
     private final Thread listener;
     private volatile boolean closed;
-    private Connection sending;
 
     /**
-     * Starts listening on the channel of {@code schema} (or of the default schema).
+     * Starts listening on the channel of {@code schema} (or of the default schema), then notes where every
+     * room of {@code store} stands.
      *
      * @param nodeId this server's id in the cluster
      * @param local this server's fan-out
      * @param remote where other nodes' presence and typing go on this server
      * @param mapper the gateway's mapper, so that forwarded payloads read as local ones
+     * @param store where missed message events are read from
+     * @param faults faults a test injects, else {@link BusFaults#NONE}
      */
-    public PgEventBus(String nodeId, EventPublisher local, RemoteEvents remote, ObjectMapper mapper, String jdbcUrl,
-                      String user, String password, String schema) {
+    public PgEventBus(String nodeId, EventPublisher local, RemoteEvents remote, ObjectMapper mapper, Store store,
+                      Database database, String jdbcUrl, String user, String password, String schema,
+                      BusFaults faults) {
         this.nodeId = nodeId;
         this.local = local;
         this.remote = remote;
         this.mapper = mapper;
         this.jdbcUrl = jdbcUrl;
+        this.faults = faults;
         this.login = new Properties();
         if (user != null) {
             login.setProperty("user", user);
@@ -86,27 +96,54 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         }
         String name = "svc_events" + (schema != null ? "_" + schema : "");
         this.channel = name.length() > 63 ? name.substring(0, 63) : name;
-        this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(100_000),
-                r -> daemon(r, "svc-ref-bus-send"));
+        this.catchUp = new RoomCatchUp(revisions, local, store, database);
         Connection listening;
         try {
             listening = openListening();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot LISTEN on PostgreSQL: " + e.getMessage(), e);
         }
+        try {
+            catchUp.baseline(); // after LISTEN: a revision stored since is either in the baseline or notified
+        } catch (RuntimeException e) {
+            BusSender.closeQuietly(listening);
+            throw e;
+        }
+        this.sender = new BusSender(nodeId, channel, jdbcUrl, login, faults);
         this.listener = daemon(() -> listen(listening), "svc-ref-bus-listen");
         listener.start();
     }
 
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
-        local.toRoomMembers(tenantId, room, event, payload);
-        Map<String, Object> message = envelope(tenantId);
-        message.put("event", event);
-        message.put("roomId", room.id());
-        message.put("members", room.memberIds());
-        message.put("payload", payload);
-        forward(message);
+        long rev = 0;
+        if (payload instanceof Message message && isMessageEvent(event)) {
+            rev = message.rev();
+            deliverOnce(tenantId, room, event, payload, rev, message.seq());
+        } else {
+            local.toRoomMembers(tenantId, room, event, payload);
+        }
+        Map<String, Object> envelope = envelope(tenantId);
+        envelope.put("event", event);
+        envelope.put("roomId", room.id());
+        envelope.put("members", room.memberIds());
+        envelope.put("payload", payload);
+        forward(envelope, room.id(), rev);
+    }
+
+    private static boolean isMessageEvent(String event) {
+        return ChatService.NEW_MESSAGE.equals(event) || MessageActions.MESSAGE_UPDATED.equals(event);
+    }
+
+    /** Hands a message event to this node's sockets unless its revision was handed already (by a catch-up). */
+    private void deliverOnce(String tenantId, Room room, String event, Object payload, long rev, long seq) {
+        RoomRevisions.Room delivered = revisions.room(tenantId, room.id());
+        synchronized (delivered) {
+            if (!delivered.has(rev)) {
+                local.toRoomMembers(tenantId, room, event, payload);
+                delivered.note(rev, ChatService.NEW_MESSAGE.equals(event) ? seq : 0);
+            }
+        }
     }
 
     @Override
@@ -115,7 +152,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         Map<String, Object> message = envelope(tenantId);
         message.put("removed", userId);
         message.put("roomId", roomId);
-        forward(message);
+        forward(message, roomId, 0);
     }
 
     @Override
@@ -124,7 +161,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         message.put("presence", userId);
         message.put("online", online);
         message.put("at", at.toEpochMilli());
-        forward(message);
+        forward(message, null, 0);
     }
 
     @Override
@@ -133,7 +170,12 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         message.put("typing", userId);
         message.put("roomId", roomId);
         message.put("isTyping", isTyping);
-        forward(message);
+        forward(message, roomId, 0);
+    }
+
+    /** Another node died: its unsent notifications died with it, so every room is caught up. */
+    void nodeGone() {
+        catchUp.requestAll();
     }
 
     private Map<String, Object> envelope(String tenantId) {
@@ -144,7 +186,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
     }
 
     /** Serialises the message once, here (the payload as the gateway's mapper writes it), and queues it. */
-    private void forward(Map<String, Object> message) {
+    private void forward(Map<String, Object> message, String roomId, long rev) {
         String text;
         try {
             text = mapper.writeValueAsString(message);
@@ -152,70 +194,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             LOG.warn("cannot forward an event to other nodes: {}", e.getMessage());
             return;
         }
-        try {
-            sender.execute(() -> notifyOthers(text));
-        } catch (RejectedExecutionException e) {
-            if (!closed) {
-                LOG.warn("the event bus is full; an event is not forwarded to other nodes");
-            }
-        }
-    }
-
-    private void notifyOthers(String text) {
-        for (int attempt = 0; attempt < 2 && !closed; attempt++) {
-            try {
-                if (sending == null || sending.isClosed()) {
-                    sending = DriverManager.getConnection(jdbcUrl, login);
-                }
-                String notification = utf8Length(text) <= MAX_NOTIFY_BYTES ? text : "{\"node\":\"" + nodeId
-                        + "\",\"ref\":" + store(sending, text) + "}";
-                try (PreparedStatement ps = sending.prepareStatement("SELECT pg_notify(?, ?)")) {
-                    ps.setString(1, channel);
-                    ps.setString(2, notification);
-                    ps.execute();
-                }
-                return;
-            } catch (SQLException e) {
-                LOG.warn("cannot forward an event to other nodes: {}", e.getMessage());
-                closeQuietly(sending);
-                sending = null;
-            }
-        }
-    }
-
-    /** Stores a large event for the other nodes (and deletes old ones); returns its id. */
-    private static long store(Connection c, String text) throws SQLException {
-        long now = System.currentTimeMillis();
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM bus_payloads WHERE created_at < ?")) {
-            ps.setLong(1, now - PAYLOAD_TTL_MILLIS);
-            ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO bus_payloads (created_at, body) VALUES (?, ?) RETURNING id")) {
-            ps.setLong(1, now);
-            ps.setString(2, text);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    /** Reads a stored large event, or null if it is gone (older than the time to live). */
-    private static String load(Connection c, long id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT body FROM bus_payloads WHERE id = ?")) {
-            ps.setLong(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        }
-    }
-
-    static int utf8Length(String text) {
-        if (text.length() * 3 <= MAX_NOTIFY_BYTES) {
-            return text.length();
-        }
-        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        sender.send(text, (String) message.get("tenant"), roomId, rev);
     }
 
     private Connection openListening() throws SQLException {
@@ -224,16 +203,16 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             st.execute("LISTEN \"" + channel + "\"");
             listenings.incrementAndGet();
         } catch (SQLException e) {
-            closeQuietly(connection);
+            BusSender.closeQuietly(connection);
             throw e;
         }
         return connection;
     }
 
     /**
-     * Delivers other nodes' events until closed. A lost connection (a database restart, a terminated backend)
-     * is opened again, every {@link #RELISTEN_MILLIS} until it works: what was notified meanwhile is not seen
-     * here (clients recover room events by seq and rev).
+     * Delivers other nodes' events until closed, and catches up what the bus lost. A lost connection (a
+     * database restart, a terminated backend) is opened again, every {@link #RELISTEN_MILLIS} until it works;
+     * then every room that moved meanwhile is caught up before the first notification is read.
      */
     private void listen(Connection first) {
         Connection connection = first;
@@ -247,18 +226,22 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
                             deliver(connection, n.getParameter());
                         }
                     }
+                    catchUp.runDue();
                 }
             } catch (SQLException e) {
                 if (!closed) {
                     LOG.warn("the event bus lost its connection ({}); listening again", e.getMessage());
                 }
             } finally {
-                closeQuietly(connection);
+                BusSender.closeQuietly(connection);
             }
             connection = relisten();
             if (connection == null) {
                 return;
             }
+            faults.relistened();
+            catchUp.requestAll();
+            catchUp.runDue(); // before the first notification of the new connection
         }
     }
 
@@ -272,12 +255,13 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
 
     /** Opens a listening connection again, retrying until it works; null once closed. */
     private Connection relisten() {
+        faults.beforeRelisten();
         while (!closed) {
             try {
                 Thread.sleep(RELISTEN_MILLIS); // a pause between attempts, not a synchronisation
                 Connection connection = openListening();
                 if (closed) { // close() gave up waiting for this thread: leave no connection open behind it
-                    closeQuietly(connection);
+                    BusSender.closeQuietly(connection);
                     return null;
                 }
                 return connection;
@@ -297,16 +281,24 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             if (nodeId.equals(message.path("node").asText())) {
                 return;
             }
+            String tenantId = message.path("tenant").asText();
+            String roomId = message.path("roomId").asText();
             if (message.has("ref")) {
-                String stored = load(connection, message.path("ref").asLong());
+                String stored = BusSender.load(connection, message.path("ref").asLong());
                 if (stored == null) {
-                    LOG.warn("a large event from another node was gone before it was read");
+                    if (message.has("rev")) { // a message event: read it from the database instead
+                        catchUp.room(tenantId, roomId, message.path("rev").asLong());
+                    } else {
+                        LOG.warn("a large event from another node was gone before it was read");
+                    }
                     return;
                 }
                 message = mapper.readTree(stored);
             }
-            String tenantId = message.path("tenant").asText();
-            String roomId = message.path("roomId").asText();
+            if (message.has("catchUp")) {
+                catchUp.room(tenantId, roomId, message.path("catchUp").asLong());
+                return;
+            }
             String node = message.path("node").asText();
             if (message.has("presence")) {
                 remote.presence(node, tenantId, message.path("presence").asText(), message.path("online").asBoolean(),
@@ -324,34 +316,27 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             List<String> members = new ArrayList<>();
             message.path("members").forEach(m -> members.add(m.asText()));
             Room room = new Room(roomId, null, members, Instant.EPOCH, 0, null, 0);
-            local.toRoomMembers(tenantId, room, message.path("event").asText(), message.path("payload"));
+            String event = message.path("event").asText();
+            JsonNode payload = message.path("payload");
+            if (isMessageEvent(event) && payload.path("rev").asLong() > 0) {
+                deliverOnce(tenantId, room, event, payload, payload.path("rev").asLong(), payload.path("seq").asLong());
+            } else {
+                local.toRoomMembers(tenantId, room, event, payload);
+            }
         } catch (RuntimeException | java.io.IOException | SQLException e) {
             LOG.warn("dropped an event from another node: {}", e.toString());
         }
     }
 
-    /** Stops listening and forwarding. */
+    /** Stops listening and forwarding (what is queued gets up to two seconds to go). */
     @Override
     public void close() {
         closed = true;
-        sender.shutdown();
+        sender.close();
         try {
-            sender.awaitTermination(2, TimeUnit.SECONDS);
             listener.join(2_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        sender.shutdownNow();
-        closeQuietly(sending);
-    }
-
-    private static void closeQuietly(Connection c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (SQLException ignored) {
-                // closing anyway
-            }
         }
     }
 

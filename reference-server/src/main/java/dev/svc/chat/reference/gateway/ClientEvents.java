@@ -4,10 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.Room;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.service.StrictJson;
 import java.util.LinkedHashMap;
@@ -38,6 +39,7 @@ final class ClientEvents {
         // As strict as REST: a lone surrogate or a NUL anywhere in the event is bad_request.
         StrictJson.requireWellFormed(name, "event name");
         StrictJson.requireWellFormedText(arg, "payload");
+        ActingUser.require(principal, field -> SendInput.field(arg, field));
         switch (name) {
             case "join-room": {
                 Room room = service.roomForJoin(principal, roomId(arg));

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;

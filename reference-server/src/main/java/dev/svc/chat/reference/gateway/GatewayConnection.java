@@ -2,7 +2,7 @@ package dev.svc.chat.reference.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,6 +1,6 @@
 package dev.svc.chat.reference.gateway;
 
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -2,7 +2,7 @@ package dev.svc.chat.reference.gateway;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.service.StrictJson;
 import java.util.Set;
 

@@ -2,7 +2,8 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.ActingUser;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.service.CallService;
 import io.javalin.http.Context;
 
@@ -28,6 +29,8 @@ final class CallHandler {
         if (!"audio".equals(kind) && !"video".equals(kind)) {
             throw ApiException.badRequest("kind is required and must be audio or video");
         }
+        ActingUser.require(principal, body::get,
+                () -> calls.requireRoom(principal.tenantId(), ctx.pathParam("roomId")));
         responses.json(ctx, 201, calls.start(principal, ctx.pathParam("roomId"), kind));
     }
 

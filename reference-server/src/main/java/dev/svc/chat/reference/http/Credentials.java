@@ -2,7 +2,7 @@ package dev.svc.chat.reference.http;
 
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.auth.SessionTokens;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.http.Context;
 

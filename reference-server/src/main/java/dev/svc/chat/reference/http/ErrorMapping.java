@@ -1,6 +1,6 @@
 package dev.svc.chat.reference.http;
 
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import io.javalin.Javalin;
 import io.javalin.http.HttpResponseException;
 import org.slf4j.Logger;

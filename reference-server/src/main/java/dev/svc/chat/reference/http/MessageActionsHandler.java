@@ -3,8 +3,9 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
-import dev.svc.chat.reference.service.ApiException;
-import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.ActingUser;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.MessageParts;
 import io.javalin.http.Context;
@@ -33,6 +34,8 @@ final class MessageActionsHandler {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
         List<JsonNode> parts = MessageParts.validate(body.get("parts"));
+        ActingUser.require(principal, body::get,
+                () -> actions.requireRoom(principal.tenantId(), ctx.pathParam("roomId")));
         responses.json(ctx, 200, actions.update(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId"),
                 parts));
     }
@@ -46,6 +49,8 @@ final class MessageActionsHandler {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
         String emoji = emoji(body.requiredText("emoji", Inputs.MAX_EMOJI));
+        ActingUser.require(principal, body::get,
+                () -> actions.requireRoom(principal.tenantId(), ctx.pathParam("roomId")));
         responses.json(ctx, 200, actions.toggleReaction(principal, ctx.pathParam("roomId"),
                 ctx.pathParam("messageId"), emoji));
     }
@@ -54,6 +59,8 @@ final class MessageActionsHandler {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
         String messageId = body.requiredId("messageId", 64);
+        ActingUser.require(principal, body::get,
+                () -> actions.requireRoom(principal.tenantId(), ctx.pathParam("roomId")));
         responses.json(ctx, 200, actions.markRead(principal, ctx.pathParam("roomId"), messageId));
     }
 

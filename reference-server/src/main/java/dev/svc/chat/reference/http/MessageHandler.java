@@ -2,10 +2,11 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.gateway.SendPacing;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
@@ -68,7 +69,9 @@ final class MessageHandler {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
         String roomId = ctx.pathParam("roomId");
-        ChatService.SendResult result = service.send(principal, roomId, SendInput.read(body::get));
+        SendInput input = SendInput.read(body::get);
+        ActingUser.require(principal, body::get, () -> service.room(principal.tenantId(), roomId));
+        ChatService.SendResult result = service.send(principal, roomId, input);
         // Stored and fanned out already; while the room's connections are behind, the answer waits for them
         // (asynchronously, bounded: docs/server.md, "Send pacing").
         CompletableFuture<Void> paced = pacing.whenRoomKeepsUp(principal.tenantId(), roomId);

@@ -2,8 +2,9 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
-import dev.svc.chat.reference.service.ApiException;
-import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.service.ActingUser;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.service.PushService;
 import io.javalin.http.Context;
 import java.util.Map;
@@ -37,6 +38,7 @@ final class PushHandler {
         if (!"fcm".equals(platform) && !"apns".equals(platform)) {
             throw ApiException.badRequest("platform is required and must be fcm or apns");
         }
+        ActingUser.require(principal, body::get);
         responses.json(ctx, 201, push.register(principal, token, platform));
     }
 

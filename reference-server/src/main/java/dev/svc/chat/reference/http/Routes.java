@@ -3,12 +3,18 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.gateway.SendPacing;
+import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
+import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;
 
-/** Wires every REST route of the contract to its handler, and the error mapping. */
+/**
+ * The REST API's one route table: wires every route of the contract to the handler of its resource (tokens,
+ * users, rooms, settings, messages, message actions, calls, push devices), and maps errors to the contract's
+ * body. The gateway installs its own path ({@code /socket.io/}).
+ */
 public final class Routes {
 
     private Routes() {
@@ -16,7 +22,8 @@ public final class Routes {
 
     /** Installs the REST API on {@code app}; sends are answered as {@code pacing} allows. */
     public static void install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
-                               ChatService service, MessageActions actions, SendPacing pacing) {
+                               ChatService service, MessageActions actions, CallService calls, PushService push,
+                               SendPacing pacing) {
         Credentials credentials = new Credentials(store, tokens);
         Responses responses = new Responses(mapper);
         ErrorMapping.install(app, responses);
@@ -27,6 +34,8 @@ public final class Routes {
         SettingsHandler settings = new SettingsHandler(credentials, mapper, responses, service);
         MessageHandler messages = new MessageHandler(credentials, mapper, responses, service, pacing);
         MessageActionsHandler messageActions = new MessageActionsHandler(credentials, mapper, responses, actions);
+        CallHandler call = new CallHandler(credentials, mapper, responses, calls);
+        PushHandler devices = new PushHandler(credentials, mapper, responses, push);
 
         // API-key routes (tenant backends)
         app.post("/v1/auth/token", token::mint);
@@ -37,6 +46,8 @@ public final class Routes {
         app.delete("/v1/chat/rooms/{roomId}/members/{userId}", roomAdmin::removeMember);
         app.get("/v1/tenant/settings", settings::get);
         app.patch("/v1/tenant/settings", settings::patch);
+        app.get("/v1/push/outbox", devices::outbox);
+        app.delete("/v1/push/outbox", devices::clearOutbox);
 
         // Session-token routes (apps)
         app.get("/v1/chat/rooms", messages::listRooms);
@@ -49,5 +60,12 @@ public final class Routes {
         app.post("/v1/chat/rooms/{roomId}/read", messageActions::read);
         app.get("/v1/chat/rooms/{roomId}/receipts", messageActions::receipts);
         app.get("/v1/presence", messageActions::presence);
+        app.post("/v1/chat/rooms/{roomId}/calls", call::start);
+        app.get("/v1/chat/rooms/{roomId}/calls/active", call::active);
+        app.post("/v1/calls/{callId}/accept", call::accept);
+        app.post("/v1/calls/{callId}/decline", call::decline);
+        app.post("/v1/calls/{callId}/end", call::end);
+        app.post("/v1/push/devices", devices::register);
+        app.delete("/v1/push/devices/{token}", devices::unregister);
     }
 }

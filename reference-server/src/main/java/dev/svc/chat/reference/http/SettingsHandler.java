@@ -2,10 +2,10 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.TenantSettings;
-import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.http.Context;
 import java.net.URI;

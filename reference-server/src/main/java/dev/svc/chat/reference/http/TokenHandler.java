@@ -4,9 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.User;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import io.javalin.http.Context;
 import java.time.Instant;
 

@@ -2,8 +2,8 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.service.ChatService;
-import dev.svc.chat.reference.service.Inputs;
 import io.javalin.http.Context;
 
 /** {@code POST /v1/users} (upsert) and {@code GET /v1/users/{userId}}, API key only. */

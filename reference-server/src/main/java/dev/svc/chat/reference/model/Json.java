@@ -2,6 +2,7 @@ package dev.svc.chat.reference.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -35,6 +36,9 @@ public final class Json {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 // "{} garbage" is malformed JSON, not an object followed by noise.
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                // A field name twice is refused wherever this mapper reads (StrictJson does so for clients).
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                 .build();
     }
 

@@ -1,6 +1,7 @@
 package dev.svc.chat.reference.service;
 
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.store.CallState;
@@ -11,8 +12,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -314,5 +315,10 @@ public final class CallService {
 
     private static String key(String tenantId, String id) {
         return tenantId + '\u0000' + id;
+    }
+
+    /** Throws 404 unless the tenant has the room (the existence check that comes before permission). */
+    public void requireRoom(String tenantId, String roomId) {
+        store.room(tenantId, roomId).orElseThrow(ChatService::roomNotFound);
     }
 }

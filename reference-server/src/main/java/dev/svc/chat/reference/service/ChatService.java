@@ -2,6 +2,8 @@ package dev.svc.chat.reference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.ChangesPage;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
@@ -236,7 +238,7 @@ public final class ChatService {
         return roomLocks.computeIfAbsent(tenantId + '/' + roomId, k -> new Object());
     }
 
-    private static ApiException roomNotFound() {
+    static ApiException roomNotFound() {
         return ApiException.notFound("Room not found");
     }
 }

@@ -2,6 +2,8 @@ package dev.svc.chat.reference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
@@ -167,5 +169,10 @@ public final class MessageActions {
             throw ApiException.forbidden("Only the author may change this message");
         }
         return message;
+    }
+
+    /** Throws 404 unless the tenant has the room (the existence check that comes before permission). */
+    public void requireRoom(String tenantId, String roomId) {
+        store.room(tenantId, roomId).orElseThrow(ChatService::roomNotFound);
     }
 }

@@ -1,6 +1,8 @@
 package dev.svc.chat.reference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import java.util.ArrayList;
 import java.util.List;
 

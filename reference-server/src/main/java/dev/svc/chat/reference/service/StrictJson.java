@@ -3,9 +3,11 @@ package dev.svc.chat.reference.service;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.contract.ApiException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -21,15 +23,28 @@ import java.util.Map;
  * surrogate {@code ED A0 80}, a sequence above U+10FFFF) and {@code \ud800} escapes that make lone
  * surrogates, so bytes are decoded here with a reporting decoder first, nesting is capped, and every string
  * and field name of the result is checked: no lone surrogate and no NUL (which no later backend, PostgreSQL
- * text among them, can store). Each refusal is a 400 {@code bad_request} that names what it hit.
+ * text among them, can store). A field name twice in one object is refused, and so is anything over a
+ * limit (nesting depth, number length, string length, field name length). Each refusal is a 400
+ * {@code bad_request} that names what it hit.
  */
 public final class StrictJson {
 
     /** The deepest nesting of arrays and objects accepted (chosen: the contract's shapes need 5). */
     public static final int MAX_DEPTH = 32;
+    /** The most characters of one JSON number (Jackson's default: no field of the contract needs 20). */
+    public static final int MAX_NUMBER_LENGTH = 1_000;
+    /** The most characters of one JSON string (chosen: the largest Socket.IO frame is 1 MB). */
+    public static final int MAX_STRING_LENGTH = 1_000_000;
+    /** The most characters of one field name (Jackson's default). */
+    public static final int MAX_NAME_LENGTH = 50_000;
 
+    // Duplicate keys are refused: with "last one wins" a body could say "senderId" twice, and a check that
+    // reads the first one and a use that reads the last would disagree.
     private static final JsonFactory LIMITED = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
+                    .maxNumberLength(MAX_NUMBER_LENGTH).maxStringLength(MAX_STRING_LENGTH)
+                    .maxNameLength(MAX_NAME_LENGTH).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
     private StrictJson() {
@@ -59,8 +74,11 @@ public final class StrictJson {
             }
             return node;
         } catch (StreamConstraintsException e) {
-            throw ApiException.badRequest("JSON nested deeper than " + MAX_DEPTH + " levels");
+            throw ApiException.badRequest(JsonLimits.describe(e));
         } catch (IOException e) {
+            if (JsonLimits.isDuplicateKey(e)) {
+                throw ApiException.badRequest("Duplicate field name in a JSON object");
+            }
             throw ApiException.badRequest("Malformed JSON");
         }
     }

@@ -19,6 +19,7 @@ public final class Database implements AutoCloseable {
     private static final int ATTEMPTS = 5;
 
     private final HikariDataSource pool;
+    private Path ownerOnlyDir; // H2's data directory, made owner-only again on close
 
     /** Work in one transaction. */
     @FunctionalInterface
@@ -44,15 +45,22 @@ public final class Database implements AutoCloseable {
     /**
      * Opens (creating when absent) the H2 database in {@code dataDir}. {@code WRITE_DELAY=0} makes H2 write
      * each commit to the file before the commit returns, so a killed process loses nothing it acknowledged.
+     * The directory and its files are owner-only ({@link OwnerOnlyFiles}) and the database has a generated
+     * password kept beside it ({@link H2Password}).
      */
     public static Database h2(Path dataDir) {
         Path file = dataDir.toAbsolutePath().resolve(H2_FILE);
+        String url = "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE"
+                + ";DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
+        OwnerOnlyFiles.restrict(dataDir);
         HikariConfig config = baseConfig("svc-ref-h2");
-        config.setJdbcUrl("jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE"
-                + ";DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0");
+        config.setJdbcUrl(url);
         config.setUsername("sa");
-        config.setPassword("");
-        return new Database(config, null);
+        config.setPassword(H2Password.open(dataDir, url));
+        Database database = new Database(config, null);
+        database.ownerOnlyDir = dataDir;
+        OwnerOnlyFiles.restrict(dataDir); // the files H2 created while opening
+        return database;
     }
 
     /**
@@ -129,5 +137,8 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
+        if (ownerOnlyDir != null) {
+            OwnerOnlyFiles.restrict(ownerOnlyDir);
+        }
     }
 }

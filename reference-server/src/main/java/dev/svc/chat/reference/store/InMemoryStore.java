@@ -11,31 +11,25 @@ import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
- * A {@link Store} in memory: concurrent maps per tenant, and one monitor per room guarding its members,
- * messages, revision counter and receipts. Nothing survives a restart.
+ * A {@link Store} in memory: one {@link MemoryTenant} per tenant (users, rooms, devices, push outbox, calls)
+ * and one {@link MemoryRoom} per room, whose monitor guards its members, messages, revision counter and
+ * receipts. Nothing survives a restart.
  */
 public final class InMemoryStore implements Store {
 
-    private final Map<String, TenantData> tenants = new ConcurrentHashMap<>();
+    private final Map<String, MemoryTenant> tenants = new ConcurrentHashMap<>();
     private final Map<String, String> tenantIdByApiKey = new ConcurrentHashMap<>();
     private final Map<String, PendingWebhook> webhooks = new ConcurrentHashMap<>();
 
@@ -45,7 +39,7 @@ public final class InMemoryStore implements Store {
 
     @Override
     public void createTenant(TenantRecord tenant, TenantSettings settings) {
-        if (tenants.putIfAbsent(tenant.id(), new TenantData(tenant, settings)) != null) {
+        if (tenants.putIfAbsent(tenant.id(), new MemoryTenant(tenant, settings)) != null) {
             throw new IllegalStateException("tenant exists: " + tenant.id());
         }
         tenantIdByApiKey.put(tenant.apiKey(), tenant.id());
@@ -53,7 +47,7 @@ public final class InMemoryStore implements Store {
 
     @Override
     public void updateApiKey(String tenantId, String apiKey) {
-        TenantData data = data(tenantId);
+        MemoryTenant data = data(tenantId);
         synchronized (data) {
             tenantIdByApiKey.remove(data.record.apiKey(), tenantId);
             data.record = new TenantRecord(tenantId, apiKey, data.record.jwtSecret());
@@ -69,7 +63,7 @@ public final class InMemoryStore implements Store {
 
     @Override
     public Optional<TenantRecord> tenant(String tenantId) {
-        TenantData data = tenants.get(tenantId);
+        MemoryTenant data = tenants.get(tenantId);
         return data == null ? Optional.empty() : Optional.of(data.record);
     }
 
@@ -80,7 +74,7 @@ public final class InMemoryStore implements Store {
 
     @Override
     public TenantSettings updateSettings(String tenantId, UnaryOperator<TenantSettings> change) {
-        TenantData data = data(tenantId);
+        MemoryTenant data = data(tenantId);
         synchronized (data) {
             data.settings = change.apply(data.settings);
             return data.settings;
@@ -112,8 +106,8 @@ public final class InMemoryStore implements Store {
 
     @Override
     public Room createRoom(String tenantId, String name, Collection<String> memberIds, Instant now) {
-        TenantData data = data(tenantId);
-        RoomData room = new RoomData(UUID.randomUUID().toString(), name, now);
+        MemoryTenant data = data(tenantId);
+        MemoryRoom room = new MemoryRoom(name, now);
         synchronized (room) {
             room.members.addAll(memberIds);
             data.rooms.put(room.id, room);
@@ -126,19 +120,14 @@ public final class InMemoryStore implements Store {
 
     @Override
     public Optional<Room> room(String tenantId, String roomId) {
-        RoomData room = data(tenantId).rooms.get(roomId);
-        if (room == null) {
-            return Optional.empty();
-        }
-        synchronized (room) {
-            return Optional.of(room.snapshot());
-        }
+        MemoryRoom room = data(tenantId).rooms.get(roomId);
+        return room == null ? Optional.empty() : Optional.of(room.snapshot());
     }
 
     @Override
     public Optional<Room> addMembers(String tenantId, String roomId, Collection<String> userIds) {
-        TenantData data = data(tenantId);
-        RoomData room = data.rooms.get(roomId);
+        MemoryTenant data = data(tenantId);
+        MemoryRoom room = data.rooms.get(roomId);
         if (room == null) {
             return Optional.empty();
         }
@@ -154,8 +143,8 @@ public final class InMemoryStore implements Store {
 
     @Override
     public Optional<Room> removeMember(String tenantId, String roomId, String userId) {
-        TenantData data = data(tenantId);
-        RoomData room = data.rooms.get(roomId);
+        MemoryTenant data = data(tenantId);
+        MemoryRoom room = data.rooms.get(roomId);
         if (room == null) {
             return Optional.empty();
         }
@@ -169,14 +158,14 @@ public final class InMemoryStore implements Store {
 
     @Override
     public List<Room> roomsOf(String tenantId, String userId) {
-        TenantData data = data(tenantId);
+        MemoryTenant data = data(tenantId);
         Set<String> ids = data.roomIdsByUser.get(userId);
         List<Room> rooms = new ArrayList<>();
         if (ids == null) {
             return rooms;
         }
         for (String id : ids) {
-            RoomData room = data.rooms.get(id);
+            MemoryRoom room = data.rooms.get(id);
             if (room != null) {
                 synchronized (room) {
                     // The index is updated under the room's monitor; re-check so a racing removal is honoured.
@@ -192,250 +181,98 @@ public final class InMemoryStore implements Store {
     @Override
     public Optional<Message> messageByClientId(String tenantId, String roomId, String senderId,
                                                String clientMessageId) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            return Optional.ofNullable(room.byClientKey.get(clientKey(senderId, clientMessageId)));
-        }
+        return existingRoom(tenantId, roomId).messageByClientId(senderId, clientMessageId);
     }
 
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
                                       List<JsonNode> parts, Instant now) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            String key = clientKey(senderId, clientMessageId);
-            Message first = room.byClientKey.get(key);
-            if (first != null) {
-                return new AppendResult(first, false, room.snapshot());
-            }
-            long seq = room.messages.size() + 1L;
-            Message message = new Message(UUID.randomUUID().toString(), roomId, seq, ++room.rev, senderId, parts,
-                    clientMessageId, now, null, null, Map.of());
-            room.messages.add(message);
-            room.byClientKey.put(key, message);
-            room.seqById.put(message.id(), seq);
-            room.idByRev.put(message.rev(), message.id());
-            room.lastMessageAt = now;
-            return new AppendResult(message, true, room.snapshot());
-        }
+        return existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, now);
     }
 
     @Override
     public MessagePage messages(String tenantId, String roomId, PageRequest page) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            // seq n lives at index n - 1 because seqs have no holes.
-            int count = room.messages.size();
-            int from;
-            int to;
-            boolean hasMore;
-            if (page.after() != null) {
-                from = (int) Math.min(count, Math.max(0, page.after()));
-                to = Math.min(count, from + page.limit());
-                hasMore = to < count;
-            } else {
-                to = page.before() != null ? (int) Math.min(count, Math.max(0, page.before() - 1)) : count;
-                from = Math.max(0, to - page.limit());
-                hasMore = from > 0;
-            }
-            return new MessagePage(new ArrayList<>(room.messages.subList(from, to)), hasMore);
-        }
+        return existingRoom(tenantId, roomId).messages(page);
     }
 
     @Override
     public Optional<Message> message(String tenantId, String roomId, String messageId) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            Long seq = room.seqById.get(messageId);
-            return seq == null ? Optional.empty() : Optional.of(room.messages.get((int) (seq - 1)));
-        }
+        return existingRoom(tenantId, roomId).message(messageId);
     }
 
     @Override
     public Message replaceMessage(String tenantId, Message updated) {
-        RoomData room = existingRoom(tenantId, updated.roomId());
-        synchronized (room) {
-            Long seq = room.seqById.get(updated.id());
-            if (seq == null || seq != updated.seq()) {
-                throw new NoSuchElementException("no message " + updated.id());
-            }
-            int index = (int) (seq - 1);
-            Message stored = updated.withRev(++room.rev);
-            // The index holds each message once, under its latest rev.
-            room.idByRev.remove(room.messages.get(index).rev());
-            room.idByRev.put(stored.rev(), stored.id());
-            room.messages.set(index, stored);
-            room.byClientKey.put(clientKey(stored.senderId(), stored.clientMessageId()), stored);
-            return stored;
-        }
+        return existingRoom(tenantId, updated.roomId()).replace(updated);
     }
 
     @Override
     public ChangesPage changes(String tenantId, String roomId, long since, int limit) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            // Iterate rather than ask the tail's size(): a TreeMap view counts its entries one by one.
-            Iterator<String> ids = room.idByRev.tailMap(since, false).values().iterator();
-            List<Message> messages = new ArrayList<>();
-            while (messages.size() < limit && ids.hasNext()) {
-                messages.add(room.messages.get((int) (room.seqById.get(ids.next()) - 1)));
-            }
-            return new ChangesPage(messages, room.rev, ids.hasNext());
-        }
+        return existingRoom(tenantId, roomId).changes(since, limit);
     }
 
     @Override
     public Optional<Receipt> receipt(String tenantId, String roomId, String userId) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            return Optional.ofNullable(room.receipts.get(userId));
-        }
+        return existingRoom(tenantId, roomId).receipt(userId);
     }
 
     @Override
     public void putReceipt(String tenantId, Receipt receipt) {
-        RoomData room = existingRoom(tenantId, receipt.roomId());
-        synchronized (room) {
-            room.receipts.put(receipt.userId(), receipt);
-        }
+        existingRoom(tenantId, receipt.roomId()).putReceipt(receipt);
     }
 
     @Override
     public List<Receipt> receipts(String tenantId, String roomId) {
-        RoomData room = existingRoom(tenantId, roomId);
-        synchronized (room) {
-            List<Receipt> receipts = new ArrayList<>();
-            for (String member : room.members) {
-                Receipt receipt = room.receipts.get(member);
-                if (receipt != null) {
-                    receipts.add(receipt);
-                }
-            }
-            return receipts;
-        }
+        return existingRoom(tenantId, roomId).receipts();
     }
 
     @Override
     public void putDeviceToken(String tenantId, DeviceToken device) {
-        TenantData data = data(tenantId);
-        synchronized (data.devices) {
-            DeviceToken previous = data.devices.put(device.token(), device);
-            if (previous != null) {
-                forgetDevice(data, previous);
-            }
-            data.devicesByUser.computeIfAbsent(device.userId(), k -> new ConcurrentHashMap<>())
-                    .put(device.token(), device);
-        }
+        data(tenantId).putDeviceToken(device);
     }
 
     @Override
     public boolean removeDeviceToken(String tenantId, String userId, String token) {
-        TenantData data = data(tenantId);
-        synchronized (data.devices) {
-            DeviceToken device = data.devices.get(token);
-            if (device == null || !device.userId().equals(userId)) {
-                return false;
-            }
-            data.devices.remove(token);
-            forgetDevice(data, device);
-            return true;
-        }
-    }
-
-    private static void forgetDevice(TenantData data, DeviceToken device) {
-        data.devicesByUser.computeIfPresent(device.userId(), (k, tokens) -> {
-            tokens.remove(device.token());
-            return tokens.isEmpty() ? null : tokens;
-        });
+        return data(tenantId).removeDeviceToken(userId, token);
     }
 
     @Override
     public List<DeviceToken> deviceTokens(String tenantId, Collection<String> userIds) {
-        List<DeviceToken> out = new ArrayList<>();
-        for (String userId : userIds) {
-            Map<String, DeviceToken> tokens = data(tenantId).devicesByUser.get(userId);
-            if (tokens != null) {
-                out.addAll(tokens.values());
-            }
-        }
-        return out;
+        return data(tenantId).deviceTokens(userIds);
     }
 
     @Override
     public void appendPushes(String tenantId, List<PushRecord> records, int keep) {
-        Deque<PushRecord> queue = data(tenantId).outbox;
-        synchronized (queue) {
-            for (PushRecord r : records) {
-                queue.addLast(r);
-                if (queue.size() > keep) {
-                    queue.removeFirst();
-                }
-            }
-        }
+        data(tenantId).appendPushes(records, keep);
     }
 
     @Override
     public List<PushRecord> pushes(String tenantId, String userId) {
-        Deque<PushRecord> queue = data(tenantId).outbox;
-        List<PushRecord> out = new ArrayList<>();
-        synchronized (queue) {
-            for (PushRecord r : queue) {
-                if (userId == null || r.userId().equals(userId)) {
-                    out.add(r);
-                }
-            }
-        }
-        return out;
+        return data(tenantId).pushes(userId);
     }
 
     @Override
     public void clearPushes(String tenantId) {
-        Deque<PushRecord> queue = data(tenantId).outbox;
-        synchronized (queue) {
-            queue.clear();
-        }
+        data(tenantId).clearPushes();
     }
 
     @Override
     public boolean insertCall(String tenantId, CallState call) {
-        TenantData data = data(tenantId);
-        synchronized (data.calls) {
-            String live = data.liveCallByRoom.get(call.call().roomId());
-            if (live != null && data.calls.get(live).call().isLive()) {
-                return false;
-            }
-            data.calls.put(call.call().id(), call);
-            data.liveCallByRoom.put(call.call().roomId(), call.call().id());
-            return true;
-        }
+        return data(tenantId).insertCall(call);
     }
 
     @Override
     public boolean replaceCall(String tenantId, CallState expected, CallState call) {
-        TenantData data = data(tenantId);
-        synchronized (data.calls) {
-            if (!data.calls.replace(call.call().id(), expected, call)) {
-                return false;
-            }
-            if (!call.call().isLive()) {
-                data.liveCallByRoom.remove(call.call().roomId(), call.call().id());
-            }
-            return true;
-        }
+        return data(tenantId).replaceCall(expected, call);
     }
 
     @Override
     public Optional<CallState> call(String tenantId, String callId) {
-        return Optional.ofNullable(data(tenantId).calls.get(callId));
+        return data(tenantId).call(callId);
     }
 
     @Override
     public Optional<CallState> liveCall(String tenantId, String roomId) {
-        TenantData data = data(tenantId);
-        synchronized (data.calls) {
-            String id = data.liveCallByRoom.get(roomId);
-            return id == null ? Optional.empty() : Optional.of(data.calls.get(id));
-        }
+        return data(tenantId).liveCall(roomId);
     }
 
     @Override
@@ -451,89 +288,23 @@ public final class InMemoryStore implements Store {
     @Override
     public List<PendingWebhook> pendingWebhooks() {
         List<PendingWebhook> out = new ArrayList<>(webhooks.values());
-        out.sort(java.util.Comparator.comparing(PendingWebhook::dueAt));
+        out.sort(Comparator.comparing(PendingWebhook::dueAt));
         return out;
     }
 
-    private TenantData data(String tenantId) {
-        TenantData data = tenants.get(tenantId);
+    private MemoryTenant data(String tenantId) {
+        MemoryTenant data = tenants.get(tenantId);
         if (data == null) {
             throw new NoSuchElementException("no tenant " + tenantId);
         }
         return data;
     }
 
-    private RoomData existingRoom(String tenantId, String roomId) {
-        RoomData room = data(tenantId).rooms.get(roomId);
+    private MemoryRoom existingRoom(String tenantId, String roomId) {
+        MemoryRoom room = data(tenantId).rooms.get(roomId);
         if (room == null) {
             throw new NoSuchElementException("no room " + roomId);
         }
         return room;
-    }
-
-    private static String clientKey(String senderId, String clientMessageId) {
-        // userIds never contain a NUL, so the key is unambiguous.
-        return senderId + '\u0000' + clientMessageId;
-    }
-
-    private static final class TenantData {
-        volatile TenantRecord record;
-        volatile TenantSettings settings;
-        final Map<String, DeviceToken> devices = new ConcurrentHashMap<>();
-        final Map<String, Map<String, DeviceToken>> devicesByUser = new ConcurrentHashMap<>();
-        final Deque<PushRecord> outbox = new ArrayDeque<>();
-        final Map<String, CallState> calls = new ConcurrentHashMap<>();
-        final Map<String, String> liveCallByRoom = new ConcurrentHashMap<>();
-        final Map<String, User> users = new ConcurrentHashMap<>();
-        final Map<String, RoomData> rooms = new ConcurrentHashMap<>();
-        final Map<String, Set<String>> roomIdsByUser = new ConcurrentHashMap<>();
-
-        TenantData(TenantRecord record, TenantSettings settings) {
-            this.record = record;
-            this.settings = settings;
-        }
-
-        void indexMember(String userId, String roomId) {
-            // compute (not computeIfAbsent + add) so a racing unindex cannot drop the set we add to.
-            roomIdsByUser.compute(userId, (k, ids) -> {
-                Set<String> set = ids != null ? ids : ConcurrentHashMap.newKeySet();
-                set.add(roomId);
-                return set;
-            });
-        }
-
-        void unindexMember(String userId, String roomId) {
-            roomIdsByUser.computeIfPresent(userId, (k, ids) -> {
-                ids.remove(roomId);
-                return ids.isEmpty() ? null : ids;
-            });
-        }
-    }
-
-    /** One room's mutable state; every access holds its monitor. */
-    private static final class RoomData {
-        final String id;
-        final String name;
-        final Instant createdAt;
-        final LinkedHashSet<String> members = new LinkedHashSet<>();
-        final List<Message> messages = new ArrayList<>();
-        final Map<String, Message> byClientKey = new HashMap<>();
-        final Map<String, Long> seqById = new HashMap<>();
-        final Map<String, Receipt> receipts = new HashMap<>();
-        // rev -> id of the message whose latest change took that rev; one entry per message, so that
-        // changes() reads only what changed after a rev instead of scanning every message.
-        final NavigableMap<Long, String> idByRev = new TreeMap<>();
-        Instant lastMessageAt;
-        long rev;
-
-        RoomData(String id, String name, Instant createdAt) {
-            this.id = id;
-            this.name = name;
-            this.createdAt = createdAt;
-        }
-
-        Room snapshot() {
-            return new Room(id, name, new ArrayList<>(members), createdAt, messages.size(), lastMessageAt, rev);
-        }
     }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.svc.chat.reference.model.TenantSettings;
-import dev.svc.chat.reference.service.ApiException;
-import dev.svc.chat.reference.service.Inputs;
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.TenantRecord;
 import java.nio.charset.StandardCharsets;

@@ -9,8 +9,8 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.model.TenantSettings;
-import dev.svc.chat.reference.service.ApiException;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.TenantRecord;
 import java.time.Clock;
@@ -119,6 +119,50 @@ class SessionTokensTest {
         assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(otherTenant)).code());
         assertEquals(0, tokens.rememberedTokens());
         assertEquals("t1", tokens.verify(token).tenantId());
+        assertEquals(1, tokens.rememberedTokens());
+    }
+
+    @Test
+    void claimsFromTheFutureOrTooLongALifetimeAreUnauthorized() throws Exception {
+        String[] names = {"nbf an hour ahead", "iat a day ahead", "lifetime 25 h", "lifetime 10 years",
+            "iat 61 s ahead"};
+        String[] bad = {
+            sign(b -> b.notBeforeTime(Date.from(NOW.plusSeconds(3600)))),
+            sign(b -> b.issueTime(Date.from(NOW.plusSeconds(86_400))).expirationTime(Date.from(NOW.plusSeconds(90_000)))),
+            sign(b -> b.issueTime(Date.from(NOW)).expirationTime(Date.from(NOW.plusSeconds(25 * 3600)))),
+            sign(b -> b.issueTime(Date.from(NOW)).expirationTime(Date.from(NOW.plusSeconds(3650L * 86_400)))),
+            sign(b -> b.issueTime(Date.from(NOW.plusSeconds(61)))),
+        };
+        for (int i = 0; i < bad.length; i++) {
+            String token = bad[i];
+            assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(token), names[i])
+                    .code(), names[i]);
+        }
+        assertEquals(0, tokens.rememberedTokens());
+        // Within the skew, and exactly the longest lifetime, are accepted.
+        assertEquals("alice", tokens.verify(sign(b -> b.notBeforeTime(Date.from(NOW.plusSeconds(60)))
+                .issueTime(Date.from(NOW.plusSeconds(60))).expirationTime(Date.from(NOW.plusSeconds(3660))))).userId());
+        assertEquals("alice", tokens.verify(sign(b -> b.issueTime(Date.from(NOW))
+                .expirationTime(Date.from(NOW.plusSeconds(86_400))))).userId());
+        // A passed exp with a too long lifetime is unauthorized, not token_expired: the claims are wrong.
+        String longAndExpired = sign(b -> b.issueTime(Date.from(NOW.minusSeconds(100_000)))
+                .expirationTime(Date.from(NOW.minusSeconds(1))));
+        assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(longAndExpired)).code());
+    }
+
+    @Test
+    void onlyTheCanonicalSpellingOfATokenIsAccepted() throws Exception {
+        String token = sign(b -> { });
+        for (String spelling : TokenSpellings.nonCanonical(token)) {
+            assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(spelling), spelling)
+                    .code(), spelling);
+        }
+        assertEquals(0, tokens.rememberedTokens());
+        assertEquals("alice", tokens.verify(token).userId());
+        for (String spelling : TokenSpellings.nonCanonical(token)) {
+            // Not even once the canonical one is remembered.
+            assertThrows(ApiException.class, () -> tokens.verify(spelling), spelling);
+        }
         assertEquals(1, tokens.rememberedTokens());
     }
 

@@ -7,7 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.model.Json;
-import dev.svc.chat.reference.service.ApiException;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.service.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,7 @@
 package dev.svc.chat.reference.service;
 
+import dev.svc.chat.reference.contract.Inputs;
+import dev.svc.chat.reference.contract.ApiException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

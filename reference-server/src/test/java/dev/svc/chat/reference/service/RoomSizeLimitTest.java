@@ -3,6 +3,8 @@ package dev.svc.chat.reference.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.store.InMemoryStore;

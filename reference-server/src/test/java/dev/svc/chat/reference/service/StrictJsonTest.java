@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.service;
 
+import dev.svc.chat.reference.contract.ApiException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -8,8 +9,46 @@ import dev.svc.chat.reference.model.Json;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
+/** Each parser limit is named in its 400, and a field name twice in one object is refused. */
 class StrictJsonTest {
+
     private final ObjectMapper mapper = Json.newMapper();
+
+    private String refusal(String json) {
+        ApiException e = assertThrows(ApiException.class,
+                () -> StrictJson.parse(mapper, json.getBytes(StandardCharsets.UTF_8)));
+        assertEquals("bad_request", e.code());
+        return e.getMessage();
+    }
+
+    @Test
+    void eachLimitIsNamed() {
+        assertEquals("JSON nested deeper than 32 levels", refusal("[".repeat(33) + "]".repeat(33)));
+        assertEquals("JSON number longer than 1000 characters", refusal("{\"n\":" + "9".repeat(5_000) + "}"));
+        assertEquals("JSON number longer than 1000 characters", refusal("{\"n\":0." + "9".repeat(5_000) + "}"));
+        assertEquals("JSON string longer than 1000000 characters",
+                refusal("{\"s\":\"" + "x".repeat(1_000_001) + "\"}"));
+        assertEquals("JSON field name longer than 50000 characters", refusal("{\"" + "k".repeat(50_001) + "\":1}"));
+        // At each limit: accepted.
+        StrictJson.parse(mapper, ("{\"n\":" + "9".repeat(1_000) + ",\"s\":\"" + "x".repeat(1_000_000) + "\"}")
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void duplicateFieldNamesAreRefused() {
+        assertEquals("Duplicate field name in a JSON object",
+                refusal("{\"senderId\":\"other\",\"senderId\":\"me\"}"));
+        assertEquals("Duplicate field name in a JSON object", refusal("{\"a\":{\"b\":1,\"b\":1}}"));
+        assertEquals("Duplicate field name in a JSON object",
+                assertThrows(ApiException.class, () -> StrictJson.parseText(mapper, "[{\"x\":1,\"x\":2}]"))
+                        .getMessage());
+        StrictJson.parse(mapper, "{\"a\":{\"b\":1},\"b\":{\"a\":1}}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theServersMapperRefusesDuplicatesToo() {
+        assertThrows(Exception.class, () -> mapper.readTree("{\"a\":1,\"a\":2}"));
+    }
 
     /**
      * Found by fuzzing (RequestBodyFuzzTest): a number beyond a double's range read as Infinity, which writes

@@ -2,6 +2,7 @@ package dev.svc.chat.internal.events;
 
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
+import java.util.ArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,7 +17,11 @@ import dev.svc.chat.Subscription;
  * arrival order; a handler removed before its turn is skipped. Each event is one small task (its handlers
  * as they were at publication, and the payload); during an inbound batch ({@link #beginBatch}) the tasks
  * reach the callback executor together, as one. Events published and not yet handled are counted, for
- * the backpressure of the socket's reader.
+ * the backpressure of the socket's reader, and {@link #whenCaughtUp} waits for that count to fall.
+ *
+ * <p>{@link #publishAhead} (connection state changes) delivers on the callback executor's lane ahead
+ * ({@link CallbackExecutor#executeAhead}): such an event may overtake events published before it, never one
+ * published after it.
  */
 public final class EventHub {
   /** Created by the first {@link #on} (safely published: volatile); null while no handler was ever registered. */
@@ -27,10 +32,23 @@ public final class EventHub {
   private volatile int undelivered;
   private static final AtomicIntegerFieldUpdater<EventHub> UNDELIVERED =
       AtomicIntegerFieldUpdater.newUpdater(EventHub.class, "undelivered");
+  /** {@link #whenCaughtUp} runs its tasks once fewer events than this wait for their handlers. */
+  private final int caughtUpMark;
+  /** Tasks waiting for the handlers to catch up; guarded by itself. */
+  private final ArrayList<Runnable> waiters = new ArrayList<>(0);
+  /** Whether {@link #waiters} may hold a task: read once per handled event. */
+  private volatile boolean waiting;
 
+  /** Creates a hub whose {@link #whenCaughtUp} never waits (tests). */
   public EventHub(CallbackExecutor callbacks, Log log) {
+    this(callbacks, log, Integer.MAX_VALUE);
+  }
+
+  /** Creates a hub; {@link #whenCaughtUp} waits until fewer than {@code caughtUpMark} events wait. */
+  public EventHub(CallbackExecutor callbacks, Log log, int caughtUpMark) {
     this.callbacks = callbacks;
     this.log = log;
+    this.caughtUpMark = caughtUpMark;
   }
 
   /** Registers {@code handler} for {@code type}. */
@@ -71,7 +89,47 @@ public final class EventHub {
     CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
     if (list == null || list.isEmpty()) return;
     UNDELIVERED.incrementAndGet(this);
-    callbacks.execute(new Delivery<>(type, list.toArray(), payload));
+    callbacks.execute(new Delivery<>(type, list.toArray(), payload, false));
+  }
+
+  /**
+   * Delivers {@code payload} as {@link #publish} does, but ahead of the events still waiting for their handlers
+   * (never ahead of one published after it): for connection state changes, which must not wait behind a backlog.
+   */
+  public <T> void publishAhead(final EventType<T> type, final T payload) {
+    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = this.handlers;
+    CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
+    if (list == null || list.isEmpty()) return;
+    UNDELIVERED.incrementAndGet(this);
+    callbacks.executeAhead(new Delivery<>(type, list.toArray(), payload, true));
+  }
+
+  /**
+   * Runs {@code task} once fewer events than the hub's mark wait for their handlers: at once on the calling
+   * thread if they do already, else on the callback thread that handled the event that brought the count down
+   * (so {@code task} must only hand off).
+   */
+  public void whenCaughtUp(Runnable task) {
+    if (undelivered < caughtUpMark) {
+      task.run();
+      return;
+    }
+    synchronized (waiters) {
+      waiters.add(task);
+      waiting = true;
+    }
+    if (undelivered < caughtUpMark) runWaiters(); // the count fell while the task was being added
+  }
+
+  private void runWaiters() {
+    Runnable[] tasks;
+    synchronized (waiters) {
+      if (waiters.isEmpty()) return;
+      tasks = waiters.toArray(new Runnable[0]);
+      waiters.clear();
+      waiting = false;
+    }
+    for (Runnable task : tasks) task.run();
   }
 
   /** Returns how many published events wait for their handlers; any thread. */
@@ -94,15 +152,19 @@ public final class EventHub {
     private final EventType<T> type;
     private final Object[] registrations;
     private final T payload;
+    /** Whether it runs on the lane ahead (else it first lets that lane run what it holds). */
+    private final boolean ahead;
 
-    Delivery(EventType<T> type, Object[] registrations, T payload) {
+    Delivery(EventType<T> type, Object[] registrations, T payload, boolean ahead) {
       this.type = type;
       this.registrations = registrations;
       this.payload = payload;
+      this.ahead = ahead;
     }
 
     @Override
     public void run() {
+      if (!ahead) callbacks.runAhead();
       try {
         for (Object o : registrations) {
           @SuppressWarnings("unchecked")
@@ -115,7 +177,7 @@ public final class EventHub {
           }
         }
       } finally {
-        UNDELIVERED.decrementAndGet(EventHub.this);
+        if (UNDELIVERED.decrementAndGet(EventHub.this) < caughtUpMark && waiting) runWaiters();
       }
     }
   }

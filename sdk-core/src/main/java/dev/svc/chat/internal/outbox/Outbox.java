@@ -25,7 +25,7 @@ import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.util.CallbackExecutor;
-import dev.svc.chat.internal.util.IoQueue;
+import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
@@ -46,7 +46,7 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * the client closes), and the entries a user left are loaded at the user's first connect.
  *
  * <p>State is confined to the client's actor: answers of the transport are posted back to it. The files are
- * read, written (with an fsync) and deleted on the client's {@link IoQueue}, never on the actor: a send enters
+ * read, written (with an fsync) and deleted on the client's {@link SerialQueue}, never on the actor: a send enters
  * its room's queue (and may be attempted) only when its write completed and was posted back to the actor, so
  * its file is durable before its first attempt; loads and writes run in the order asked, so the entries a user
  * left are queued before the user's new sends. Futures complete on the actor (or the closing thread): the
@@ -88,7 +88,7 @@ public final class Outbox {
   private final long sendTimeoutMillis;
   private final FileOutboxStore store;
   /** Where {@link #store} is used; null without a store. */
-  private final IoQueue io;
+  private final SerialQueue io;
   private final LongSupplier wallClock;
   private final Log log;
 
@@ -118,7 +118,7 @@ public final class Outbox {
    * {@code sendTimeoutMillis} 0 means no deadline; {@code wallClock} gives the {@code createdAt} of new sends.
    */
   Outbox(Scheduler actor, Transport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
-      long sendTimeoutMillis, FileOutboxStore store, IoQueue io, LongSupplier wallClock, Log log) {
+      long sendTimeoutMillis, FileOutboxStore store, SerialQueue io, LongSupplier wallClock, Log log) {
     if (store != null && io == null) throw new NullPointerException("a store needs an I/O queue");
     this.actor = actor;
     this.transport = transport;
@@ -140,7 +140,7 @@ public final class Outbox {
     FileOutboxStore store = options.outboxDirectory() == null ? null
         : new FileOutboxStore(options.outboxDirectory(), log);
     return new Outbox(actor, transport, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
-        options.sendTimeoutMillis(), store, store == null ? null : IoQueue.shared(log), wallClock, log);
+        options.sendTimeoutMillis(), store, store == null ? null : SerialQueue.io(log), wallClock, log);
   }
 
   // ---------------------------------------------------------------- any thread

@@ -2,7 +2,6 @@ package dev.svc.chat.internal.realtime;
 
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionStateChange;
-import dev.svc.chat.internal.socketio.SocketIoPacket;
 
 /** What the engine reports to its client. Invoked on the actor thread: implementations must only hand off. */
 public interface EngineListener {
@@ -24,22 +23,23 @@ public interface EngineListener {
   default void onClientError(ClientError error) {
   }
 
-  /** The gateway sent an EVENT on the default namespace. */
-  void onServerEvent(SocketIoPacket event);
+  /** The gateway sent an event on the default namespace, decoded (an event the SDK does not know is not). */
+  void onEvent(EventDecoder.Event<?> event);
 
   /**
-   * Returns what reads events ahead of the actor for one new connection, or null for nothing. It runs on that
-   * connection's socket reader thread, one event at a time, before the event is queued for the actor: it may
-   * only read the packet and record what it read in it ({@link SocketIoPacket#readAhead}), and must not throw.
+   * Returns whether the listener restores the events the inbound gate sheds when handlers fall far behind
+   * (new messages, changes, receipts: recovery reads them from the history); false keeps every event, and
+   * then a slow handler holds the socket's reader for as long as it is behind.
    */
-  default ReadAhead readAhead() {
-    return null;
+  default boolean restoresShedEvents() {
+    return false;
   }
 
-  /** Reads an event's payload on a socket reader thread; see {@link EngineListener#readAhead()}. */
-  interface ReadAhead {
-    /** Reads {@code event} ahead of the actor; never throws. */
-    void read(SocketIoPacket event);
+  /**
+   * The inbound gate shed events (see {@link #restoresShedEvents}), on the actor: every room is to be caught
+   * up from the history. Invoked again for events shed after this call.
+   */
+  default void onEventsShed() {
   }
 
   /**

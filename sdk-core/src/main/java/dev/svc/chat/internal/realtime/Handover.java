@@ -7,10 +7,9 @@ import java.util.function.BiConsumer;
 
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
-import dev.svc.chat.internal.socketio.EngineIoPacket;
-import dev.svc.chat.internal.socketio.MalformedFrameException;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * The make-before-break of a token refresh on an open connection, so that no message is lost or repeated:
@@ -39,15 +38,19 @@ final class Handover {
    */
   static final long GRACE_MILLIS = 250;
 
-  private final RealtimeEngine engine;
+  private final Scheduler actor;
+  private final PendingAcks acks;
+  private final EngineListener listener;
   private GatewayConnection old;
   /** The old connection after the handover, until its socket is gone: late events are still delivered. */
   private GatewayConnection closing;
   private boolean barrierSent;
-  private final List<SocketIoPacket> held = new ArrayList<>();
+  private final List<EventDecoder.Event<?>> held = new ArrayList<>();
 
-  Handover(RealtimeEngine engine) {
-    this.engine = engine;
+  Handover(Scheduler actor, PendingAcks acks, EngineListener listener) {
+    this.actor = actor;
+    this.acks = acks;
+    this.listener = listener;
   }
 
   /** Starts a handover from {@code conn}; returns false when one is already under way. */
@@ -60,45 +63,19 @@ final class Handover {
   }
 
   /** Holds an event of the new connection while the old one drains; returns false when none does. */
-  boolean hold(SocketIoPacket event) {
+  boolean hold(EventDecoder.Event<?> event) {
     if (old == null) return false;
     held.add(event);
     return true;
   }
 
-  /** Handles a frame of a connection that is not the engine's current one. */
-  void onText(GatewayConnection conn, String text) {
-    if (conn != old && conn != closing) return;
-    try {
-      EngineIoPacket packet = EngineIoCodec.decode(text);
-      if (packet.type == EngineIoPacket.Type.PING) {
-        engine.send(conn, EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
-      } else if (packet.type == EngineIoPacket.Type.CLOSE) {
-        if (conn == old) finish();
-      } else if (packet.type == EngineIoPacket.Type.MESSAGE) {
-        onSocketIoPacket(conn, SocketIoCodec.decode(packet.data));
-      }
-    } catch (MalformedFrameException e) {
-      // a malformed frame of a connection about to close: nothing to recover
-    }
-  }
-
-  private void onSocketIoPacket(GatewayConnection conn, SocketIoPacket packet) {
-    if (!packet.namespace.equals(SocketIoPacket.DEFAULT_NAMESPACE)) return;
-    switch (packet.type) {
-      case EVENT:
-        // the old token's expiry no longer matters: the new connection carries the new one
-        if (!"session-expired".equals(packet.eventName)) engine.deliver(packet);
-        break;
-      case ACK:
-        engine.acks().complete(packet.ackId, packet.data());
-        break;
-      case DISCONNECT:
-        if (conn == old) finish();
-        break;
-      default:
-        break;
-    }
+  /**
+   * Handles an event of a connection that is not the engine's current one: delivered if it is the old
+   * connection of a handover or one closing after it (the old token's expiry no longer matters: the new
+   * connection carries the new one), else ignored.
+   */
+  void onEvent(GatewayConnection conn, EventDecoder.Event<?> event) {
+    if (conn == old || conn == closing) listener.onEvent(event);
   }
 
   /** The new connection was accepted: emit the barrier on the old one. */
@@ -107,7 +84,7 @@ final class Handover {
     if (conn == null || barrierSent) return;
     barrierSent = true;
     CompletableFuture<String> ack = new CompletableFuture<>();
-    int id = engine.acks().register("leave-room", ack);
+    int id = acks.register("leave-room", ack);
     String frame = EngineIoCodec.message(SocketIoCodec.encode(
         SocketIoPacket.event("leave-room", Json.object("roomId", BARRIER_ROOM), id)));
     ack.whenComplete(new BiConsumer<String, Throwable>() {
@@ -118,7 +95,7 @@ final class Handover {
           finish();
           return;
         }
-        engine.actor().schedule(new Runnable() {
+        actor.schedule(new Runnable() {
           @Override
           public void run() {
             if (old == conn) finish();
@@ -126,8 +103,8 @@ final class Handover {
         }, GRACE_MILLIS);
       }
     });
-    RuntimeException failure = engine.send(conn, frame);
-    if (failure != null) engine.acks().fail(id, failure);
+    RuntimeException failure = conn.send(frame);
+    if (failure != null) acks.fail(id, failure);
   }
 
   /** Handles the loss of {@code conn}; returns true when it was the old connection of a handover. */
@@ -148,9 +125,9 @@ final class Handover {
     old = null;
     barrierSent = false;
     closing = conn;
-    engine.closePolitely(conn);
-    List<SocketIoPacket> events = new ArrayList<>(held);
+    conn.closePolitely();
+    List<EventDecoder.Event<?>> events = new ArrayList<>(held);
     held.clear();
-    for (SocketIoPacket event : events) engine.deliver(event);
+    for (EventDecoder.Event<?> event : events) listener.onEvent(event);
   }
 }

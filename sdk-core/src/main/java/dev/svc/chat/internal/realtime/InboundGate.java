@@ -1,36 +1,60 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
- * Backpressure for a handler slower than the stream. The socket's reader thread passes each frame through
- * {@link #admit}: while more than {@link #HIGH_WATER} frames and events wait (frames queued for the actor,
- * counted here, and events not yet handled, counted by whoever delivers them), the reader waits, so it
- * stops reading the socket and TCP pushes back on the gateway. Per frame that costs two atomic reads. Memory stays bounded by the water mark instead of the burst. If the gateway gives up on
- * the stalled client, the connection is replaced and recovery fills the gap from the service's history.
+ * Backpressure for a handler slower than the stream, on the socket's reader thread. Only event frames pass
+ * through {@link #admit}; control frames (the Engine.IO open, ping and close, the Socket.IO CONNECT answer,
+ * DISCONNECT and acknowledgements) never wait, so a slow handler cannot hold the heartbeat or a handshake.
+ *
+ * <p>While more than {@link #HIGH_WATER} frames and events wait (frames queued for the actor, counted here,
+ * and events not yet handled, counted by the event hub), the reader waits, so it stops reading the socket and
+ * TCP pushes back on the gateway. It waits at most {@link GatewayConnection#parkLimitMillis} (a quarter of the
+ * gateway's ping timeout, at most {@link #MAX_PARK_MILLIS}): past that, unless the backlog fell below
+ * {@link #LOW_WATER}, it reads on and sheds the events recovery restores ({@code new-message},
+ * {@code message-updated}, {@code room-read}) until the backlog is below {@link #LOW_WATER}; every other
+ * event is kept. A shed is reported once ({@link #shed}) until the engine takes the report
+ * ({@link #reportTaken}): recovery then catches every room up from the history, reading a page only once the
+ * handlers took the one before, so memory stays bounded by the water mark, not by the burst, and nothing is
+ * lost. Without recovery ({@code recoverMissedEvents(false)}) nothing is shed and the reader waits as long as
+ * the backlog stays high. Per frame the check costs two atomic reads.
  */
-final class InboundGate {
+public final class InboundGate {
   /** Frames and events allowed to wait before the reader stops reading. */
   static final int HIGH_WATER = 1_024;
-  /** The reader resumes once the backlog is below this. */
-  static final int LOW_WATER = HIGH_WATER / 2;
+  /** The reader resumes once the backlog is below this; recovery reads a page only below it. */
+  public static final int LOW_WATER = HIGH_WATER / 2;
   /**
    * While at least this many frames wait for the actor, the reader thread reads the events' payloads itself
    * ({@link EngineListener#readAhead}) instead of leaving them to the actor.
    */
   static final int READ_AHEAD_MARK = 256;
+  /** The longest the reader waits for the handlers before it sheds: far below any heartbeat's timeout. */
+  static final long MAX_PARK_MILLIS = 5_000;
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
   /** Events delivered but not yet handled. */
   private final IntSupplier backlog;
+  /** The actor's clock (virtual in tests). */
+  private final LongSupplier clock;
+  /** Whether events may be shed (recovery restores them). */
+  private final boolean sheds;
   /** Text frames queued for the actor and not yet taken. */
   private final AtomicInteger frames = new AtomicInteger();
+  /** Whether the reader sheds (set by a wait that timed out; cleared once the backlog is low). */
+  private volatile boolean shedding;
+  /** Whether a shed was reported and the engine has not taken the report yet. */
+  private final AtomicBoolean reported = new AtomicBoolean();
 
-  InboundGate(IntSupplier backlog) {
+  InboundGate(IntSupplier backlog, LongSupplier clock, boolean sheds) {
     this.backlog = backlog;
+    this.clock = clock;
+    this.sheds = sheds;
   }
 
   /** A frame was queued for the actor (reader thread). */
@@ -53,15 +77,44 @@ final class InboundGate {
     return frames.get() + backlog.getAsInt();
   }
 
+  /** Returns whether an event of this name may be shed: recovery restores what it carried. */
+  static boolean sheddable(String eventName) {
+    return "new-message".equals(eventName) || "message-updated".equals(eventName) || "room-read".equals(eventName);
+  }
+
   /**
-   * Waits, on the reader thread, until the backlog is below the low water mark if it reached the high one,
-   * or until {@code conn} is no longer wanted. Never called on the serial queue or the callback executor.
+   * Admits an event frame of {@code conn} on its reader thread: returns at once while the backlog is below
+   * the high water mark, else waits (see the class comment). Returns false when the frame is to be shed
+   * (then {@link #shed} says whether to report it). Never called on the actor or the callback executor.
    */
-  void admit(GatewayConnection conn) {
-    if (backlog() < HIGH_WATER) return;
-    while (!conn.abandoned && backlog() >= LOW_WATER) {
-      LockSupport.parkNanos(POLL_NANOS);
-      if (Thread.currentThread().isInterrupted()) return;
+  boolean admit(GatewayConnection conn, boolean sheddable) {
+    if (shedding) {
+      if (backlog() >= LOW_WATER) return !sheddable;
+      shedding = false;
     }
+    if (backlog() < HIGH_WATER) return true;
+    long deadline = clock.getAsLong() + conn.parkLimitMillis;
+    while (!conn.abandoned && backlog() >= LOW_WATER) {
+      if (sheds && clock.getAsLong() >= deadline) {
+        shedding = true;
+        return !sheddable;
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+      if (Thread.currentThread().isInterrupted()) return true;
+    }
+    return true;
+  }
+
+  /** An event was shed; returns true when it is the first since the engine took the last report. */
+  boolean shed() {
+    return reported.compareAndSet(false, true);
+  }
+
+  /**
+   * The engine took the report of a shed (on the actor, before recovery reads anything): an event shed from
+   * now on is reported again, so every shed event was received before some recovery's reads began.
+   */
+  void reportTaken() {
+    reported.set(false);
   }
 }

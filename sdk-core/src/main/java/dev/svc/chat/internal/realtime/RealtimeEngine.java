@@ -18,6 +18,7 @@ import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
+import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
@@ -27,8 +28,10 @@ import okhttp3.Request;
 /**
  * The realtime connection to the gateway: Engine.IO v4 and Socket.IO v5 over an OkHttp WebSocket, as an
  * actor. Every field is confined to the {@link Scheduler}'s thread; public methods and OkHttp callbacks
- * only post to it. It owns the state machine of {@link ConnectionState}, the handshake, the heartbeat
- * watchdog, reconnects with backoff, and acknowledgements.
+ * only post to it. It owns the state machine of {@link ConnectionState}, reconnects with backoff, the
+ * acknowledgements' registry and the handover of a token refresh; each socket's protocol (handshake,
+ * heartbeat, frames) is its {@link GatewayConnection}'s, which reports typed results to it. It parses no
+ * frame: the stages of the inbound path are listed in {@link InboundPipeline}.
  */
 public final class RealtimeEngine {
   /** How long a WebSocket may take from opening to the gateway's CONNECT answer. */
@@ -50,7 +53,9 @@ public final class RealtimeEngine {
   private final Log log;
   private final PendingAcks acks;
   private final QueuedEmits queued;
-  private final InboundGate gate;
+  private final InboundPipeline pipeline;
+  /** The engine's side of its connections' reports. */
+  private final GatewayConnection.Owner owner = new ConnectionReports();
   /** Whether an expired token is refreshed by the client (then the engine waits for the new token). */
   private final boolean refreshesTokens;
 
@@ -67,13 +72,17 @@ public final class RealtimeEngine {
   private ApiException expiredBy;
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>(1);
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
-  private final Handover handover = new Handover(this);
-  private final InboundPackets inbound;
+  private final Handover handover;
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
   private final Set<CompletableFuture<?>> openCommands = new OpenSet<>();
 
+  /**
+   * Creates an engine; {@code decoder} reads the gateway's events (the client's one frame decoder), and
+   * {@code undelivered} counts the events not yet handled (for the inbound gate).
+   */
   public RealtimeEngine(OkHttpClient http, Request socketRequest, Scheduler actor, ReconnectPolicy reconnectPolicy,
-      long ackTimeoutMillis, boolean refreshesTokens, IntSupplier undelivered, EngineListener listener, Log log) {
+      long ackTimeoutMillis, boolean refreshesTokens, EventDecoder decoder, IntSupplier undelivered,
+      EngineListener listener, Log log) {
     this.http = http;
     this.socketRequest = socketRequest;
     this.actor = actor;
@@ -83,8 +92,8 @@ public final class RealtimeEngine {
     this.acks = new PendingAcks(actor, ackTimeoutMillis);
     this.queued = new QueuedEmits(actor, ackTimeoutMillis);
     this.refreshesTokens = refreshesTokens;
-    this.gate = new InboundGate(undelivered);
-    this.inbound = new InboundPackets(this, listener, log);
+    this.pipeline = new InboundPipeline(decoder, undelivered, actor, listener, log);
+    this.handover = new Handover(actor, acks, listener);
   }
 
   /** Returns the state as last published; callable from any thread. */
@@ -226,7 +235,7 @@ public final class RealtimeEngine {
     }
     int id = acks.register(event, result);
     String frame = EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.event(event, argsJson, id)));
-    RuntimeException failure = send(conn, frame);
+    RuntimeException failure = conn.send(frame);
     if (failure != null) acks.fail(id, failure);
   }
 
@@ -262,7 +271,7 @@ public final class RealtimeEngine {
   }
 
   private void open() {
-    final GatewayConnection conn = new GatewayConnection(++connectionCount);
+    final GatewayConnection conn = pipeline.connection(++connectionCount, owner, acks);
     current = conn;
     if (HandshakeSlots.SHARED.tryAcquire(conn, actor, () -> openSocket(conn))) openSocket(conn);
   }
@@ -271,23 +280,19 @@ public final class RealtimeEngine {
   private void openSocket(final GatewayConnection conn) {
     if (!conn.keepSlot(conn == current && !conn.abandoned)) return;
     if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketRequest.url());
-    conn.handshakeTimer = actor.schedule(() -> onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED,
-        new TransportException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms")), HANDSHAKE_TIMEOUT_MILLIS);
-    conn.webSocket = http.newWebSocket(socketRequest, conn.listener(inbound, this, actor, gate, log));
+    conn.startHandshakeTimer(HANDSHAKE_TIMEOUT_MILLIS);
+    conn.webSocket = http.newWebSocket(socketRequest, pipeline.reader(conn));
   }
 
   /** Returns how many inbound frames wait for the actor; any thread. */
   public int queuedFrames() {
-    return gate.frames();
+    return pipeline.queuedFrames();
   }
 
   void onAccepted(GatewayConnection conn) {
     if (conn.accepted) return;
     conn.accepted = true;
-    if (conn.handshakeTimer != null) conn.handshakeTimer.cancel();
-    conn.handshakeTimer = null;
-    conn.releaseSlot();
-
+    conn.handshakeDone();
     log.info("connected (connection #" + conn.id + ")");
     upSince = actor.nowMillis();
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
@@ -332,35 +337,7 @@ public final class RealtimeEngine {
     });
   }
 
-  /** A frame above the gateway's own {@code maxPayload} arrived: drop the connection it came on. */
-  void onOversizedFrame(GatewayConnection conn, long size, long limit) {
-    if (conn != current) return;
-    report(ClientError.Kind.FRAME_TOO_LARGE, "a frame of " + size + " bytes, over the gateway's maxPayload of "
-        + limit, null);
-    onTransportLost(conn, ConnectionReason.FRAME_TOO_LARGE,
-        new TransportException("a frame of " + size + " bytes exceeds maxPayload " + limit));
-  }
-
-  /**
-   * Replaces the current connection because its stream can no longer be trusted (the client could not read
-   * an event: what else it missed is recovered on the next connection).
-   */
-  public void replaceConnection(ClientError.Kind kind, String what, Throwable cause) {
-    GatewayConnection conn = current;
-    if (conn != null) distrust(conn, kind, what, cause);
-  }
-
-  /** Reports {@code what} and replaces {@code conn}, whose stream can no longer be trusted. */
-  void distrust(GatewayConnection conn, ClientError.Kind kind, String what, Throwable cause) {
-    log.warn("the gateway sent " + what + "; replacing the connection", cause);
-    report(kind, "the gateway sent " + what, cause);
-    onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("the gateway sent " + what, cause));
-  }
-
-  void report(ClientError.Kind kind, String message, Throwable cause) {
-    reportError(new ClientError(kind, message, null, cause));
-  }
-
+  /** Reports a problem the engine handled to the client (a rejoin refused). */
   void reportError(ClientError error) {
     listener.onClientError(error);
   }
@@ -426,56 +403,69 @@ public final class RealtimeEngine {
   /** Drops {@code conn} for good: its reader stops waiting, then it is closed politely. */
   private void abandon(GatewayConnection conn) {
     conn.abandoned = true;
-    closePolitely(conn);
+    conn.closePolitely();
   }
 
-  /** Returns the current connection (null between connections); actor only. */
-  GatewayConnection current() {
-    return current;
-  }
-
-  Handover handover() {
-    return handover;
-  }
-
-  /** Delivers an event of the current connection, or holds it while a token refresh's handover drains. */
-  void deliverOrHold(SocketIoPacket event) {
-    if (!handover.hold(event)) listener.onServerEvent(event);
-  }
-
-  /** Delivers a gateway event to the client (used by the handover for old and held events). */
-  void deliver(SocketIoPacket event) {
-    listener.onServerEvent(event);
-  }
-
-  PendingAcks acks() {
-    return acks;
-  }
-
-  /** Sends DISCONNECT when the gateway accepted us, then closes the WebSocket normally. */
-  void closePolitely(GatewayConnection conn) {
-    conn.cancelTimers();
-    if (conn.webSocket == null) return;
-    if (conn.accepted) conn.webSocket.send(EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.disconnect())));
-    conn.webSocket.close(1000, null);
-  }
-
-  void armWatchdog(final GatewayConnection conn) {
-    if (conn.watchdog != null) conn.watchdog.cancel();
-    final long limit = conn.handshake.pingIntervalMillis + conn.handshake.pingTimeoutMillis;
-    conn.watchdog = actor.schedule(() -> onTransportLost(conn, ConnectionReason.PING_TIMEOUT,
-        new TransportException("no ping from the gateway within " + limit + " ms")), limit);
-  }
-
-  /** Sends a frame; returns the failure, or null when it was queued. */
-  RuntimeException send(GatewayConnection conn, String frame) {
-    long size = EngineIoCodec.utf8Size(frame);
-    if (size > conn.maxPayload()) {
-      return new ApiException(413, "payload_too_large",
-          "frame of " + size + " bytes exceeds the gateway's maxPayload of " + conn.maxPayload());
+  /** The engine's side of its connections' reports ({@link GatewayConnection.Owner}); actor. */
+  private final class ConnectionReports implements GatewayConnection.Owner {
+    @Override
+    public void accepted(GatewayConnection conn) {
+      if (conn == current) onAccepted(conn);
     }
-    if (!conn.webSocket.send(frame)) return new TransportException("the connection is closing");
-    return null;
+
+    @Override
+    public void lost(GatewayConnection conn, ConnectionReason reason, RuntimeException cause) {
+      onTransportLost(conn, reason, cause);
+    }
+
+    /** The refusal of the CONNECT ({@code error} null: unreadable, so retried with backoff). */
+    @Override
+    public void refused(GatewayConnection conn, ServiceError error) {
+      if (conn != current) return;
+      if (error == null) { // not a refusal the client can read: neither assume "unauthorized" nor give up
+        onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
+        return;
+      }
+      ApiException cause = error.toApiException();
+      log.info("the gateway refused the handshake: " + error.code);
+      if (cause.isTokenExpired()) {
+        tokenExpired(cause);
+      } else {
+        stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
+            : ConnectionReason.REFUSED, cause, false);
+      }
+    }
+
+    /** The gateway's DISCONNECT: the end of a handover's old connection, an expired session, or the end. */
+    @Override
+    public void disconnected(GatewayConnection conn) {
+      if (handover.onLost(conn) || conn != current) return;
+      if (conn.sessionExpired) {
+        tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
+      } else {
+        stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
+            new TransportException("the gateway disconnected the client"), false);
+      }
+    }
+
+    @Override
+    public void event(GatewayConnection conn, EventDecoder.Event<?> event) {
+      if (conn != current) {
+        handover.onEvent(conn, event); // the old connection of a token refresh still delivers
+      } else if (!handover.hold(event)) {
+        listener.onEvent(event);
+      }
+    }
+
+    @Override
+    public void clientError(GatewayConnection conn, ClientError error) {
+      if (conn == current) listener.onClientError(error);
+    }
+
+    @Override
+    public String token() {
+      return tokenInActor();
+    }
   }
 
   /** Moves to {@code next} and reports it; a repeated RECONNECTING is reported too (every attempt is). */

@@ -10,4 +10,13 @@ public interface DeliverySink {
 
   /** Reports a problem recovery handled itself. */
   void report(ClientError error);
+
+  /**
+   * Runs {@code next} on the actor once the app's handlers have caught up (fewer events wait for them than the
+   * inbound gate's low water mark), at once if they have: recovery reads each page only then, so what it pages
+   * in never outruns the handlers and the client's memory stays bounded by the gate's mark.
+   */
+  default void whenHandled(Runnable next) {
+    next.run();
+  }
 }

@@ -197,6 +197,17 @@ public final class Recovery {
     if (lostAt == 0) lostAt = wallClock.getAsLong();
   }
 
+  /**
+   * The inbound gate shed live events while the handlers were far behind: every room is caught up as after a
+   * loss, its pages read as the handlers take them ({@link DeliverySink#whenHandled}).
+   */
+  public void onEventsShed() {
+    if (closed || !fetches) return;
+    log.info("handlers fell behind and live events were shed; catching every room up from the history");
+    onConnectionLost(null);
+    onConnected();
+  }
+
   /** A connection was accepted (a first connect, a reconnect, or a token refresh): catch up every room. */
   public void onConnected() {
     if (closed || !fetches) return;

@@ -2,7 +2,9 @@ package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ClientError;
@@ -103,7 +105,7 @@ final class RoomBackfill {
 
   private void readHistory(final Long before) {
     MessageQuery query = before == null ? MessageQuery.latest(PAGE) : MessageQuery.before(before, PAGE);
-    fetch(owner.source.messages(room.roomId, query), page -> onHistoryPage(page, before), () -> readHistory(before));
+    fetch(() -> owner.source.messages(room.roomId, query), page -> onHistoryPage(page, before), () -> readHistory(before));
   }
 
   private void onHistoryPage(MessagePage page, Long before) {
@@ -139,7 +141,7 @@ final class RoomBackfill {
   // ---------------------------------------------------------------- messages
 
   private void readMessages() {
-    fetch(owner.source.messages(room.roomId, MessageQuery.after(Math.max(0, room.seq), PAGE)), this::onMessages,
+    fetch(() -> owner.source.messages(room.roomId, MessageQuery.after(Math.max(0, room.seq), PAGE)), this::onMessages,
         this::readMessages);
   }
 
@@ -168,7 +170,7 @@ final class RoomBackfill {
   // ---------------------------------------------------------------- changes
 
   private void readChanges() {
-    fetch(owner.source.changes(room.roomId, changesSince), this::onChanges, this::readChanges);
+    fetch(() -> owner.source.changes(room.roomId, changesSince), this::onChanges, this::readChanges);
   }
 
   private void onChanges(ChangesPage page) {
@@ -196,7 +198,7 @@ final class RoomBackfill {
   // ---------------------------------------------------------------- receipts
 
   private void readReceipts() {
-    fetch(owner.source.receipts(room.roomId), this::onReceipts, this::readReceipts);
+    fetch(() -> owner.source.receipts(room.roomId), this::onReceipts, this::readReceipts);
   }
 
   private void onReceipts(List<Receipt> list) {
@@ -223,9 +225,17 @@ final class RoomBackfill {
     owner.onBackfillFinished(this);
   }
 
-  /** Reads {@code future}'s answer on the actor; a failure retries {@code step} after a backoff delay. */
-  private <T> void fetch(java.util.concurrent.CompletableFuture<T> future, final Consumer<T> onValue,
-      final Runnable step) {
+  /**
+   * Reads a page once the handlers took what was delivered before ({@link DeliverySink#whenHandled}), then its
+   * answer on the actor; a failure retries {@code step} after a backoff delay.
+   */
+  private <T> void fetch(final Supplier<CompletableFuture<T>> read, final Consumer<T> onValue, final Runnable step) {
+    owner.sink.whenHandled(() -> {
+      if (!cancelled && !owner.isClosed() && room.backfill == this) fetchNow(read.get(), onValue, step);
+    });
+  }
+
+  private <T> void fetchNow(CompletableFuture<T> future, final Consumer<T> onValue, final Runnable step) {
     owner.whenDone(future, () -> !cancelled && room.backfill == this, value -> {
       attempt = 0;
       onValue.accept(value);

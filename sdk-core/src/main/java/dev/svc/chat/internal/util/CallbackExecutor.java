@@ -3,10 +3,13 @@ package dev.svc.chat.internal.util;
 import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.BiConsumer;
 
 import dev.svc.chat.SerialExecutor;
@@ -27,27 +30,89 @@ import dev.svc.chat.SerialExecutor;
  *
  * <p>When the app's executor refuses work (it was shut down while a client still used it), the callbacks are
  * dropped with a logged error ({@link SerialExecutor}): app code never runs on the SDK's threads instead.
+ *
+ * <p>A second lane, {@link #executeAhead}, runs callbacks that must not wait behind a backlog (connection state
+ * changes): in order among themselves, one at a time, as a task of their own on the executor and, before it
+ * gets its turn, ahead of the next callback of the ordinary lane ({@link #runAhead}). So a callback of the
+ * ordinary lane never runs before one submitted ahead earlier; one submitted ahead may overtake ordinary ones
+ * submitted before it, and, on an executor of several threads, run while an ordinary one is running.
  */
 public final class CallbackExecutor implements Executor {
   private final SerialExecutor serial;
   private final Log log;
-  /** The thread running one of this executor's tasks now, or null. */
-  private volatile Thread runner;
+  /**
+   * The callback executor whose task the current thread runs, or null: what lets a handler's {@code get} on a
+   * client's future see that it would wait behind itself. Per thread, since the lane ahead may run on another
+   * thread of the app's executor at the same time as the ordinary lane.
+   */
+  private static final ThreadLocal<CallbackExecutor> RUNNING = new ThreadLocal<>();
   /** The thread whose callbacks are gathered into one batch ({@link #beginBatch}), or null. */
   private volatile Thread batchOwner;
-  /** A batch larger than this leaves a new small list behind, not the burst-sized one (as InboundQueue). */
+  /** A batch larger than this leaves a new small list behind, not the burst-sized one (as SocketReader). */
   private static final int SMALL_BATCH = 16;
   /** The callbacks of the open batch; only {@link #batchOwner} touches it. */
   private ArrayList<Runnable> batch = new ArrayList<>();
+  /** The executor under {@link #serial}, which also runs the lane ahead. */
+  private final Executor executor;
+  /** The callbacks submitted ahead and not yet run, in order; run by one thread at a time. */
+  private final ConcurrentLinkedQueue<Runnable> ahead = new ConcurrentLinkedQueue<>();
+  /** How many callbacks wait in {@link #ahead}: read (one volatile read) before every ordinary callback. */
+  private volatile int aheadWaiting;
+  private static final AtomicIntegerFieldUpdater<CallbackExecutor> AHEAD_WAITING =
+      AtomicIntegerFieldUpdater.newUpdater(CallbackExecutor.class, "aheadWaiting");
+  /** Held while the lane ahead runs: an ordinary callback waits for a state handler under way. */
+  private final Object aheadLock = new Object();
+  private final Runnable runAhead = new Tracked(this::runAhead);
+  /** The thread running the lane ahead, or null: a callback it runs does not run the lane again. */
+  private volatile Thread aheadRunner;
 
-  private CallbackExecutor(SerialExecutor serial, Log log) {
-    this.serial = serial;
+  private CallbackExecutor(Executor executor, Log log) {
+    this.executor = executor;
+    this.serial = SerialExecutor.on(executor, log.logger());
     this.log = log;
   }
 
   /** Returns a callback executor on the given executor, which it never shuts down. */
   public static CallbackExecutor on(Executor executor, Log log) {
-    return new CallbackExecutor(SerialExecutor.on(executor, log.logger()), log);
+    return new CallbackExecutor(executor, log);
+  }
+
+  /**
+   * Runs {@code task} ahead of the ordinary callbacks queued (see the class comment), never inside a batch:
+   * how connection state changes reach the app while a slow handler holds a backlog of events.
+   */
+  public void executeAhead(Runnable task) {
+    ahead.add(task);
+    AHEAD_WAITING.incrementAndGet(this);
+    try {
+      executor.execute(runAhead);
+    } catch (RejectedExecutionException e) {
+      serial.execute(runAhead); // the executor refuses: the ordinary lane's policy applies
+    }
+  }
+
+  /**
+   * Runs the callbacks submitted ahead and not yet run, in order, on the calling thread; returns at once when
+   * there are none. Every ordinary callback calls it before it runs, so none overtakes one submitted ahead.
+   */
+  public void runAhead() {
+    if (aheadWaiting == 0 || aheadRunner == Thread.currentThread()) return;
+    synchronized (aheadLock) {
+      aheadRunner = Thread.currentThread();
+      try {
+        Runnable next;
+        while ((next = ahead.poll()) != null) {
+          AHEAD_WAITING.decrementAndGet(this);
+          try {
+            next.run();
+          } catch (Throwable t) {
+            log.warn("a callback threw; delivery goes on", t);
+          }
+        }
+      } finally {
+        aheadRunner = null;
+      }
+    }
   }
 
   @Override
@@ -69,19 +134,23 @@ public final class CallbackExecutor implements Executor {
 
     @Override
     public void run() {
-      Thread previous = runner;
-      runner = Thread.currentThread();
+      CallbackExecutor previous = RUNNING.get();
+      RUNNING.set(CallbackExecutor.this);
       try {
         task.run();
       } finally {
-        runner = previous;
+        if (previous == null) {
+          RUNNING.remove();
+        } else {
+          RUNNING.set(previous);
+        }
       }
     }
   }
 
   /** Returns whether the calling thread runs one of this executor's tasks now. */
   boolean onCallbackThread() {
-    return runner == Thread.currentThread();
+    return RUNNING.get() == this;
   }
 
   /**
@@ -128,6 +197,7 @@ public final class CallbackExecutor implements Executor {
     execute(new Runnable() {
       @Override
       public void run() {
+        runAhead();
         future.complete(value);
       }
     });
@@ -138,6 +208,7 @@ public final class CallbackExecutor implements Executor {
     execute(new Runnable() {
       @Override
       public void run() {
+        runAhead();
         future.completeExceptionally(error);
       }
     });

@@ -4,7 +4,7 @@ package dev.svc.chat.internal.util;
  * The threads clients share by default, instead of threads of their own: one small pool runs the engines (each
  * client's actor is a serial queue on it, see {@link SerialScheduler}), another runs user callbacks (each
  * client's {@link CallbackExecutor} is a serial queue on it), a third of two threads runs blocking file I/O
- * (each client's {@link IoQueue}). The first two are sized to the cores; all have daemon threads that end when
+ * (each client's {@link SerialQueue}). The first two are sized to the cores; all have daemon threads that end when
  * idle, and belong to no client: {@code close()} ends the client's queues, and the threads end by themselves
  * once no client uses them.
  *
@@ -40,7 +40,7 @@ public final class ClientThreads {
     return ENGINE;
   }
 
-  /** Returns the pool that runs the clients' file I/O, each client's through an {@link IoQueue} of its own. */
+  /** Returns the pool that runs the clients' file I/O, each client's through an {@link SerialQueue} of its own. */
   public static SharedPool io() {
     return IO;
   }

@@ -1,13 +1,11 @@
 package dev.svc.chat.internal.util;
 
-import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 
 import dev.svc.chat.TaskScheduler;
 
 /**
- * The actor of a client: a serial queue of tasks over any {@link Executor}, with timers from a
+ * The actor of a client: a {@link SerialQueue} of tasks over any {@link Executor}, with timers from a
  * {@link TaskScheduler}. Tasks run one at a time in submission order, whatever the executor's threads; a
  * timer that falls due is posted to the queue, so it runs in order with the tasks too. Nothing here owns a
  * thread: many clients may share one small pool and one timer thread, and with a direct executor and a
@@ -20,89 +18,23 @@ import dev.svc.chat.TaskScheduler;
  * log). The queue itself exists only while tasks wait: an idle client holds none.
  */
 public final class SerialScheduler implements Scheduler {
-  private final Executor executor;
+  private final SerialQueue queue;
   private final TaskScheduler timers;
-  private final Log log;
-  private final Runnable drain = this::drain;
-  /** Tasks waiting behind the running one; null when none waits. Guarded by {@link #drain}. */
-  private ArrayDeque<Runnable> queue;
-  /** Whether a drain is posted to the executor or running. Guarded by {@link #drain}. */
-  private boolean draining;
-  private volatile boolean shutdown;
-  private volatile Thread runner;
 
   /** Creates a serial queue on {@code executor}, which it never shuts down. */
   public SerialScheduler(Executor executor, TaskScheduler timers, Log log) {
-    this.executor = executor;
+    this.queue = new SerialQueue(executor, "engine", log);
     this.timers = timers;
-    this.log = log;
   }
 
   @Override
   public boolean execute(final Runnable task) {
-    if (shutdown) return false;
-    synchronized (drain) {
-      if (queue == null) queue = new ArrayDeque<>(4);
-      queue.add(task);
-      if (draining) return true; // the running drain takes it
-      draining = true;
-    }
-    try {
-      executor.execute(drain);
-      return true;
-    } catch (RejectedExecutionException e) {
-      // No drain runs, but other threads may have queued tasks meanwhile (they saw draining and were told
-      // true): nothing would ever run those, so the whole queue is refused with this task (the client stops).
-      int dropped;
-      synchronized (drain) {
-        dropped = queue == null ? 0 : Math.max(0, queue.size() - 1);
-        queue = null;
-        draining = false;
-      }
-      String droppedNote = dropped == 0 ? "" : "; " + dropped + " other queued task(s) dropped";
-      if (!shutdown) {
-        shutdown = true;
-        log.error("the engine executor refused the client's work (was it shut down while the client was in use?);"
-            + " the client stops working: close it" + droppedNote, e);
-      } else if (dropped > 0) {
-        log.warn("the engine executor refused the client's work" + droppedNote, e);
-      }
-      return false;
-    }
-  }
-
-  private void drain() {
-    while (true) {
-      Runnable next;
-      synchronized (drain) {
-        next = queue == null ? null : queue.poll();
-        if (next == null) {
-          queue = null; // an idle client holds no queue
-          draining = false;
-          return;
-        }
-      }
-      run(next);
-    }
-  }
-
-  private void run(Runnable task) {
-    if (shutdown) return; // what was queued before shutdown() is dropped
-    Thread previous = runner;
-    runner = Thread.currentThread();
-    try {
-      task.run();
-    } catch (Throwable t) {
-      // a bug in the actor must not stop the queue and strand every pending future
-      log.error("unexpected error on the connection's serial queue", t);
-    } finally {
-      runner = previous;
-    }
+    return queue.execute(task);
   }
 
   @Override
   public Timer schedule(final Runnable task, long delayMillis) {
-    if (shutdown) return NO_TIMER;
+    if (queue.isShutdown()) return NO_TIMER;
     ActorTimer timer = new ActorTimer(task);
     timer.handle = timers.schedule(timer, Math.max(0, delayMillis));
     return timer;
@@ -144,9 +76,7 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public int backlog() {
-    synchronized (drain) {
-      return queue == null ? 0 : queue.size();
-    }
+    return queue.backlog();
   }
 
   @Override
@@ -156,12 +86,11 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public boolean inActor() {
-    return Thread.currentThread() == runner;
+    return queue.inQueue();
   }
 
   @Override
   public void shutdown() {
-    if (shutdown) return;
-    shutdown = true;
+    queue.shutdown();
   }
 }

@@ -18,7 +18,7 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
-import dev.svc.chat.internal.util.IoQueue;
+import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
@@ -56,7 +56,7 @@ final class OutboxHarness {
 
   OutboxHarness(long sendTimeoutMillis, FileOutboxStore store) {
     outbox = new Outbox(actor, this::send, errors::add, backoff, sendTimeoutMillis, store,
-        new IoQueue(Runnable::run, log), () -> 1_700_000_000_000L + time.nowMillis(), log);
+        new SerialQueue(Runnable::run, "I/O", log), () -> 1_700_000_000_000L + time.nowMillis(), log);
   }
 
   /** One request the outbox made. */

@@ -19,7 +19,7 @@ import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
-import dev.svc.chat.internal.util.IoQueue;
+import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.testing.FakeGateway;
@@ -81,7 +81,7 @@ class OutboxIoTest {
     };
     List<ClientError> errors = new CopyOnWriteArrayList<>();
     Outbox outbox = new Outbox(actor, transport, errors::add, new ReconnectPolicy(100, 1_000, new Random(1)), 0,
-        store, new IoQueue(ioThread, log), () -> 1_700_000_000_000L, log);
+        store, new SerialQueue(ioThread, "I/O", log), () -> 1_700_000_000_000L, log);
     try {
       actor.execute(() -> outbox.onConnectionState(ConnectionState.CONNECTED));
       CompletableFuture<Message> sent = outbox.enqueue("r1",

@@ -10,6 +10,11 @@ import org.junit.jupiter.api.Test;
 
 class HandshakeSlotsTest {
 
+  /** A connection that is never opened: only its handshake slot is used. */
+  private static GatewayConnection conn(int id) {
+    return new GatewayConnection(id, null, null, null, null, null);
+  }
+
   @Test
   void slotsAreTakenUpToTheLimitThenHandedToWaitersInOrder() {
     HandshakeSlots slots = new HandshakeSlots(2);
@@ -36,8 +41,8 @@ class HandshakeSlotsTest {
     HandshakeSlots slots = new HandshakeSlots(1);
     VirtualScheduler stopped = new VirtualScheduler();
     stopped.shutdown();
-    assertTrue(slots.tryAcquire(new GatewayConnection(1), stopped, () -> { }));
-    assertFalse(slots.tryAcquire(new GatewayConnection(2), stopped, () -> { }));
+    assertTrue(slots.tryAcquire(conn(1), stopped, () -> { }));
+    assertFalse(slots.tryAcquire(conn(2), stopped, () -> { }));
     slots.release(); // handed to the waiter, whose actor drops the task: the slot must come back
     assertEquals(1, slots.free());
   }
@@ -46,8 +51,8 @@ class HandshakeSlotsTest {
   void aGrantToAConnectionDroppedWhileItWaitedGivesTheSlotBackAndOpensNothing() {
     HandshakeSlots slots = new HandshakeSlots(1);
     VirtualScheduler actor = new VirtualScheduler();
-    GatewayConnection first = new GatewayConnection(1);
-    GatewayConnection waiting = new GatewayConnection(2);
+    GatewayConnection first = conn(1);
+    GatewayConnection waiting = conn(2);
     List<String> opened = new ArrayList<>();
     assertTrue(slots.tryAcquire(first, actor, () -> opened.add("first")));
     assertFalse(slots.tryAcquire(waiting, actor, () -> opened.add("waiting")));
@@ -64,9 +69,9 @@ class HandshakeSlotsTest {
     HandshakeSlots slots = new HandshakeSlots(1);
     VirtualScheduler actor = new VirtualScheduler();
     List<String> opened = new ArrayList<>();
-    assertTrue(slots.tryAcquire(new GatewayConnection(0), actor, () -> opened.add("first")));
+    assertTrue(slots.tryAcquire(conn(0), actor, () -> opened.add("first")));
     for (int i = 1; i <= 50_000; i++) {
-      GatewayConnection dropped = new GatewayConnection(i);
+      GatewayConnection dropped = conn(i);
       assertFalse(slots.tryAcquire(dropped, actor, () -> opened.add("dropped")));
       dropped.abandoned = true; // a fleet closing while its connections wait
     }

@@ -14,7 +14,7 @@ import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.internal.util.ApiUrls;
 import dev.svc.chat.internal.util.Log;
-import dev.svc.chat.internal.socketio.SocketIoPacket;
+import dev.svc.chat.internal.GatewayEvents;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.GatewaySession;
 import okhttp3.OkHttpClient;
@@ -50,11 +50,11 @@ class RealtimeEngineTest {
       }
 
       @Override
-      public void onServerEvent(SocketIoPacket event) {
+      public void onEvent(EventDecoder.Event<?> event) {
       }
     };
     engine = new RealtimeEngine(http, ApiUrls.of(gateway.apiUrl()).socketRequest(), scheduler,
-        new ReconnectPolicy(500, 30_000, HALF), 10_000, false, () -> 0, listener, new Log(ChatLogger.NONE));
+        new ReconnectPolicy(500, 30_000, HALF), 10_000, false, GatewayEvents.STANDARD, () -> 0, listener, new Log(ChatLogger.NONE));
   }
 
   @AfterEach

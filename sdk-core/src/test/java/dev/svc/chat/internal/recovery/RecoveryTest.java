@@ -42,6 +42,9 @@ class RecoveryTest {
   private final List<String> delivered = new ArrayList<>();
   private final List<ClientError> errors = new ArrayList<>();
   private final List<RecoveryEvent> recoveries = new ArrayList<>();
+  /** While true the app's handlers are behind: reads that wait for them are held in {@link #waiting}. */
+  private boolean handlersBehind;
+  private final List<Runnable> waiting = new ArrayList<>();
   private long wallClock = 1_000_000;
   private Recovery recovery;
 
@@ -65,6 +68,15 @@ class RecoveryTest {
       @Override
       public void report(ClientError error) {
         errors.add(error);
+      }
+
+      // no @Override: the hook by which recovery waits for the handlers (a no-op where it does not exist)
+      public void whenHandled(Runnable next) {
+        if (handlersBehind) {
+          waiting.add(next);
+        } else {
+          next.run();
+        }
       }
     };
     recovery = new Recovery(actor, service, sink, new ReconnectPolicy(100, 1_000, new Random(1)), () -> wallClock,
@@ -252,12 +264,32 @@ class RecoveryTest {
     assertEquals(Recovery.MAX_ROOMS, recovery.roomCount());
   }
 
+  @Test
+  void aBackfillReadsItsNextPageOnlyOnceTheHandlersCaughtUp() {
+    service.send("r1", 1);
+    firstConnect();
+    List<Long> sent = service.send("r1", 3_000); // only the last one arrives live: 2,999 to back-fill
+    handlersBehind = true;
+    recovery.onNewMessage(service.message("r1", sent.get(sent.size() - 1)));
+    assertTrue(service.pages <= 1, "recovery read " + service.pages + " pages for handlers that took nothing");
+    assertTrue(delivered.size() <= RoomBackfill.PAGE, delivered.size() + " messages published for a stuck handler");
+    handlersBehind = false;
+    while (!waiting.isEmpty()) {
+      List<Runnable> next = new ArrayList<>(waiting);
+      waiting.clear();
+      for (Runnable r : next) r.run();
+    }
+    assertEquals(3_000, delivered.size());
+    for (int i = 0; i < delivered.size(); i++) assertEquals("new r1#" + (i + 2) + "@" + (i + 2), delivered.get(i));
+  }
+
   /** The service's rooms in memory, with each read answered at once unless held or failing. */
   private final class FakeService implements RecoverySource {
     final Map<String, TreeMap<Long, Message>> rooms = new LinkedHashMap<>();
     final Map<String, Long> revs = new LinkedHashMap<>();
     final Map<String, List<Receipt>> receipts = new LinkedHashMap<>();
     int listings;
+    int pages;
     long now = 1_000_000;
     double failureRate;
     boolean forbidden;
@@ -359,6 +391,7 @@ class RecoveryTest {
 
     @Override
     public CompletableFuture<MessagePage> messages(String roomId, MessageQuery q) {
+      pages++;
       if (holdMessages) {
         CompletableFuture<MessagePage> f = new CompletableFuture<>();
         heldMessages.add(() -> f.complete(page(roomId, q)));

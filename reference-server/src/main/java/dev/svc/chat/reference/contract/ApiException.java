@@ -1,4 +1,4 @@
-package dev.svc.chat.reference.service;
+package dev.svc.chat.reference.contract;
 
 /**
  * A failure the contract names: an HTTP status, a stable code and a human message. REST maps it to the

@@ -1,4 +1,4 @@
-package dev.svc.chat.reference.service;
+package dev.svc.chat.reference.contract;
 
 import java.util.UUID;
 import java.util.regex.Pattern;

@@ -1,0 +1,123 @@
+package dev.svc.chat.reference;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.auth.SessionTokens;
+import dev.svc.chat.reference.cluster.Cluster;
+import dev.svc.chat.reference.gateway.FanOut;
+import dev.svc.chat.reference.gateway.Gateway;
+import dev.svc.chat.reference.gateway.GatewayConfig;
+import dev.svc.chat.reference.model.Json;
+import dev.svc.chat.reference.service.CallService;
+import dev.svc.chat.reference.service.ChatService;
+import dev.svc.chat.reference.service.MessageActions;
+import dev.svc.chat.reference.service.NotifyingPublisher;
+import dev.svc.chat.reference.service.PresenceDirectory;
+import dev.svc.chat.reference.service.PushService;
+import dev.svc.chat.reference.service.SendRateLimiter;
+import dev.svc.chat.reference.service.TenantSettingsCache;
+import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.store.OwnerOnlyFiles;
+import dev.svc.chat.reference.store.InMemoryStore;
+import dev.svc.chat.reference.store.JdbcStore;
+import dev.svc.chat.reference.store.Store;
+import dev.svc.chat.reference.webhook.WebhookDispatcher;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server's composition root: its parts wired together from its options, the store (in memory, H2 or
+ * PostgreSQL), tokens, the services and where their events go (the gateway's fan-out, or on PostgreSQL the
+ * cluster's bus), webhooks and the gateway, with the threads they run on. The HTTP side is {@link WebServer}.
+ */
+final class ServerComponents {
+
+    final Database database;
+    final Store store;
+    final ObjectMapper mapper = Json.newMapper();
+    final SessionTokens tokens;
+    final ChatService service;
+    final MessageActions actions;
+    final CallService calls;
+    final PushService push;
+    final WebhookDispatcher webhooks;
+    final Gateway gateway;
+    private final Cluster cluster;
+    private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
+    private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
+
+    ServerComponents(ServerOptions options) {
+        this.database = openDatabase(options);
+        this.store = database != null ? new JdbcStore(database) : new InMemoryStore();
+        this.tokens = new SessionTokens(store, options.clock);
+        FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
+        // On PostgreSQL, every server on the same database and schema is a node of one cluster: room events,
+        // presence and typing reach every node's sockets, and who is online counts every node's connections.
+        this.cluster = options.databaseUrl == null ? null : new Cluster(fanOut, mapper, store, database,
+                options.databaseUrl, options.databaseUser, options.databasePassword, options.databaseSchema,
+                options.busFaults);
+        PresenceDirectory online = cluster != null ? cluster.presence() : fanOut;
+        this.push = new PushService(store, options.clock, online);
+        TenantSettingsCache settingsCache = new TenantSettingsCache(store::settings,
+                TenantSettingsCache.DEFAULT_MAX_AGE);
+        this.webhooks = new WebhookDispatcher(mapper, store, options.clock, settingsCache, webhookPool,
+                options.webhookAttempts, options.webhookFirstRetry);
+        if (cluster != null) {
+            cluster.deliverWebhooks(webhooks, options.clock, options.webhookLease);
+        }
+        NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
+                webhooks);
+        this.service = new ChatService(store, options.clock,
+                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher, settingsCache);
+        this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
+        this.actions = new MessageActions(store, service, publisher, online);
+        this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
+                options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
+                options.outboundQueueBytes, options.webSocketCompression, options.sendPacing),
+                mapper, options.clock, store, tokens, fanOut, service);
+    }
+
+    /** Opens the database the options ask for: H2 in the data directory, PostgreSQL, or none (memory). */
+    private static Database openDatabase(ServerOptions options) {
+        if (options.dataDir != null) {
+            try {
+                OwnerOnlyFiles.createDirectory(options.dataDir); // it holds every tenant's secrets
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
+                        + e.getMessage(), e);
+            }
+            return Database.h2(options.dataDir);
+        }
+        if (options.databaseUrl != null) {
+            return Database.postgres(options.databaseUrl, options.databaseUser, options.databasePassword,
+                    options.databaseSchema);
+        }
+        return null;
+    }
+
+    /**
+     * Stops every thread and closes every connection of the parts but the gateway, which the server closes
+     * first, before Jetty stops: call timers, webhooks, the cluster, the store.
+     */
+    void closeAfterGateway() {
+        callTimers.shutdownNow();
+        webhooks.close();
+        webhookPool.shutdownNow();
+        if (cluster != null) {
+            cluster.close();
+        }
+        store.close();
+    }
+
+    private static ScheduledThreadPoolExecutor daemonPool(String name, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(threads, r -> {
+            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        pool.setRemoveOnCancelPolicy(true);
+        return pool;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.svc.chat.reference;
+
+import dev.svc.chat.reference.http.AccessLog;
+import dev.svc.chat.reference.http.ContractErrorHandler;
+import dev.svc.chat.reference.http.HttpSettings;
+import dev.svc.chat.reference.http.Routes;
+import io.javalin.Javalin;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The HTTP side of a server: Javalin on Jetty with the REST routes ({@link Routes}) and the Socket.IO gateway
+ * installed, Jetty's own refusals in the contract's error body, and a thread pool whose idle threads go.
+ */
+final class WebServer {
+
+    private WebServer() {
+    }
+
+    /** Starts Javalin on the options' host and port with the routes and gateway of {@code parts}. */
+    static Javalin start(ServerOptions options, ServerComponents parts) {
+        Javalin javalin = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.startupWatcherEnabled = false;
+            AccessLog.install(config);
+            config.jetty.modifyWebSocketServletFactory(parts.gateway::configure);
+            config.jetty.threadPool = jettyThreads();
+            config.jetty.modifyHttpConfiguration(HttpSettings::apply); // no header cache (see there)
+            // What Jetty refuses before a route runs (a header flood, a bad request line) in the contract's body.
+            config.jetty.modifyServer(server -> server.setErrorHandler(new ContractErrorHandler()));
+        });
+        Routes.install(javalin, parts.mapper, parts.store, parts.tokens, parts.service, parts.actions, parts.calls,
+                parts.push, parts.gateway.sendPacing());
+        parts.gateway.install(javalin);
+        javalin.start(options.host, options.port);
+        return javalin;
+    }
+
+    /**
+     * Javalin's pool (250 threads at most, named as Javalin names it), except that idle threads go after
+     * 10 s, all of them at once: Jetty's default retires one idle thread a minute, so the 250 threads a
+     * connection flood starts stayed for hours.
+     */
+    private static QueuedThreadPool jettyThreads() {
+        QueuedThreadPool pool = new QueuedThreadPool(250, 8, 10_000);
+        pool.setName("JettyServerThreadPool");
+        pool.setMaxEvictCount(250);
+        return pool;
+    }
+
+    /** Returns the TCP connections Jetty holds open, HTTP and WebSocket alike. */
+    static int openEndpoints(Javalin running) {
+        int n = 0;
+        for (Connector connector : running.jettyServer().server().getConnectors()) {
+            n += connector.getConnectedEndPoints().size();
+        }
+        return n;
+    }
+}

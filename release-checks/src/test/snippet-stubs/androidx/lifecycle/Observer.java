@@ -1,0 +1,5 @@
+package androidx.lifecycle;
+
+public interface Observer<T> {
+  void onChanged(T value);
+}

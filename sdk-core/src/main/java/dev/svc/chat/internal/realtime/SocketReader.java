@@ -1,0 +1,209 @@
+package dev.svc.chat.internal.realtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.svc.chat.ConnectionReason;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.socketio.EngineIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoCodec;
+import dev.svc.chat.internal.socketio.SocketIoPacket;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.Scheduler;
+import okhttp3.Response;
+import okhttp3.WebSocket;
+import okhttp3.WebSocketListener;
+import okio.ByteString;
+
+/**
+ * The first stage of the inbound pipeline: one socket's frames, read on its OkHttp reader thread and handed to
+ * the engine's actor in batches. On the reader: the frame's size checked against the gateway's
+ * {@code maxPayload}, an event frame's head scanned ({@link SocketIoCodec#fastEvent}) and passed through the
+ * {@link InboundGate} (control frames never wait), its payload read ahead by the socket's own
+ * {@link EventDecoder.Reader} while the actor is behind, then appended to a list, in order with the socket's
+ * other reports (binary frames, closing, failure, as tasks), so a close never overtakes the frames before it.
+ *
+ * <p>The hand-off: the reader posts one drain task when none is pending; the drain takes the whole list at once
+ * (two lists swapped, nothing allocated per frame) and hands it to the {@link GatewayConnection} in order, as one
+ * batch of deliveries ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned are
+ * dropped. Once idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst
+ * grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader never
+ * touches the connection's state: that is the actor's.
+ */
+final class SocketReader extends WebSocketListener {
+  private final GatewayConnection conn;
+  private final EngineListener listener;
+  private final Scheduler actor;
+  private final Log log;
+  private final Runnable drain = this::drain;
+  private final InboundGate gate;
+  /** This socket's reader of payloads ahead of the actor (the same decoder; its own buffers). */
+  private final EventDecoder.Reader readAhead;
+  private final Runnable onShed;
+
+  SocketReader(GatewayConnection conn, EngineListener listener, Scheduler actor, InboundGate gate,
+      EventDecoder.Reader readAhead, Runnable onShed, Log log) {
+    this.conn = conn;
+    this.listener = listener;
+    this.actor = actor;
+    this.log = log;
+    this.gate = gate;
+    this.readAhead = readAhead;
+    this.onShed = onShed;
+  }
+
+  @Override
+  public void onMessage(WebSocket webSocket, final String text) {
+    if (conn.abandoned) return;
+    final long limit = conn.inboundLimit;
+    if (text.length() > limit / 3) {
+      final long size = EngineIoCodec.utf8Size(text);
+      if (size > limit) {
+        // OkHttp has read it already; what matters now is not to queue it, and to drop the connection
+        task(() -> conn.onOversizedFrame(size, limit));
+        return;
+      }
+    }
+    if (text.length() > 1 && text.charAt(0) == '4' && text.charAt(1) == '2') {
+      // an event: its head is scanned here, once; only events pass the gate (control frames never wait)
+      SocketIoPacket event = SocketIoCodec.fastEvent(text);
+      if (!gate.admit(conn, event != null && InboundGate.sheddable(event.eventName))) {
+        if (gate.shed()) task(onShed);
+        return;
+      }
+      if (event != null) {
+        // its payload is read here too while the actor is behind (frames wait for it), else on the actor:
+        // the reading goes to whichever thread has time, so the reader and the actor share it on 2 cores
+        if (gate.frames() >= InboundGate.READ_AHEAD_MARK) readAhead.readAhead(event);
+        event(event);
+        return;
+      }
+    }
+    text(text);
+  }
+
+  @Override
+  public void onMessage(WebSocket webSocket, ByteString bytes) {
+    task(conn::onBinary);
+  }
+
+  @Override
+  public void onClosing(WebSocket webSocket, int code, String reason) {
+    webSocket.close(1000, null); // answer the close so OkHttp finishes the socket now
+    lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the gateway closed the connection (" + code + ")"));
+  }
+
+  @Override
+  public void onClosed(WebSocket webSocket, int code, String reason) {
+    conn.markGone();
+    conn.releaseSlot();
+    lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the connection closed (" + code + ")"));
+  }
+
+  @Override
+  public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+    conn.markGone();
+    conn.releaseSlot();
+    String why = response == null ? "the connection failed" : "the WebSocket upgrade was answered " + response.code();
+    if (response != null) response.close();
+    lost(ConnectionReason.TRANSPORT_ERROR, new TransportException(why + ": " + t, t));
+  }
+
+  private void lost(final ConnectionReason reason, final TransportException cause) {
+    task(() -> conn.lost(reason, cause));
+  }
+
+  // ---------------------------------------------------------------- the hand-off to the actor
+
+  /** Batches up to this size keep their list; a larger one's lists are dropped once the queue is idle. */
+  private static final int SMALL_BATCH = 16;
+  private final Object lock = new Object();
+  /** Filled by the reader thread; guarded by {@link #lock}. */
+  private ArrayList<Object> pending = new ArrayList<>();
+  /** The empty list swapped in for {@link #pending} at the next drain; actor only. */
+  private ArrayList<Object> spare = new ArrayList<>();
+  /** Whether a drain task is posted and has not yet found the list empty; guarded by {@link #lock}. */
+  private boolean scheduled;
+
+  /** Queues a text frame (reader thread); the gate counts it until the actor takes it. */
+  private void text(String frame) {
+    gate.queued();
+    offer(frame);
+  }
+
+  /**
+   * Queues an event frame the reader thread scanned (and maybe read ahead) already; the gate counts it as a
+   * text frame.
+   */
+  private void event(SocketIoPacket event) {
+    gate.queued();
+    offer(event);
+  }
+
+  /** Queues another report of the socket (closed, failed, a binary frame), in order with the frames. */
+  private void task(Runnable task) {
+    offer(task);
+  }
+
+  private void offer(Object item) {
+    boolean post;
+    synchronized (lock) {
+      pending.add(item);
+      post = !scheduled;
+      scheduled = true;
+    }
+    if (post) actor.execute(drain); // refused only after shutdown: then nothing is read any more
+  }
+
+  /** The drain, on the actor: hands everything queued so far to the connection as one batch. */
+  private void drain() {
+    ArrayList<Object> batch;
+    synchronized (lock) {
+      batch = pending;
+      pending = spare;
+    }
+    final int drained = batch.size();
+    try {
+      read(batch);
+    } finally {
+      batch.clear();
+      spare = batch;
+    }
+    boolean more;
+    boolean shrink; // idle after a burst: the lists it grew are not kept (a fleet holds two per client)
+    synchronized (lock) {
+      more = !pending.isEmpty();
+      scheduled = more;
+      shrink = !more && drained > SMALL_BATCH;
+      if (shrink) pending = new ArrayList<>();
+    }
+    if (shrink) spare = new ArrayList<>();
+    if (more) actor.execute(drain); // after whatever else waits on the actor: timers and commands keep their turn
+  }
+
+  /** Hands a batch to the connection, in order; what the batch delivers reaches the app as one batch too. */
+  private void read(List<Object> items) {
+    listener.onInboundBatch(true);
+    try {
+      for (int i = 0, n = items.size(); i < n; i++) {
+        Object item = items.get(i);
+        try {
+          if (item instanceof String) {
+            gate.taken();
+            if (!conn.abandoned) conn.onText((String) item);
+          } else if (item instanceof SocketIoPacket) {
+            gate.taken();
+            if (!conn.abandoned) conn.onEventFrame((SocketIoPacket) item);
+          } else {
+            ((Runnable) item).run();
+          }
+        } catch (Throwable t) {
+          // a bug in the actor must not lose the rest of the batch
+          log.error("unexpected error on the connection's serial queue", t);
+        }
+      }
+    } finally {
+      listener.onInboundBatch(false);
+    }
+  }
+}

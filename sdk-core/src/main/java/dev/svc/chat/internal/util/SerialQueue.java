@@ -1,0 +1,129 @@
+package dev.svc.chat.internal.util;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A serial queue of tasks over any {@link Executor}: tasks run one at a time, in submission order, whatever the
+ * executor's threads. Nothing here owns a thread, so many clients share one small pool. It is the client's actor
+ * (inside {@link SerialScheduler}, which adds timers) and its I/O queue ({@link #io}).
+ *
+ * <p>A task never runs on the thread that posts it (unless the executor is a direct one). A task that throws is
+ * logged and the next one runs. When the executor refuses to run the queue (an app's executor shut down while a
+ * client still used it), {@link #execute} returns false for that task and every later one, as after
+ * {@link #shutdown()}, and the tasks other threads queued meanwhile are dropped with it (counted in the log):
+ * nothing would ever run them. The queue itself exists only while tasks wait: an idle client holds none.
+ */
+public final class SerialQueue {
+  private final Executor executor;
+  private final Log log;
+  /** What the queue is, in the log: "engine" or "I/O". */
+  private final String name;
+  private final Runnable drain = this::drain;
+  /** Tasks waiting behind the running one; null when none waits. Guarded by {@link #drain}. */
+  private ArrayDeque<Runnable> queue;
+  /** Whether a drain is posted to the executor or running. Guarded by {@link #drain}. */
+  private boolean draining;
+  private volatile boolean shutdown;
+  private volatile Thread runner;
+
+  /** Creates a queue on {@code executor}, which it never shuts down; {@code name} says what it is in the log. */
+  public SerialQueue(Executor executor, String name, Log log) {
+    this.executor = executor;
+    this.name = name;
+    this.log = log;
+  }
+
+  /**
+   * Returns a client's queue for its blocking file I/O on the pool every client shares ({@link ClientThreads#io()}):
+   * never on a client's actor, whose thread also carries pings, acks and other clients' work, nor on the app's
+   * callback thread, so a slow disk (an fsync) delays only the work that waits for it. Being serial, what a
+   * client writes, deletes and reads happens in the order it asked for; a task reports by posting to the actor.
+   */
+  public static SerialQueue io(Log log) {
+    return new SerialQueue(ClientThreads.io(), "I/O", log);
+  }
+
+  /** Queues {@code task}; returns false if it will never run (shut down, or the executor refused the queue). */
+  public boolean execute(Runnable task) {
+    if (shutdown) return false;
+    synchronized (drain) {
+      if (queue == null) queue = new ArrayDeque<>(4);
+      queue.add(task);
+      if (draining) return true; // the running drain takes it
+      draining = true;
+    }
+    try {
+      executor.execute(drain);
+      return true;
+    } catch (RejectedExecutionException e) {
+      int dropped;
+      synchronized (drain) {
+        dropped = queue == null ? 0 : Math.max(0, queue.size() - 1);
+        queue = null;
+        draining = false;
+      }
+      String droppedNote = dropped == 0 ? "" : "; " + dropped + " other queued task(s) dropped";
+      if (!shutdown) {
+        shutdown = true;
+        log.error("the " + name + " executor refused the client's work (was it shut down while the client was in"
+            + " use?); the client stops working: close it" + droppedNote, e);
+      } else if (dropped > 0) {
+        log.warn("the " + name + " executor refused the client's work" + droppedNote, e);
+      }
+      return false;
+    }
+  }
+
+  private void drain() {
+    while (true) {
+      Runnable next;
+      synchronized (drain) {
+        next = queue == null ? null : queue.poll();
+        if (next == null) {
+          queue = null; // an idle client holds no queue
+          draining = false;
+          return;
+        }
+      }
+      run(next);
+    }
+  }
+
+  private void run(Runnable task) {
+    if (shutdown) return; // what was queued before shutdown() is dropped
+    Thread previous = runner;
+    runner = Thread.currentThread();
+    try {
+      task.run();
+    } catch (Throwable t) {
+      // a bug in a task must not stop the queue and strand every pending future
+      log.error("unexpected error on the client's " + name + " queue", t);
+    } finally {
+      runner = previous;
+    }
+  }
+
+  /** Returns how many tasks wait to run. */
+  public int backlog() {
+    synchronized (drain) {
+      return queue == null ? 0 : queue.size();
+    }
+  }
+
+  /** Returns whether the calling thread runs one of this queue's tasks now. */
+  public boolean inQueue() {
+    return Thread.currentThread() == runner;
+  }
+
+  /** Refuses every later task; what is queued and not yet running is dropped. */
+  public void shutdown() {
+    shutdown = true;
+  }
+
+  /** Returns whether the queue takes no more tasks. */
+  public boolean isShutdown() {
+    return shutdown;
+  }
+}
