@@ -7,10 +7,16 @@ def problems = []
 
 // 1. Invalid POMs. Maven only warns ("The POM for ... is invalid, transitive dependencies (if any) will not be
 //    available") and goes on without that artifact's dependencies.
+//    A missing POM counts only for what the user's project depends on (checked once the dependencies are
+//    listed, below): on a fresh machine Maven also looks up the POMs of its default plugins and their own
+//    dependencies (maven-clean-plugin 2.5, ...), which the build never needed and which are no artifact of ours.
 def log = new File(basedir, 'build.log').text
+def missingPoms = [] // [key: group:artifact, version:, line:]
 log.eachLine { line ->
-  if (line =~ /The POM for .* is (invalid|missing)/ || line.contains("'dependencies.dependency.version'")
-      || line =~ /\[(WARNING|ERROR)\].* is missing\b/) {
+  def missing = line =~ /The POM for ([^: ]+):([^: ]+):[^: ]+:([^: ]+) is missing/
+  if (missing.find()) {
+    missingPoms << [key: missing.group(1) + ':' + missing.group(2), version: missing.group(3), line: line.trim()]
+  } else if (line =~ /The POM for .* is invalid/ || line.contains("'dependencies.dependency.version'")) {
     problems << "invalid POM: " + line.trim()
   }
 }
@@ -37,6 +43,8 @@ def list = { File file ->
 def listed = new File(basedir, 'target/dependencies.txt')
 def resolved = listed.exists() ? list(listed) : []
 if (!listed.exists()) problems << "the consumer's dependencies could not be listed (see build.log)"
+missingPoms.findAll { m -> m.key.startsWith('dev.svc.chat:') || resolved.any { it.key == m.key && it.version == m.version } }
+    .each { problems << "invalid POM: " + it.line }
 // the consumer's own build failed: its first errors (an unresolved class, a failed test)
 log.readLines().findAll { it.startsWith('[ERROR]') && !it.trim().equals('[ERROR]') }.take(8).each { problems << it }
 def tested = list(new File(buildDependencies)).collectEntries { [(it.key): it.version] }
