@@ -21,6 +21,7 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.testing.Await;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.RecordingLogger;
@@ -100,11 +101,8 @@ class OutboxIoTest {
       disk.countDown();
       assertEquals("m-c1", sent.get(WAIT, TimeUnit.SECONDS).id());
       assertEquals(Collections.singletonList("c1"), attempts);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT);
-      while (dir.listFiles((d, name) -> name.endsWith(".json")).length > 0) {
-        assertTrue(System.nanoTime() < deadline, "the ended send's file was not deleted");
-        Thread.sleep(10); // polling interval
-      }
+      Await.until("the ended send's file is deleted",
+          () -> dir.listFiles((d, name) -> name.endsWith(".json")).length == 0);
       assertTrue(errors.isEmpty(), errors.toString());
     } finally {
       disk.countDown();
