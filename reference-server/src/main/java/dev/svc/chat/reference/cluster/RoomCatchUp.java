@@ -77,7 +77,7 @@ final class RoomCatchUp {
                 return;
             }
         }
-        for (RoomRevisions.Room room : revisions.holesOlderThanGrace(System.nanoTime())) {
+        for (RoomRevisions.Room room : revisions.holesOlderThanGrace()) {
             room(room);
         }
     }

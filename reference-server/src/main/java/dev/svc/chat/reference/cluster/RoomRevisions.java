@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * Which revisions of each room this node has handed to its sockets (and the seqs of the new messages among
@@ -25,6 +26,16 @@ final class RoomRevisions {
     static final long HOLE_GRACE_NANOS = 1_000_000_000L;
 
     private final Map<String, Room> rooms = new ConcurrentHashMap<>();
+    /** The monotonic clock a hole's age is read on: {@link System#nanoTime}, or a test's. */
+    private final LongSupplier nanoTime;
+
+    RoomRevisions() {
+        this(System::nanoTime);
+    }
+
+    RoomRevisions(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+    }
     private final Set<Room> holes = ConcurrentHashMap.newKeySet();
 
     /** Returns the room's record, created at revision 0 (a room created after this node began to listen). */
@@ -42,8 +53,9 @@ final class RoomRevisions {
         }
     }
 
-    /** Returns the rooms whose oldest hole is older than {@link #HOLE_GRACE_NANOS} at {@code nowNanos}. */
-    List<Room> holesOlderThanGrace(long nowNanos) {
+    /** Returns the rooms whose oldest hole is older than {@link #HOLE_GRACE_NANOS} now. */
+    List<Room> holesOlderThanGrace() {
+        long nowNanos = nanoTime.getAsLong();
         List<Room> due = new ArrayList<>();
         for (Room room : holes) {
             synchronized (room) {
@@ -126,7 +138,7 @@ final class RoomRevisions {
                 holeSince = 0;
                 holes.remove(this);
             } else if (holeSince == 0) {
-                holeSince = Math.max(1, System.nanoTime());
+                holeSince = Math.max(1, nanoTime.getAsLong());
                 holes.add(this);
             }
         }
