@@ -74,6 +74,17 @@ public interface ChatClient extends AutoCloseable {
   void close();
 
   /**
+   * Ends the user's session on this device: closes the client (as {@link #close()}: pending sends fail, nothing
+   * more is delivered) and deletes everything kept of the user on this device, the offline store
+   * ({@link SvcOptions.Builder#store}) and the outbox directory's entries of the user. A new client must be made
+   * for the next user. Without a store and an outbox directory it is {@link #close()}.
+   *
+   * @return a future completed once the data is deleted, or failed with a {@link ChatException} saying what
+   *     could not be deleted
+   */
+  CompletableFuture<@Nullable Void> logout();
+
+  /**
    * Joins a room on the realtime connection, leaving the previously joined one: a connection has one
    * joined room, which typing and room presence apply to. The room is remembered and joined again after
    * every reconnect. Messages of all the user's rooms arrive whether joined or not.

@@ -37,7 +37,19 @@ public final class ClientError {
      * A send loaded from the outbox directory at start (no future waits on it) was refused or timed out;
      * {@link #cause()} says why, {@link #roomId()} where.
      */
-    SEND_FAILED
+    SEND_FAILED,
+    /**
+     * The offline store could not be used as it was (a corrupt database, or one written by a newer SDK): it was
+     * deleted and is rebuilt from the service; nothing is shown from it meanwhile. {@link #cause()} is the
+     * store's {@link dev.svc.chat.store.StoreException}.
+     */
+    STORE_CORRUPT,
+    /**
+     * The offline store could not be opened, read or written (disk full, permissions): the client goes on from
+     * memory and the service, delivering what it receives; what was not stored may be delivered again after a
+     * restart. {@link #cause()} is the store's {@link dev.svc.chat.store.StoreException}.
+     */
+    STORE_IO
   }
 
   private final Kind kind;

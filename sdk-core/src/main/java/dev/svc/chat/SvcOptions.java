@@ -4,6 +4,7 @@ import java.io.File;
 import java.util.List;
 import java.util.concurrent.Executor;
 
+import dev.svc.chat.store.ChatStoreProvider;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +35,7 @@ public final class SvcOptions {
   private final long sendTimeoutMillis;
   private final boolean socketSends;
   private final @Nullable File outboxDirectory;
+  private final @Nullable ChatStoreProvider store;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -50,6 +52,7 @@ public final class SvcOptions {
     this.sendTimeoutMillis = b.sendTimeoutMillis;
     this.socketSends = b.socketSends;
     this.outboxDirectory = b.outboxDirectory;
+    this.store = b.store;
   }
 
   /**
@@ -192,6 +195,15 @@ public final class SvcOptions {
     return outboxDirectory;
   }
 
+  /**
+   * Returns the offline store's provider, if one was given.
+   *
+   * @return the provider, or null for a client that keeps nothing across restarts but its outbox directory
+   */
+  public @Nullable ChatStoreProvider store() {
+    return store;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -213,6 +225,7 @@ public final class SvcOptions {
     private long sendTimeoutMillis;
     private boolean socketSends = true;
     private @Nullable File outboxDirectory;
+    private @Nullable ChatStoreProvider store;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -406,6 +419,28 @@ public final class SvcOptions {
     public Builder outboxDirectory(File directory) {
       if (directory == null) throw new NullPointerException("directory == null");
       this.outboxDirectory = directory;
+      return this;
+    }
+
+    /**
+     * Turns on the offline store: the client keeps its user's rooms, messages (each in its latest revision,
+     * the newest per room up to the store's bound), receipts, each room's recovery watermarks and pending sends
+     * in the store that {@code provider} opens for the user at the first {@link ChatClient#connect}. So an app
+     * started without a network reads its rooms and messages at once ({@link ChatClient#getMessages} answers
+     * from the store when it holds the whole page, {@link MessagePage#fromStore()}), and recovery resumes each
+     * room from where delivery stopped: what the app received before a restart is not delivered again, what
+     * arrived while it was away is delivered once, in order. An event is handed to the handlers once the
+     * write that stores it committed. The outbox lives in the store too (then {@link #outboxDirectory} is not
+     * used). The store is read and written on the client's I/O queue only. Tokens are never stored.
+     * {@link ChatClient#logout()} wipes it. Stores: {@code SqliteChatStore} ({@code svc-chat-sdk-store-sqlite})
+     * on the JVM, {@code AndroidChatStore} in {@code svc-chat-sdk-android}.
+     *
+     * @param provider opens the store of a user
+     * @return this builder
+     */
+    public Builder store(ChatStoreProvider provider) {
+      if (provider == null) throw new NullPointerException("provider == null");
+      this.store = provider;
       return this;
     }
 

@@ -153,6 +153,12 @@ public final class RealChatClient implements ChatClient {
   }
 
   @Override
+  public CompletableFuture<Void> logout() {
+    close();
+    return CompletableFuture.completedFuture(null); // the store's wipe is wired with the store
+  }
+
+  @Override
   public CompletableFuture<Room> joinRoom(final String roomId) {
     Inputs.roomId(roomId);
     if (closed.get()) return failed(new ChatStateException("the client is closed"));

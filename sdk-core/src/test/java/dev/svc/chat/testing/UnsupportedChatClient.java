@@ -47,6 +47,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
   }
 
   @Override
+  public CompletableFuture<Void> logout() {
+    throw unsupported();
+  }
+
+  @Override
   public CompletableFuture<Room> joinRoom(String roomId) {
     throw unsupported();
   }

@@ -1,0 +1,76 @@
+package dev.svc.chat.store;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import dev.svc.chat.MessagePart;
+
+/** A send of the outbox, stored until it ends (sent, refused or timed out). */
+public final class StoredSend {
+  private final String roomId;
+  private final String clientMessageId;
+  private final String senderId;
+  private final List<MessagePart> parts;
+  private final long createdAt;
+  private final long sequence;
+
+  /**
+   * Creates a stored send.
+   *
+   * @param roomId the room it goes to
+   * @param clientMessageId its idempotency key, unique among the user's sends
+   * @param senderId the user who sent it
+   * @param parts what it says
+   * @param createdAt when the app made it, epoch milliseconds
+   * @param sequence its order among the user's sends
+   */
+  public StoredSend(String roomId, String clientMessageId, String senderId, List<MessagePart> parts, long createdAt,
+      long sequence) {
+    if (roomId == null) throw new NullPointerException("roomId == null");
+    if (clientMessageId == null) throw new NullPointerException("clientMessageId == null");
+    if (senderId == null) throw new NullPointerException("senderId == null");
+    if (parts == null) throw new NullPointerException("parts == null");
+    this.roomId = roomId;
+    this.clientMessageId = clientMessageId;
+    this.senderId = senderId;
+    this.parts = Collections.unmodifiableList(new ArrayList<>(parts));
+    this.createdAt = createdAt;
+    this.sequence = sequence;
+  }
+
+  /** @return the room it goes to */
+  public String roomId() {
+    return roomId;
+  }
+
+  /** @return its idempotency key */
+  public String clientMessageId() {
+    return clientMessageId;
+  }
+
+  /** @return the user who sent it */
+  public String senderId() {
+    return senderId;
+  }
+
+  /** @return what it says, unmodifiable */
+  public List<MessagePart> parts() {
+    return parts;
+  }
+
+  /** @return when the app made it, epoch milliseconds */
+  public long createdAt() {
+    return createdAt;
+  }
+
+  /** @return its order among the user's sends: sends are loaded and retried in this order */
+  public long sequence() {
+    return sequence;
+  }
+
+  @Override
+  public String toString() {
+    return "StoredSend{" + clientMessageId + " to " + roomId + ", sequence=" + sequence + "}";
+  }
+}

@@ -1,0 +1,73 @@
+package dev.svc.chat.store;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import dev.svc.chat.Message;
+import dev.svc.chat.Receipt;
+
+/** What a client reads from its store when it starts ({@link ChatStore#load()}). */
+public final class StoredState {
+  private final List<StoredRoom> rooms;
+  private final List<Receipt> receipts;
+  private final List<Message> changedAbove;
+  private final List<StoredSend> sends;
+  private final long writtenAt;
+
+  /**
+   * Creates a state.
+   *
+   * @param rooms the rooms with their watermarks
+   * @param receipts the latest receipt per room and user
+   * @param changedAbove the stored messages whose {@code rev} is above their room's revision watermark (the
+   *     changes applied out of order, which recovery must not deliver again)
+   * @param sends the pending sends in {@link StoredSend#sequence()} order
+   * @param writtenAt when the store was last written, epoch milliseconds (0: never)
+   */
+  public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
+      List<StoredSend> sends, long writtenAt) {
+    this.rooms = Collections.unmodifiableList(new ArrayList<>(rooms));
+    this.receipts = Collections.unmodifiableList(new ArrayList<>(receipts));
+    this.changedAbove = Collections.unmodifiableList(new ArrayList<>(changedAbove));
+    this.sends = Collections.unmodifiableList(new ArrayList<>(sends));
+    this.writtenAt = writtenAt;
+  }
+
+  /** Returns the state of a store that holds nothing. @return an empty state */
+  public static StoredState empty() {
+    List<StoredRoom> none = Collections.emptyList();
+    return new StoredState(none, Collections.<Receipt>emptyList(), Collections.<Message>emptyList(),
+        Collections.<StoredSend>emptyList(), 0);
+  }
+
+  /** @return the rooms with their watermarks */
+  public List<StoredRoom> rooms() {
+    return rooms;
+  }
+
+  /** @return the latest receipt per room and user */
+  public List<Receipt> receipts() {
+    return receipts;
+  }
+
+  /** @return the stored messages whose revision is above their room's revision watermark */
+  public List<Message> changedAbove() {
+    return changedAbove;
+  }
+
+  /** @return the pending sends, oldest first */
+  public List<StoredSend> sends() {
+    return sends;
+  }
+
+  /** @return when the store was last written, epoch milliseconds; 0 when never */
+  public long writtenAt() {
+    return writtenAt;
+  }
+
+  /** @return whether the store holds nothing */
+  public boolean isEmpty() {
+    return rooms.isEmpty() && sends.isEmpty() && receipts.isEmpty();
+  }
+}
