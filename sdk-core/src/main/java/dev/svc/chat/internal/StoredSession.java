@@ -18,6 +18,7 @@ import dev.svc.chat.internal.offline.OfflineStore;
 import dev.svc.chat.internal.offline.StoreJournal;
 import dev.svc.chat.internal.recovery.DeliverySink;
 import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.rooms.RoomListModel;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.util.SerialQueue;
@@ -39,6 +40,7 @@ final class StoredSession {
   private final Scheduler actor;
   private final Log log;
   private Recovery recovery;
+  private RoomListModel roomList;
   /** Whether the stored state was handed to recovery (actor). */
   private boolean restored;
 
@@ -58,10 +60,11 @@ final class StoredSession {
     return new StoredSession(offline, new StoreJournal(router, hub, offline, actor, wallClock), actor, log);
   }
 
-  /** Makes recovery record its deliveries in the store and deliver through the journal. */
-  void attach(Recovery recovery) {
+  /** Hands the stored state to {@code recovery} at the first connect (recovery delivers through the journal). */
+  void attach(Recovery recovery, RoomListModel roomList) {
     this.recovery = recovery;
-    recovery.journal(journal);
+    this.roomList = roomList;
+    roomList.follow();
   }
 
   /**
@@ -91,6 +94,7 @@ final class StoredSession {
     if (restored) return;
     restored = true;
     recovery.restore(state);
+    roomList.restore(state);
   }
 
   /** Answers from the store when it holds the whole page, else asks {@code service}. */
