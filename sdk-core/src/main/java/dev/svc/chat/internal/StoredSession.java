@@ -56,7 +56,7 @@ final class StoredSession {
       LongSupplier wallClock, Log log) {
     if (options.store() == null) return null;
     OfflineStore offline = new OfflineStore(options.store(), SerialQueue.io(log), actor,
-        e -> hub.publish(EventType.CLIENT_ERROR, e), log);
+        e -> hub.publish(EventType.CLIENT_ERROR, e), options.unreadCap(), log);
     return new StoredSession(offline, new StoreJournal(router, hub, offline, actor, wallClock), actor, log);
   }
 
@@ -75,8 +75,9 @@ final class StoredSession {
       final Function<String, CompletableFuture<Void>> connect) {
     final CompletableFuture<Void> result = new CompletableFuture<>();
     offline.open(userId).thenAccept(state -> {
+      final java.util.Map<String, dev.svc.chat.store.RoomDigest> digests = offline.takeDigests(); // on the I/O queue
       boolean posted = actor.execute(() -> {
-        restore(state);
+        restore(state, digests);
         connect.apply(token.get()).whenComplete((v, e) -> {
           if (e != null) {
             result.completeExceptionally(e);
@@ -90,11 +91,11 @@ final class StoredSession {
     return result;
   }
 
-  private void restore(StoredState state) {
+  private void restore(StoredState state, java.util.Map<String, dev.svc.chat.store.RoomDigest> digests) {
     if (restored) return;
     restored = true;
     recovery.restore(state);
-    roomList.restore(state);
+    roomList.restore(state, digests);
   }
 
   /** Answers from the store when it holds the whole page, else asks {@code service}. */

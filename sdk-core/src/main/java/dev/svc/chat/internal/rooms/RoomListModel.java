@@ -125,10 +125,19 @@ public final class RoomListModel implements RecoveryJournal {
    * Starts from what the offline store kept (actor, at the first connect, after {@link #user}): its rooms and the
    * user's receipts; the first snapshot follows at once, marked {@link RoomList#fromStore()}.
    */
-  public void restore(dev.svc.chat.store.StoredState state) {
-    if (!following) return;
-    for (dev.svc.chat.store.StoredRoom r : state.rooms()) listed(r.room());
-    for (Receipt r : state.receipts()) receipt(r);
+  public void restore(dev.svc.chat.store.StoredState state, Map<String, dev.svc.chat.store.RoomDigest> digests) {
+    if (!following || me == null) return;
+    Map<String, Long> ownRead = new HashMap<>();
+    for (Receipt r : state.receipts()) {
+      if (r.userId().equals(me)) ownRead.put(r.roomId(), r.seq());
+    }
+    for (dev.svc.chat.store.StoredRoom stored : state.rooms()) {
+      RoomTally t = tally(stored.room().id(), stored.room());
+      Long read = ownRead.get(stored.room().id());
+      if (read != null) t.read(read);
+      t.restore(stored.room(), digests.get(stored.room().id()), me, cap);
+      changed(t);
+    }
     listingDone(true);
   }
 

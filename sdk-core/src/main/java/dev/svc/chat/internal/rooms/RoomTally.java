@@ -53,6 +53,25 @@ final class RoomTally {
     summary = null;
   }
 
+  /**
+   * Starts from the store: the room, the first seq of its stored history and what it holds above the receipt
+   * ({@code digest} null: nothing stored of it but its row).
+   */
+  void restore(Room stored, dev.svc.chat.store.RoomDigest digest, String me, int cap) {
+    room = stored;
+    if (digest == null) {
+      listed(stored);
+      return;
+    }
+    knownFrom = digest.lowSeq();
+    for (Message m : digest.recent()) recent.put(m.seq(), m);
+    for (Message m : digest.unread()) {
+      if (!m.senderId().equals(me) && !m.isDeleted() && m.seq() > readSeq) unread.put(m.seq(), m.id());
+    }
+    while (unread.size() > cap + 1) knownFrom = Math.max(knownFrom, unread.pollFirstEntry().getKey() + 1);
+    summary = null;
+  }
+
   /** A message of the room, new or changed, seen by this user {@code me}. */
   void message(Message m, String me, int cap) {
     if (m.seq() < knownFrom && (knownFrom == Long.MAX_VALUE || m.seq() == knownFrom - 1)) knownFrom = m.seq();

@@ -173,6 +173,29 @@ class RoomListModelTest {
     assertEquals(Arrays.asList("r2", "r1"), ids(latest()));
   }
 
+  @Test
+  void afterARestartWithoutTheNetworkTheCountsComeFromTheStoreAtOnce() {
+    model.follow(); // a client with a store
+    List<Message> history = new ArrayList<>();
+    for (int i = 0; i < 5; i++) history.add(service.post("r1", i == 3 ? "me" : "bob")); // #4 is the user's own
+    Room r1 = service.list().get(0);
+    dev.svc.chat.store.StoredState state = new dev.svc.chat.store.StoredState(
+        Collections.singletonList(new dev.svc.chat.store.StoredRoom(r1, 5, 5)),
+        Collections.singletonList(Receipt.of("r1", "me", "r1-2", 2, 1)), Collections.<Message>emptyList(),
+        Collections.<dev.svc.chat.store.StoredSend>emptyList(), 99);
+    dev.svc.chat.store.RoomDigest digest = new dev.svc.chat.store.RoomDigest(1, history.subList(1, 5),
+        Arrays.asList(history.get(2), history.get(4)));
+    service.rooms.clear(); // the service is out of reach: nothing may be read from it
+    model.restore(state, Collections.singletonMap("r1", digest));
+    model.subscribe(snapshots::add, () -> { throw new AssertionError("no listing while the store answers"); });
+    run();
+    assertEquals(1, snapshots.size());
+    assertTrue(latest().fromStore());
+    assertEquals(2, unread("r1"), "#3 and #5 of bob above the receipt at 2; #4 is the user's own");
+    assertEquals(5, latest().room("r1").lastMessage().seq());
+    assertEquals(0, service.reads, "exact from the store: nothing read");
+  }
+
   private static List<String> ids(RoomList list) {
     List<String> out = new ArrayList<>();
     for (RoomSummary s : list.rooms()) out.add(s.room().id());
