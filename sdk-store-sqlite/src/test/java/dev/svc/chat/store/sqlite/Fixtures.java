@@ -66,6 +66,18 @@ final class Fixtures {
     return ids;
   }
 
+  /** Returns a room's low_seq as stored (read by a second connection, as WAL allows beside the open store). */
+  static long lowSeq(File dir, String userId, String roomId) throws SQLException {
+    try (Connection c = connect(SqliteChatStore.provider(dir).file(userId));
+        java.sql.PreparedStatement p = c.prepareStatement("SELECT low_seq FROM rooms WHERE id = ?")) {
+      p.setString(1, roomId);
+      try (java.sql.ResultSet rs = p.executeQuery()) {
+        if (!rs.next()) throw new AssertionError("no room " + roomId);
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** Opens a plain connection to a database file, for a test's own SQL. */
   static Connection connect(File file) throws SQLException {
     return DriverManager.getConnection("jdbc:sqlite:" + file.getAbsolutePath());

@@ -127,6 +127,7 @@ class StoreRulesTest {
   void aRoomKeepsItsNewestMessagesUpToItsBound() throws Exception {
     open(5, 1000);
     store.write(batch("r", 1, 8));
+    assertEquals(4, Fixtures.lowSeq(dir, "alice", "r"));
     assertEquals(range(4, 8), seqs(store.messages("r", MessageQuery.latest(5))));
     assertNull(store.messages("r", MessageQuery.latest(6)), "seq 3 was evicted");
     assertNull(store.messages("r", MessageQuery.before(4, 1)));
@@ -135,6 +136,7 @@ class StoreRulesTest {
     assertEquals(range(4, 8), seqs(store.messages("r", MessageQuery.latest(5))));
     // a new message pushes the oldest out
     store.write(batch("r", 9, 9));
+    assertEquals(5, Fixtures.lowSeq(dir, "alice", "r"));
     assertEquals(range(5, 9), seqs(store.messages("r", MessageQuery.latest(5))));
     assertNull(store.messages("r", MessageQuery.latest(6)));
   }

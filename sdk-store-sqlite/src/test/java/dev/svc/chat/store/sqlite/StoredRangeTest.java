@@ -39,9 +39,14 @@ class StoredRangeTest {
     store.close();
   }
 
+  private long lowSeq(String roomId) throws Exception {
+    return Fixtures.lowSeq(dir, "alice", roomId);
+  }
+
   @Test
   void theLatestPageIsAnsweredWhenTheRangeHoldsIt() throws Exception {
     store.write(batch("r", 51, 100)); // the latest page of a room seen for the first time
+    assertEquals(51, lowSeq("r"));
     MessagePage page = store.messages("r", MessageQuery.latest(50));
     assertEquals(range(51, 100), seqs(page));
     assertTrue(page.hasMore(), "older messages exist");
@@ -98,6 +103,7 @@ class StoredRangeTest {
     StoreWrite older = new StoreWrite();
     for (long s = 41; s <= 50; s++) older.message(message("r", s, s));
     store.write(older);
+    assertEquals(41, lowSeq("r"));
     assertEquals(range(41, 100), seqs(store.messages("r", MessageQuery.latest(60))));
     assertEquals(range(41, 50), seqs(store.messages("r", MessageQuery.before(51, 10))));
     assertNull(store.messages("r", MessageQuery.before(51, 11)));
@@ -109,6 +115,7 @@ class StoredRangeTest {
     StoreWrite w = new StoreWrite(); // 11..14 never stored, yet the watermark goes to 20
     for (long s = 15; s <= 20; s++) w.message(message("r", s, s));
     store.write(w.watermarks("r", 20, 20));
+    assertEquals(15, lowSeq("r"));
     assertEquals(range(15, 20), seqs(store.messages("r", MessageQuery.latest(6))));
     assertNull(store.messages("r", MessageQuery.latest(7)));
     assertNull(store.messages("r", MessageQuery.before(15, 1)));
@@ -116,6 +123,7 @@ class StoredRangeTest {
     StoreWrite fill = new StoreWrite();
     for (long s = 11; s <= 14; s++) fill.message(message("r", s, s));
     store.write(fill);
+    assertEquals(1, lowSeq("r"));
     assertEquals(range(1, 20), seqs(store.messages("r", MessageQuery.latest(50))));
   }
 
@@ -126,7 +134,10 @@ class StoredRangeTest {
     for (long s = 11; s <= 12; s++) ahead.message(message("r", s, s));
     store.write(ahead);
     assertEquals(range(1, 10), seqs(store.messages("r", MessageQuery.latest(50))), "ahead of the watermark");
+    assertNull(store.messages("r", MessageQuery.after(8, 4)), "the page would end past the watermark");
+    assertNull(store.messages("r", MessageQuery.before(13, 2)), "the page would start past the watermark");
     store.write(new StoreWrite().watermarks("r", 12, 12));
+    assertEquals(1, lowSeq("r"));
     assertEquals(range(1, 12), seqs(store.messages("r", MessageQuery.latest(50))));
   }
 
@@ -152,6 +163,7 @@ class StoredRangeTest {
     for (long s = 1; s <= 700; s++) w.message(message("r", s, s));
     store.write(w);
     store.write(new StoreWrite().watermarks("r", 700, 700));
+    assertEquals(1, lowSeq("r"));
     assertEquals(range(601, 700), seqs(store.messages("r", MessageQuery.latest(100))));
     MessagePage first = store.messages("r", MessageQuery.before(51, 50));
     assertEquals(range(1, 50), seqs(first));
