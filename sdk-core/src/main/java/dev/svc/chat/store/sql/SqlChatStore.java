@@ -108,7 +108,7 @@ public final class SqlChatStore implements ChatStore {
   @Override
   public @Nullable MessagePage messages(String roomId, MessageQuery query) throws StoreException {
     checkOpen();
-    long[] range = {0, -1, 0};
+    long[] range = {0, -1};
     boolean[] found = {false};
     db.query("SELECT low_seq, seq_watermark FROM rooms WHERE id = ?", row -> {
       range[0] = row.integer(0);

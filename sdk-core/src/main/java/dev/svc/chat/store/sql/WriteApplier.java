@@ -1,5 +1,6 @@
 package dev.svc.chat.store.sql;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -142,7 +143,7 @@ final class WriteApplier {
   private void evictRooms() throws StoreException {
     long count = RoomRange.count(db, "SELECT count(*) FROM rooms");
     if (count <= maxRooms) return;
-    List<String> oldest = new java.util.ArrayList<>();
+    List<String> oldest = new ArrayList<>();
     db.query("SELECT id FROM rooms ORDER BY activity_at, id LIMIT ?", row -> oldest.add(RoomRange.text(row, 0)),
         count - maxRooms);
     for (String roomId : oldest) removeRoom(db, roomId);
