@@ -170,6 +170,22 @@ class SqliteFilesTest {
     assertEquals(StoreException.Kind.CORRUPT, e.kind(), e.getMessage());
   }
 
+  @Test
+  void aRowThatDoesNotReadBackIsCorrupt() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    ChatStore store = provider.open("alice");
+    try {
+      store.write(batch("r", 1, 3));
+      try (java.sql.Connection c = Fixtures.connect(provider.file("alice"))) {
+        c.createStatement().executeUpdate("UPDATE messages SET json = '{\"id\":' WHERE seq = 2");
+      }
+      StoreException e = assertThrows(StoreException.class, () -> store.messages("r", MessageQuery.latest(3)));
+      assertEquals(StoreException.Kind.CORRUPT, e.kind(), e.getMessage());
+    } finally {
+      store.close();
+    }
+  }
+
   private static String mode(File f) throws Exception {
     return PosixFilePermissions.toString(Files.getPosixFilePermissions(f.toPath()));
   }
