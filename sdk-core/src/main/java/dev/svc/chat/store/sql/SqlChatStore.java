@@ -170,6 +170,10 @@ public final class SqlChatStore implements ChatStore {
       db.rollback();
       throw e;
     }
+    // Deleted rows stay in SQLite's free pages and in the write-ahead log until overwritten: rebuilding the
+    // file and emptying the log makes a logout leave no readable trace of the user's messages.
+    db.update("VACUUM");
+    db.query("PRAGMA wal_checkpoint(TRUNCATE)", row -> { });
   }
 
   @Override

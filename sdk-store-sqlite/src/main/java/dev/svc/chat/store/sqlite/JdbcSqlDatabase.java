@@ -32,6 +32,13 @@ final class JdbcSqlDatabase implements SqlDatabase {
 
   @Override
   public int update(String sql, @Nullable Object... args) throws StoreException {
+    if (sql.equals("VACUUM")) {
+      // SQLite refuses VACUUM while a statement of the connection is open (sqlite-jdbc keeps a finished
+      // query's statement open until its next use): the cached ones go, and are prepared again when used
+      closeStatements();
+      execute(sql);
+      return 0;
+    }
     try {
       PreparedStatement statement = prepare(sql, args);
       return statement.executeUpdate();
@@ -93,19 +100,23 @@ final class JdbcSqlDatabase implements SqlDatabase {
 
   @Override
   public void close() {
-    for (PreparedStatement s : statements.values()) {
-      try {
-        s.close();
-      } catch (SQLException ignored) {
-        // closing the connection below releases it anyway
-      }
-    }
-    statements.clear();
+    closeStatements();
     try {
       connection.close();
     } catch (SQLException ignored) {
       // nothing left to release
     }
+  }
+
+  private void closeStatements() {
+    for (PreparedStatement s : statements.values()) {
+      try {
+        s.close();
+      } catch (SQLException ignored) {
+        // a statement that cannot close is released with the connection
+      }
+    }
+    statements.clear();
   }
 
   private void execute(String sql) throws StoreException {

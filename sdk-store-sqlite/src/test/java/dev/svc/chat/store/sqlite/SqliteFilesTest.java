@@ -186,6 +186,30 @@ class SqliteFilesTest {
     }
   }
 
+  @Test
+  void clearLeavesNoTraceOfTheRowsInTheFiles() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    ChatStore store = provider.open("alice");
+    try {
+      StoreWrite w = new StoreWrite();
+      for (long s = 1; s <= 200; s++) {
+        w.message(Fixtures.message("r", s, s).newBuilder()
+            .parts(Collections.singletonList(dev.svc.chat.MessagePart.text("secret-marker " + s))).build());
+      }
+      store.write(w.watermarks("r", 200, 200));
+      store.clear();
+      for (String suffix : Arrays.asList("", "-wal")) {
+        File f = new File(provider.file("alice").getPath() + suffix);
+        if (!f.exists()) continue;
+        String bytes = new String(Files.readAllBytes(f.toPath()), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(bytes.contains("secret-marker"), f.getName() + " still holds a cleared message");
+      }
+      assertTrue(store.load().isEmpty());
+    } finally {
+      store.close();
+    }
+  }
+
   private static String mode(File f) throws Exception {
     return PosixFilePermissions.toString(Files.getPosixFilePermissions(f.toPath()));
   }
