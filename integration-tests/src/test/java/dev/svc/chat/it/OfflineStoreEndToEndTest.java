@@ -1,0 +1,118 @@
+package dev.svc.chat.it;
+
+import static dev.svc.chat.it.Futures.WAIT;
+import static dev.svc.chat.it.Futures.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.RecoveryEvent;
+import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.SvcOptions;
+import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.store.sqlite.SqliteChatStore;
+import java.io.File;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A client with the SQLite store against the reference server: restarted, it delivers only what it missed, once
+ * and in order; started without a network, it shows its rooms, messages and unread counts from the store.
+ */
+class OfflineStoreEndToEndTest {
+  @TempDir Path dir;
+  private ChatFixture chat;
+  private Admin admin;
+
+  @BeforeEach
+  void start() {
+    chat = new ChatFixture(ReferenceServer.builder().port(0));
+    admin = chat.admin();
+  }
+
+  @AfterEach
+  void stop() {
+    chat.close();
+  }
+
+  private SvcOptions.Builder withStore(String apiUrl) {
+    return SvcOptions.builder(apiUrl).store(SqliteChatStore.provider(dir.resolve("store").toFile()));
+  }
+
+  private static List<Long> seqs(List<Message> list) {
+    return list.stream().map(Message::seq).toList();
+  }
+
+  @Test
+  void aRestartDeliversOnlyWhatWasMissedAndAnOfflineStartShowsTheStore() throws Exception {
+    String room = admin.createRoom("general", "alice", "bob");
+    ChatClient bob = chat.connected("bob");
+
+    // alice's first run: three messages arrive and are stored
+    ChatClient alice1 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    RecordingHandler<Message> first = ChatFixture.record(alice1, EventType.NEW_MESSAGE);
+    await(alice1.connect("alice", admin.mint("alice")));
+    Message m1 = await(bob.sendText(room, "one"));
+    await(bob.sendText(room, "two"));
+    await(bob.sendText(room, "three"));
+    for (int i = 1; i <= 3; i++) assertEquals(i, first.next(WAIT).seq());
+    alice1.close();
+
+    // while alice is away: two messages and an edit
+    await(bob.sendText(room, "four"));
+    await(bob.sendText(room, "five"));
+    Message edited = await(bob.updateMessage(room, m1.id(), List.of(MessagePart.text("one, edited"))));
+
+    // alice's second run, on the same store: what she missed, once, in order; nothing she had
+    ChatClient alice2 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    RecordingHandler<Message> news = ChatFixture.record(alice2, EventType.NEW_MESSAGE);
+    RecordingHandler<Message> updates = ChatFixture.record(alice2, EventType.MESSAGE_UPDATED);
+    RecordingHandler<RecoveryEvent> recovery = ChatFixture.record(alice2, EventType.RECOVERY);
+    RecordingHandler<RoomList> lists = new RecordingHandler<>();
+    alice2.roomList(lists);
+    await(alice2.connect("alice", admin.mint("alice")));
+    recovery.next(e -> e.roomId() == null && e.phase() == RecoveryEvent.Phase.FINISHED);
+    assertEquals(List.of(4L, 5L), seqs(news.all()), "the two sent while away, and not 1 to 3 again");
+    assertEquals(List.of(edited), updates.all(), "the edit made while away, once");
+    MessagePage page = await(alice2.getMessages(room));
+    assertTrue(page.fromStore(), "the store holds the whole page");
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(page.messages()));
+    assertEquals("one, edited", page.messages().get(0).text());
+    RoomList fromStore = lists.next(WAIT);
+    assertTrue(fromStore.fromStore(), "the first snapshot comes from the store");
+    assertEquals(3, fromStore.room(room).unreadCount(), "what the store held: bob's 1 to 3, never read");
+    RoomList synced = lists.next(l -> !l.fromStore() && l.room(room) != null && l.room(room).unreadCount() == 5);
+    assertEquals("five", synced.room(room).lastMessage().text());
+    alice2.close();
+
+    // alice's third run, with the service out of reach: everything from the store at once
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    ChatClient alice3 = chat.newClient(withStore("http://127.0.0.1:" + deadPort + "/v1").build());
+    RecordingHandler<RoomList> offline = new RecordingHandler<>();
+    alice3.roomList(offline);
+    alice3.connect("alice", admin.mint("alice")); // never connects
+    RoomList shown = offline.next(WAIT);
+    assertTrue(shown.fromStore());
+    assertEquals(5, shown.room(room).unreadCount(), "counts as they were, without the network");
+    assertEquals("five", shown.room(room).lastMessage().text());
+    MessagePage offlinePage = await(alice3.getMessages(room));
+    assertTrue(offlinePage.fromStore());
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(offlinePage.messages()));
+    assertEquals(List.of(room), await(alice3.listRooms()).stream().map(Room::id).toList());
+    assertFalse(new File(dir.toFile(), "store").listFiles().length == 0);
+  }
+}
