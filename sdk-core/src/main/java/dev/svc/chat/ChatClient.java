@@ -248,7 +248,8 @@ public interface ChatClient extends AutoCloseable {
   /**
    * Marks a room read up to and including a message. Every member gets {@link EventType#ROOM_READ}. A
    * receipt never moves backwards: marking an older message answers the current receipt and notifies
-   * nobody.
+   * nobody. The room list's unread count ({@link #roomList}) drops at once. A read the network failed (offline) is
+   * kept, the latest per room, and sent when the next connection is accepted: the future completes then.
    *
    * @param roomId the room id
    * @param messageId the newest message the user has seen

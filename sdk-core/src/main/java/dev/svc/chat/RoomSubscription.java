@@ -15,7 +15,9 @@ import dev.svc.chat.internal.util.Log;
  * A live view of one room, made by {@link Svc#createRoomSubscription}: it joins the room (waiting for the
  * connection if it is still connecting, or not yet asked to connect), loads the latest history, hands it over
  * oldest first, and then hands over that room's messages and updates as the client delivers them. Live events
- * that arrive while history loads are held back and delivered after it, without duplicates.
+ * that arrive while history loads are held back and delivered after it, without duplicates. With an offline
+ * store ({@link SvcOptions.Builder#store}) it is cache-first: the history comes from the store when it holds the
+ * page (at once, even offline), and what the store lacks arrives as the events recovery delivers.
  *
  * <p>It keeps no recovery of its own: the client's recovery (on by default, see
  * {@link SvcOptions.Builder#recoverMissedEvents}) already delivers every message of every room once and in

@@ -50,6 +50,35 @@ class OfflineStoreEndToEndTest {
     return SvcOptions.builder(apiUrl).store(SqliteChatStore.provider(dir.resolve("store").toFile()));
   }
 
+  @Test
+  void tokensAreNeverStoredAndLogoutLeavesNothingOfTheUser() throws Exception {
+    String room = admin.createRoom("general", "alice", "bob");
+    ChatClient bob = chat.connected("bob");
+    String token = admin.mint("alice");
+    ChatClient alice = chat.newClient(withStore(chat.server().apiUrl()).build());
+    RecordingHandler<Message> news = ChatFixture.record(alice, EventType.NEW_MESSAGE);
+    await(alice.connect("alice", token));
+    await(bob.sendText(room, "secret plans"));
+    news.next(WAIT);
+    await(alice.sendText(room, "noted"));
+    File[] files = dir.resolve("store").toFile().listFiles();
+    assertTrue(files != null && files.length > 0);
+    for (File f : files) {
+      String bytes = new String(java.nio.file.Files.readAllBytes(f.toPath()), java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertFalse(bytes.contains(token), f.getName() + " holds the session token");
+    }
+    await(alice.logout());
+    File[] left = dir.resolve("store").toFile().listFiles();
+    assertEquals(0, left == null ? 0 : left.length, "the user's database and its side files are gone");
+
+    ChatClient again = chat.newClient(withStore(chat.server().apiUrl()).build());
+    RecordingHandler<RoomList> lists = new RecordingHandler<>();
+    again.roomList(lists);
+    await(again.connect("alice", admin.mint("alice")));
+    RoomList first = lists.next(WAIT);
+    assertFalse(first.fromStore() && first.room(room) != null, "nothing of the wiped store is shown");
+  }
+
   private static List<Long> seqs(List<Message> list) {
     return list.stream().map(Message::seq).toList();
   }
