@@ -256,7 +256,9 @@ public final class RealChatClient implements ChatClient {
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
     CompletableFuture<Message> sent = outbox.enqueue(roomId, parts, clientMessageId, credentials.userId());
-    sent.thenAccept(m -> engine.actor().execute(() -> roomList.message(m))); // the room's activity, never unread
+    if (roomList.following()) {
+      sent.thenAccept(m -> engine.actor().execute(() -> roomList.message(m))); // the room's activity, never unread
+    }
     return callbacks.relay(sent);
   }
 
@@ -299,7 +301,7 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<Receipt> markRead(final String roomId, final String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    engine.actor().execute(() -> roomList.markedRead(roomId, messageId)); // the count drops at once
+    if (roomList.following()) engine.actor().execute(() -> roomList.markedRead(roomId, messageId)); // drops at once
     return callbacks.relay(reads.markRead(roomId, messageId));
   }
 

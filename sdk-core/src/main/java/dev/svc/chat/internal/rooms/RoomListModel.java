@@ -46,7 +46,8 @@ public final class RoomListModel implements RecoveryJournal {
   // actor-confined
   private final Map<String, RoomTally> rooms = new HashMap<>();
   private String me;
-  private boolean following;
+  /** Written on the actor, read anywhere: a client whose list nobody follows skips the hand-overs. */
+  private volatile boolean following;
   /** Whether the rooms were listed (or read from the store) at least once: snapshots start then. */
   private boolean known;
   private boolean fromStore;
@@ -179,6 +180,11 @@ public final class RoomListModel implements RecoveryJournal {
   /** Returns the tally of a room (tests and the fill). */
   RoomTally tally(String roomId) {
     return rooms.get(roomId);
+  }
+
+  /** Returns whether the list follows the rooms (any thread): without it, nothing needs to be handed over. */
+  public boolean following() {
+    return following;
   }
 
   String user() {
