@@ -147,7 +147,7 @@ public final class RealChatClient implements ChatClient {
       if (stored == null) return callbacks.relay(credentials.signIn(userId, token, engine::connect));
       // the user's store opens first, and recovery starts from it before the connection opens
       return callbacks.relay(credentials.signIn(userId, token,
-          t -> stored.connect(userId, credentials::token, engine::connect)));
+          t -> stored.connect(userId, credentials::token, () -> wantConnected && !closed.get(), engine::connect)));
     } catch (ChatStateException refused) { // another user, or closed
       return failed(refused);
     }

@@ -3,6 +3,7 @@ package dev.svc.chat.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -69,15 +70,20 @@ final class StoredSession {
 
   /**
    * Opens {@code userId}'s store (once), hands what it kept to recovery on the actor, then runs {@code connect}
-   * with the token current by then.
+   * with the token current by then, unless {@code wanted} says the app disconnected meanwhile.
    */
-  CompletableFuture<Void> connect(String userId, final Supplier<String> token,
+  CompletableFuture<Void> connect(String userId, final Supplier<String> token, final BooleanSupplier wanted,
       final Function<String, CompletableFuture<Void>> connect) {
     final CompletableFuture<Void> result = new CompletableFuture<>();
     offline.open(userId).thenAccept(state -> {
       final java.util.Map<String, dev.svc.chat.store.RoomDigest> digests = offline.takeDigests(); // on the I/O queue
       boolean posted = actor.execute(() -> {
         restore(state, digests);
+        if (!wanted.getAsBoolean()) { // disconnect() or close() came while the store opened: they win
+          result.completeExceptionally(new dev.svc.chat.ChatStateException(
+              "disconnect() was called before the connection opened"));
+          return;
+        }
         connect.apply(token.get()).whenComplete((v, e) -> {
           if (e != null) {
             result.completeExceptionally(e);

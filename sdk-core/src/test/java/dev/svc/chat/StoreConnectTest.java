@@ -1,0 +1,110 @@
+package dev.svc.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.ChatStoreProvider;
+import dev.svc.chat.store.RoomDigest;
+import dev.svc.chat.store.StoreWrite;
+import dev.svc.chat.store.StoredRoom;
+import dev.svc.chat.store.StoredState;
+import dev.svc.chat.testing.Await;
+import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.GatewaySession;
+import dev.svc.chat.testing.VirtualTaskScheduler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A connect waits for the user's store to open; a disconnect made meanwhile wins. */
+class StoreConnectTest {
+  private final FakeGateway gateway;
+  private final CountDownLatch opening = new CountDownLatch(1);
+  private final ChatClient client;
+
+  StoreConnectTest() throws Exception {
+    gateway = new FakeGateway();
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).scheduler(new VirtualTaskScheduler())
+        .store(new SlowStore()).build());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    opening.countDown();
+    client.close();
+    gateway.close();
+  }
+
+  @Test
+  void aDisconnectWhileTheStoreOpensLeavesTheClientDisconnected() throws Exception {
+    CompletableFuture<Void> connected = client.connect("alice", "good-jwt");
+    client.disconnect();
+    opening.countDown(); // the store opens after the app disconnected
+    ExecutionException e = assertThrows(ExecutionException.class, () -> connected.get(30, TimeUnit.SECONDS));
+    assertTrue(e.getCause() instanceof ChatStateException, String.valueOf(e.getCause()));
+    assertEquals(ConnectionState.DISCONNECTED, client.state());
+    // the next connect is the gateway's first session: the one decided before the disconnect never opened
+    CompletableFuture<Void> again = client.connect("alice", "good-jwt");
+    GatewaySession first = gateway.nextSession();
+    first.awaitConnect();
+    Await.value(again);
+    assertEquals(1, first.id);
+  }
+
+  /** A store whose open waits for the test. */
+  private final class SlowStore implements ChatStoreProvider, ChatStore {
+    @Override
+    public ChatStore open(String userId) {
+      try {
+        opening.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return this;
+    }
+
+    @Override
+    public void delete(String userId) {
+    }
+
+    @Override
+    public StoredState load() {
+      return StoredState.empty();
+    }
+
+    @Override
+    public MessagePage messages(String roomId, MessageQuery query) {
+      return null;
+    }
+
+    @Override
+    public RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
+      return null;
+    }
+
+    @Override
+    public void write(StoreWrite write) {
+    }
+
+    @Override
+    public void clear() {
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public List<StoredRoom> rooms() {
+      return Collections.emptyList();
+    }
+  }
+}
