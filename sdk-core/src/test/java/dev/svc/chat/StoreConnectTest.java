@@ -59,8 +59,28 @@ class StoreConnectTest {
     assertEquals(1, first.id);
   }
 
+  @Test
+  void theSendsAUserLeftInTheStoreArePendingAgainAfterTheNextConnect() throws Exception {
+    opening.countDown();
+    SlowStore store = new SlowStore();
+    store.left = Collections.singletonList(new dev.svc.chat.store.StoredSend("r1", "c-left", "alice",
+        Collections.singletonList(MessagePart.text("typed in a tunnel")), 1, 7));
+    // the actor on the calling thread: the outbox asks for its stored sends as early as it can
+    ChatClient restarted = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false)
+        .engineExecutor(Runnable::run).scheduler(new VirtualTaskScheduler()).store(store).build());
+    try {
+      restarted.connect("alice", "good-jwt");
+      Await.until("the stored send is pending", () -> restarted.pendingSends().size() == 1);
+      assertEquals("c-left", restarted.pendingSends().get(0).clientMessageId());
+    } finally {
+      restarted.close();
+    }
+  }
+
   /** A store whose open waits for the test. */
   private final class SlowStore implements ChatStoreProvider, ChatStore {
+    List<dev.svc.chat.store.StoredSend> left = Collections.emptyList();
+
     @Override
     public ChatStore open(String userId) {
       try {
@@ -77,7 +97,8 @@ class StoreConnectTest {
 
     @Override
     public StoredState load() {
-      return StoredState.empty();
+      return new StoredState(Collections.<StoredRoom>emptyList(), Collections.<Receipt>emptyList(),
+          Collections.<Message>emptyList(), left, 0);
     }
 
     @Override
