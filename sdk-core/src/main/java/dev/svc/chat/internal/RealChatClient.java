@@ -70,6 +70,8 @@ public final class RealChatClient implements ChatClient {
   /** Whether the app wants the realtime connection: set by connect, cleared by disconnect and close. */
   private volatile boolean wantConnected;
   private final Recovery recovery;
+  /** The offline store, or null without one. */
+  private final StoredSession stored;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
   private static final Random JITTER = new SecureRandom();
@@ -94,18 +96,24 @@ public final class RealChatClient implements ChatClient {
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
+    java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery, outbox and store
+    this.stored = StoredSession.of(options, hub, router, actor, wallClock, log);
+    final StoredSession store = stored;
+    // events held for a store write count for the inbound gate like those waiting for the handlers
+    java.util.function.IntSupplier undelivered = store == null ? hub::undelivered
+        : () -> hub.undelivered() + store.journal.waiting();
     this.engine = new RealtimeEngine(http.webSocket, urls.socketRequest(), actor,
-        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, hub::undelivered,
+        backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
     this.credentials = new Credentials(options.tokenRefresher(), callbacks, log);
     credentials.listen(engine::tokenChanged); // a refresh or updateToken; connect gives its token itself
     this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
-    java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery and the outbox
-    this.recovery = new Recovery(actor, RecoveryReads.over(rest), router, backoff, wallClock,
-        options.recoverMissedEvents(), log);
+    this.recovery = new Recovery(actor, RecoveryReads.over(rest), store == null ? router : store.journal, backoff,
+        wallClock, options.recoverMissedEvents(), log);
+    if (store != null) store.attach(recovery);
     this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), hub,
-        backoff, wallClock, log);
+        backoff, wallClock, store == null ? null : store.offline, log);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(credentials, engine, () -> wantConnected && !closed.get(), log));
   }
@@ -119,7 +127,10 @@ public final class RealChatClient implements ChatClient {
       credentials.checkUser(userId); // one client, one user: refused before anything user-scoped moves
       outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
       wantConnected = true;
-      return callbacks.relay(credentials.signIn(userId, token, engine::connect));
+      if (stored == null) return callbacks.relay(credentials.signIn(userId, token, engine::connect));
+      // the user's store opens first, and recovery starts from it before the connection opens
+      return callbacks.relay(credentials.signIn(userId, token,
+          t -> stored.connect(userId, credentials::token, engine::connect)));
     } catch (ChatStateException refused) { // another user, or closed
       return failed(refused);
     }
@@ -146,16 +157,27 @@ public final class RealChatClient implements ChatClient {
     }
     if (!closed.compareAndSet(false, true)) return;
     wantConnected = false;
+    if (stored != null) stored.settle(); // what was about to reach the handlers does, stored
     credentials.close();
     rest.close();
     engine.shutdown();
     outbox.close();
+    if (stored != null) stored.close();
   }
 
   @Override
   public CompletableFuture<Void> logout() {
     close();
-    return CompletableFuture.completedFuture(null); // the store's wipe is wired with the store
+    if (stored == null) return callbacks.relay(outbox.wipe(credentials.userId()));
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    stored.wipe().whenComplete((v, e) -> {
+      if (e == null) {
+        result.complete(null);
+      } else {
+        result.completeExceptionally(new ChatStateException(StoredSession.describe(CallbackExecutor.unwrap(e))));
+      }
+    });
+    return callbacks.relay(result);
   }
 
   @Override
@@ -188,6 +210,7 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<List<Room>> listRooms() {
+    if (stored != null) return callbacks.relay(stored.rooms(engine.state(), rest::listRooms));
     return callbacks.relay(rest.listRooms());
   }
 
@@ -200,6 +223,7 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
     Inputs.roomId(roomId);
     Inputs.nonNull(query, "query");
+    if (stored != null) return callbacks.relay(stored.messages(roomId, query, () -> rest.getMessages(roomId, query)));
     return callbacks.relay(rest.getMessages(roomId, query));
   }
 

@@ -28,7 +28,7 @@ import okio.Okio;
  * atomic rename(2) on POSIX systems.) The directory itself is not synced, which Java 8 cannot do without
  * {@code java.nio.file}: a process kill loses nothing, a power cut may lose the latest rename.
  */
-final class FileOutboxStore {
+final class FileOutboxStore implements OutboxPersistence {
   /** An entry file larger than this is not read (a send is at most 64 KiB on the wire). */
   static final long MAX_ENTRY_BYTES = 1 << 20;
   private static final Charset UTF_8 = Charset.forName("UTF-8");
@@ -61,7 +61,8 @@ final class FileOutboxStore {
   }
 
   /** Writes {@code entry} atomically; returns its file. */
-  File write(OutboxEntry entry) throws IOException {
+  @Override
+  public File write(OutboxEntry entry) throws IOException {
     ensureDirectory();
     String name = userKey(entry.senderId) + "-" + String.format(Locale.ROOT, "%019d", entry.sequence) + "-"
         + key(entry.clientMessageId) + SUFFIX;
@@ -85,6 +86,16 @@ final class FileOutboxStore {
     }
   }
 
+  @Override
+  public void delete(Object handle) throws IOException {
+    delete((File) handle);
+  }
+
+  @Override
+  public String where() {
+    return directory.toString();
+  }
+
   /** Deletes an entry's file; a file already gone is not an error. */
   void delete(File file) throws IOException {
     if (!file.delete() && file.exists()) throw new IOException("could not delete " + file);
@@ -95,7 +106,8 @@ final class FileOutboxStore {
    * not touched. A file that cannot be read is renamed to {@code <name>.corrupt} and reported; a stale temp
    * file of the user (a write cut short) is deleted.
    */
-  List<OutboxEntry> load(String userId, long nowMillis, Reporter reporter) {
+  @Override
+  public List<OutboxEntry> load(String userId, long nowMillis, Reporter reporter) {
     List<OutboxEntry> entries = new ArrayList<>();
     if (!directory.exists()) return entries;
     File[] files = directory.listFiles();
@@ -120,14 +132,14 @@ final class FileOutboxStore {
         continue;
       }
       if (!e.senderId.equals(userId)) continue; // another user whose key collides: not ours to touch
-      e.file = f;
+      e.handle = f;
       entries.add(e);
     }
     Collections.sort(entries, new Comparator<OutboxEntry>() {
       @Override
       public int compare(OutboxEntry a, OutboxEntry b) {
         int c = Long.compare(a.sequence, b.sequence);
-        return c != 0 ? c : a.file.getName().compareTo(b.file.getName());
+        return c != 0 ? c : ((File) a.handle).getName().compareTo(((File) b.handle).getName());
       }
     });
     return entries;

@@ -1,6 +1,5 @@
 package dev.svc.chat.internal.outbox;
 
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -24,6 +23,7 @@ import dev.svc.chat.PendingSend;
 import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.offline.OfflineStore;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
@@ -41,9 +41,10 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * send is retried after the backoff, and the rest follow it in order. A network
  * error, a 5xx or a 429 is retried with exponential backoff and full jitter (at least the answer's
  * {@code Retry-After}) and the same {@code clientMessageId}, which the service deduplicates. A send ends by
- * success, by any other refusal, by the optional deadline, or when the client closes. With a
- * {@link FileOutboxStore} each entry is written before its first attempt and deleted when it ends (not when
- * the client closes), and the entries a user left are loaded at the user's first connect.
+ * success, by any other refusal, by the optional deadline, or when the client closes. With an
+ * {@link OutboxPersistence} (the offline store, else the outbox directory) each entry is written before its
+ * first attempt and deleted when it ends (not when the client closes), and the entries a user left are loaded
+ * at the user's first connect.
  *
  * <p>State is confined to the client's actor: answers of the transport are posted back to it. The files are
  * read, written (with an fsync) and deleted on the client's {@link SerialQueue}, never on the actor: a send enters
@@ -86,7 +87,7 @@ public final class Outbox {
   private final Consumer<ClientError> errors;
   private final ReconnectPolicy backoff;
   private final long sendTimeoutMillis;
-  private final FileOutboxStore store;
+  private final OutboxPersistence store;
   /** Where {@link #store} is used; null without a store. */
   private final SerialQueue io;
   private final LongSupplier wallClock;
@@ -118,7 +119,7 @@ public final class Outbox {
    * {@code sendTimeoutMillis} 0 means no deadline; {@code wallClock} gives the {@code createdAt} of new sends.
    */
   Outbox(Scheduler actor, Transport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
-      long sendTimeoutMillis, FileOutboxStore store, SerialQueue io, LongSupplier wallClock, Log log) {
+      long sendTimeoutMillis, OutboxPersistence store, SerialQueue io, LongSupplier wallClock, Log log) {
     if (store != null && io == null) throw new NullPointerException("a store needs an I/O queue");
     this.actor = actor;
     this.transport = transport;
@@ -133,14 +134,16 @@ public final class Outbox {
 
   /**
    * Returns the outbox of a client with these options (deadline and directory), the client's backoff and
-   * wall clock, errors published as {@link EventType#CLIENT_ERROR}; its files on a queue of the shared I/O pool.
+   * wall clock, errors published as {@link EventType#CLIENT_ERROR}; its entries in {@code offline} when the client
+   * has a store (on the store's I/O queue), else in the options' directory on a queue of the shared I/O pool.
    */
   public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport, final EventHub hub,
-      ReconnectPolicy backoff, LongSupplier wallClock, Log log) {
-    FileOutboxStore store = options.outboxDirectory() == null ? null
-        : new FileOutboxStore(options.outboxDirectory(), log);
+      ReconnectPolicy backoff, LongSupplier wallClock, OfflineStore offline, Log log) {
+    OutboxPersistence store = offline != null ? new StoreOutbox(offline)
+        : options.outboxDirectory() == null ? null : new FileOutboxStore(options.outboxDirectory(), log);
+    SerialQueue io = offline != null ? offline.io() : store == null ? null : SerialQueue.io(log);
     return new Outbox(actor, transport, e -> hub.publish(EventType.CLIENT_ERROR, e), backoff,
-        options.sendTimeoutMillis(), store, store == null ? null : SerialQueue.io(log), wallClock, log);
+        options.sendTimeoutMillis(), store, io, wallClock, log);
   }
 
   // ---------------------------------------------------------------- any thread
@@ -185,6 +188,11 @@ public final class Outbox {
     shut = true;
     pending.clear();
     for (CompletableFuture<Message> f : new ArrayList<>(open)) f.completeExceptionally(closedError());
+  }
+
+  /** Deletes the entries {@code user} left (logout, after {@link #close()}); completes on the I/O queue. */
+  public CompletableFuture<Void> wipe(String user) {
+    return store == null || user == null ? CompletableFuture.<Void>completedFuture(null) : OutboxWipe.run(store, io, user);
   }
 
   // ---------------------------------------------------------------- actor
@@ -232,7 +240,7 @@ public final class Outbox {
   private void loaded(String user, List<OutboxEntry> loaded) {
     if (closed || !user.equals(userId)) return; // closed, or another user meanwhile: the files stay
     for (OutboxEntry e : loaded) queue(e);
-    if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + store.directory());
+    if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + store.where());
   }
 
   private void add(OutboxEntry e) {
@@ -262,22 +270,22 @@ public final class Outbox {
   /** On the I/O queue: writes the entry's file (durable when this returns), then hands it back to the actor. */
   private void write(OutboxEntry e) {
     e.sequence = nextFileSequence++; // read on the actor after the post below, which publishes it
-    File file = null;
+    Object file = null;
     Exception error = null;
     try {
       file = store.write(e);
     } catch (IOException | RuntimeException ex) {
       error = ex;
     }
-    final File written = file;
+    final Object written = file;
     final Exception failure = error;
     actor.execute(() -> written(e, written, failure)); // refused after close: the file stays, as at close
   }
 
   /** The entry's write ended: it enters its room's queue now, unless it ended meanwhile. */
-  private void written(OutboxEntry e, File file, Exception error) {
+  private void written(OutboxEntry e, Object file, Exception error) {
     writing.remove(e);
-    e.file = file;
+    e.handle = file;
     if (error != null) {
       report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
           + error.getMessage() + "); it is kept in memory only", e.roomId, error);
@@ -415,12 +423,12 @@ public final class Outbox {
 
   /** Deletes the entry's file on the I/O queue, or once it is written. */
   private void deleteFile(final OutboxEntry e) {
-    final File file = e.file;
+    final Object file = e.handle;
     if (file == null) {
       e.deleteWhenWritten = writing.contains(e);
       return;
     }
-    e.file = null;
+    e.handle = null;
     io.execute(() -> {
       try {
         store.delete(file);

@@ -1,6 +1,5 @@
 package dev.svc.chat.internal.outbox;
 
-import java.io.File;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,8 +34,8 @@ final class OutboxEntry {
    * loaded (for an outbox in memory, on the actor when queued), and read on the actor after that hand-over.
    */
   long sequence;
-  /** The entry's file, or null for one kept in memory only (or not written yet, or deleted). */
-  File file;
+  /** The entry's handle in the outbox's persistence (its file, or its row), or null for one kept in memory only (or not written yet, or deleted). */
+  Object handle;
   /** Whether the entry ended while its file was being written: the file is deleted once written. */
   boolean deleteWhenWritten;
   int attempts;

@@ -65,6 +65,8 @@ public final class Recovery {
   private final LongSupplier wallClock;
   /** False: nothing is fetched; live events are delivered as they come, repeats dropped. */
   private final boolean fetches;
+  /** Where deliveries and watermarks are recorded for the offline store. */
+  private RecoveryJournal journal = RecoveryJournal.NONE;
 
   /** The rooms' ledgers, least recently used first; null until the first room is seen (a bot in no room). */
   private LinkedHashMap<String, RoomLedger> rooms;
@@ -98,6 +100,25 @@ public final class Recovery {
     this.backoff = backoff;
     this.wallClock = wallClock;
     this.log = log;
+  }
+
+  /** Records deliveries and watermarks in {@code journal} (the offline store); set before the first connect. */
+  public void journal(RecoveryJournal journal) {
+    this.journal = journal;
+  }
+
+  /**
+   * Starts from what the offline store kept (actor, before the first connect): each stored room resumes from
+   * its watermarks, the changes applied above its revision watermark and the receipts delivered are not
+   * delivered again, and the next connection recovers as after a loss at the store's last write (rooms the
+   * user joined meanwhile deliver what was sent since, every room's receipts are read).
+   */
+  public void restore(dev.svc.chat.store.StoredState state) {
+    Map<String, RoomLedger> stored = StoredLedgers.of(state);
+    if (stored.isEmpty()) return;
+    for (RoomLedger room : stored.values()) remember(room.roomId, room);
+    everListed = true;
+    lostAt = state.writtenAt() > 0 ? state.writtenAt() : wallClock.getAsLong();
   }
 
   // ---------------------------------------------------------------- live events (actor)
@@ -176,7 +197,10 @@ public final class Recovery {
   /** A live {@code room-read}. */
   public void onReceipt(Receipt r) {
     RoomLedger room = ledger(r.roomId());
-    if (room == null || room.newerReceipt(r)) sink.publish(EventType.ROOM_READ, r);
+    if (room == null || room.newerReceipt(r)) {
+      journal.receipt(r);
+      sink.publish(EventType.ROOM_READ, r);
+    }
   }
 
   // ---------------------------------------------------------------- connection (actor)
@@ -248,12 +272,14 @@ public final class Recovery {
     boolean firstList = !everListed;
     everListed = true;
     for (Room r : list) {
+      journal.listed(r);
       RoomLedger room = ledger(r.id());
       if (room == null) {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
           start.fresh = firstList;
           remember(r.id(), start);
+          journal.watermarks(r.id(), start.seq, start.rev);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
@@ -381,6 +407,7 @@ public final class Recovery {
   /** Called by a back-fill that gives up on a room the user cannot read any more. */
   void forget(RoomLedger room) {
     if (ledger(room.roomId) == room) rooms.remove(room.roomId);
+    journal.forgotten(room.roomId);
   }
 
   boolean isClosed() {
@@ -388,16 +415,28 @@ public final class Recovery {
   }
 
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
-    sink.publish(EventType.NEW_MESSAGE, m);
     room.seq = m.seq();
     room.markApplied(m.id(), m.rev());
+    journal.delivered(m, room.seq, room.rev); // before the publish: a store's write goes with the event
+    sink.publish(EventType.NEW_MESSAGE, m);
     if (by != null) by.messages++;
   }
 
   void deliverUpdate(RoomLedger room, Message m, RoomBackfill by) {
-    sink.publish(EventType.MESSAGE_UPDATED, m);
     room.markApplied(m.id(), m.rev());
+    journal.delivered(m, room.seq, room.rev);
+    sink.publish(EventType.MESSAGE_UPDATED, m);
     if (by != null) by.updates++;
+  }
+
+  /** A receipt read by a back-fill is delivered: recorded for the store. */
+  void receiptDelivered(Receipt r) {
+    journal.receipt(r);
+  }
+
+  /** The room's watermarks moved without a delivery: recorded for the store. */
+  void watermarksMoved(RoomLedger room) {
+    journal.watermarks(room.roomId, room.seq, room.rev);
   }
 
   /** Delivers the held messages that now follow without a gap. */

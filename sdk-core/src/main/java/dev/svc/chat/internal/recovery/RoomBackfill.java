@@ -132,6 +132,7 @@ final class RoomBackfill {
     room.rev = Math.max(0, rev);
     List<Message> deliver = new ArrayList<>(history);
     history.clear();
+    owner.watermarksMoved(room);
     for (Message m : deliver) {
       if (m.seq() == room.seq + 1) owner.deliverNew(room, latest(m), this);
     }
@@ -187,7 +188,9 @@ final class RoomBackfill {
       readChanges();
       return;
     }
+    long before = room.rev;
     room.raiseWatermark(page.rev());
+    if (room.rev != before) owner.watermarksMoved(room);
     if (receiptsSince > 0) {
       readReceipts();
     } else {
@@ -205,6 +208,7 @@ final class RoomBackfill {
     for (Receipt r : list) {
       boolean fresh = room.knowsReceiptOf(r.userId()) || r.readAt() >= receiptsSince;
       if (fresh && room.newerReceipt(r)) {
+        owner.receiptDelivered(r);
         owner.sink.publish(EventType.ROOM_READ, r);
         receipts++;
       }

@@ -14,13 +14,31 @@ import org.jspecify.annotations.Nullable;
 public interface SqlDatabase {
   /** Reads one row of a query's result. */
   interface Row {
-    /** @param column the column, from 0 @return its text, or null for NULL */
+    /**
+     * Reads a column of the row.
+     *
+     * @param column the column, from 0
+     * @return its text, or null for NULL
+     * @throws StoreException when it cannot be read
+     */
     @Nullable String text(int column) throws StoreException;
 
-    /** @param column the column, from 0 @return its integer (0 for NULL) */
+    /**
+     * Reads a column of the row.
+     *
+     * @param column the column, from 0
+     * @return its integer (0 for NULL)
+     * @throws StoreException when it cannot be read
+     */
     long integer(int column) throws StoreException;
 
-    /** @param column the column, from 0 @return whether it is NULL */
+    /**
+     * Reads a column of the row.
+     *
+     * @param column the column, from 0
+     * @return whether it is NULL
+     * @throws StoreException when it cannot be read
+     */
     boolean isNull(int column) throws StoreException;
   }
 

@@ -283,6 +283,87 @@ class RecoveryTest {
     for (int i = 0; i < delivered.size(); i++) assertEquals("new r1#" + (i + 2) + "@" + (i + 2), delivered.get(i));
   }
 
+  @Test
+  void aRestartFromTheStoreDeliversWhatWasMissedOnceInOrderAndNothingTwice() {
+    StoreJournalDouble store = new StoreJournalDouble();
+    recovery.journal(store);
+    service.send("r1", 2);
+    service.send("r2", 1);
+    firstConnect();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // #3, live
+    recovery.onMessageUpdated(service.message("r1", 1, service.edit("r1", 1))); // rev 4, live
+    service.read("r1", "bob", 3, wallClock);
+    recovery.onReceipt(Receipt.of("r1", "bob", "r1-m3", 3, wallClock));
+    assertEquals(Arrays.asList("new r1#3@3", "upd r1#1@4", "read r1 bob@3"), delivered);
+
+    // the app is stopped; meanwhile two messages, an edit and a receipt of another user
+    service.send("r1", 2); // seq 4, 5 (revs 5, 6)
+    service.edit("r1", 3); // rev 7
+    service.read("r1", "carol", 6, wallClock + 5);
+    delivered.clear();
+    setUp();
+    recovery.restore(store.state(wallClock));
+    recovery.onConnected();
+    assertEquals(Arrays.asList("new r1#4@5", "new r1#5@6", "upd r1#3@7", "read r1 carol@6"), only("r1"),
+        "what arrived while the app was stopped, once and in order; nothing it had before");
+    assertEquals(Arrays.asList(), only("r2"));
+  }
+
+  @Test
+  void aChangeAppliedAboveTheWatermarkBeforeARestartIsNotDeliveredAgain() {
+    StoreJournalDouble store = new StoreJournalDouble();
+    recovery.journal(store);
+    service.send("r1", 2);
+    firstConnect();
+    long skipped = service.edit("r1", 1); // rev 3, never arrives live
+    long applied = service.edit("r1", 2); // rev 4, arrives live: above the watermark (3 is missing)
+    recovery.onMessageUpdated(service.message("r1", 2, applied));
+    assertEquals(Arrays.asList("upd r1#2@4"), delivered);
+    delivered.clear();
+    setUp();
+    recovery.restore(store.state(wallClock)); // before the grace timer read the changes
+    recovery.onConnected();
+    assertEquals(Arrays.asList("upd r1#1@" + skipped), only("r1"), "rev 3 once, rev 4 not again");
+  }
+
+  /** What a store keeps of the journal: the latest watermarks, messages and receipts. */
+  private static final class StoreJournalDouble implements RecoveryJournal {
+    final Map<String, long[]> marks = new LinkedHashMap<>();
+    final Map<String, Message> messages = new LinkedHashMap<>();
+    final Map<String, Receipt> receipts = new LinkedHashMap<>();
+
+    @Override
+    public void delivered(Message m, long seq, long rev) {
+      Message known = messages.get(m.id());
+      if (known == null || known.rev() < m.rev()) messages.put(m.id(), m);
+      watermarks(m.roomId(), seq, rev);
+    }
+
+    @Override
+    public void receipt(Receipt r) {
+      receipts.put(r.roomId() + " " + r.userId(), r);
+    }
+
+    @Override
+    public void watermarks(String roomId, long seq, long rev) {
+      marks.put(roomId, new long[] {seq, rev});
+    }
+
+    dev.svc.chat.store.StoredState state(long writtenAt) {
+      List<dev.svc.chat.store.StoredRoom> rooms = new ArrayList<>();
+      for (Map.Entry<String, long[]> e : marks.entrySet()) {
+        rooms.add(new dev.svc.chat.store.StoredRoom(Room.builder().id(e.getKey()).createdAt(1).build(),
+            e.getValue()[0], e.getValue()[1]));
+      }
+      List<Message> above = new ArrayList<>();
+      for (Message m : messages.values()) {
+        if (m.rev() > marks.get(m.roomId())[1]) above.add(m);
+      }
+      return new dev.svc.chat.store.StoredState(rooms, new ArrayList<>(receipts.values()), above,
+          new ArrayList<>(), writtenAt);
+    }
+  }
+
   /** The service's rooms in memory, with each read answered at once unless held or failing. */
   private final class FakeService implements RecoverySource {
     final Map<String, TreeMap<Long, Message>> rooms = new LinkedHashMap<>();

@@ -1,0 +1,138 @@
+package dev.svc.chat.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.EventType;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Room;
+import dev.svc.chat.SvcOptions;
+import dev.svc.chat.internal.events.EventHub;
+import dev.svc.chat.internal.offline.OfflineStore;
+import dev.svc.chat.internal.offline.StoreJournal;
+import dev.svc.chat.internal.recovery.DeliverySink;
+import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.Scheduler;
+import dev.svc.chat.internal.util.SerialQueue;
+import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoredRoom;
+import dev.svc.chat.store.StoredState;
+
+/**
+ * The client's offline store wired in ({@link SvcOptions#store()}): the first connect opens the user's store
+ * and starts recovery from what it kept before the connection is opened; reads answer from it where it holds
+ * the answer; close lets the events held for a write reach the handlers; logout deletes it.
+ */
+final class StoredSession {
+  /** How long close() waits for events held for a write to reach the handlers. */
+  static final long SETTLE_MILLIS = 500;
+
+  final OfflineStore offline;
+  final StoreJournal journal;
+  private final Scheduler actor;
+  private final Log log;
+  private Recovery recovery;
+  /** Whether the stored state was handed to recovery (actor). */
+  private boolean restored;
+
+  private StoredSession(OfflineStore offline, StoreJournal journal, Scheduler actor, Log log) {
+    this.offline = offline;
+    this.journal = journal;
+    this.actor = actor;
+    this.log = log;
+  }
+
+  /** Returns the session of a client whose options name a store, else null. */
+  static StoredSession of(SvcOptions options, EventHub hub, DeliverySink router, Scheduler actor,
+      LongSupplier wallClock, Log log) {
+    if (options.store() == null) return null;
+    OfflineStore offline = new OfflineStore(options.store(), SerialQueue.io(log), actor,
+        e -> hub.publish(EventType.CLIENT_ERROR, e), log);
+    return new StoredSession(offline, new StoreJournal(router, hub, offline, actor, wallClock), actor, log);
+  }
+
+  /** Makes recovery record its deliveries in the store and deliver through the journal. */
+  void attach(Recovery recovery) {
+    this.recovery = recovery;
+    recovery.journal(journal);
+  }
+
+  /**
+   * Opens {@code userId}'s store (once), hands what it kept to recovery on the actor, then runs {@code connect}
+   * with the token current by then.
+   */
+  CompletableFuture<Void> connect(String userId, final Supplier<String> token,
+      final Function<String, CompletableFuture<Void>> connect) {
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    offline.open(userId).thenAccept(state -> {
+      boolean posted = actor.execute(() -> {
+        restore(state);
+        connect.apply(token.get()).whenComplete((v, e) -> {
+          if (e != null) {
+            result.completeExceptionally(e);
+          } else {
+            result.complete(null);
+          }
+        });
+      });
+      if (!posted) result.completeExceptionally(new dev.svc.chat.ChatStateException("the client is closed"));
+    });
+    return result;
+  }
+
+  private void restore(StoredState state) {
+    if (restored) return;
+    restored = true;
+    recovery.restore(state);
+  }
+
+  /** Answers from the store when it holds the whole page, else asks {@code service}. */
+  CompletableFuture<MessagePage> messages(String roomId, MessageQuery query,
+      final Supplier<CompletableFuture<MessagePage>> service) {
+    return offline.messages(roomId, query).thenCompose(page -> page != null
+        ? CompletableFuture.completedFuture(page) : service.get());
+  }
+
+  /** While not connected, answers from the store's rooms (most recently active first); else asks the service. */
+  CompletableFuture<List<Room>> rooms(ConnectionState state, Supplier<CompletableFuture<List<Room>>> service) {
+    if (state == ConnectionState.CONNECTED || !offline.active()) return service.get();
+    return offline.rooms().thenCompose(stored -> {
+      if (stored == null) return service.get();
+      List<Room> rooms = new ArrayList<>(stored.size());
+      for (StoredRoom r : stored) rooms.add(r.room());
+      return CompletableFuture.completedFuture(rooms);
+    });
+  }
+
+  /** From close(), off the actor: lets the events held for a write reach the handlers, for a short while. */
+  void settle() {
+    try {
+      if (!journal.settle(SETTLE_MILLIS)) log.info("closing with events not yet stored; they are recovered at the next start");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Closes the store once its queued writes ran. */
+  void close() {
+    offline.close();
+  }
+
+  /** Deletes the user's store once its queued writes ran (logout). */
+  CompletableFuture<Void> wipe() {
+    return offline.wipe();
+  }
+
+  /** Says what a wipe's failure means, for the app. */
+  static String describe(Throwable error) {
+    return error instanceof StoreException ? "could not delete the offline store: " + error.getMessage()
+        : String.valueOf(error);
+  }
+}

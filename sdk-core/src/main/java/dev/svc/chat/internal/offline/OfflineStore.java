@@ -1,0 +1,227 @@
+package dev.svc.chat.internal.offline;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import dev.svc.chat.ClientError;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.Scheduler;
+import dev.svc.chat.internal.util.SerialQueue;
+import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.ChatStoreProvider;
+import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoreWrite;
+import dev.svc.chat.store.StoredSend;
+import dev.svc.chat.store.StoredState;
+
+/**
+ * A client's offline store: opens the store of the client's user once, and runs every call to it on the
+ * client's I/O queue, one at a time and in the order asked, never on the actor, a callback thread or Android's
+ * main thread. A store that is corrupt or from a newer schema is reported ({@link ClientError.Kind#STORE_CORRUPT}),
+ * deleted and opened again empty, so recovery rebuilds it from the service; one that cannot be opened or
+ * written is reported ({@link ClientError.Kind#STORE_IO}) and the client goes on without it. Problems are
+ * reported on the actor.
+ */
+public final class OfflineStore {
+  private final ChatStoreProvider provider;
+  private final SerialQueue io;
+  private final Scheduler actor;
+  private final Consumer<ClientError> errors;
+  private final Log log;
+
+  // confined to the I/O queue
+  private ChatStore store;
+  private String userId;
+  private List<StoredSend> loadedSends;
+
+  /** The open of the client's user, once; null before the first connect. Guarded by this. */
+  private CompletableFuture<StoredState> opened;
+  /** Whether the store is in use: false before it opened, after a failure that left none, and after close. */
+  private volatile boolean active;
+
+  public OfflineStore(ChatStoreProvider provider, SerialQueue io, Scheduler actor, Consumer<ClientError> errors,
+      Log log) {
+    this.provider = provider;
+    this.io = io;
+    this.actor = actor;
+    this.errors = errors;
+    this.log = log;
+  }
+
+  /** Returns the client's I/O queue, which the outbox shares so that its writes keep their order with these. */
+  public SerialQueue io() {
+    return io;
+  }
+
+  /**
+   * Opens the store of {@code user} and reads it, once per client (later calls answer the first open); the
+   * future completes on the I/O queue with the stored state, empty when there is no usable store.
+   */
+  public synchronized CompletableFuture<StoredState> open(final String user) {
+    if (opened != null) return opened;
+    final CompletableFuture<StoredState> result = new CompletableFuture<>();
+    opened = result;
+    if (!io.execute(() -> result.complete(openNow(user)))) result.complete(StoredState.empty());
+    return result;
+  }
+
+  /** Returns whether the store is in use (opened and not failed): writes are gathered only then. */
+  public boolean active() {
+    return active;
+  }
+
+  private StoredState openNow(String user) {
+    userId = user;
+    try {
+      return openAndLoad(user);
+    } catch (StoreException e) {
+      if (e.kind() == StoreException.Kind.IO) {
+        report(ClientError.Kind.STORE_IO, "could not open the offline store (" + e.getMessage()
+            + "); the client goes on without it", e);
+        return StoredState.empty();
+      }
+      report(ClientError.Kind.STORE_CORRUPT, "the offline store could not be read (" + e.getMessage()
+          + "); it was deleted and is rebuilt from the service", e);
+      closeStore();
+      try {
+        provider.delete(user);
+        return openAndLoad(user);
+      } catch (StoreException again) {
+        closeStore();
+        report(ClientError.Kind.STORE_IO, "could not rebuild the offline store (" + again.getMessage()
+            + "); the client goes on without it", again);
+        return StoredState.empty();
+      }
+    }
+  }
+
+  private StoredState openAndLoad(String user) throws StoreException {
+    store = provider.open(user);
+    StoredState state = store.load();
+    loadedSends = state.sends();
+    active = true;
+    if (!state.isEmpty()) {
+      log.info("the offline store holds " + state.rooms().size() + " rooms and " + state.sends().size()
+          + " pending sends");
+    }
+    return state;
+  }
+
+  /** Returns the sends the open loaded, once (I/O queue): the outbox queues them before any new one. */
+  public List<StoredSend> takeLoadedSends() {
+    List<StoredSend> sends = loadedSends;
+    loadedSends = null;
+    return sends;
+  }
+
+  /** Returns the open store (I/O queue), or null when there is none. */
+  public ChatStore store() {
+    return active ? store : null;
+  }
+
+  /**
+   * Applies {@code write} on the I/O queue, then runs {@code then} on the actor whether it committed or not (a
+   * failure is reported: what it held is delivered all the same, and may be delivered again after a restart).
+   */
+  void write(final StoreWrite write, final Runnable then) {
+    boolean queued = io.execute(() -> {
+      ChatStore s = store();
+      if (s != null) {
+        try {
+          s.write(write);
+        } catch (StoreException e) {
+          report(e.kind() == StoreException.Kind.IO ? ClientError.Kind.STORE_IO : ClientError.Kind.STORE_CORRUPT,
+              "could not write to the offline store (" + e.getMessage() + "): " + write, e);
+        }
+      }
+      actor.execute(then);
+    });
+    if (!queued) actor.execute(then);
+  }
+
+  /**
+   * Answers {@code query} from the store when it holds the whole page; the future completes on the I/O queue
+   * with the page, or null when the service must answer.
+   */
+  public CompletableFuture<MessagePage> messages(final String roomId, final MessageQuery query) {
+    final CompletableFuture<MessagePage> result = new CompletableFuture<>();
+    boolean asked;
+    synchronized (this) {
+      asked = opened != null; // queued behind the open: a read right after connect waits for it
+    }
+    if (!asked || !io.execute(() -> result.complete(readPage(roomId, query)))) result.complete(null);
+    return result;
+  }
+
+  /**
+   * Reads the rooms stored, most recently active first; the future completes on the I/O queue, with null when
+   * they cannot be read.
+   */
+  public CompletableFuture<List<dev.svc.chat.store.StoredRoom>> rooms() {
+    final CompletableFuture<List<dev.svc.chat.store.StoredRoom>> result = new CompletableFuture<>();
+    if (!io.execute(() -> {
+      ChatStore s = store();
+      try {
+        result.complete(s == null ? null : s.rooms());
+      } catch (StoreException e) {
+        log.warn("could not read the rooms from the offline store", e);
+        result.complete(null);
+      }
+    })) {
+      result.complete(null);
+    }
+    return result;
+  }
+
+  private MessagePage readPage(String roomId, MessageQuery query) {
+    ChatStore s = store();
+    if (s == null) return null;
+    try {
+      return s.messages(roomId, query);
+    } catch (StoreException e) {
+      log.warn("could not read room " + roomId + " from the offline store; asking the service", e);
+      return null;
+    }
+  }
+
+  /**
+   * Closes the store once the writes queued before ran, and deletes everything kept of the user (logout). The
+   * future completes on the I/O queue.
+   */
+  public CompletableFuture<Void> wipe() {
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    active = false;
+    boolean queued = io.execute(() -> {
+      closeStore();
+      try {
+        if (userId != null) provider.delete(userId);
+        result.complete(null);
+      } catch (StoreException e) {
+        result.completeExceptionally(e);
+      }
+    });
+    if (!queued) result.completeExceptionally(new StoreException(StoreException.Kind.IO,
+        "the client's I/O queue is shut down", null));
+    return result;
+  }
+
+  /** Closes the store once the writes queued before ran. */
+  public void close() {
+    if (!io.execute(this::closeStore)) active = false;
+  }
+
+  private void closeStore() {
+    active = false;
+    if (store != null) store.close();
+    store = null;
+  }
+
+  private void report(final ClientError.Kind kind, String message, Throwable cause) {
+    log.warn("offline store: " + message, cause);
+    final ClientError error = new ClientError(kind, message, null, cause);
+    actor.execute(() -> errors.accept(error));
+  }
+}

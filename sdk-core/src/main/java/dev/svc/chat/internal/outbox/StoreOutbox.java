@@ -1,0 +1,66 @@
+package dev.svc.chat.internal.outbox;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.svc.chat.internal.offline.OfflineStore;
+import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoreWrite;
+import dev.svc.chat.store.StoredSend;
+
+/**
+ * The outbox in the offline store: each send is a row written in its own transaction before its first
+ * attempt, and removed when it ends. The sends a user left are those the store's open read.
+ */
+final class StoreOutbox implements OutboxPersistence {
+  private final OfflineStore offline;
+
+  StoreOutbox(OfflineStore offline) {
+    this.offline = offline;
+  }
+
+  @Override
+  public Object write(OutboxEntry e) throws IOException {
+    apply(new StoreWrite().send(new StoredSend(e.roomId, e.clientMessageId, e.senderId, e.parts, e.createdAt,
+        e.sequence)));
+    return e.clientMessageId;
+  }
+
+  @Override
+  public void delete(Object handle) throws IOException {
+    apply(new StoreWrite().endSend((String) handle));
+  }
+
+  private void apply(StoreWrite write) throws IOException {
+    ChatStore store = offline.store();
+    if (store == null) throw new IOException("the offline store is not open");
+    try {
+      store.write(write);
+    } catch (StoreException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<OutboxEntry> load(String userId, long nowMillis, FileOutboxStore.Reporter reporter) {
+    List<OutboxEntry> entries = new ArrayList<>();
+    List<StoredSend> sends = offline.takeLoadedSends();
+    if (sends == null) return entries;
+    for (StoredSend s : sends) {
+      if (!s.senderId().equals(userId)) continue;
+      OutboxEntry e = new OutboxEntry(s.roomId(), s.parts(), s.clientMessageId(), s.senderId(), s.createdAt(), null,
+          nowMillis);
+      e.sequence = s.sequence();
+      e.handle = s.clientMessageId();
+      entries.add(e);
+    }
+    return entries;
+  }
+
+  @Override
+  public String where() {
+    return "the offline store";
+  }
+}

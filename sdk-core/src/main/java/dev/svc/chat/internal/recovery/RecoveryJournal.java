@@ -1,0 +1,36 @@
+package dev.svc.chat.internal.recovery;
+
+import dev.svc.chat.Message;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.Room;
+
+/**
+ * What recovery tells the offline store, on the actor, in the order it happens: each delivery with the room's
+ * watermarks after it, so that a store holds the messages a watermark covers in the same write. Called before
+ * the delivery's event is published; {@link #NONE} without a store.
+ */
+public interface RecoveryJournal {
+  /** Records nothing: a client without a store. */
+  RecoveryJournal NONE = new RecoveryJournal() {
+  };
+
+  /** {@code m} was delivered (new or changed); the room's watermarks are now {@code seq} and {@code rev}. */
+  default void delivered(Message m, long seq, long rev) {
+  }
+
+  /** {@code receipt} was delivered. */
+  default void receipt(Receipt receipt) {
+  }
+
+  /** The room's watermarks moved without a delivery (a start from a listing, a scan of the changes). */
+  default void watermarks(String roomId, long seq, long rev) {
+  }
+
+  /** The room was listed. */
+  default void listed(Room room) {
+  }
+
+  /** The user can no longer read the room: it is forgotten. */
+  default void forgotten(String roomId) {
+  }
+}

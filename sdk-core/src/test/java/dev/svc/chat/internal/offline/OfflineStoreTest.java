@@ -1,0 +1,152 @@
+package dev.svc.chat.internal.offline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.ChatLogger;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Room;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.SerialQueue;
+import dev.svc.chat.internal.util.SerialScheduler;
+import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.ChatStoreProvider;
+import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoreWrite;
+import dev.svc.chat.store.StoredRoom;
+import dev.svc.chat.store.StoredState;
+import dev.svc.chat.testing.VirtualTaskScheduler;
+import org.junit.jupiter.api.Test;
+
+/** Opening the user's store: a damaged one is reported, deleted and rebuilt; reads wait for the open. */
+class OfflineStoreTest {
+  private static final Log LOG = new Log(ChatLogger.NONE);
+  private final ArrayDeque<Runnable> io = new ArrayDeque<>();
+  private final ArrayDeque<Runnable> actorTasks = new ArrayDeque<>();
+  private final List<ClientError> errors = new ArrayList<>();
+  private final List<String> calls = new ArrayList<>();
+  /** What the next opens throw, in turn (null: open fine). */
+  private final ArrayDeque<StoreException.Kind> failures = new ArrayDeque<>();
+
+  private OfflineStore offline() {
+    SerialScheduler actor = new SerialScheduler(actorTasks::add, new VirtualTaskScheduler(), LOG);
+    return new OfflineStore(new Provider(), new SerialQueue(io::add, "I/O", LOG), actor, errors::add, LOG);
+  }
+
+  private void runAll() {
+    while (!io.isEmpty() || !actorTasks.isEmpty()) {
+      while (!io.isEmpty()) io.poll().run();
+      while (!actorTasks.isEmpty()) actorTasks.poll().run();
+    }
+  }
+
+  @Test
+  void aCorruptStoreIsReportedDeletedAndOpenedAgainEmpty() throws Exception {
+    failures.add(StoreException.Kind.CORRUPT);
+    OfflineStore offline = offline();
+    CompletableFuture<StoredState> state = offline.open("me");
+    runAll();
+    assertTrue(state.get().isEmpty());
+    assertTrue(offline.active(), "the rebuilt store is in use");
+    assertEquals(Arrays.asList("open me", "delete me", "open me"), calls);
+    assertEquals(1, errors.size());
+    assertEquals(ClientError.Kind.STORE_CORRUPT, errors.get(0).kind());
+    assertTrue(errors.get(0).cause() instanceof StoreException);
+  }
+
+  @Test
+  void aStoreOfANewerSchemaIsRebuiltTooNeverShownAsItIs() throws Exception {
+    failures.add(StoreException.Kind.NEWER_SCHEMA);
+    OfflineStore offline = offline();
+    offline.open("me");
+    runAll();
+    assertEquals(Arrays.asList("open me", "delete me", "open me"), calls);
+    assertEquals(ClientError.Kind.STORE_CORRUPT, errors.get(0).kind());
+  }
+
+  @Test
+  void aStoreThatCannotBeOpenedIsReportedAndTheClientGoesOnWithoutIt() throws Exception {
+    failures.add(StoreException.Kind.IO);
+    OfflineStore offline = offline();
+    CompletableFuture<StoredState> state = offline.open("me");
+    runAll();
+    assertTrue(state.get().isEmpty());
+    assertFalse(offline.active());
+    assertEquals(Arrays.asList("open me"), calls, "nothing deleted: the data may be fine");
+    assertEquals(ClientError.Kind.STORE_IO, errors.get(0).kind());
+  }
+
+  @Test
+  void aReadRightAfterConnectWaitsForTheOpenAndAnswersFromTheStore() throws Exception {
+    OfflineStore offline = offline();
+    offline.open("me");
+    CompletableFuture<MessagePage> page = offline.messages("r1", MessageQuery.latest(10)); // before the open ran
+    runAll();
+    assertTrue(page.get().fromStore());
+    assertEquals(1, page.get().messages().size());
+  }
+
+  @Test
+  void beforeAnyConnectTheServiceAnswers() throws Exception {
+    CompletableFuture<MessagePage> page = offline().messages("r1", MessageQuery.latest(10));
+    runAll();
+    assertNull(page.get());
+  }
+
+  private final class Provider implements ChatStoreProvider {
+    @Override
+    public ChatStore open(String userId) throws StoreException {
+      calls.add("open " + userId);
+      StoreException.Kind kind = failures.poll();
+      if (kind != null) throw new StoreException(kind, "planted " + kind, null);
+      return new ChatStore() {
+        @Override
+        public StoredState load() {
+          return StoredState.empty();
+        }
+
+        @Override
+        public MessagePage messages(String roomId, MessageQuery query) {
+          Message m = Message.builder().id("m1").roomId(roomId).seq(1).rev(1).senderId("bob").clientMessageId("c1")
+              .addPart(MessagePart.text("hi")).createdAt(1).build();
+          return new MessagePage(Collections.singletonList(m), false, true);
+        }
+
+        @Override
+        public void write(StoreWrite write) {
+        }
+
+        @Override
+        public void clear() {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public List<StoredRoom> rooms() {
+          return Collections.singletonList(new StoredRoom(Room.builder().id("r1").createdAt(1).build(), 1, 1));
+        }
+      };
+    }
+
+    @Override
+    public void delete(String userId) {
+      calls.add("delete " + userId);
+    }
+  }
+}
