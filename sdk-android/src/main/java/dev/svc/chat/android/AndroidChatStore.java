@@ -22,6 +22,8 @@ import java.util.Locale;
  *
  * <pre>{@code
  * SvcOptions options = SvcAndroid.options(apiUrl).store(AndroidChatStore.provider(context)).build();
+ * // or with other bounds than 1,000 messages per room and 1,000 rooms:
+ * AndroidChatStore.builder(context).maxMessagesPerRoom(5000).maxRooms(200).build();
  * }</pre>
  *
  * <p>{@link #provider(Context)} touches no file: the client opens its user's database on its I/O queue, never on
@@ -33,11 +35,8 @@ public final class AndroidChatStore implements ChatStoreProvider {
   /** The directory, in the app's no-backup files directory, that holds the databases. */
   public static final String DIRECTORY = "svc-chat-store";
 
-  /** The default bound of messages kept per room: the oldest go first. */
-  public static final int DEFAULT_MAX_MESSAGES_PER_ROOM = 1000;
-
-  /** The default bound of rooms kept: the least recently active go first, with their messages. */
-  public static final int DEFAULT_MAX_ROOMS = 1000;
+  private static final int DEFAULT_MAX_MESSAGES_PER_ROOM = 1000;
+  private static final int DEFAULT_MAX_ROOMS = 1000;
 
   /** Keeps a corrupt database for the store to report, instead of deleting it as Android's default does. */
   private static final DatabaseErrorHandler KEEP_CORRUPT = new DatabaseErrorHandler() {
@@ -68,24 +67,19 @@ public final class AndroidChatStore implements ChatStoreProvider {
    * @return the provider, for {@code SvcOptions.Builder.store}
    */
   public static AndroidChatStore provider(Context context) {
-    if (context == null) throw new NullPointerException("context == null");
-    Context app = context.getApplicationContext();
-    return new AndroidChatStore(app != null ? app : context, DEFAULT_MAX_MESSAGES_PER_ROOM, DEFAULT_MAX_ROOMS,
-        Schema.SHARED);
+    return builder(context).build();
   }
 
   /**
-   * Returns a provider like this one with other bounds, applied after each write.
+   * Returns a builder of a provider with other bounds than the defaults (1,000 messages per room, 1,000 rooms).
    *
-   * @param maxMessagesPerRoom the messages kept per room, at least 1; the oldest go first and are fetched again
-   *     on demand
-   * @param maxRooms the rooms kept, at least 1; the least recently active go first
-   * @return the new provider
+   * @param context any context of the app (its application context is kept)
+   * @return a new builder
    */
-  public AndroidChatStore limits(int maxMessagesPerRoom, int maxRooms) {
-    if (maxMessagesPerRoom < 1) throw new IllegalArgumentException("maxMessagesPerRoom < 1: " + maxMessagesPerRoom);
-    if (maxRooms < 1) throw new IllegalArgumentException("maxRooms < 1: " + maxRooms);
-    return new AndroidChatStore(context, maxMessagesPerRoom, maxRooms, schema);
+  public static Builder builder(Context context) {
+    if (context == null) throw new NullPointerException("context == null");
+    Context app = context.getApplicationContext();
+    return new Builder(app != null ? app : context);
   }
 
   /** Returns a provider like this one whose stores are made by {@code other} (tests). */
@@ -94,13 +88,10 @@ public final class AndroidChatStore implements ChatStoreProvider {
   }
 
   /**
-   * Returns the database file of {@code userId} (it may not exist). Reads no file, but asks the context for its
-   * no-backup directory, which creates that directory: call it off the main thread.
-   *
-   * @param userId the user
-   * @return the file
+   * Returns the database file of {@code userId} (it may not exist). Asks the context for its no-backup
+   * directory, which creates that directory: off the main thread.
    */
-  public File databaseFile(String userId) {
+  File databaseFile(String userId) {
     if (userId == null) throw new NullPointerException("userId == null");
     return new File(new File(context.getNoBackupFilesDir(), DIRECTORY), userKey(userId) + ".db");
   }
@@ -165,6 +156,51 @@ public final class AndroidChatStore implements ChatStoreProvider {
   @Override
   public String toString() {
     return "AndroidChatStore[maxMessagesPerRoom=" + maxMessagesPerRoom + ", maxRooms=" + maxRooms + "]";
+  }
+
+  /** Builds an {@link AndroidChatStore}. */
+  public static final class Builder {
+    private final Context context;
+    private int maxMessagesPerRoom = DEFAULT_MAX_MESSAGES_PER_ROOM;
+    private int maxRooms = DEFAULT_MAX_ROOMS;
+
+    private Builder(Context context) {
+      this.context = context;
+    }
+
+    /**
+     * Sets how many messages are kept per room (default 1,000): after each write the oldest go, and a page of
+     * them is fetched from the service again when asked for.
+     *
+     * @param max at least 1
+     * @return this builder
+     */
+    public Builder maxMessagesPerRoom(int max) {
+      if (max < 1) throw new IllegalArgumentException("maxMessagesPerRoom < 1: " + max);
+      this.maxMessagesPerRoom = max;
+      return this;
+    }
+
+    /**
+     * Sets how many rooms are kept (default 1,000): the least recently active go first, with their messages.
+     *
+     * @param max at least 1
+     * @return this builder
+     */
+    public Builder maxRooms(int max) {
+      if (max < 1) throw new IllegalArgumentException("maxRooms < 1: " + max);
+      this.maxRooms = max;
+      return this;
+    }
+
+    /**
+     * Returns the provider. Touches no file.
+     *
+     * @return the provider, for {@code SvcOptions.Builder.store}
+     */
+    public AndroidChatStore build() {
+      return new AndroidChatStore(context, maxMessagesPerRoom, maxRooms, Schema.SHARED);
+    }
   }
 
   /** Makes the store of an open database: the SDK's shared SQL store, or a test's. */

@@ -255,11 +255,11 @@ public class AndroidSqlDatabaseTest {
   public void theProviderTouchesNoFileUntilOpen() {
     File root = new File(app.getNoBackupFilesDir(), AndroidChatStore.DIRECTORY);
     assertFalse(root.exists());
-    AndroidChatStore lazy = AndroidChatStore.provider(app).limits(10, 2);
+    AndroidChatStore lazy = AndroidChatStore.builder(app).maxMessagesPerRoom(10).maxRooms(2).build();
     assertFalse(root.exists());
-    assertTrue(lazy.toString().contains("maxMessagesPerRoom=10"));
+    assertEquals("AndroidChatStore[maxMessagesPerRoom=10, maxRooms=2]", lazy.toString());
     try {
-      lazy.limits(0, 1);
+      AndroidChatStore.builder(app).maxMessagesPerRoom(0);
       fail("no bound accepted");
     } catch (IllegalArgumentException expected) {
       // at least one message per room

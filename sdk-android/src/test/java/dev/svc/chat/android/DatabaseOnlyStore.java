@@ -10,7 +10,7 @@ import dev.svc.chat.store.sql.SqlDatabase;
 import java.util.List;
 
 /** A store that only holds its database, for tests of the database binding: closing it closes the database. */
-final class DatabaseOnlyStore implements ChatStore {
+class DatabaseOnlyStore implements ChatStore {
   final SqlDatabase db;
 
   DatabaseOnlyStore(SqlDatabase db) {

@@ -85,7 +85,7 @@ public class StoreOffMainThreadTest {
   @Test
   public void theProviderIsMadeOnTheMainThreadAndOpensAndWritesOffIt() throws Exception {
     strictOnMain();
-    AndroidChatStore provider = provider().limits(100, 10); // on main: touches no file
+    AndroidChatStore provider = provider(); // on main: touches no file
     Long count = io.submit(() -> {
       ChatStore store = provider.open("alice");
       SqlDatabase db = ((DatabaseOnlyStore) store).db;
