@@ -113,8 +113,10 @@ public final class AndroidChatStore implements ChatStoreProvider {
     }
     SQLiteDatabase db;
     try {
+      // NO_LOCALIZED_COLLATORS: Android would add its android_metadata table, and a new store must hold none
       db = SQLiteDatabase.openDatabase(file.getPath(), null,
-          SQLiteDatabase.CREATE_IF_NECESSARY | SQLiteDatabase.ENABLE_WRITE_AHEAD_LOGGING, KEEP_CORRUPT);
+          SQLiteDatabase.CREATE_IF_NECESSARY | SQLiteDatabase.ENABLE_WRITE_AHEAD_LOGGING
+              | SQLiteDatabase.NO_LOCALIZED_COLLATORS, KEEP_CORRUPT);
     } catch (RuntimeException e) {
       throw AndroidSqlDatabase.failure("the store " + file.getName() + " could not be opened", e);
     }

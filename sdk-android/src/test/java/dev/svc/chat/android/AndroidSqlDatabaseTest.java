@@ -161,6 +161,8 @@ public class AndroidSqlDatabaseTest {
   public void theDatabaseIsInWriteAheadLoggingModeInTheNoBackupDirectory() throws Exception {
     SqlDatabase db = open("alice");
     assertEquals(List.of("wal"), texts(db, 1, "PRAGMA journal_mode"));
+    assertEquals("a new database holds no table (no android_metadata)", List.of("0"),
+        texts(db, 1, "SELECT count(*) FROM sqlite_master"));
     File file = provider.databaseFile("alice");
     assertTrue(file.isFile());
     assertEquals(new File(app.getNoBackupFilesDir(), "svc-chat-store"), file.getParentFile());
