@@ -85,6 +85,20 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<@Nullable Void> logout();
 
   /**
+   * Subscribes to the user's room list: every room, most recently active first, each with its last visible
+   * message and unread count ({@link RoomSummary} says the rule), and the total. The handler receives immutable
+   * snapshots on the callback executor: the current one at once when the rooms are known (with an offline store,
+   * read from it at the first {@link #connect}, even without a network; without one, after the client listed the
+   * rooms), then one per change (events, recovery, the app's sends and {@link #markRead}); a burst of events
+   * gives one snapshot. The first subscription without a store lists the rooms and reads each room's receipt and
+   * unread messages (a few requests per room).
+   *
+   * @param handler receives the snapshots
+   * @return removes the handler
+   */
+  Subscription roomList(EventHandler<RoomList> handler);
+
+  /**
    * Joins a room on the realtime connection, leaving the previously joined one: a connection has one
    * joined room, which typing and room presence apply to. The room is remembered and joined again after
    * every reconnect. Messages of all the user's rooms arrive whether joined or not.

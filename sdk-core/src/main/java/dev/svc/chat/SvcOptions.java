@@ -20,6 +20,8 @@ public final class SvcOptions {
   public static final long DEFAULT_RECONNECT_BASE_MILLIS = 500;
   /** The default cap of the reconnect backoff: 30 seconds. */
   public static final long DEFAULT_RECONNECT_MAX_MILLIS = 30_000;
+  /** The default {@link Builder#unreadCap}: counts above it show as "999+". */
+  public static final int DEFAULT_UNREAD_CAP = 999;
 
   private final String apiUrl;
   private final @Nullable OkHttpClient okHttpClient;
@@ -36,6 +38,7 @@ public final class SvcOptions {
   private final boolean socketSends;
   private final @Nullable File outboxDirectory;
   private final @Nullable ChatStoreProvider store;
+  private final int unreadCap;
 
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
@@ -53,6 +56,7 @@ public final class SvcOptions {
     this.socketSends = b.socketSends;
     this.outboxDirectory = b.outboxDirectory;
     this.store = b.store;
+    this.unreadCap = b.unreadCap;
   }
 
   /**
@@ -204,6 +208,15 @@ public final class SvcOptions {
     return store;
   }
 
+  /**
+   * Returns the cap of the room list's unread counts.
+   *
+   * @return the cap ({@link #DEFAULT_UNREAD_CAP} unless set)
+   */
+  public int unreadCap() {
+    return unreadCap;
+  }
+
   @Override
   public String toString() {
     return "SvcOptions{apiUrl=" + apiUrl + "}";
@@ -226,6 +239,7 @@ public final class SvcOptions {
     private boolean socketSends = true;
     private @Nullable File outboxDirectory;
     private @Nullable ChatStoreProvider store;
+    private int unreadCap = DEFAULT_UNREAD_CAP;
 
     Builder(String apiUrl) {
       this.apiUrl = normalizeApiUrl(apiUrl);
@@ -441,6 +455,20 @@ public final class SvcOptions {
     public Builder store(ChatStoreProvider provider) {
       if (provider == null) throw new NullPointerException("provider == null");
       this.store = provider;
+      return this;
+    }
+
+    /**
+     * Sets the cap of the room list's unread counts ({@link RoomSummary}): a count is exact up to it, and above it
+     * the count is the cap with {@link RoomSummary#unreadCapped()} set. The client reads at most about this many
+     * messages of a room to count them.
+     *
+     * @param cap at least 1 ({@link #DEFAULT_UNREAD_CAP} by default)
+     * @return this builder
+     */
+    public Builder unreadCap(int cap) {
+      if (cap < 1) throw new IllegalArgumentException("unreadCap < 1: " + cap);
+      this.unreadCap = cap;
       return this;
     }
 

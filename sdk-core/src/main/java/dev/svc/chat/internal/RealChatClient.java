@@ -36,6 +36,7 @@ import dev.svc.chat.PendingSend;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
@@ -47,6 +48,10 @@ import dev.svc.chat.internal.realtime.InboundGate;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.recovery.RecoveryJournal;
+import dev.svc.chat.internal.rooms.ReadQueue;
+import dev.svc.chat.internal.rooms.RoomListModel;
+import dev.svc.chat.internal.rooms.UnreadFill;
 import dev.svc.chat.internal.recovery.RecoveryReads;
 import dev.svc.chat.internal.rest.RestApi;
 
@@ -72,6 +77,9 @@ public final class RealChatClient implements ChatClient {
   private final Recovery recovery;
   /** The offline store, or null without one. */
   private final StoredSession stored;
+  private final RoomListModel roomList;
+  private final UnreadFill unreadFill;
+  private final ReadQueue reads;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
   private static final Random JITTER = new SecureRandom();
@@ -111,7 +119,15 @@ public final class RealChatClient implements ChatClient {
     this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), store == null ? router : store.journal, backoff,
         wallClock, options.recoverMissedEvents(), log);
-    if (store != null) store.attach(recovery);
+    this.roomList = new RoomListModel(actor, callbacks, options.unreadCap(), log);
+    this.unreadFill = new UnreadFill(actor, RecoveryReads.over(rest), backoff, log);
+    unreadFill.attach(roomList);
+    recovery.journal(store == null ? roomList : RecoveryJournal.both(store.journal, roomList));
+    if (store != null) store.attach(recovery, roomList);
+    this.reads = new ReadQueue(rest::markRead);
+    hub.on(EventType.CONNECTION_STATE, change -> {
+      if (change.current() == ConnectionState.CONNECTED) reads.onConnected(); // reads made offline go out
+    });
     this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), hub,
         backoff, wallClock, store == null ? null : store.offline, log);
     router.wire(recovery, joinedRoom, outbox, engine,
@@ -126,6 +142,7 @@ public final class RealChatClient implements ChatClient {
     try {
       credentials.checkUser(userId); // one client, one user: refused before anything user-scoped moves
       outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
+      engine.actor().execute(() -> roomList.user(userId)); // before anything of the user is delivered
       wantConnected = true;
       if (stored == null) return callbacks.relay(credentials.signIn(userId, token, engine::connect));
       // the user's store opens first, and recovery starts from it before the connection opens
@@ -162,6 +179,7 @@ public final class RealChatClient implements ChatClient {
     rest.close();
     engine.shutdown();
     outbox.close();
+    reads.close(new ChatStateException("the client is closed"));
     if (stored != null) stored.close();
   }
 
@@ -237,7 +255,9 @@ public final class RealChatClient implements ChatClient {
     Inputs.roomId(roomId);
     Inputs.parts(parts);
     Inputs.clientMessageId(clientMessageId);
-    return callbacks.relay(outbox.enqueue(roomId, parts, clientMessageId, credentials.userId()));
+    CompletableFuture<Message> sent = outbox.enqueue(roomId, parts, clientMessageId, credentials.userId());
+    sent.thenAccept(m -> engine.actor().execute(() -> roomList.message(m))); // the room's activity, never unread
+    return callbacks.relay(sent);
   }
 
   @Override
@@ -276,10 +296,17 @@ public final class RealChatClient implements ChatClient {
   }
 
   @Override
-  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
+  public CompletableFuture<Receipt> markRead(final String roomId, final String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    return callbacks.relay(rest.markRead(roomId, messageId));
+    engine.actor().execute(() -> roomList.markedRead(roomId, messageId)); // the count drops at once
+    return callbacks.relay(reads.markRead(roomId, messageId));
+  }
+
+  @Override
+  public Subscription roomList(EventHandler<RoomList> handler) {
+    Inputs.nonNull(handler, "handler");
+    return roomList.subscribe(handler, unreadFill::listAll);
   }
 
   @Override

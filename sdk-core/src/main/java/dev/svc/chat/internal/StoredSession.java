@@ -18,6 +18,7 @@ import dev.svc.chat.internal.offline.OfflineStore;
 import dev.svc.chat.internal.offline.StoreJournal;
 import dev.svc.chat.internal.recovery.DeliverySink;
 import dev.svc.chat.internal.recovery.Recovery;
+import dev.svc.chat.internal.rooms.RoomListModel;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.util.SerialQueue;
@@ -39,6 +40,7 @@ final class StoredSession {
   private final Scheduler actor;
   private final Log log;
   private Recovery recovery;
+  private RoomListModel roomList;
   /** Whether the stored state was handed to recovery (actor). */
   private boolean restored;
 
@@ -54,14 +56,15 @@ final class StoredSession {
       LongSupplier wallClock, Log log) {
     if (options.store() == null) return null;
     OfflineStore offline = new OfflineStore(options.store(), SerialQueue.io(log), actor,
-        e -> hub.publish(EventType.CLIENT_ERROR, e), log);
+        e -> hub.publish(EventType.CLIENT_ERROR, e), options.unreadCap(), log);
     return new StoredSession(offline, new StoreJournal(router, hub, offline, actor, wallClock), actor, log);
   }
 
-  /** Makes recovery record its deliveries in the store and deliver through the journal. */
-  void attach(Recovery recovery) {
+  /** Hands the stored state to {@code recovery} at the first connect (recovery delivers through the journal). */
+  void attach(Recovery recovery, RoomListModel roomList) {
     this.recovery = recovery;
-    recovery.journal(journal);
+    this.roomList = roomList;
+    roomList.follow();
   }
 
   /**
@@ -72,8 +75,9 @@ final class StoredSession {
       final Function<String, CompletableFuture<Void>> connect) {
     final CompletableFuture<Void> result = new CompletableFuture<>();
     offline.open(userId).thenAccept(state -> {
+      final java.util.Map<String, dev.svc.chat.store.RoomDigest> digests = offline.takeDigests(); // on the I/O queue
       boolean posted = actor.execute(() -> {
-        restore(state);
+        restore(state, digests);
         connect.apply(token.get()).whenComplete((v, e) -> {
           if (e != null) {
             result.completeExceptionally(e);
@@ -87,10 +91,11 @@ final class StoredSession {
     return result;
   }
 
-  private void restore(StoredState state) {
+  private void restore(StoredState state, java.util.Map<String, dev.svc.chat.store.RoomDigest> digests) {
     if (restored) return;
     restored = true;
     recovery.restore(state);
+    roomList.restore(state, digests);
   }
 
   /** Answers from the store when it holds the whole page, else asks {@code service}. */

@@ -51,6 +51,21 @@ public interface ChatStore {
   @Nullable MessagePage messages(String roomId, MessageQuery query) throws StoreException;
 
   /**
+   * Reads what the room list needs of a stored room at start: the first seq of its stored history, its newest
+   * {@code recent} messages not deleted, and the newest {@code limit} messages above {@code readSeq} that another
+   * user than {@code userId} sent and that are not deleted (the unread rule of {@link dev.svc.chat.RoomSummary}).
+   *
+   * @param roomId the room
+   * @param userId the store's user
+   * @param readSeq the seq of the user's own receipt (0: none)
+   * @param recent how many visible messages to return at most
+   * @param limit how many unread messages to return at most
+   * @return the digest, or null when the room is not stored
+   * @throws StoreException when it cannot be read
+   */
+  @Nullable RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) throws StoreException;
+
+  /**
    * Applies {@code write} in one transaction: all of it, or (on an exception) none of it.
    *
    * @param write the changes

@@ -25,6 +25,7 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
 import dev.svc.chat.Subscription;
 
 /**
@@ -51,6 +52,20 @@ public final class FakeChatClient extends UnsupportedChatClient {
     List<EventHandler<?>> list = handlers.get(type);
     if (list == null) return;
     for (EventHandler<?> h : list) ((EventHandler<T>) h).onEvent(payload);
+  }
+
+  /** The room list's handlers. */
+  public final List<EventHandler<RoomList>> roomListHandlers = new CopyOnWriteArrayList<>();
+
+  /** Delivers a room list snapshot to the room list's handlers, at once. */
+  public void emitRoomList(RoomList snapshot) {
+    for (EventHandler<RoomList> h : roomListHandlers) h.onEvent(snapshot);
+  }
+
+  @Override
+  public Subscription roomList(EventHandler<RoomList> handler) {
+    roomListHandlers.add(handler);
+    return () -> roomListHandlers.remove(handler);
   }
 
   /** Changes the state and emits the change. */

@@ -5,6 +5,7 @@ import dev.svc.chat.CallKind;
 import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ConnectionState;
+import dev.svc.chat.EventHandler;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
@@ -13,6 +14,8 @@ import dev.svc.chat.PendingSend;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.Subscription;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -123,6 +126,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
+    throw unsupported();
+  }
+
+  @Override
+  public Subscription roomList(EventHandler<RoomList> handler) {
     throw unsupported();
   }
 

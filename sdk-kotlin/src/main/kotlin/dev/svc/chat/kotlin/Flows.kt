@@ -3,6 +3,7 @@ package dev.svc.chat.kotlin
 import dev.svc.chat.ChatClient
 import dev.svc.chat.ConnectionState
 import dev.svc.chat.EventType
+import dev.svc.chat.RoomList
 import dev.svc.chat.Message
 import dev.svc.chat.MessageLists
 import dev.svc.chat.RoomSubscription
@@ -43,6 +44,16 @@ public fun ChatClient.connectionState(): Flow<ConnectionState> = callbackFlow {
   trySend(state())
   awaitClose { subscription.remove() }
 }.conflate().distinctUntilChanged()
+
+/**
+ * The user's room list ([ChatClient.roomList]): the current snapshot when the rooms are known (from the offline
+ * store at once, even offline), then a new [RoomList] for each change, most recently active first, with unread
+ * counts. Snapshots are state: a slow collector gets the latest, never a stale one after it (conflated).
+ */
+public fun ChatClient.roomList(): Flow<RoomList> = callbackFlow {
+  val subscription = roomList { snapshot -> trySend(snapshot) }
+  awaitClose { subscription.remove() }
+}.conflate()
 
 /** The connection state as a [StateFlow] in `scope`, starting with the state now; see [connectionState]. */
 public fun ChatClient.connectionStateIn(scope: CoroutineScope): StateFlow<ConnectionState> =

@@ -8,6 +8,7 @@ import dev.svc.chat.MessagePage
 import dev.svc.chat.MessagePart
 import dev.svc.chat.Room
 import dev.svc.chat.TypingEvent
+import dev.svc.chat.RoomList
 import dev.svc.chat.testing.FakeChatClient
 import kotlin.time.Duration.Companion.milliseconds
 import kotlin.time.Duration.Companion.seconds
@@ -126,6 +127,24 @@ class FlowsTest {
     job.cancel()
     runCurrent()
     assertEquals(1, client.handlerCount(), "only the StateFlow's handler, still shared in backgroundScope")
+  }
+
+  @Test
+  fun `the room list flow gives each snapshot and removes its handler on cancel`() = runTest {
+    val seen = mutableListOf<RoomList>()
+    val job = backgroundScope.launch { client.roomList().toList(seen) }
+    runCurrent()
+    assertEquals(1, client.roomListHandlers.size)
+    val first = RoomList(emptyList(), 0, false, true)
+    val second = RoomList(emptyList(), 3, false, false)
+    client.emitRoomList(first)
+    runCurrent()
+    client.emitRoomList(second)
+    runCurrent()
+    assertEquals(listOf(first, second), seen)
+    job.cancel()
+    runCurrent()
+    assertEquals(0, client.roomListHandlers.size, "the handler goes with the collection")
   }
 
   @Test

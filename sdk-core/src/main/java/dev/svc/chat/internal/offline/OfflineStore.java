@@ -1,12 +1,18 @@
 package dev.svc.chat.internal.offline;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import dev.svc.chat.ClientError;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.store.RoomDigest;
+import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.util.SerialQueue;
@@ -26,16 +32,21 @@ import dev.svc.chat.store.StoredState;
  * reported on the actor.
  */
 public final class OfflineStore {
+  /** Visible messages read per room for the room list's last-message column. */
+  static final int RECENT = 4;
+
   private final ChatStoreProvider provider;
   private final SerialQueue io;
   private final Scheduler actor;
   private final Consumer<ClientError> errors;
   private final Log log;
+  private final int unreadCap;
 
   // confined to the I/O queue
   private ChatStore store;
   private String userId;
   private List<StoredSend> loadedSends;
+  private Map<String, RoomDigest> digests;
 
   /** The open of the client's user, once; null before the first connect. Guarded by this. */
   private CompletableFuture<StoredState> opened;
@@ -43,7 +54,8 @@ public final class OfflineStore {
   private volatile boolean active;
 
   public OfflineStore(ChatStoreProvider provider, SerialQueue io, Scheduler actor, Consumer<ClientError> errors,
-      Log log) {
+      int unreadCap, Log log) {
+    this.unreadCap = unreadCap;
     this.provider = provider;
     this.io = io;
     this.actor = actor;
@@ -102,12 +114,35 @@ public final class OfflineStore {
     store = provider.open(user);
     StoredState state = store.load();
     loadedSends = state.sends();
+    digests = digests(state, user);
     active = true;
     if (!state.isEmpty()) {
       log.info("the offline store holds " + state.rooms().size() + " rooms and " + state.sends().size()
           + " pending sends");
     }
     return state;
+  }
+
+  /** Reads the room list's digest of every stored room, each from the user's own receipt. */
+  private Map<String, RoomDigest> digests(StoredState state, String user) throws StoreException {
+    Map<String, Long> readSeq = new HashMap<>();
+    for (Receipt r : state.receipts()) {
+      if (r.userId().equals(user)) readSeq.put(r.roomId(), r.seq());
+    }
+    Map<String, RoomDigest> out = new HashMap<>();
+    for (StoredRoom room : state.rooms()) {
+      Long read = readSeq.get(room.room().id());
+      RoomDigest d = store.digest(room.room().id(), user, read == null ? 0 : read, RECENT, unreadCap + 1);
+      if (d != null) out.put(room.room().id(), d);
+    }
+    return out;
+  }
+
+  /** Returns the room list's digests the open read, once (I/O queue, just after the open). */
+  public Map<String, RoomDigest> takeDigests() {
+    Map<String, RoomDigest> d = digests;
+    digests = null;
+    return d == null ? Collections.<String, RoomDigest>emptyMap() : d;
   }
 
   /** Returns the sends the open loaded, once (I/O queue): the outbox queues them before any new one. */

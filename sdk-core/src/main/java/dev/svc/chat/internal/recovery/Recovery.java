@@ -293,6 +293,7 @@ public final class Recovery {
         backfill(room, 0, 0, -1, true);
       }
     }
+    journal.listingDone();
     // rooms first seen live during the listing but not listed (left again?) start where they are
     for (RoomLedger room : ledgers()) {
       if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));

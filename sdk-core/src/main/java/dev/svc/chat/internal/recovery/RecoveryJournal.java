@@ -30,7 +30,52 @@ public interface RecoveryJournal {
   default void listed(Room room) {
   }
 
+  /** Every room of a listing was handed to {@link #listed}. */
+  default void listingDone() {
+  }
+
   /** The user can no longer read the room: it is forgotten. */
   default void forgotten(String roomId) {
+  }
+
+  /** Returns a journal that tells {@code a}, then {@code b}. */
+  static RecoveryJournal both(final RecoveryJournal a, final RecoveryJournal b) {
+    return new RecoveryJournal() {
+      @Override
+      public void delivered(Message m, long seq, long rev) {
+        a.delivered(m, seq, rev);
+        b.delivered(m, seq, rev);
+      }
+
+      @Override
+      public void receipt(Receipt receipt) {
+        a.receipt(receipt);
+        b.receipt(receipt);
+      }
+
+      @Override
+      public void watermarks(String roomId, long seq, long rev) {
+        a.watermarks(roomId, seq, rev);
+        b.watermarks(roomId, seq, rev);
+      }
+
+      @Override
+      public void listed(Room room) {
+        a.listed(room);
+        b.listed(room);
+      }
+
+      @Override
+      public void listingDone() {
+        a.listingDone();
+        b.listingDone();
+      }
+
+      @Override
+      public void forgotten(String roomId) {
+        a.forgotten(roomId);
+        b.forgotten(roomId);
+      }
+    };
   }
 }

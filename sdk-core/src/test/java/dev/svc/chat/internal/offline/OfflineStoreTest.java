@@ -43,7 +43,7 @@ class OfflineStoreTest {
 
   private OfflineStore offline() {
     SerialScheduler actor = new SerialScheduler(actorTasks::add, new VirtualTaskScheduler(), LOG);
-    return new OfflineStore(new Provider(), new SerialQueue(io::add, "I/O", LOG), actor, errors::add, LOG);
+    return new OfflineStore(new Provider(), new SerialQueue(io::add, "I/O", LOG), actor, errors::add, 5, LOG);
   }
 
   private void runAll() {
@@ -113,6 +113,11 @@ class OfflineStoreTest {
       StoreException.Kind kind = failures.poll();
       if (kind != null) throw new StoreException(kind, "planted " + kind, null);
       return new ChatStore() {
+        @Override
+        public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
+          return null;
+        }
+
         @Override
         public StoredState load() {
           return StoredState.empty();

@@ -62,7 +62,7 @@ class StoreJournalTest {
       }
     };
     OfflineStore offline = new OfflineStore(new OneStore(), new SerialQueue(io::add, "I/O", LOG), actor,
-        errors::add, LOG);
+        errors::add, 5, LOG);
     offline.open("me");
     runIo();
     runActor();
@@ -154,6 +154,11 @@ class StoreJournalTest {
 
     @Override
     public void delete(String userId) {
+    }
+
+    @Override
+    public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
+      return null;
     }
 
     @Override

@@ -1,0 +1,105 @@
+package dev.svc.chat.internal.rooms;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+
+import dev.svc.chat.Receipt;
+import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.util.CallbackExecutor;
+
+/**
+ * The app's reads ({@code markRead}) that could not reach the service: kept like a send, the latest per room,
+ * and sent again when a connection is accepted; the app's future completes when one is sent. The count already
+ * dropped when the app marked it (a receipt applied locally never moves back). A refusal other than the
+ * network's fails the future. Thread-safe.
+ */
+public final class ReadQueue {
+  private final BiFunction<String, String, CompletableFuture<Receipt>> send;
+  /** Room to its newest waiting read: the message id and the futures waiting on it. Guarded by this. */
+  private final Map<String, Waiting> waiting = new LinkedHashMap<>();
+
+  private static final class Waiting {
+    String messageId;
+    final List<CompletableFuture<Receipt>> futures = new ArrayList<>(1);
+  }
+
+  /** Creates a queue that sends a read with {@code send} (the REST call, room and message id). */
+  public ReadQueue(BiFunction<String, String, CompletableFuture<Receipt>> send) {
+    this.send = send;
+  }
+
+  /** Sends a read; one the network failed waits for the next connection. */
+  public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
+    CompletableFuture<Receipt> result = new CompletableFuture<>();
+    attempt(roomId, messageId, result);
+    return result;
+  }
+
+  private void attempt(final String roomId, final String messageId, final CompletableFuture<Receipt> result) {
+    send.apply(roomId, messageId).whenComplete((receipt, error) -> {
+      if (error == null) {
+        result.complete(receipt);
+        return;
+      }
+      Throwable cause = CallbackExecutor.unwrap(error);
+      if (!(cause instanceof TransportException)) {
+        result.completeExceptionally(cause);
+        return;
+      }
+      synchronized (this) {
+        Waiting w = waiting.get(roomId);
+        if (w == null) {
+          w = new Waiting();
+          waiting.put(roomId, w);
+        }
+        w.messageId = messageId; // the room's later read covers the earlier ones
+        w.futures.add(result);
+      }
+    });
+  }
+
+  /** A connection was accepted: the waiting reads go out again, the latest of each room. */
+  public void onConnected() {
+    List<Map.Entry<String, Waiting>> all;
+    synchronized (this) {
+      if (waiting.isEmpty()) return;
+      all = new ArrayList<>(waiting.entrySet());
+      waiting.clear();
+    }
+    for (Map.Entry<String, Waiting> e : all) {
+      final Waiting w = e.getValue();
+      CompletableFuture<Receipt> sent = new CompletableFuture<>();
+      sent.whenComplete((receipt, error) -> {
+        for (CompletableFuture<Receipt> f : w.futures) {
+          if (error == null) {
+            f.complete(receipt);
+          } else {
+            f.completeExceptionally(error);
+          }
+        }
+      });
+      attempt(e.getKey(), w.messageId, sent);
+    }
+  }
+
+  /** Returns how many rooms have a read waiting (tests). */
+  public synchronized int waitingRooms() {
+    return waiting.size();
+  }
+
+  /** Fails every waiting read (the client closed). */
+  public void close(Throwable error) {
+    List<Waiting> all;
+    synchronized (this) {
+      all = new ArrayList<>(waiting.values());
+      waiting.clear();
+    }
+    for (Waiting w : all) {
+      for (CompletableFuture<Receipt> f : w.futures) f.completeExceptionally(error);
+    }
+  }
+}

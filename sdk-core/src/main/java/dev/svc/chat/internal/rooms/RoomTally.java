@@ -1,0 +1,134 @@
+package dev.svc.chat.internal.rooms;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import dev.svc.chat.Message;
+import dev.svc.chat.Room;
+import dev.svc.chat.RoomSummary;
+
+/**
+ * One room of the list: its unread messages and its newest visible ones. Confined to the actor.
+ *
+ * <p>The unread rule: a message of another user, with a seq above the user's own receipt, not deleted. The
+ * tally knows every message from {@link #knownFrom} up, because recovery delivers a room's messages once, in
+ * seq order, without a gap; so the count is exact when the receipt is known and at least
+ * {@code knownFrom - 1}. Otherwise {@link UnreadFill} reads the receipt and the messages in between. At most
+ * {@code cap + 1} unread seqs are kept: past that the lowest is dropped and {@link #knownFrom} moves above it,
+ * so memory stays bounded in a room the user never reads.
+ */
+final class RoomTally {
+  /** Visible messages kept for the last-message column: a delete of the newest falls back on the next. */
+  static final int RECENT = 4;
+
+  Room room;
+  /** The seq of the user's own receipt; -1 while not known. */
+  long readSeq = -1;
+  /** Every message from this seq up was seen; {@link Long#MAX_VALUE} while none was. */
+  long knownFrom = Long.MAX_VALUE;
+  /** The unread messages: seq to id. */
+  final TreeMap<Long, String> unread = new TreeMap<>();
+  /** The newest messages not deleted, by seq. */
+  final TreeMap<Long, Message> recent = new TreeMap<>();
+  /** Whether a fill runs for this room. */
+  boolean filling;
+  /** Whether a fill found the room unreadable (403, 404): not tried again. */
+  boolean unfillable;
+  /** The summary of the last snapshot; null when something changed since. */
+  RoomSummary summary;
+
+  RoomTally(Room room) {
+    this.room = room;
+  }
+
+  /** Returns whether the count is exact: the receipt is known and every message above it was seen. */
+  boolean exact() {
+    return readSeq >= 0 && knownFrom <= readSeq + 1;
+  }
+
+  /** The room as listed: a room with nothing seen yet knows every message after its listed last one. */
+  void listed(Room listed) {
+    room = listed;
+    if (knownFrom == Long.MAX_VALUE) knownFrom = listed.lastMessageSeq() + 1;
+    summary = null;
+  }
+
+  /**
+   * Starts from the store: the room, the first seq of its stored history and what it holds above the receipt
+   * ({@code digest} null: nothing stored of it but its row).
+   */
+  void restore(Room stored, dev.svc.chat.store.RoomDigest digest, String me, int cap) {
+    room = stored;
+    if (digest == null) {
+      listed(stored);
+      return;
+    }
+    knownFrom = digest.lowSeq();
+    for (Message m : digest.recent()) recent.put(m.seq(), m);
+    for (Message m : digest.unread()) {
+      if (!m.senderId().equals(me) && !m.isDeleted() && m.seq() > readSeq) unread.put(m.seq(), m.id());
+    }
+    while (unread.size() > cap + 1) knownFrom = Math.max(knownFrom, unread.pollFirstEntry().getKey() + 1);
+    summary = null;
+  }
+
+  /** A message of the room, new or changed, seen by this user {@code me}. */
+  void message(Message m, String me, int cap) {
+    if (m.seq() < knownFrom && (knownFrom == Long.MAX_VALUE || m.seq() == knownFrom - 1)) knownFrom = m.seq();
+    if (m.isDeleted()) {
+      unread.remove(m.seq());
+      recent.remove(m.seq());
+    } else {
+      if (!recent.isEmpty() && m.seq() < recent.firstKey() && recent.size() >= RECENT) {
+        // older than every recent one kept: not shown
+      } else {
+        recent.put(m.seq(), m);
+        while (recent.size() > RECENT) recent.pollFirstEntry();
+      }
+      if (!m.senderId().equals(me) && m.seq() > readSeq && m.seq() >= knownFrom) {
+        unread.put(m.seq(), m.id());
+        while (unread.size() > cap + 1) knownFrom = Math.max(knownFrom, unread.pollFirstEntry().getKey() + 1);
+      }
+    }
+    summary = null;
+  }
+
+  /** A message seen by a fill: below {@link #knownFrom}, read in seq order up to it. */
+  void filled(Message m, String me) {
+    if (m.isDeleted() || m.senderId().equals(me) || m.seq() <= readSeq || m.seq() >= knownFrom) return;
+    unread.put(m.seq(), m.id());
+    summary = null;
+  }
+
+  /** The user read up to {@code seq} (on this device or another): a receipt never moves back. */
+  boolean read(long seq) {
+    if (seq <= readSeq) return false;
+    readSeq = seq;
+    unread.headMap(seq, true).clear();
+    summary = null;
+    return true;
+  }
+
+  /** Returns the seq of message {@code id} if the tally knows it (unread or recent), else -1. */
+  long seqOf(String id) {
+    for (Map.Entry<Long, String> e : unread.entrySet()) {
+      if (e.getValue().equals(id)) return e.getKey();
+    }
+    for (Message m : recent.values()) {
+      if (m.id().equals(id)) return m.seq();
+    }
+    return -1;
+  }
+
+  RoomSummary summary(int cap) {
+    if (summary == null) {
+      Message last = recent.isEmpty() ? null : recent.lastEntry().getValue();
+      long activity = room.createdAt();
+      if (room.lastMessageAt() != null) activity = Math.max(activity, room.lastMessageAt());
+      if (last != null) activity = Math.max(activity, last.createdAt());
+      int count = Math.min(unread.size(), cap);
+      summary = new RoomSummary(room, last, count, unread.size() > cap, activity);
+    }
+    return summary;
+  }
+}

@@ -1,0 +1,266 @@
+package dev.svc.chat.internal.rooms;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+
+import dev.svc.chat.ChangesPage;
+import dev.svc.chat.ChatLogger;
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSummary;
+import dev.svc.chat.internal.realtime.ReconnectPolicy;
+import dev.svc.chat.internal.recovery.RecoverySource;
+import dev.svc.chat.internal.util.CallbackExecutor;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.SerialScheduler;
+import dev.svc.chat.testing.VirtualTaskScheduler;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The room list's unread rule, case by case, and its snapshots. */
+class RoomListModelTest {
+  private static final Log LOG = new Log(ChatLogger.NONE);
+  private final ArrayDeque<Runnable> actorTasks = new ArrayDeque<>();
+  private final VirtualTaskScheduler time = new VirtualTaskScheduler();
+  private final Service service = new Service();
+  private final List<RoomList> snapshots = new ArrayList<>();
+  private RoomListModel model;
+
+  @BeforeEach
+  void setUp() {
+    SerialScheduler actor = new SerialScheduler(actorTasks::add, time, LOG);
+    model = new RoomListModel(actor, CallbackExecutor.on(Runnable::run, LOG), 5, LOG);
+    new UnreadFill(actor, service, new ReconnectPolicy(100, 1_000, new Random(1)), LOG).attach(model);
+    model.user("me");
+  }
+
+  private void run() {
+    while (!actorTasks.isEmpty()) actorTasks.poll().run();
+  }
+
+  private RoomList latest() {
+    return snapshots.get(snapshots.size() - 1);
+  }
+
+  private int unread(String roomId) {
+    return latest().room(roomId).unreadCount();
+  }
+
+  /** Subscribes; the first subscription lists the rooms and fills their counts. */
+  private void subscribe() {
+    model.subscribe(snapshots::add, () -> {
+      for (Room r : service.list()) model.listed(r);
+      model.listingDone(false);
+    });
+    run();
+  }
+
+  /** A message delivered live (as recovery hands it over). */
+  private Message live(String roomId, String sender) {
+    Message m = service.post(roomId, sender);
+    model.delivered(m, m.seq(), m.rev());
+    return m;
+  }
+
+  @Test
+  void countsMessagesOfOthersAboveTheUsersReceiptReadFromTheServiceAtStart() {
+    service.post("r1", "bob");
+    service.post("r1", "bob");
+    service.post("r1", "me");
+    service.post("r1", "bob");
+    service.read("r1", "me", 1);
+    subscribe();
+    assertEquals(2, unread("r1"), "bob's #2 and #4: #1 was read, #3 is the user's own");
+    assertFalse(latest().room("r1").unreadCapped());
+  }
+
+  @Test
+  void theAppsOwnSendsAreNeverUnread() {
+    subscribe();
+    live("r1", "bob");
+    model.message(service.post("r1", "me")); // the send's answer
+    live("r1", "me"); // and its event
+    run();
+    assertEquals(1, unread("r1"));
+    assertEquals("me", latest().room("r1").lastMessage().senderId(), "the send is the room's last message");
+  }
+
+  @Test
+  void aReadOnAnotherDeviceLowersTheCount() {
+    subscribe();
+    live("r1", "bob");
+    Message second = live("r1", "bob");
+    live("r1", "bob");
+    run();
+    assertEquals(3, unread("r1"));
+    model.receipt(Receipt.of("r1", "me", second.id(), second.seq(), 5)); // room-read of the user's other device
+    run();
+    assertEquals(1, unread("r1"));
+    model.receipt(Receipt.of("r1", "bob", second.id(), 3, 5)); // another user's receipt changes nothing
+    run();
+    assertEquals(1, unread("r1"));
+  }
+
+  @Test
+  void markReadLowersTheCountAtOnceAndAReceiptNeverMovesBack() {
+    subscribe();
+    live("r1", "bob");
+    Message second = live("r1", "bob");
+    Message third = live("r1", "bob");
+    model.markedRead("r1", third.id()); // offline: no answer yet
+    run();
+    assertEquals(0, unread("r1"));
+    model.receipt(Receipt.of("r1", "me", second.id(), second.seq(), 5)); // an older read arriving late
+    run();
+    assertEquals(0, unread("r1"), "never backwards");
+    assertEquals(third.seq(), model.tally("r1").readSeq, "the receipt stays at the newest read");
+  }
+
+  @Test
+  void aDeletedMessageLeavesTheCountAndTheLastMessageColumn() {
+    subscribe();
+    live("r1", "bob");
+    Message second = live("r1", "bob");
+    run();
+    assertEquals(2, unread("r1"));
+    Message deleted = second.newBuilder().rev(second.rev() + 10).deletedAt(9L).parts(Collections.<MessagePart>emptyList())
+        .build();
+    model.delivered(deleted, 2, deleted.rev());
+    run();
+    assertEquals(1, unread("r1"));
+    assertEquals(1, latest().room("r1").lastMessage().seq(), "the newest visible message");
+  }
+
+  @Test
+  void aRoomWithMoreUnreadThanTheCapIsCappedAndFlagged() {
+    for (int i = 0; i < 12; i++) service.post("r1", "bob");
+    subscribe();
+    RoomSummary r1 = latest().room("r1");
+    assertEquals(5, r1.unreadCount());
+    assertTrue(r1.unreadCapped());
+    assertTrue(latest().totalCapped());
+    assertTrue(service.reads <= 3, "reads about the cap, not the room's whole history: " + service.reads);
+  }
+
+  @Test
+  void theListIsSortedByLastActivityWithATotalAndABurstGivesOneSnapshot() {
+    service.post("r1", "bob");
+    service.post("r2", "bob");
+    subscribe();
+    int before = snapshots.size();
+    for (int i = 0; i < 3; i++) live("r1", "bob"); // one burst, in one actor turn
+    run();
+    assertEquals(before + 1, snapshots.size(), "one snapshot per burst");
+    assertEquals(Arrays.asList("r1", "r2"), ids(latest()));
+    assertEquals(5, latest().totalUnread());
+    live("r2", "carol");
+    run();
+    assertEquals(Arrays.asList("r2", "r1"), ids(latest()));
+  }
+
+  @Test
+  void afterARestartWithoutTheNetworkTheCountsComeFromTheStoreAtOnce() {
+    model.follow(); // a client with a store
+    List<Message> history = new ArrayList<>();
+    for (int i = 0; i < 5; i++) history.add(service.post("r1", i == 3 ? "me" : "bob")); // #4 is the user's own
+    Room r1 = service.list().get(0);
+    dev.svc.chat.store.StoredState state = new dev.svc.chat.store.StoredState(
+        Collections.singletonList(new dev.svc.chat.store.StoredRoom(r1, 5, 5)),
+        Collections.singletonList(Receipt.of("r1", "me", "r1-2", 2, 1)), Collections.<Message>emptyList(),
+        Collections.<dev.svc.chat.store.StoredSend>emptyList(), 99);
+    dev.svc.chat.store.RoomDigest digest = new dev.svc.chat.store.RoomDigest(1, history.subList(1, 5),
+        Arrays.asList(history.get(2), history.get(4)));
+    service.rooms.clear(); // the service is out of reach: nothing may be read from it
+    model.restore(state, Collections.singletonMap("r1", digest));
+    model.subscribe(snapshots::add, () -> { throw new AssertionError("no listing while the store answers"); });
+    run();
+    assertEquals(1, snapshots.size());
+    assertTrue(latest().fromStore());
+    assertEquals(2, unread("r1"), "#3 and #5 of bob above the receipt at 2; #4 is the user's own");
+    assertEquals(5, latest().room("r1").lastMessage().seq());
+    assertEquals(0, service.reads, "exact from the store: nothing read");
+  }
+
+  private static List<String> ids(RoomList list) {
+    List<String> out = new ArrayList<>();
+    for (RoomSummary s : list.rooms()) out.add(s.room().id());
+    return out;
+  }
+
+  /** The service's rooms: messages and receipts, answered at once. */
+  private final class Service implements RecoverySource {
+    final TreeMap<String, List<Message>> rooms = new TreeMap<>();
+    final List<Receipt> receipts = new ArrayList<>();
+    long clock = 1_000;
+    int reads;
+
+    Message post(String roomId, String sender) {
+      List<Message> list = rooms.computeIfAbsent(roomId, r -> new ArrayList<>());
+      long seq = list.size() + 1;
+      Message m = Message.builder().id(roomId + "-" + seq).roomId(roomId).seq(seq).rev(seq).senderId(sender)
+          .clientMessageId("c" + seq).addPart(MessagePart.text("m" + seq)).createdAt(clock++).build();
+      list.add(m);
+      return m;
+    }
+
+    void read(String roomId, String user, long seq) {
+      receipts.add(Receipt.of(roomId, user, roomId + "-" + seq, seq, clock));
+    }
+
+    List<Room> list() {
+      List<Room> out = new ArrayList<>();
+      for (String id : rooms.keySet()) {
+        List<Message> list = rooms.get(id);
+        out.add(Room.builder().id(id).createdAt(1).lastMessageSeq(list.size())
+            .lastMessageAt(list.isEmpty() ? null : list.get(list.size() - 1).createdAt()).rev(list.size()).build());
+      }
+      return out;
+    }
+
+    @Override
+    public CompletableFuture<List<Room>> listRooms() {
+      return CompletableFuture.completedFuture(list());
+    }
+
+    @Override
+    public CompletableFuture<MessagePage> messages(String roomId, MessageQuery q) {
+      reads++;
+      List<Message> out = new ArrayList<>();
+      List<Message> all = rooms.getOrDefault(roomId, new ArrayList<>());
+      for (Message m : all) {
+        if (m.seq() > q.after() && out.size() < q.limit()) out.add(m);
+      }
+      boolean more = !out.isEmpty() && out.get(out.size() - 1).seq() < all.size();
+      return CompletableFuture.completedFuture(new MessagePage(out, more));
+    }
+
+    @Override
+    public CompletableFuture<ChangesPage> changes(String roomId, long since) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<List<Receipt>> receipts(String roomId) {
+      List<Receipt> out = new ArrayList<>();
+      for (Receipt r : receipts) {
+        if (r.roomId().equals(roomId)) out.add(r);
+      }
+      return CompletableFuture.completedFuture(out);
+    }
+  }
+}
