@@ -103,6 +103,13 @@ public class AppOnMainThreadTest {
     }
 
     @Override
+    public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
+      note("digest");
+      touch();
+      return null;
+    }
+
+    @Override
     public List<dev.svc.chat.store.StoredRoom> rooms() {
       note("rooms");
       touch();

@@ -3,6 +3,7 @@ package dev.svc.chat.android;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.RoomDigest;
 import dev.svc.chat.store.StoreWrite;
 import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.store.StoredState;
@@ -24,6 +25,11 @@ class DatabaseOnlyStore implements ChatStore {
 
   @Override
   public MessagePage messages(String roomId, MessageQuery query) {
+    throw new UnsupportedOperationException();
+  }
+
+  @Override
+  public RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
     throw new UnsupportedOperationException();
   }
 
