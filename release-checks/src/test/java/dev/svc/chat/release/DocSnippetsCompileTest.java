@@ -40,6 +40,7 @@ class DocSnippetsCompileTest {
       "import dev.svc.chat.server.*;",
       "import dev.svc.chat.session.*;",
       "import dev.svc.chat.slf4j.*;",
+      "import dev.svc.chat.store.sqlite.*;",
       "import dev.svc.chat.android.*;",
       "import dev.svc.chat.reference.*;",
       "import dev.svc.chat.testkit.*;",

@@ -14,6 +14,7 @@ public final class StoreException extends Exception {
     NEWER_SCHEMA
   }
 
+  /** Why the call failed. */
   private final Kind kind;
 
   /**

@@ -34,7 +34,11 @@ public final class StoredState {
     this.writtenAt = writtenAt;
   }
 
-  /** Returns the state of a store that holds nothing. @return an empty state */
+  /**
+   * Returns the state of a store that holds nothing.
+   *
+   * @return an empty state
+   */
   public static StoredState empty() {
     List<StoredRoom> none = Collections.emptyList();
     return new StoredState(none, Collections.<Receipt>emptyList(), Collections.<Message>emptyList(),

@@ -10,6 +10,8 @@ import dev.svc.chat.session.Session;
 import dev.svc.chat.session.SessionFetcher;
 import dev.svc.chat.session.SessionManager;
 import dev.svc.chat.slf4j.Slf4jChatLogger;
+import dev.svc.chat.store.sqlite.SqliteChatStore;
+import java.io.File;
 import java.util.concurrent.BlockingQueue;
 import okhttp3.OkHttpClient;
 
@@ -20,6 +22,11 @@ public final class ChatFeature {
   /** Returns a client of the service at the URL that logs through SLF4J (svc-chat-sdk-slf4j). */
   public static ChatClient client(String apiUrl) {
     return Svc.init(SvcOptions.builder(apiUrl).logger(Slf4jChatLogger.create()).build());
+  }
+
+  /** Returns a client that keeps each user's rooms and messages in SQLite under the directory (svc-chat-sdk-store-sqlite). */
+  public static ChatClient offlineClient(String apiUrl, File directory) {
+    return Svc.init(SvcOptions.builder(apiUrl).store(SqliteChatStore.provider(directory)).build());
   }
 
   /** Puts each new message the client receives into the queue. */

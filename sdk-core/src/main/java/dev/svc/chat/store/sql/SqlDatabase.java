@@ -15,7 +15,7 @@ public interface SqlDatabase {
   /** Reads one row of a query's result. */
   interface Row {
     /**
-     * Reads a column of the row.
+     * Returns a column's text.
      *
      * @param column the column, from 0
      * @return its text, or null for NULL
@@ -24,7 +24,7 @@ public interface SqlDatabase {
     @Nullable String text(int column) throws StoreException;
 
     /**
-     * Reads a column of the row.
+     * Returns a column's integer.
      *
      * @param column the column, from 0
      * @return its integer (0 for NULL)
@@ -33,7 +33,7 @@ public interface SqlDatabase {
     long integer(int column) throws StoreException;
 
     /**
-     * Reads a column of the row.
+     * Returns whether a column is NULL.
      *
      * @param column the column, from 0
      * @return whether it is NULL

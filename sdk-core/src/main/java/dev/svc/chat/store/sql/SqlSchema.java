@@ -1,0 +1,159 @@
+package dev.svc.chat.store.sql;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.svc.chat.store.StoreException;
+
+/**
+ * The store's schema, in {@code PRAGMA user_version}, and its forward migrations. A new database gets the
+ * current schema at once; an older one runs each migration after its version, each in a transaction of its
+ * own that also sets the version it reaches, so a migration interrupted by a crash is run again whole.
+ *
+ * <p>The SQL stays within what SQLite 3.9 (Android API 24) understands: no upsert, no window functions, no
+ * {@code RENAME COLUMN}.
+ *
+ * <ul>
+ *   <li>Version 1: meta, rooms with their watermarks, messages (one row per id, UNIQUE(room_id, seq)),
+ *       receipts (one per room and user), sends.
+ *   <li>Version 2: a room's {@code low_seq} (the oldest seq of the run of messages stored up to its seq
+ *       watermark) and {@code activity_at} (for the room list's order and eviction), with their indexes, and
+ *       an index on messages by room and rev (the changes above a room's revision watermark, read at start).
+ *   <li>Version 3: a message's {@code sender_id}, so that the room list's unread messages (of other users) are
+ *       read by the database, not by parsing every row.
+ * </ul>
+ */
+final class SqlSchema {
+  /** The version this code writes. */
+  static final int VERSION = 3;
+
+  private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends");
+
+  /** The current schema, for a new database. Columns added by migrations come last, as ALTER TABLE puts them. */
+  private static final String[] CREATE = {
+      "CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL)",
+      "CREATE TABLE rooms (id TEXT NOT NULL PRIMARY KEY, name TEXT, members TEXT NOT NULL DEFAULT '[]',"
+          + " created_at INTEGER NOT NULL DEFAULT 0, last_message_seq INTEGER NOT NULL DEFAULT 0,"
+          + " last_message_at INTEGER, rev INTEGER NOT NULL DEFAULT 0,"
+          + " seq_watermark INTEGER NOT NULL DEFAULT -1, rev_watermark INTEGER NOT NULL DEFAULT -1,"
+          + " low_seq INTEGER NOT NULL DEFAULT 0, activity_at INTEGER NOT NULL DEFAULT 0)",
+      "CREATE TABLE messages (id TEXT NOT NULL PRIMARY KEY, room_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+          + " rev INTEGER NOT NULL, created_at INTEGER NOT NULL, deleted INTEGER NOT NULL, json TEXT NOT NULL)",
+      "CREATE UNIQUE INDEX messages_room_seq ON messages (room_id, seq)",
+      "CREATE TABLE receipts (room_id TEXT NOT NULL, user_id TEXT NOT NULL, message_id TEXT NOT NULL,"
+          + " seq INTEGER NOT NULL, read_at INTEGER NOT NULL, PRIMARY KEY (room_id, user_id))",
+      "CREATE TABLE sends (client_message_id TEXT NOT NULL PRIMARY KEY, room_id TEXT NOT NULL,"
+          + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL)",
+      "CREATE INDEX sends_sequence ON sends (sequence)",
+      "CREATE INDEX rooms_activity ON rooms (activity_at)",
+      "CREATE INDEX messages_room_rev ON messages (room_id, rev)",
+      "ALTER TABLE messages ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''",
+  };
+
+  private SqlSchema() {
+  }
+
+  /**
+   * Brings {@code db} to the current schema: creates it, migrates it, or refuses it.
+   *
+   * @throws StoreException NEWER_SCHEMA for a version above {@link #VERSION}; CORRUPT for a database that is
+   *     not a store's (a version of 0 with tables, a negative version, a table missing)
+   */
+  static void open(SqlDatabase db) throws StoreException {
+    int version = db.schemaVersion(); // reads the file's header: a file that is no database fails here
+    if (version > VERSION) {
+      throw new StoreException(StoreException.Kind.NEWER_SCHEMA,
+          "the store's schema version " + version + " is newer than this SDK's " + VERSION, null);
+    }
+    if (version < 0) throw corrupt("a negative schema version " + version);
+    if (version == 0) {
+      if (!tables(db).isEmpty()) throw corrupt("a database with tables but no schema version");
+      inTransaction(db, VERSION, d -> {
+        for (String sql : CREATE) d.update(sql);
+      });
+    }
+    for (int v = version == 0 ? VERSION : version; v < VERSION; v++) {
+      inTransaction(db, v + 1, migrationTo(v + 1));
+    }
+    Set<String> tables = tables(db);
+    for (String t : TABLES) {
+      if (!tables.contains(t)) throw corrupt("the table " + t + " is missing");
+    }
+  }
+
+  /** Returns the migration from {@code version - 1} to {@code version}. */
+  private static Step migrationTo(int version) {
+    switch (version) {
+      case 2:
+        return SqlSchema::migrateTo2;
+      case 3:
+        return SqlSchema::migrateTo3;
+      default:
+        throw new AssertionError("no migration to " + version);
+    }
+  }
+
+  /** Version 1 to 2: adds and fills low_seq and activity_at, and the indexes of version 2. */
+  private static void migrateTo2(SqlDatabase db) throws StoreException {
+    db.update("ALTER TABLE rooms ADD COLUMN low_seq INTEGER NOT NULL DEFAULT 0");
+    db.update("ALTER TABLE rooms ADD COLUMN activity_at INTEGER NOT NULL DEFAULT 0");
+    db.update("CREATE INDEX rooms_activity ON rooms (activity_at)");
+    db.update("CREATE INDEX messages_room_rev ON messages (room_id, rev)");
+    db.update("UPDATE rooms SET activity_at = max(created_at, coalesce(last_message_at, 0),"
+        + " coalesce((SELECT max(created_at) FROM messages WHERE room_id = rooms.id), 0))");
+    // Version 1 kept no range: the run of stored messages below each room's watermark is found from the rows.
+    List<String> ids = new ArrayList<>();
+    List<Long> watermarks = new ArrayList<>();
+    db.query("SELECT id, seq_watermark FROM rooms WHERE seq_watermark >= 0", row -> {
+      ids.add(RoomRange.text(row, 0));
+      watermarks.add(row.integer(1));
+    });
+    for (int i = 0; i < ids.size(); i++) {
+      long low = RoomRange.extendDown(db, ids.get(i), watermarks.get(i) + 1);
+      db.update("UPDATE rooms SET low_seq = ? WHERE id = ?", low, ids.get(i));
+    }
+  }
+
+  /** Version 2 to 3: adds messages.sender_id (the room list's unread rule) and fills it from each row's JSON. */
+  private static void migrateTo3(SqlDatabase db) throws StoreException {
+    db.update("ALTER TABLE messages ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''");
+    List<String> ids = new ArrayList<>();
+    List<String> senders = new ArrayList<>();
+    db.query("SELECT id, json FROM messages", row -> {
+      ids.add(RoomRange.text(row, 0));
+      senders.add(RowJson.message(RoomRange.text(row, 1)).senderId());
+    });
+    for (int i = 0; i < ids.size(); i++) {
+      db.update("UPDATE messages SET sender_id = ? WHERE id = ?", senders.get(i), ids.get(i));
+    }
+  }
+
+  private static void inTransaction(SqlDatabase db, int version, Step step) throws StoreException {
+    db.begin();
+    try {
+      step.run(db);
+      db.setSchemaVersion(version);
+      db.commit();
+    } catch (StoreException | RuntimeException e) {
+      db.rollback();
+      throw e;
+    }
+  }
+
+  private static Set<String> tables(SqlDatabase db) throws StoreException {
+    Set<String> tables = new HashSet<>();
+    db.query("SELECT name FROM sqlite_master WHERE type = 'table'", row -> tables.add(RoomRange.text(row, 0)));
+    return tables;
+  }
+
+  private static StoreException corrupt(String why) {
+    return new StoreException(StoreException.Kind.CORRUPT, "not a usable store: " + why, null);
+  }
+
+  private interface Step {
+    void run(SqlDatabase db) throws StoreException;
+  }
+}

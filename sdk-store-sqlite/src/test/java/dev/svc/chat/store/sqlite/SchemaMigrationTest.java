@@ -1,0 +1,190 @@
+package dev.svc.chat.store.sqlite;
+
+import static dev.svc.chat.store.sqlite.Fixtures.T0;
+import static dev.svc.chat.store.sqlite.Fixtures.message;
+import static dev.svc.chat.store.sqlite.Fixtures.range;
+import static dev.svc.chat.store.sqlite.Fixtures.roomIds;
+import static dev.svc.chat.store.sqlite.Fixtures.seqs;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeMap;
+
+import dev.svc.chat.Message;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
+import dev.svc.chat.Receipt;
+import dev.svc.chat.internal.json.Json;
+import dev.svc.chat.internal.json.MessageJsonAdapter;
+import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.RoomDigest;
+import dev.svc.chat.store.StoreWrite;
+import dev.svc.chat.store.StoredState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A database of schema version 1 (the fixture v1.sql) opened by this SDK: migrated, its data kept. */
+class SchemaMigrationTest {
+  @TempDir File dir;
+
+  @Test
+  void aVersion1DatabaseIsMigratedWithItsData() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    File file = provider.file("alice");
+    try (Connection c = Fixtures.connect(file)) {
+      createV1(c);
+      Statement s = c.createStatement();
+      s.executeUpdate("INSERT INTO rooms (id, name, members, created_at, last_message_seq, last_message_at, rev,"
+          + " seq_watermark, rev_watermark) VALUES ('r', 'Room r', '[\"alice\",\"bob\"]', " + T0 + ", 10, "
+          + (T0 + 10_000) + ", 10, 10, 8)");
+      s.executeUpdate("INSERT INTO rooms (id, name, created_at, last_message_at) VALUES ('z-quiet', 'Quiet', " + T0
+          + ", " + (T0 + 500_000) + ")");
+      for (long seq = 3; seq <= 10; seq++) insertMessage(c, message("r", seq, seq)); // 1 and 2 never stored
+      s.executeUpdate("INSERT INTO receipts VALUES ('r', 'bob', 'r-m9', 9, " + T0 + ")");
+      s.executeUpdate("INSERT INTO sends VALUES ('c1', 'r', 'alice', '[{\"type\":\"text\",\"text\":\"hi\"}]', " + T0
+          + ", 1)");
+      s.executeUpdate("INSERT INTO meta VALUES ('written_at', '" + T0 + "')");
+    }
+
+    ChatStore store = provider.open("alice");
+    try {
+      StoredState state = store.load();
+      assertEquals(T0, state.writtenAt());
+      assertEquals(Arrays.asList("z-quiet", "r"), roomIds(store), "activity computed: z-quiet's last message is newer");
+      assertEquals(10, state.rooms().get(1).seq());
+      assertEquals(8, state.rooms().get(1).rev());
+      assertEquals(Arrays.asList("alice", "bob"), state.rooms().get(1).room().memberIds());
+      assertEquals(Collections.singletonList(Receipt.of("r", "bob", "r-m9", 9, T0)), state.receipts());
+      assertEquals(Arrays.asList(message("r", 9, 9), message("r", 10, 10)), state.changedAbove());
+      assertEquals(Collections.singletonList(MessagePart.text("hi")), state.sends().get(0).parts());
+      // the range found from the rows: 3..10
+      assertEquals(3, Fixtures.lowSeq(dir, "alice", "r"));
+      assertEquals(range(3, 10), seqs(store.messages("r", MessageQuery.latest(8))));
+      assertNull(store.messages("r", MessageQuery.latest(9)));
+      RoomDigest digest = store.digest("r", "alice", 8, 4, 100);
+      assertEquals(Arrays.asList(9L, 10L), seqsOf(digest.unread()), "the migration filled each message's sender");
+      assertEquals(3, digest.lowSeq());
+      store.write(new StoreWrite().message(message("r", 11, 11)).watermarks("r", 11, 11));
+      assertEquals(range(4, 11), seqs(store.messages("r", MessageQuery.latest(8))));
+    } finally {
+      store.close();
+    }
+    assertEquals(3, userVersion(file));
+  }
+
+  @Test
+  void aMigratedSchemaIsTheSchemaOfANewDatabase() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    try (Connection c = Fixtures.connect(provider.file("old"))) {
+      createV1(c);
+    }
+    provider.open("old").close();
+    provider.open("new").close();
+    assertEquals(schema(provider.file("new")), schema(provider.file("old")));
+  }
+
+  @Test
+  void aNewerSchemaIsRefused() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    ChatStore store = provider.open("alice");
+    store.write(Fixtures.batch("r", 1, 2));
+    store.close();
+    try (Connection c = Fixtures.connect(provider.file("alice"))) {
+      c.createStatement().execute("PRAGMA user_version = 4");
+    }
+    StoreException e = assertThrows(StoreException.class, () -> provider.open("alice"));
+    assertEquals(StoreException.Kind.NEWER_SCHEMA, e.kind());
+    assertEquals(4, userVersion(provider.file("alice")), "left as it was");
+    provider.delete("alice");
+    provider.open("alice").close();
+  }
+
+  static void createV1(Connection c) throws Exception {
+    String sql;
+    try (InputStream in = SchemaMigrationTest.class.getResourceAsStream("v1.sql")) {
+      sql = new String(readAll(in), StandardCharsets.UTF_8);
+    }
+    Statement s = c.createStatement();
+    for (String statement : sql.replaceAll("(?m)^--.*$", "").split(";")) {
+      if (!statement.trim().isEmpty()) s.execute(statement);
+    }
+  }
+
+  private static byte[] readAll(InputStream in) throws Exception {
+    return in.readAllBytes();
+  }
+
+  private static void insertMessage(Connection c, Message m) throws Exception {
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      p.setString(1, m.id());
+      p.setString(2, m.roomId());
+      p.setLong(3, m.seq());
+      p.setLong(4, m.rev());
+      p.setLong(5, m.createdAt());
+      p.setInt(6, m.isDeleted() ? 1 : 0);
+      p.setString(7, Json.write(MessageJsonAdapter.INSTANCE, m));
+      p.executeUpdate();
+    }
+  }
+
+  private static List<Long> seqsOf(List<Message> list) {
+    List<Long> out = new java.util.ArrayList<>();
+    for (Message m : list) out.add(m.seq());
+    return out;
+  }
+
+  static int userVersion(File file) throws Exception {
+    try (Connection c = Fixtures.connect(file); ResultSet rs = c.createStatement().executeQuery("PRAGMA user_version")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  /** Returns each table's columns (name, type, not null, default, key) and indexes (name, unique, columns). */
+  private static TreeMap<String, List<String>> schema(File file) throws Exception {
+    TreeMap<String, List<String>> schema = new TreeMap<>();
+    try (Connection c = Fixtures.connect(file)) {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet rs = c.createStatement().executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+        while (rs.next()) tables.add(rs.getString(1));
+      }
+      for (String t : tables) {
+        List<String> columns = new ArrayList<>();
+        try (ResultSet rs = c.createStatement().executeQuery("PRAGMA table_info(" + t + ")")) {
+          while (rs.next()) {
+            columns.add(rs.getString("name") + " " + rs.getString("type") + " " + rs.getInt("notnull") + " "
+                + rs.getString("dflt_value") + " " + rs.getInt("pk"));
+          }
+        }
+        schema.put("table " + t, columns);
+        List<String> indexes = new ArrayList<>();
+        try (ResultSet rs = c.createStatement().executeQuery("PRAGMA index_list(" + t + ")")) {
+          while (rs.next()) indexes.add(rs.getString("name") + " unique=" + rs.getInt("unique"));
+        }
+        Collections.sort(indexes);
+        for (String index : indexes) {
+          String name = index.substring(0, index.indexOf(' '));
+          List<String> cols = new ArrayList<>();
+          try (ResultSet rs = c.createStatement().executeQuery("PRAGMA index_info(" + name + ")")) {
+            while (rs.next()) cols.add(rs.getString("name"));
+          }
+          schema.put("index " + index, cols);
+        }
+      }
+    }
+    return schema;
+  }
+}
