@@ -6,6 +6,7 @@ import android.database.sqlite.SQLiteDatabase;
 import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.ChatStoreProvider;
 import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.sql.SqlChatStore;
 import dev.svc.chat.store.sql.SqlDatabase;
 import java.io.File;
 import java.nio.charset.Charset;
@@ -34,9 +35,6 @@ import java.util.Locale;
 public final class AndroidChatStore implements ChatStoreProvider {
   /** The directory, in the app's no-backup files directory, that holds the databases. */
   public static final String DIRECTORY = "svc-chat-store";
-
-  private static final int DEFAULT_MAX_MESSAGES_PER_ROOM = 1000;
-  private static final int DEFAULT_MAX_ROOMS = 1000;
 
   /** Keeps a corrupt database for the store to report, instead of deleting it as Android's default does. */
   private static final DatabaseErrorHandler KEEP_CORRUPT = new DatabaseErrorHandler() {
@@ -163,8 +161,8 @@ public final class AndroidChatStore implements ChatStoreProvider {
   /** Builds an {@link AndroidChatStore}. */
   public static final class Builder {
     private final Context context;
-    private int maxMessagesPerRoom = DEFAULT_MAX_MESSAGES_PER_ROOM;
-    private int maxRooms = DEFAULT_MAX_ROOMS;
+    private int maxMessagesPerRoom = SqlChatStore.DEFAULT_MAX_MESSAGES_PER_ROOM;
+    private int maxRooms = SqlChatStore.DEFAULT_MAX_ROOMS;
 
     private Builder(Context context) {
       this.context = context;
@@ -210,7 +208,7 @@ public final class AndroidChatStore implements ChatStoreProvider {
     Schema SHARED = new Schema() {
       @Override
       public ChatStore open(SqlDatabase db, int maxMessagesPerRoom, int maxRooms) throws StoreException {
-        throw new StoreException(StoreException.Kind.IO, "the shared SQL store is not available yet", null);
+        return new SqlChatStore(db, maxMessagesPerRoom, maxRooms); // owns db: closes it on failure
       }
     };
 

@@ -11,7 +11,14 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Svc;
-import dev.svc.chat.store.sql.SqlDatabase;
+import dev.svc.chat.MessagePage;
+import dev.svc.chat.store.ChatStore;
+import dev.svc.chat.store.RoomDigest;
+import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoreWrite;
+import dev.svc.chat.store.StoredRoom;
+import dev.svc.chat.store.StoredState;
+import dev.svc.chat.store.sql.SqlChatStore;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,8 +37,8 @@ import org.robolectric.annotation.SQLiteMode;
 /**
  * An app that uses the SDK from the main thread, as the docs show (SvcAndroid installed, client options with
  * main-thread callbacks and the Android store, connect, send and read from the main thread, callbacks run on
- * it), under StrictMode's disk policy with the death penalty there: the store is opened, written and read on
- * the client's I/O queue, never on the main thread. No service answers (the device is offline), so the send
+ * it), under StrictMode's disk policy with the death penalty there: the store (the SDK's SQL store on the
+ * framework's SQLite) is opened, written and read on the client's I/O queue, never on the main thread. No service answers (the device is offline), so the send
  * stays pending in the store. ({@link StoreOffMainThreadTest} shows that the policy catches SQLite on the main
  * thread under Robolectric.)
  */
@@ -64,12 +71,13 @@ public class AppOnMainThreadTest {
     }
   }
 
-  /** A store that touches the database in every call and notes the calls made on the main thread. */
-  private final class DiskStore extends DatabaseOnlyStore {
-    DiskStore(SqlDatabase db) throws dev.svc.chat.store.StoreException {
-      super(db);
+  /** The SDK's SQL store, noting the calls made on the main thread and telling when a send was stored. */
+  private final class WatchedStore implements ChatStore {
+    private final ChatStore store;
+
+    WatchedStore(ChatStore store) {
+      this.store = store;
       note("open");
-      db.update("CREATE TABLE IF NOT EXISTS writes (n INTEGER)");
     }
 
     private void note(String call) {
@@ -77,56 +85,49 @@ public class AppOnMainThreadTest {
     }
 
     @Override
-    public dev.svc.chat.store.StoredState load() {
+    public StoredState load() throws StoreException {
       note("load");
-      touch();
-      return dev.svc.chat.store.StoredState.empty();
+      return store.load();
     }
 
     @Override
-    public void write(dev.svc.chat.store.StoreWrite write) {
+    public MessagePage messages(String roomId, MessageQuery query) throws StoreException {
+      note("messages");
+      MessagePage page = store.messages(roomId, query);
+      pageAsked.countDown();
+      return page;
+    }
+
+    @Override
+    public RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit)
+        throws StoreException {
+      note("digest");
+      return store.digest(roomId, userId, readSeq, recent, limit);
+    }
+
+    @Override
+    public void write(StoreWrite write) throws StoreException {
       note("write");
-      try {
-        db.update("INSERT INTO writes VALUES (?)", write.sends().size());
-      } catch (dev.svc.chat.store.StoreException e) {
-        throw new AssertionError(e);
-      }
+      store.write(write);
       if (!write.sends().isEmpty()) sendStored.countDown();
     }
 
     @Override
-    public dev.svc.chat.MessagePage messages(String roomId, MessageQuery query) {
-      note("messages");
-      touch();
-      pageAsked.countDown();
-      return null; // not stored: the client asks the service
-    }
-
-    @Override
-    public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
-      note("digest");
-      touch();
-      return null;
-    }
-
-    @Override
-    public List<dev.svc.chat.store.StoredRoom> rooms() {
-      note("rooms");
-      touch();
-      return List.of();
-    }
-
-    @Override
-    public void clear() {
+    public void clear() throws StoreException {
       note("clear");
+      store.clear();
     }
 
-    private void touch() {
-      try {
-        db.query("SELECT count(*) FROM writes", row -> { });
-      } catch (dev.svc.chat.store.StoreException e) {
-        throw new AssertionError(e);
-      }
+    @Override
+    public void close() {
+      note("close");
+      store.close();
+    }
+
+    @Override
+    public List<StoredRoom> rooms() throws StoreException {
+      note("rooms");
+      return store.rooms();
     }
   }
 
@@ -139,7 +140,7 @@ public class AppOnMainThreadTest {
     // Application.onCreate
     chat = SvcAndroid.install(RuntimeEnvironment.getApplication());
     AndroidChatStore store = AndroidChatStore.provider(RuntimeEnvironment.getApplication())
-        .withSchema((db, maxMessages, maxRooms) -> new DiskStore(db));
+        .withSchema((db, maxMessages, maxRooms) -> new WatchedStore(new SqlChatStore(db, maxMessages, maxRooms)));
     client = Svc.init(SvcAndroid.options(apiUrl).store(store).logger(AndroidChatLogger.create()).build());
     List<String> errors = new CopyOnWriteArrayList<>();
     client.on(EventType.CLIENT_ERROR, e -> errors.add(e.kind().name()));
