@@ -6,6 +6,7 @@ import android.net.ConnectivityManager;
 import android.os.Handler;
 import android.os.Looper;
 import org.jspecify.annotations.Nullable;
+import dev.svc.chat.ChatClient;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.session.SessionFetcher;
 import dev.svc.chat.session.SessionManager;
@@ -34,7 +35,11 @@ import java.io.File;
  *       which disconnects: the "page hide" of the JS SDK;</li>
  *   <li>the default network being lost calls {@link SessionManager#networkLost()} (the session goes
  *       {@code OFFLINE} at once), and a network becoming available calls
- *       {@link SessionManager#networkAvailable()}, which reconnects at once instead of after the backoff.</li>
+ *       {@link SessionManager#networkAvailable()}, which reconnects at once instead of after the backoff;</li>
+ *   <li>the app leaving the screen with sends still pending ({@code ChatClient.pendingSends()}) schedules
+ *       {@link SvcOutboxJobService}, a JobScheduler job that waits for a network, starts the session in the
+ *       background until nothing is pending, and stops it again; the app's return cancels the job. The app
+ *       declares the service in its manifest (see there); without it the sends leave when the app returns.</li>
  * </ul>
  * Managers made by {@link #install(Application, SessionFetcher, SessionStateListener)} and
  * {@link #sessionManagerBuilder} call back on the main thread, the client's event handlers and futures too.
@@ -55,6 +60,9 @@ public final class SvcAndroid implements AutoCloseable {
    */
   public static final String OUTBOX_DIRECTORY = "svc-chat-outbox";
 
+  /** The latest installed and not closed, which {@link SvcOutboxJobService} flushes. */
+  private static volatile @Nullable SvcAndroid current;
+
   private final Application application;
   private final AppVisibility visibility;
   private final NetworkWatcher network;
@@ -65,6 +73,8 @@ public final class SvcAndroid implements AutoCloseable {
   private boolean ownsBound;
   private boolean visible;
   private boolean closed;
+  /** A background flush runs: it started the manager and stops it when it ends, not the app's hiding. */
+  private boolean flushing;
 
   private SvcAndroid(Application application) {
     this.application = application;
@@ -118,6 +128,7 @@ public final class SvcAndroid implements AutoCloseable {
       throw new IllegalStateException("the app needs <uses-permission android:name="
           + "\"android.permission.ACCESS_NETWORK_STATE\"/> in its manifest", e);
     }
+    current = installed;
     return installed;
   }
 
@@ -261,7 +272,9 @@ public final class SvcAndroid implements AutoCloseable {
       owned = ownsBound;
       bound = null;
       visible = false;
+      flushing = false;
     }
+    if (current == this) current = null;
     application.unregisterActivityLifecycleCallbacks(visibility);
     visibility.cancel();
     try {
@@ -284,15 +297,51 @@ public final class SvcAndroid implements AutoCloseable {
   }
 
   private void setVisible(boolean now) {
+    boolean schedule;
+    boolean cancel;
     synchronized (this) {
       if (closed) return;
       visible = now;
-      if (bound == null) return;
+      if (bound == null || flushing) return; // a flush under way keeps the session, and ends it if hidden
       if (now) {
         bound.start();
       } else {
         bound.stop();
       }
+      ChatClient client = now ? null : bound.state().client();
+      schedule = client != null && !client.pendingSends().isEmpty();
+      cancel = now;
     }
+    // outside the lock: calls into the system
+    if (schedule) OutboxJob.schedule(application);
+    if (cancel) OutboxJob.cancel(application);
+  }
+
+  /** Returns the installed bindings that are not closed, the latest if several: those the flush job uses. */
+  static @Nullable SvcAndroid current() {
+    return current;
+  }
+
+  /**
+   * Starts the bound manager for a background flush (it does nothing if the app is visible and it runs).
+   *
+   * @return the manager, or null when none is bound (or it is closed, or these bindings are)
+   */
+  synchronized @Nullable SessionManager beginFlush() {
+    if (closed || bound == null) return null;
+    try {
+      bound.start();
+    } catch (IllegalStateException closedManager) {
+      return null;
+    }
+    flushing = true;
+    return bound;
+  }
+
+  /** Ends a background flush: stops the bound manager if the app is in the background. */
+  synchronized void endFlush() {
+    if (!flushing) return;
+    flushing = false;
+    if (!visible && bound != null) bound.stop();
   }
 }

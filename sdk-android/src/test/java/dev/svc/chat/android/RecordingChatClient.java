@@ -6,6 +6,7 @@ import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventHandler;
 import dev.svc.chat.EventType;
+import dev.svc.chat.PendingSend;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.testing.UnsupportedChatClient;
 import java.util.List;
@@ -15,13 +16,17 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A client for the session manager under Android: connects at once, records connects (and token updates),
- * disconnects and {@code reconnectNow()} calls, and lets the test move its connection state.
+ * disconnects and {@code reconnectNow()} calls, and lets the test move its connection state and set its pending
+ * sends.
  */
 final class RecordingChatClient extends UnsupportedChatClient {
   final List<String> tokens = new CopyOnWriteArrayList<>();
   final CountDownLatch closed = new CountDownLatch(1);
   private final List<EventHandler<ConnectionStateChange>> stateHandlers = new CopyOnWriteArrayList<>();
   volatile ConnectionState state = ConnectionState.DISCONNECTED;
+  /** What {@link #pendingSends()} answers; the test sets it. */
+  volatile List<PendingSend> pending = List.of();
+  volatile int connects;
   volatile int disconnects;
   volatile int reconnectNows;
   /** Whether every call so far came on the main thread. */
@@ -34,6 +39,7 @@ final class RecordingChatClient extends UnsupportedChatClient {
   @Override
   public CompletableFuture<Void> connect(String userId, String token) {
     called();
+    connects++;
     tokens.add(token);
     moveTo(ConnectionState.CONNECTED, ConnectionReason.CONNECTED);
     return CompletableFuture.completedFuture(null);
@@ -51,6 +57,11 @@ final class RecordingChatClient extends UnsupportedChatClient {
     disconnects++;
     moveTo(ConnectionState.DISCONNECTED, ConnectionReason.CLIENT_DISCONNECT);
     return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public List<PendingSend> pendingSends() {
+    return pending;
   }
 
   @Override
