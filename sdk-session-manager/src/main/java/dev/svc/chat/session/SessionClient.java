@@ -26,11 +26,14 @@ final class SessionClient {
   private final @Nullable Executor callbackExecutor;
   private final @Nullable File outboxDirectory;
   private final @Nullable OkHttpClient okHttpClient;
+  private final @Nullable Consumer<SvcOptions.Builder> clientOptions;
   private final ClientCalls calls;
   private volatile @Nullable ChatClient client;
 
   SessionClient(SessionManager.ClientFactory factory, ChatLogger logger, @Nullable Executor callbackExecutor,
-      @Nullable File outboxDirectory, @Nullable OkHttpClient okHttpClient) {
+      @Nullable File outboxDirectory, @Nullable OkHttpClient okHttpClient,
+      @Nullable Consumer<SvcOptions.Builder> clientOptions) {
+    this.clientOptions = clientOptions;
     this.factory = factory;
     this.logger = logger;
     this.callbackExecutor = callbackExecutor;
@@ -53,6 +56,7 @@ final class SessionClient {
     if (callbackExecutor != null) b.callbackExecutor(callbackExecutor);
     if (outboxDirectory != null) b.outboxDirectory(outboxDirectory);
     if (okHttpClient != null) b.okHttpClient(okHttpClient);
+    if (clientOptions != null) clientOptions.accept(b);
     ChatClient c = factory.create(b.build());
     c.on(EventType.CONNECTION_STATE, change -> {
       onState.accept(change);

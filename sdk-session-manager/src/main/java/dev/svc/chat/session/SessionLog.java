@@ -23,6 +23,17 @@ final class SessionLog {
     }
   }
 
+  /** Starts a fetch; a fetcher that throws instead of failing its future fails the future returned. */
+  static java.util.concurrent.CompletableFuture<Session> fetch(SessionFetcher fetcher) {
+    try {
+      return fetcher.fetch();
+    } catch (RuntimeException e) {
+      java.util.concurrent.CompletableFuture<Session> failed = new java.util.concurrent.CompletableFuture<>();
+      failed.completeExceptionally(e);
+      return failed;
+    }
+  }
+
   /** Returns the failure a future's {@link CompletionException} or {@link ExecutionException} wraps. */
   static @Nullable Throwable cause(@Nullable Throwable e) {
     while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {

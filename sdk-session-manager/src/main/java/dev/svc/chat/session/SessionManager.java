@@ -3,6 +3,7 @@ package dev.svc.chat.session;
 import java.io.File;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatClient;
@@ -30,12 +31,8 @@ import okhttp3.OkHttpClient;
  *
  * <p>The client is created with a {@link TokenRefresher} that is this manager: a REST {@code 401
  * token_expired}, a gateway {@code token_expired} and the scheduled refresh all share one fetch.
- * {@link #stop()} is the "page hide" of the JS SDK (it disconnects); {@link #start()} resumes.
- *
- * <p>Inside: {@code StatusBoard} (status and listener), {@code RefreshTimer} (the refresh before expiry and
- * the fetch retries), {@code SessionClient} (the client and the ordered calls on it) and
- * {@code ConnectionVerdict} (what the client's connection means for the status), all under this object's
- * lock; calls on the client run outside it, in the order they were decided.
+ * {@link #stop()} is the "page hide" of the JS SDK (it disconnects); {@link #start()} resumes. Its parts are
+ * listed in the package's comment.
  */
 public final class SessionManager {
   /** The default refresh lead time: 5 minutes before the token expires. */
@@ -71,7 +68,8 @@ public final class SessionManager {
     this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, b.logger)
         : SerialExecutor.ownThread("svc-session-callbacks", b.logger);
     this.board = new StatusBoard(b.listener, callbacks);
-    this.client = new SessionClient(b.clientFactory, b.logger, b.callbackExecutor, b.outboxDirectory, b.okHttpClient);
+    this.client = new SessionClient(b.clientFactory, b.logger, b.callbackExecutor, b.outboxDirectory, b.okHttpClient,
+        b.clientOptions);
     this.timer = new RefreshTimer(scheduler, new RefreshPolicy(b.refreshLeadMillis), this::onTimer);
   }
 
@@ -220,14 +218,7 @@ public final class SessionManager {
       refreshInFlight = result;
       timer.cancel();
     }
-    CompletableFuture<Session> fetched;
-    try {
-      fetched = fetcher.fetch();
-    } catch (RuntimeException e) {
-      fetched = new CompletableFuture<>();
-      fetched.completeExceptionally(e);
-    }
-    fetched.whenComplete((s, e) -> {
+    SessionLog.fetch(fetcher).whenComplete((s, e) -> {
       onFetched(result, s, e);
       client.drain();
     });
@@ -390,6 +381,7 @@ public final class SessionManager {
     private @Nullable File outboxDirectory;
     private @Nullable OkHttpClient okHttpClient;
     private ChatLogger logger = ChatLogger.NONE;
+    private @Nullable Consumer<SvcOptions.Builder> clientOptions;
 
     Builder(SessionFetcher fetcher, SessionStateListener listener) {
       if (fetcher == null) throw new NullPointerException("fetchSession == null");
@@ -447,8 +439,7 @@ public final class SessionManager {
     }
 
     /**
-     * Makes the client's outbox file-backed in {@code directory}, so that sends survive the process (see
-     * {@code SvcOptions.Builder.outboxDirectory}).
+     * Makes the client's outbox file-backed in {@code directory} ({@code SvcOptions.Builder.outboxDirectory}).
      *
      * @param directory a directory private to the app
      * @return this builder
@@ -456,6 +447,19 @@ public final class SessionManager {
     public Builder outboxDirectory(File directory) {
       if (directory == null) throw new NullPointerException("directory == null");
       this.outboxDirectory = directory;
+      return this;
+    }
+
+    /**
+     * Sets more of the client's options, applied after the manager's own (apiUrl, token refresher, logger,
+     * callback executor): the offline store, for example, {@code b -> b.store(SqliteChatStore.provider(dir))}.
+     *
+     * @param customizer changes the options' builder
+     * @return this builder
+     */
+    public Builder clientOptions(Consumer<SvcOptions.Builder> customizer) {
+      if (customizer == null) throw new NullPointerException("customizer == null");
+      this.clientOptions = customizer;
       return this;
     }
 

@@ -354,6 +354,31 @@ class SessionManagerTest {
   }
 
   @Test
+  void theClientOptionsGivenReachTheClientAfterTheManagersOwn() {
+    dev.svc.chat.store.ChatStoreProvider store = new dev.svc.chat.store.ChatStoreProvider() {
+      @Override
+      public dev.svc.chat.store.ChatStore open(String userId) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public void delete(String userId) {
+      }
+    };
+    SessionManager m = SessionManager.builder(fetcher(), s -> { }).scheduler(time).callbackExecutor(Runnable::run)
+        .clientOptions(b -> b.store(store).unreadCap(50)).clientFactory(options -> {
+          FakeChatClient c = new FakeChatClient(options);
+          clients.add(c);
+          return c;
+        }).build();
+    m.start();
+    assertSame(store, clients.get(0).options.store());
+    assertEquals(50, clients.get(0).options.unreadCap());
+    assertTrue(clients.get(0).options.tokenRefresher() != null, "the manager's own options stay");
+    m.close();
+  }
+
+  @Test
   void closeClosesTheClient() {
     manager(fetcher()).start();
     manager.close();
