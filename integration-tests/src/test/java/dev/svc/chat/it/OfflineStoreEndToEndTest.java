@@ -79,6 +79,35 @@ class OfflineStoreEndToEndTest {
     assertFalse(first.fromStore() && first.room(room) != null, "nothing of the wiped store is shown");
   }
 
+  @Test
+  void historyFromBeforeTheFirstStartIsKeptForOfflineReadsAndCounts() throws Exception {
+    String room = admin.createRoom("general", "alice", "bob");
+    ChatClient bob = chat.connected("bob");
+    for (int i = 1; i <= 4; i++) await(bob.sendText(room, "before " + i)); // before alice's device ever connected
+
+    ChatClient alice1 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    RecordingHandler<RoomList> lists = new RecordingHandler<>();
+    alice1.roomList(lists);
+    await(alice1.connect("alice", admin.mint("alice")));
+    lists.next(l -> l.room(room) != null && l.room(room).unreadCount() == 4); // counted from the service
+    assertEquals(4, await(alice1.getMessages(room)).messages().size()); // from the service, or kept by the count
+    alice1.close();
+
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    ChatClient alice2 = chat.newClient(withStore("http://127.0.0.1:" + deadPort + "/v1").build());
+    RecordingHandler<RoomList> offline = new RecordingHandler<>();
+    alice2.roomList(offline);
+    alice2.connect("alice", admin.mint("alice"));
+    RoomList shown = offline.next(WAIT);
+    assertEquals(4, shown.room(room).unreadCount(), "the messages the count read were kept");
+    MessagePage page = await(alice2.getMessages(room));
+    assertTrue(page.fromStore(), "the page read from the service was kept");
+    assertEquals(List.of(1L, 2L, 3L, 4L), seqs(page.messages()));
+  }
+
   private static List<Long> seqs(List<Message> list) {
     return list.stream().map(Message::seq).toList();
   }

@@ -123,7 +123,10 @@ public final class RealChatClient implements ChatClient {
     this.unreadFill = new UnreadFill(actor, RecoveryReads.over(rest), backoff, log);
     unreadFill.attach(roomList);
     recovery.journal(store == null ? roomList : RecoveryJournal.both(store.journal, roomList));
-    if (store != null) store.attach(recovery, roomList);
+    if (store != null) {
+      store.attach(recovery, roomList);
+      unreadFill.keep(store.offline::keep); // the messages a count read from the service are stored for the next start
+    }
     this.reads = new ReadQueue(rest::markRead);
     hub.on(EventType.CONNECTION_STATE, change -> {
       if (change.current() == ConnectionState.CONNECTED) reads.onConnected(); // reads made offline go out

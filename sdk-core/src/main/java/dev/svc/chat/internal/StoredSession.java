@@ -104,11 +104,15 @@ final class StoredSession {
     roomList.restore(state, digests);
   }
 
-  /** Answers from the store when it holds the whole page, else asks {@code service}. */
+  /** Answers from the store when it holds the whole page, else asks {@code service} and keeps its answer. */
   CompletableFuture<MessagePage> messages(String roomId, MessageQuery query,
       final Supplier<CompletableFuture<MessagePage>> service) {
-    return offline.messages(roomId, query).thenCompose(page -> page != null
-        ? CompletableFuture.completedFuture(page) : service.get());
+    return offline.messages(roomId, query).thenCompose(page -> {
+      if (page != null) return CompletableFuture.completedFuture(page);
+      CompletableFuture<MessagePage> answer = service.get();
+      answer.thenAccept(p -> offline.keep(p.messages())); // the next read of this page, and the next start, have it
+      return answer;
+    });
   }
 
   /** While not connected, answers from the store's rooms (most recently active first); else asks the service. */

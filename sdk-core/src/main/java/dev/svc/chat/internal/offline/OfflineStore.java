@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import dev.svc.chat.ClientError;
+import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
@@ -175,6 +176,26 @@ public final class OfflineStore {
       actor.execute(then);
     });
     if (!queued) actor.execute(then);
+  }
+
+  /**
+   * Keeps messages the service answered to a read (a page of history, the messages a count needed), so that the
+   * store holds them for the next read and the next start; no event goes with them. A message older than the
+   * stored one is ignored by the store. A failure is logged: the store only misses a page.
+   */
+  public void keep(final List<Message> messages) {
+    if (!active || messages.isEmpty()) return;
+    io.execute(() -> {
+      ChatStore s = store();
+      if (s == null) return;
+      StoreWrite w = new StoreWrite();
+      for (Message m : messages) w.message(m);
+      try {
+        s.write(w);
+      } catch (StoreException e) {
+        log.warn("could not keep " + messages.size() + " messages read from the service in the offline store", e);
+      }
+    });
   }
 
   /**

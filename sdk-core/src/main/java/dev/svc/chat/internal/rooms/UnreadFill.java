@@ -32,6 +32,8 @@ public final class UnreadFill {
   private final ReconnectPolicy backoff;
   private final Log log;
   private RoomListModel model;
+  /** Receives the messages a fill read (the offline store keeps them for the next start). */
+  private java.util.function.Consumer<List<Message>> keep = list -> { };
   private final ArrayDeque<RoomTally> waiting = new ArrayDeque<>();
   private int running;
   private int listAttempt;
@@ -41,6 +43,11 @@ public final class UnreadFill {
     this.source = source;
     this.backoff = backoff;
     this.log = log;
+  }
+
+  /** Hands the messages each fill reads to {@code keep} (actor, before the first connect). */
+  public void keep(java.util.function.Consumer<List<Message>> keep) {
+    this.keep = keep;
   }
 
   /** Binds the fill to its model (both ways). */
@@ -95,6 +102,7 @@ public final class UnreadFill {
     }
     when(source.messages(t.room.id(), MessageQuery.after(after, PAGE)), (MessagePage page) -> {
       long lastSeq = after;
+      keep.accept(page.messages());
       for (Message m : page.messages()) {
         t.filled(m, model.user());
         lastSeq = Math.max(lastSeq, m.seq());
