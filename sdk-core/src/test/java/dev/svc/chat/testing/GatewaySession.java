@@ -105,7 +105,7 @@ public final class GatewaySession extends WebSocketListener {
     return closed.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 
-  /** Returns the next frame the client sent, waiting up to 5 s. */
+  /** Returns the next frame the client sent, waiting up to {@link FakeGateway#TIMEOUT_SECONDS}. */
   public String nextFrame() throws InterruptedException {
     String f = frames.poll(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);
     assertNotNull(f, "the client sent nothing within " + FakeGateway.TIMEOUT_SECONDS + " s");
