@@ -45,7 +45,7 @@ class OneUserPerClientTest {
     CompletableFuture<Void> typing = client.setTyping("r1", true);
     first.ack(first.nextEmit("typing"), "{\"ok\":true}");
     Await.value(typing);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
     assertEquals("alice", client.userId());
     assertEquals(ConnectionState.CONNECTED, client.state());
     gateway.enqueueRest(new MockResponse().setHeader("Content-Type", "application/json")
@@ -64,7 +64,7 @@ class OneUserPerClientTest {
     Await.failure(client.connect("bob", "bob-jwt"), ChatStateException.class);
     // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
     Await.failure(client.setTyping("r1", true), ChatStateException.class);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
     assertEquals("alice", client.userId());
   }
 }

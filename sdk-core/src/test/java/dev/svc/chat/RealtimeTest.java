@@ -78,7 +78,7 @@ class RealtimeTest {
     Await.failure(client.setTyping("r1", true), ChatStateException.class);
     assertEquals(0, time.pending(), "a timer is still set: a reconnect would follow");
     time.advance(3_600_000);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
   }
 
   private Room join(GatewaySession session, String roomId) throws Exception {
@@ -247,8 +247,8 @@ class RealtimeTest {
       CompletableFuture<Void> typing = slow.setTyping("r1", true);
       second.ack(second.nextEmit("typing"), "{\"ok\":true}");
       Await.value(typing);
-      gateway.assertNoSession(0);
-      slowEvents.assertNoStateChange(0);
+      gateway.assertNoSession();
+      slowEvents.assertNoStateChange();
     }
   }
 

@@ -141,7 +141,7 @@ class TokenRefreshTest {
     // no second refresh, no loop:
     // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
     Await.failure(client.setTyping("r1", true), ChatStateException.class);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
     assertEquals(1, refreshes.get());
   }
 }

@@ -83,7 +83,7 @@ class UpdateTokenTest {
     client.updateToken("new-jwt");
     // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
     Await.failure(client.setTyping("r1", true), ChatStateException.class);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
     assertEquals(ConnectionState.DISCONNECTED, client.state());
     gateway.enqueueRest(json(200, "{\"rooms\":[]}"));
     Await.value(client.listRooms());
@@ -108,7 +108,7 @@ class UpdateTokenTest {
     assertEquals("Bearer new-jwt", gateway.takeRest().getHeader("Authorization"));
     // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
     Await.failure(client.setTyping("r1", true), ChatStateException.class);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
     assertEquals(ConnectionState.DISCONNECTED, client.state());
   }
 

@@ -112,14 +112,6 @@ public final class GatewaySession extends WebSocketListener {
     return f;
   }
 
-  /** Returns the next frame that is not a pong sent within 100 ms, or null: to check that nothing more came. */
-  public String nextFrameOrNull() throws InterruptedException {
-    while (true) {
-      String f = frames.poll(100, TimeUnit.MILLISECONDS);
-      if (f == null || !f.equals("3")) return f;
-    }
-  }
-
   /** Waits up to {@code millis} for a pong ({@code 3}), skipping other frames; returns whether one came. */
   public boolean awaitPong(long millis) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
