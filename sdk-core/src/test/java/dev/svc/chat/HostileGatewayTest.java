@@ -201,7 +201,7 @@ class HostileGatewayTest {
     String pad = new String(new char[1_000]).replace('\0', 'p');
     for (int i = 1; i <= burst; i++) session.send(Frames.newMessage("m" + i, "r1", i, pad));
     dev.svc.chat.internal.RealChatClient real = (dev.svc.chat.internal.RealChatClient) client;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FakeGateway.TIMEOUT_SECONDS);
     while (real.pendingDeliveries() < 1_000 && System.nanoTime() < deadline) Thread.yield();
     // the handler is stuck: the client holds at most its water mark, the rest stays in the network
     int max = 0;

@@ -109,7 +109,7 @@ class InboundBackpressureTest {
 
   private void awaitBacklog(int atLeast) {
     RealChatClient real = (RealChatClient) client;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FakeGateway.TIMEOUT_SECONDS);
     while (real.pendingDeliveries() < atLeast) {
       assertTrue(System.nanoTime() < deadline, "the backlog stayed at " + real.pendingDeliveries());
       Thread.yield();
@@ -118,7 +118,7 @@ class InboundBackpressureTest {
 
   private void awaitPublished(int atLeast) {
     RealChatClient real = (RealChatClient) client;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FakeGateway.TIMEOUT_SECONDS);
     while (real.undeliveredEvents() < atLeast) {
       assertTrue(System.nanoTime() < deadline, "only " + real.undeliveredEvents() + " events were published");
       Thread.yield();
@@ -127,7 +127,7 @@ class InboundBackpressureTest {
 
   private void assertDeliveredOnceInOrder(long last) throws InterruptedException {
     for (long seq = 1; seq <= last; seq++) {
-      Long s = seen.poll(10, TimeUnit.SECONDS);
+      Long s = seen.poll(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);
       assertNotNull(s, "message " + seq + " never arrived");
       assertEquals(seq, (long) s, "out of order or repeated");
     }
@@ -146,15 +146,17 @@ class InboundBackpressureTest {
       time.advance(1_000);
       pong = session.awaitPong(200);
     }
+    // no more virtual time: a loaded machine may just be slow to read the flood and answer
+    if (!pong) pong = session.awaitPong(TimeUnit.SECONDS.toMillis(FakeGateway.TIMEOUT_SECONDS));
     assertTrue(pong, "the PING behind the flood was never answered");
     assertEquals(ConnectionState.CONNECTED, client.state());
     assertTrue(states.isEmpty(), "the connection changed state: " + states);
-    gateway.assertNoSession(0);
+    gateway.assertNoSession();
     // what the client did not keep is read from the history once the handler caught up: all once, in order
     release.countDown();
     assertDeliveredOnceInOrder(FLOOD);
     flood(session, FLOOD + 1, FLOOD + 1);
-    assertEquals(FLOOD + 1, (long) seen.poll(10, TimeUnit.SECONDS));
+    assertEquals(FLOOD + 1, (long) seen.poll(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
   }
 
   @Test
@@ -176,8 +178,15 @@ class InboundBackpressureTest {
     second.send(Frames.newMessage("m" + (FLOOD + 1), "r1", FLOOD + 1, "after"));
     release.countDown();
     long last = 0;
-    for (Long s = seen.poll(10, TimeUnit.SECONDS); s != null; s = seen.poll(2, TimeUnit.SECONDS)) last = s;
-    assertEquals(FLOOD + 1, last, "the message of the new connection was not delivered last");
+    while (last != FLOOD + 1) {
+      Long s = seen.poll(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      assertNotNull(s, "the message of the new connection never arrived; the last one was " + last);
+      last = s;
+    }
+    // delivered last: the next message of the new connection is the next one the handler gets
+    history.last.set(FLOOD + 2);
+    second.send(Frames.newMessage("m" + (FLOOD + 2), "r1", FLOOD + 2, "marker"));
+    assertEquals(FLOOD + 2, (long) seen.poll(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the message of the new connection was not delivered last");
     // the documented order: a state event may overtake messages queued before it, never the reverse: a message
     // published after CONNECTED (the new connection's) is delivered after it
     int connected = timeline.indexOf("state CONNECTED");

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.Frames;
+import dev.svc.chat.testing.GatewaySession;
 import okhttp3.mockwebserver.MockResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,12 +34,18 @@ class OneUserPerClientTest {
   @Test
   void connectingAsAnotherUserIsRefusedAndKeepsTheFirstUsersSession() throws Exception {
     CompletableFuture<Void> connected = client.connect("alice", "alice-jwt");
-    assertEquals("{\"token\":\"alice-jwt\"}", gateway.nextSession().awaitConnect());
+    GatewaySession first = gateway.nextSession();
+    assertEquals("{\"token\":\"alice-jwt\"}", first.awaitConnect());
     Await.value(connected);
 
     ChatStateException refused = Await.failure(client.connect("bob", "bob-jwt"), ChatStateException.class);
     assertTrue(refused.getMessage().contains("signed in as alice"), refused.getMessage());
-    gateway.assertNoSession(300); // no handshake with bob's token on alice's client
+    // no handshake with bob's token on alice's client: alice's connection carries the next emit (one made during
+    // a new connection's handshake would wait for that connection)
+    CompletableFuture<Void> typing = client.setTyping("r1", true);
+    first.ack(first.nextEmit("typing"), "{\"ok\":true}");
+    Await.value(typing);
+    gateway.assertNoSession();
     assertEquals("alice", client.userId());
     assertEquals(ConnectionState.CONNECTED, client.state());
     gateway.enqueueRest(new MockResponse().setHeader("Content-Type", "application/json")
@@ -55,7 +62,9 @@ class OneUserPerClientTest {
     Await.value(client.disconnect());
     // the joined room, recovery ledgers and outbox are alice's: bob needs a client of his own
     Await.failure(client.connect("bob", "bob-jwt"), ChatStateException.class);
-    gateway.assertNoSession(300);
+    // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
+    Await.failure(client.setTyping("r1", true), ChatStateException.class);
+    gateway.assertNoSession();
     assertEquals("alice", client.userId());
   }
 }

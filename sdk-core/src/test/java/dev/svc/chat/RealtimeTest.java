@@ -14,12 +14,18 @@ import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.Frames;
 import dev.svc.chat.testing.GatewaySession;
 import dev.svc.chat.testing.RecordingLogger;
+import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The realtime connection against a fake gateway speaking the official server's frames. */
+/**
+ * The realtime connection against a fake gateway speaking the official server's frames. The client's timers
+ * (heartbeat watchdog, backoff, acknowledgement timeouts) run on virtual time: they fire only when a test moves
+ * it, so a loaded machine never fires one early, and "it does not reconnect" is a fact about the timers set.
+ */
 class RealtimeTest {
+  private final VirtualTaskScheduler time = new VirtualTaskScheduler();
   private FakeGateway gateway;
   private RecordingLogger logger;
   private ChatClient client;
@@ -30,7 +36,7 @@ class RealtimeTest {
     gateway = new FakeGateway();
     logger = new RecordingLogger();
     client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).logger(logger).reconnectDelay(10, 100)
-        .ackTimeoutMillis(2_000).build());
+        .ackTimeoutMillis(2_000).scheduler(time).build());
     events = EventRecorder.attach(client);
   }
 
@@ -50,6 +56,29 @@ class RealtimeTest {
     events.assertNextState(ConnectionState.CONNECTING, "connect");
     events.assertNextState(ConnectionState.CONNECTED, "connected");
     return session;
+  }
+
+  /**
+   * Runs out the backoff that {@code lost} announced and returns the new socket. The reconnect's timer is the
+   * only one set while reconnecting (the lost connection's watchdog and acknowledgements are cancelled first),
+   * so virtual time moves only once the actor set it.
+   */
+  private GatewaySession reconnectAfter(ConnectionStateChange lost) throws Exception {
+    assertEquals(ConnectionState.RECONNECTING, lost.current(), lost.toString());
+    Await.until("the reconnect's timer is set", () -> time.pending() == 1);
+    time.advance(lost.retryDelayMillis());
+    return gateway.nextSession();
+  }
+
+  /**
+   * Asserts the client does not reconnect by itself: once its actor answered an emit (refused at once while
+   * disconnected), no timer is left that could, and an hour of virtual time opens no socket.
+   */
+  private void assertNoReconnect() throws Exception {
+    Await.failure(client.setTyping("r1", true), ChatStateException.class);
+    assertEquals(0, time.pending(), "a timer is still set: a reconnect would follow");
+    time.advance(3_600_000);
+    gateway.assertNoSession();
   }
 
   private Room join(GatewaySession session, String roomId) throws Exception {
@@ -80,7 +109,7 @@ class RealtimeTest {
     events.assertNextState(ConnectionState.CONNECTING);
     ConnectionStateChange c = events.assertNextState(ConnectionState.DISCONNECTED, "token_expired");
     assertTrue(c.cause() instanceof ApiException);
-    gateway.assertNoSession(300);
+    assertNoReconnect();
     assertEquals(ConnectionState.DISCONNECTED, client.state());
   }
 
@@ -93,7 +122,7 @@ class RealtimeTest {
     assertEquals(401, e.status());
     assertEquals("unauthorized", e.code());
     assertFalse(e.isTokenExpired());
-    gateway.assertNoSession(300);
+    assertNoReconnect();
   }
 
   @Test
@@ -139,8 +168,7 @@ class RealtimeTest {
     GatewaySession first = connect();
     join(first, "r1");
     first.close();
-    events.assertNextState(ConnectionState.RECONNECTING);
-    GatewaySession second = gateway.nextSession();
+    GatewaySession second = reconnectAfter(events.assertNextState(ConnectionState.RECONNECTING));
     second.awaitConnect();
     events.assertNextState(ConnectionState.CONNECTED);
     GatewaySession.Emit rejoin = second.nextEmit("join-room");
@@ -150,9 +178,8 @@ class RealtimeTest {
     assertEquals(ClientError.Kind.REJOIN_REFUSED, e.kind());
     assertEquals("r1", e.roomId());
     second.close(); // the next reconnect does not join the refused room again
-    second = gateway.nextSession();
+    second = reconnectAfter(events.assertNextState(ConnectionState.RECONNECTING));
     second.awaitConnect();
-    events.assertNextState(ConnectionState.RECONNECTING);
     events.assertNextState(ConnectionState.CONNECTED);
     second.send("2"); // a join would have been emitted on accept, before this ping's answer
     assertEquals("3", second.nextFrame());
@@ -163,10 +190,11 @@ class RealtimeTest {
     gateway.openPacket = FakeGateway.openPacket(600, 400); // and the gateway never pings
     GatewaySession first = connect();
     join(first, "r1");
+    time.advance(1_000); // no ping within 600 + 400 ms
     ConnectionStateChange lost = events.assertNextState(ConnectionState.RECONNECTING, "ping_timeout");
     assertTrue(lost.cause() instanceof TransportException);
     gateway.openPacket = FakeGateway.openPacket(25_000, 20_000);
-    GatewaySession second = gateway.nextSession();
+    GatewaySession second = reconnectAfter(lost);
     assertEquals("{\"token\":\"good-jwt\"}", second.awaitConnect());
     events.assertNextState(ConnectionState.CONNECTED);
     GatewaySession.Emit rejoin = second.nextEmit("join-room");
@@ -177,26 +205,30 @@ class RealtimeTest {
   void pingsKeepTheWatchdogQuiet() throws Exception {
     gateway.openPacket = FakeGateway.openPacket(300, 300);
     GatewaySession session = connect();
-    for (int i = 0; i < 8; i++) { // 8 x ~100 ms > the 600 ms limit
+    for (int i = 0; i < 8; i++) { // 8 x 500 ms > the 600 ms limit
       session.send("2");
       assertEquals("3", session.nextFrame());
-      events.assertNoStateChange(100);
+      // the watchdog is armed again just after the PONG is sent, on the actor
+      Await.until("the watchdog is armed again", () -> time.nextDueMillis() == time.nowMillis() + 600);
+      time.advance(500);
     }
     assertEquals(ConnectionState.CONNECTED, client.state());
+    time.advance(100); // 600 ms after the last ping: the first state change of the test is the watchdog's
+    events.assertNextState(ConnectionState.RECONNECTING, "ping_timeout");
   }
 
   @Test
   void serverCloseReconnects() throws Exception {
     GatewaySession first = connect();
     first.close();
-    events.assertNextState(ConnectionState.RECONNECTING, "transport_closed");
-    gateway.nextSession().awaitConnect();
+    reconnectAfter(events.assertNextState(ConnectionState.RECONNECTING, "transport_closed")).awaitConnect();
     events.assertNextState(ConnectionState.CONNECTED);
   }
 
   @Test
   void reconnectNowSkipsTheBackoffDelay() throws Exception {
-    try (ChatClient slow = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).reconnectDelay(60_000, 60_000).build())) {
+    try (ChatClient slow = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).reconnectDelay(60_000, 60_000)
+        .scheduler(time).build())) {
       EventRecorder slowEvents = EventRecorder.attach(slow);
       slow.connect("alice", "good-jwt");
       GatewaySession first = gateway.nextSession();
@@ -204,13 +236,19 @@ class RealtimeTest {
       slowEvents.assertNextState(ConnectionState.CONNECTING);
       slowEvents.assertNextState(ConnectionState.CONNECTED);
       first.close();
-      slowEvents.assertNextState(ConnectionState.RECONNECTING);
-      gateway.assertNoSession(200); // the backoff is a minute long
-      slow.reconnectNow();
-      gateway.nextSession().awaitConnect();
+      assertTrue(slowEvents.assertNextState(ConnectionState.RECONNECTING).retryDelayMillis() > 0);
+      Await.until("the reconnect's timer is set", () -> time.pending() == 1);
+      slow.reconnectNow(); // virtual time stands still: only this can start the attempt
+      GatewaySession second = gateway.nextSession();
+      second.awaitConnect();
       slowEvents.assertNextState(ConnectionState.CONNECTED);
       slow.reconnectNow(); // connected: nothing to do
-      gateway.assertNoSession(200);
+      // the connection it left alone carries the next emit (a new attempt would have held it back)
+      CompletableFuture<Void> typing = slow.setTyping("r1", true);
+      second.ack(second.nextEmit("typing"), "{\"ok\":true}");
+      Await.value(typing);
+      gateway.assertNoSession();
+      slowEvents.assertNoStateChange();
     }
   }
 
@@ -220,7 +258,7 @@ class RealtimeTest {
     first.cancel();
     ConnectionStateChange c = events.assertNextState(ConnectionState.RECONNECTING);
     assertNotNull(c.cause());
-    gateway.nextSession().awaitConnect();
+    reconnectAfter(c).awaitConnect();
     events.assertNextState(ConnectionState.CONNECTED);
   }
 
@@ -230,8 +268,9 @@ class RealtimeTest {
     client.connect("alice", "good-jwt");
     gateway.nextSession();
     events.assertNextState(ConnectionState.CONNECTING);
-    events.assertNextState(ConnectionState.RECONNECTING, "handshake_failed");
+    ConnectionStateChange failed = events.assertNextState(ConnectionState.RECONNECTING, "handshake_failed");
     gateway.openPacket = FakeGateway.openPacket(25_000, 20_000);
+    reconnectAfter(failed);
     events.awaitState(ConnectionState.CONNECTED);
   }
 
@@ -244,7 +283,7 @@ class RealtimeTest {
     first.close();
     ConnectionStateChange c = events.assertNextState(ConnectionState.DISCONNECTED, "token_expired");
     assertTrue(((ApiException) c.cause()).isTokenExpired());
-    gateway.assertNoSession(300);
+    assertNoReconnect();
 
     CompletableFuture<Void> refreshed = client.connect("alice", "new-jwt");
     GatewaySession second = gateway.nextSession();
@@ -259,7 +298,7 @@ class RealtimeTest {
     first.send("41");
     events.assertNextState(ConnectionState.DISCONNECTED, "server_disconnect");
     assertEquals("<close 1000>", first.nextFrame()); // closes without answering DISCONNECT
-    gateway.assertNoSession(300);
+    assertNoReconnect();
   }
 
   @Test
@@ -280,13 +319,18 @@ class RealtimeTest {
     second.send(Frames.newMessage("m3", "r1", 3, "three"));
     GatewaySession.Emit barrier = first.nextEmit("leave-room");
     assertEquals("{\"roomId\":\"00000000-0000-0000-0000-000000000000\"}", barrier.payload);
-    events.assertNoMessage(200);
-    first.send(Frames.newMessage("m2", "r1", 2, "two"));
+    // the old connection's copy of m2 is the one delivered: the new connection's is held back until then
+    first.send(Frames.newMessage("m2", "r1", 2, "two, on the old connection"));
+    assertEquals("two, on the old connection", events.assertNextMessage().text());
     first.ack(barrier, "{\"ok\":true}");
+    // the old connection delivers for a grace of 250 ms after the barrier's answer, then it is closed
+    Await.until("the grace is set", () -> time.nextDueMillis() == time.nowMillis() + 250);
+    time.advance(250);
     assertEquals("41", first.nextNonPong());
-    assertEquals(2, events.assertNextMessage().seq());
     assertEquals(3, events.assertNextMessage().seq());
-    events.assertNoMessage(200);
+    // each once: the next message of the new connection is the next one delivered
+    second.send(Frames.newMessage("m4", "r1", 4, "four"));
+    assertEquals(4, events.assertNextMessage().seq());
   }
 
   @Test
@@ -303,7 +347,9 @@ class RealtimeTest {
     GatewaySession.Emit emit = second.nextEmit("typing"); // sent on the new connection once accepted
     second.ack(emit, "{\"ok\":true}");
     Await.value(typing);
-    events.assertNoStateChange(100); // the app saw no state change through the refresh
+    // the app saw no state change through the refresh: the first one it sees is the disconnect's
+    Await.value(client.disconnect());
+    events.assertNextState(ConnectionState.DISCONNECTED, "client_disconnect");
   }
 
   @Test
@@ -367,7 +413,8 @@ class RealtimeTest {
   void unansweredAckTimesOut() throws Exception {
     GatewaySession session = connect();
     CompletableFuture<Room> joined = client.joinRoom("r1");
-    session.nextEmit("join-room");
+    session.nextEmit("join-room"); // its timer was set before it was sent
+    time.advance(2_000);
     TransportException e = Await.failure(joined, TransportException.class);
     assertTrue(e.getMessage().contains("join-room"), e.getMessage());
   }
@@ -398,7 +445,7 @@ class RealtimeTest {
     assertEquals("41", session.nextFrame());
     assertEquals("<close 1000>", session.nextFrame());
     events.assertNextState(ConnectionState.DISCONNECTED, "client_disconnect");
-    gateway.assertNoSession(300);
+    assertNoReconnect();
     Await.failure(client.joinRoom("r1"), ChatStateException.class);
   }
 
@@ -414,7 +461,7 @@ class RealtimeTest {
     Await.value(joined);
     Await.value(left);
     session.cancel();
-    GatewaySession next = gateway.nextSession();
+    GatewaySession next = reconnectAfter(events.awaitState(ConnectionState.RECONNECTING));
     next.awaitConnect();
     Await.until("reconnected", () -> client.state() == ConnectionState.CONNECTED);
     client.joinRoom("r2");

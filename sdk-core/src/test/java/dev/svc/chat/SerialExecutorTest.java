@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.RecordingLogger;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class SerialExecutorTest {
         });
       }
       serial.execute(done::countDown);
-      assertTrue(done.await(5, TimeUnit.SECONDS));
+      assertTrue(done.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
       for (int i = 0; i < 1_000; i++) assertEquals(i, (int) seen.get(i));
       assertTrue(logger.mentions("a callback threw"), "the exception was swallowed");
       assertEquals(0, serial.backlog());

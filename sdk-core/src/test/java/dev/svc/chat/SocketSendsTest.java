@@ -77,6 +77,22 @@ class SocketSendsTest {
         .replace("\"c-m" + seq + "\"", "\"" + clientMessageId + "\"") + "}";
   }
 
+  /**
+   * Asserts the client sent nothing more on {@code session} than it read so far: a typing emit made now goes
+   * through the client's actor after everything it had to send, so it must be the next frame.
+   */
+  private void assertNothingMoreSent(GatewaySession session, String unexpected) throws Exception {
+    CompletableFuture<Void> typing = client.setTyping("r1", true);
+    GatewaySession.Emit emit;
+    try {
+      emit = session.nextEmit("typing");
+    } catch (AssertionError e) {
+      throw new AssertionError(unexpected + ": " + e.getMessage(), e);
+    }
+    session.ack(emit, "{\"ok\":true}");
+    Await.value(typing);
+  }
+
   private int attempted() {
     int n = 0;
     for (PendingSend p : client.pendingSends()) if (p.attempts() > 0) n++;
@@ -118,7 +134,7 @@ class SocketSendsTest {
     Await.value(sent.get(0));
     gateway.takeRest();
     Await.value(sent.get(1));
-    assertEquals(null, session.nextFrameOrNull());
+    assertNothingMoreSent(session, "a send went over the socket");
   }
 
   @Test
@@ -132,7 +148,7 @@ class SocketSendsTest {
     assertTrue(gateway.takeRest().getPath().endsWith("/chat/rooms/r1/messages"));
     assertEquals("m1", Await.value(sent.get(0)).id());
     assertEquals("m2", Await.value(sent.get(1)).id());
-    assertEquals(null, session.nextFrameOrNull(), "nothing sent on the socket");
+    assertNothingMoreSent(session, "a send went over the socket");
   }
 
   @Test
@@ -197,6 +213,8 @@ class SocketSendsTest {
       time.advance(1_000);
       next = gateway.pollSession(50);
     }
+    // no more virtual time: the reconnect is due, a loaded machine may just be slow to open the socket
+    if (next == null) next = gateway.nextSession();
     assertNotNull(next, "the client never reconnected");
     next.awaitConnect();
     for (int i = 2; i < 6; i++) {
@@ -205,7 +223,7 @@ class SocketSendsTest {
       next.ack(again, ok(id(again.payload), i + 1));
     }
     for (int i = 0; i < 6; i++) assertEquals(i + 1, Await.value(sent.get(i)).seq());
-    assertEquals(null, next.nextFrameOrNull(), "no duplicate send");
+    assertNothingMoreSent(next, "a duplicate send");
   }
 
   @Test

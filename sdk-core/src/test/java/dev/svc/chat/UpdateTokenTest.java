@@ -66,12 +66,14 @@ class UpdateTokenTest {
     client.updateToken("new-jwt");
     assertEquals("{\"token\":\"new-jwt\"}", gateway.nextSession().awaitConnect());
     first.ack(first.nextEmit("leave-room"), "{\"ok\":true}"); // the handover's barrier on the old connection
-    events.assertNoStateChange(300); // invisible to the app: CONNECTED throughout
     assertEquals(ConnectionState.CONNECTED, client.state());
     gateway.enqueueRest(json(200, "{\"rooms\":[]}"));
     Await.value(client.listRooms());
     assertEquals("Bearer new-jwt", gateway.takeRest().getHeader("Authorization"));
     assertEquals(0, refreshes.get());
+    // invisible to the app, CONNECTED throughout: the first state change it sees is the disconnect's
+    Await.value(client.disconnect());
+    events.assertNextState(ConnectionState.DISCONNECTED, "client_disconnect");
   }
 
   @Test
@@ -79,7 +81,9 @@ class UpdateTokenTest {
     connect();
     Await.value(client.disconnect());
     client.updateToken("new-jwt");
-    gateway.assertNoSession(300);
+    // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
+    Await.failure(client.setTyping("r1", true), ChatStateException.class);
+    gateway.assertNoSession();
     assertEquals(ConnectionState.DISCONNECTED, client.state());
     gateway.enqueueRest(json(200, "{\"rooms\":[]}"));
     Await.value(client.listRooms());
@@ -102,7 +106,9 @@ class UpdateTokenTest {
     nextToken.complete("new-jwt");
     Await.value(rooms);
     assertEquals("Bearer new-jwt", gateway.takeRest().getHeader("Authorization"));
-    gateway.assertNoSession(300);
+    // refused on the actor at once, as only a disconnected client refuses: no connection was begun before it
+    Await.failure(client.setTyping("r1", true), ChatStateException.class);
+    gateway.assertNoSession();
     assertEquals(ConnectionState.DISCONNECTED, client.state());
   }
 

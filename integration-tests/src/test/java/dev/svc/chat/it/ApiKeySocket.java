@@ -19,7 +19,7 @@ final class ApiKeySocket implements AutoCloseable {
 
   private ApiKeySocket(String socketUrl) throws Exception {
     socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-        .buildAsync(URI.create(socketUrl), new Listener()).get(10, TimeUnit.SECONDS);
+        .buildAsync(URI.create(socketUrl), new Listener()).get(30, TimeUnit.SECONDS);
   }
 
   /** Opens a connection and completes the Socket.IO handshake with {@code {"apiKey": ...}}. */
@@ -27,7 +27,7 @@ final class ApiKeySocket implements AutoCloseable {
     ApiKeySocket s = new ApiKeySocket(socketUrl);
     String open = s.next();
     if (!open.startsWith("0{")) throw new AssertionError("expected the open packet, got " + open);
-    s.socket.sendText("40{\"apiKey\":\"" + apiKey + "\"}", true).get(5, TimeUnit.SECONDS);
+    s.socket.sendText("40{\"apiKey\":\"" + apiKey + "\"}", true).get(30, TimeUnit.SECONDS);
     String answer = s.next();
     if (!answer.startsWith("40{\"sid\"")) throw new AssertionError("expected CONNECT ok, got " + answer);
     return s;
@@ -35,7 +35,7 @@ final class ApiKeySocket implements AutoCloseable {
 
   /** Emits {@code event} with ack id 1 and returns the ack frame. */
   String emitWithAck(String event, String payloadJson) throws Exception {
-    socket.sendText("421[\"" + event + "\"," + payloadJson + "]", true).get(5, TimeUnit.SECONDS);
+    socket.sendText("421[\"" + event + "\"," + payloadJson + "]", true).get(30, TimeUnit.SECONDS);
     while (true) {
       String frame = next();
       if (frame.startsWith("431[")) return frame.substring(3);
@@ -44,7 +44,7 @@ final class ApiKeySocket implements AutoCloseable {
 
   /** Returns the next frame other than a ping, failing after 10 s. */
   String next() throws InterruptedException {
-    String frame = frames.poll(10, TimeUnit.SECONDS);
+    String frame = frames.poll(30, TimeUnit.SECONDS);
     if (frame == null) throw new AssertionError("no frame within 10 s");
     return frame;
   }
@@ -60,7 +60,7 @@ final class ApiKeySocket implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
-      socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(5, TimeUnit.SECONDS);
+      socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
     } catch (Exception alreadyClosed) {
       // the server may have closed first
     } finally {

@@ -153,7 +153,7 @@ class FleetTest {
   }
 
   private static void waitUntil(String what, java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
       Thread.sleep(20);

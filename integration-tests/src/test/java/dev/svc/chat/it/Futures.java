@@ -11,8 +11,11 @@ import java.util.concurrent.TimeUnit;
 
 /** Waiting on the SDK's futures with the tests' deadline. */
 final class Futures {
-  /** How long a test waits for a future or an event. */
-  static final Duration WAIT = Duration.ofSeconds(10);
+  /**
+   * How long a test waits for a future or an event: generous, since a loaded machine may hold a thread back for
+   * seconds, and a passing test never waits it out.
+   */
+  static final Duration WAIT = Duration.ofSeconds(30);
 
   private Futures() {
   }

@@ -105,8 +105,12 @@ class HelpersEndToEndTest {
     assertEquals(edited, shown.get().get(0));
 
     sub.destroy();
+    // a handler added after the subscription's sees the next message after the subscription would have
+    BlockingQueue<Message> later = new LinkedBlockingQueue<>();
+    bob.on(EventType.NEW_MESSAGE, later::add);
     await(alice.sendText(room, "after destroy"));
-    assertEquals(null, lists.poll(200, TimeUnit.MILLISECONDS));
+    assertEquals("after destroy", take(later).text());
+    assertEquals(null, lists.poll(), "the destroyed subscription still updated the list");
   }
 
   private static List<String> texts(List<Message> messages) {

@@ -116,9 +116,9 @@ final class NodeScript implements AutoCloseable {
     } catch (IOException ignored) {
       // Already gone.
     }
-    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      process.waitFor(5, TimeUnit.SECONDS);
+      process.waitFor(30, TimeUnit.SECONDS);
     }
     reader.join(Duration.ofSeconds(5).toMillis());
   }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /** The reference server's gateway against the official npm {@code socket.io-client} 4.x. */
 class OfficialClientInteropTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final Duration WAIT = Duration.ofSeconds(30);
 
   private final VirtualClock clock = new VirtualClock(Instant.parse("2026-11-21T10:00:00Z"));
   private ChatFixture chat;

@@ -43,7 +43,7 @@ final class RecordingHandler<T> implements EventHandler<T> {
 
   /** Returns the next event that matches, skipping others. */
   T next(Predicate<T> matcher) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (true) {
       T e = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       if (e == null) throw new AssertionError("no matching event within 10s");

@@ -60,7 +60,7 @@ class SessionRefreshIntegrationTest {
       return Session.builder(t.token(), t.apiUrl(), t.userId(), t.expiresAtMillis()).build();
     }), s -> { }).scheduler(time).logger((level, message, error) -> logs.add(message)).build();
     bob = Svc.init(server.apiUrl());
-    bob.connect("bob", svc.mintToken(MintRequest.builder("bob").username("Bob").expiresIn(Duration.ofDays(1)).build()).token()).get(10, TimeUnit.SECONDS);
+    bob.connect("bob", svc.mintToken(MintRequest.builder("bob").username("Bob").expiresIn(Duration.ofDays(1)).build()).token()).get(30, TimeUnit.SECONDS);
   }
 
   @AfterEach
@@ -83,11 +83,11 @@ class SessionRefreshIntegrationTest {
     List<ConnectionStateChange> states = new CopyOnWriteArrayList<>();
     alice.on(EventType.NEW_MESSAGE, (Message m) -> seqs.add(m.seq()));
     alice.on(EventType.CONNECTION_STATE, states::add);
-    alice.joinRoom(roomId).get(10, TimeUnit.SECONDS);
+    alice.joinRoom(roomId).get(30, TimeUnit.SECONDS);
 
     int sent = 0;
     for (int refresh = 1; refresh <= 3; refresh++) {
-      bob.sendText(roomId, "before " + refresh).get(10, TimeUnit.SECONDS);
+      bob.sendText(roomId, "before " + refresh).get(30, TimeUnit.SECONDS);
       sent++;
       // bob keeps sending from another thread while the refresh reconnects alice
       CompletableFuture<Void> during = CompletableFuture.runAsync(() -> {
@@ -97,13 +97,13 @@ class SessionRefreshIntegrationTest {
       final int fetched = 1 + refresh; // the refresher runs on the callback executor: wait for it
       await("fetch " + fetched, () -> fetches.get() >= fetched);
       assertEquals(fetched, fetches.get());
-      during.get(10, TimeUnit.SECONDS);
+      during.get(30, TimeUnit.SECONDS);
       sent += 10;
       final int expected = sent;
       await("messages " + refresh, () -> seqs.size() >= expected, () -> seqs + "\n" + String.join("\n", logs));
       await("connected", () -> alice.state() == ConnectionState.CONNECTED);
     }
-    bob.sendText(roomId, "after").get(10, TimeUnit.SECONDS);
+    bob.sendText(roomId, "after").get(30, TimeUnit.SECONDS);
     sent++;
     final int total = sent;
     await("the last message", () -> seqs.size() >= total);
@@ -123,21 +123,21 @@ class SessionRefreshIntegrationTest {
   @Test
   void aRestCallAndTheSocketHittingExpiryTogetherCauseOneFetch() throws Exception {
     ChatClient alice = startAlice();
-    alice.joinRoom(roomId).get(10, TimeUnit.SECONDS);
+    alice.joinRoom(roomId).get(30, TimeUnit.SECONDS);
     RecordingHandler<ConnectionStateChange> states = new RecordingHandler<>();
     alice.on(EventType.CONNECTION_STATE, states);
     // the server's clock passes the expiry while the manager's timer has not run: both paths see it
     clock.advance(Duration.ofMinutes(61));
     CompletableFuture<?> rest = alice.listRooms();
     alice.joinRoom(roomId); // an incoming event: the gateway checks the token and ends the connection
-    assertEquals(1, ((List<?>) rest.get(10, TimeUnit.SECONDS)).size(), "the REST call succeeded after a refresh");
+    assertEquals(1, ((List<?>) rest.get(30, TimeUnit.SECONDS)).size(), "the REST call succeeded after a refresh");
     // Either the REST refresh replaced the connection first (invisible: no state change), or the gateway ended
     // it as expired first (RECONNECTING, reason token_expired): never DISCONNECTED, and alice is live again.
     RecordingHandler<Message> live = new RecordingHandler<>();
     alice.on(EventType.NEW_MESSAGE, live);
     await("connected with the new token", () -> alice.state() == ConnectionState.CONNECTED
         && manager.state().status() == SessionStatus.READY);
-    bob.sendText(roomId, "are you there").get(10, TimeUnit.SECONDS);
+    bob.sendText(roomId, "are you there").get(30, TimeUnit.SECONDS);
     assertEquals("are you there", live.next(m -> m.text().equals("are you there")).text());
     assertTrue(states.all().stream().noneMatch(c -> c.current() == ConnectionState.DISCONNECTED
         || (c.current() == ConnectionState.RECONNECTING && c.reason() != ConnectionReason.TOKEN_EXPIRED)),
@@ -169,7 +169,7 @@ class SessionRefreshIntegrationTest {
 
   private static void await(String what, BooleanSupplier condition, java.util.function.Supplier<String> detail)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what + " " + detail.get());
       Thread.sleep(5); // polling a condition with a deadline

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * the reference server's deliveries verify there, and its signatures verify with the SDK's verifier.
  */
 class WebhookInteropTest {
-  private static final Duration WAIT = Duration.ofSeconds(15);
+  private static final Duration WAIT = Duration.ofSeconds(30);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private ChatFixture chat;
@@ -59,12 +59,12 @@ class WebhookInteropTest {
 
     String room = admin.createRoom("pair", "alice", "bob");
     ChatClient alice = chat.newClient();
-    alice.connect("alice", admin.mint("alice")).get(10, TimeUnit.SECONDS);
-    String messageId = alice.sendText(room, "héllo ✓ \"quoted\"").get(10, TimeUnit.SECONDS).id();
-    alice.updateMessage(room, messageId, List.of(MessagePart.text("edited"))).get(10, TimeUnit.SECONDS);
-    alice.markRead(room, messageId).get(10, TimeUnit.SECONDS);
-    Call call = alice.startCall(room, CallKind.AUDIO).get(10, TimeUnit.SECONDS);
-    alice.endCall(call.id()).get(10, TimeUnit.SECONDS);
+    alice.connect("alice", admin.mint("alice")).get(30, TimeUnit.SECONDS);
+    String messageId = alice.sendText(room, "héllo ✓ \"quoted\"").get(30, TimeUnit.SECONDS).id();
+    alice.updateMessage(room, messageId, List.of(MessagePart.text("edited"))).get(30, TimeUnit.SECONDS);
+    alice.markRead(room, messageId).get(30, TimeUnit.SECONDS);
+    Call call = alice.startCall(room, CallKind.AUDIO).get(30, TimeUnit.SECONDS);
+    alice.endCall(call.id()).get(30, TimeUnit.SECONDS);
 
     // deliveries may arrive in any order: collect the five types
     Map<String, JsonNode> byType = new java.util.HashMap<>();

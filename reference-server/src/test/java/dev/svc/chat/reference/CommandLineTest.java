@@ -166,7 +166,7 @@ class CommandLineTest {
                 JsonNode open = client.expectOpen();
                 assertEquals(400, open.get("pingInterval").asInt());
                 assertEquals(300, open.get("pingTimeout").asInt());
-                assertTrue(client.awaitClose(Duration.ofSeconds(5)) > 0, "closed without a CONNECT");
+                assertTrue(client.awaitClose() > 0, "closed without a CONNECT");
             }
             assertEquals(201, http.sendText(alice, roomId, "c1", "one").status());
             Http.Response limited = http.sendText(alice, roomId, "c2", "two");
@@ -174,7 +174,7 @@ class CommandLineTest {
             assertEquals("rate_limited", limited.errorCode());
             assertEquals(201, http.bearer("POST", "/v1/chat/rooms/" + roomId + "/calls", alice,
                     Map.of("kind", "audio")).status());
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            long deadline = System.nanoTime() + SocketClient.EXPECTED_FRAME_DEADLINE.toNanos();
             int active = 200;
             while (active == 200 && System.nanoTime() < deadline) {
                 active = http.bearer("GET", "/v1/chat/rooms/" + roomId + "/calls/active", alice, null).status();

@@ -76,7 +76,7 @@ class ConnectionFloodTest {
                 }
                 await(server::gatewayBookkeeping, 0, "connections held without a CONNECT closed by the server");
                 for (Socket s : held) {
-                    s.setSoTimeout(5000);
+                    s.setSoTimeout(30_000);
                     assertTrue(readsToEnd(s.getInputStream()), "the server closed it");
                 }
             } finally {
@@ -128,7 +128,7 @@ class ConnectionFloodTest {
     private static Socket open(int port, String request) throws IOException {
         Socket s = new Socket();
         s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-        s.setSoTimeout(5000);
+        s.setSoTimeout(30_000);
         if (!request.isEmpty()) {
             s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
@@ -203,7 +203,7 @@ class ConnectionFloodTest {
     }
 
     private static void await(IntSupplier value, int expected, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         int last;
         while ((last = value.getAsInt()) != expected) {
             if (System.nanoTime() > deadline) {

@@ -3,7 +3,6 @@ package dev.svc.chat.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,7 @@ class SlowConsumerTest {
                     assertEquals(201, r.status());
                     assertEquals(i + 1, fast.nextEvent().get(1).get("seq").asInt());
                 }
-                assertTrue(stuck.drainUntilClosed(Duration.ofSeconds(10)), "the stuck connection was dropped");
+                assertTrue(stuck.drainUntilClosed(SocketClient.EXPECTED_FRAME_DEADLINE), "the stuck connection was dropped");
             }
         }
     }
@@ -59,7 +58,7 @@ class SlowConsumerTest {
                             Map.of("clientMessageId", "m" + i, "parts", parts)).status());
                     assertEquals(i + 1, fast.nextEvent().get(1).get("seq").asInt());
                 }
-                assertTrue(stuck.drainUntilClosed(Duration.ofSeconds(10)), "dropped on bytes, under 1,000 frames");
+                assertTrue(stuck.drainUntilClosed(SocketClient.EXPECTED_FRAME_DEADLINE), "dropped on bytes, under 1,000 frames");
             }
         }
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -174,7 +173,7 @@ class StrictTextTest {
                 raw.sendText("40{\"token\":\"" + token + "\"}");
                 assertTrue(raw.readText().startsWith("40{"));
                 raw.sendTextBytes(frame);
-                assertTrue(raw.drainUntilClosed(Duration.ofSeconds(5)), new String(frame, StandardCharsets.ISO_8859_1));
+                assertTrue(raw.drainUntilClosed(SocketClient.EXPECTED_FRAME_DEADLINE), new String(frame, StandardCharsets.ISO_8859_1));
             }
         }
         try (SocketClient client = SocketClient.connectToken(server, token)) {

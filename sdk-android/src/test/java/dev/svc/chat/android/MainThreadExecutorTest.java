@@ -76,9 +76,9 @@ public class MainThreadExecutorTest {
    */
   private static void idleMainUntil(BooleanSupplier done) {
     ShadowPausedLooper main = Shadow.extract(Looper.getMainLooper()); // the paused looper, the default mode
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) throw new AssertionError("nothing was posted to the main looper in 20 s");
+      if (System.nanoTime() > deadline) throw new AssertionError("nothing was posted to the main looper in 60 s");
       main.poll(100);
       main.idle();
     }

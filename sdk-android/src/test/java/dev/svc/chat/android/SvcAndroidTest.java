@@ -249,7 +249,7 @@ public class SvcAndroidTest {
       idleMain();
       RecordingChatClient client = clients.get(0);
       owning.close();
-      assertTrue("closed by the svc-chat-close thread", client.closed.await(10, TimeUnit.SECONDS));
+      assertTrue("closed by the svc-chat-close thread", client.closed.await(30, TimeUnit.SECONDS));
     } finally {
       owning.close();
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
+import dev.svc.chat.testing.FakeGateway;
 import org.junit.jupiter.api.Test;
 
 /** The batched hand-over of inbound events to the callback executor, and the count of undelivered events. */
@@ -79,8 +80,8 @@ class InboundBatchTest {
       submitted.countDown();
     });
     other.start();
-    assertTrue(submitted.await(10, TimeUnit.SECONDS));
-    other.join(10_000);
+    assertTrue(submitted.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    other.join(TimeUnit.SECONDS.toMillis(FakeGateway.TIMEOUT_SECONDS));
     assertEquals(1, callbacks.backlog(), "the other thread's callback went straight to the serial queue");
     callbacks.endBatch();
     assertEquals(2, callbacks.backlog());

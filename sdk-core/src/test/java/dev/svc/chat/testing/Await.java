@@ -14,7 +14,7 @@ public final class Await {
   private Await() {
   }
 
-  /** Returns the future's value, failing the test after 5 s. */
+  /** Returns the future's value, failing the test after {@link FakeGateway#TIMEOUT_SECONDS}. */
   public static <T> T value(CompletableFuture<T> future) throws Exception {
     try {
       return future.get(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -105,19 +105,11 @@ public final class GatewaySession extends WebSocketListener {
     return closed.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);
   }
 
-  /** Returns the next frame the client sent, waiting up to 5 s. */
+  /** Returns the next frame the client sent, waiting up to {@link FakeGateway#TIMEOUT_SECONDS}. */
   public String nextFrame() throws InterruptedException {
     String f = frames.poll(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS);
     assertNotNull(f, "the client sent nothing within " + FakeGateway.TIMEOUT_SECONDS + " s");
     return f;
-  }
-
-  /** Returns the next frame that is not a pong sent within 100 ms, or null: to check that nothing more came. */
-  public String nextFrameOrNull() throws InterruptedException {
-    while (true) {
-      String f = frames.poll(100, TimeUnit.MILLISECONDS);
-      if (f == null || !f.equals("3")) return f;
-    }
   }
 
   /** Waits up to {@code millis} for a pong ({@code 3}), skipping other frames; returns whether one came. */

@@ -31,6 +31,13 @@ public final class VirtualTaskScheduler implements TaskScheduler {
     return tasks.size();
   }
 
+  /** Returns when the earliest pending task falls due, or {@link Long#MAX_VALUE} when none is pending. */
+  public synchronized long nextDueMillis() {
+    long due = Long.MAX_VALUE;
+    for (Task t : tasks) due = Math.min(due, t.due);
+    return due;
+  }
+
   /** Moves the clock forward by {@code millis}, running every task that falls due on the way. */
   public void advance(long millis) {
     long target;

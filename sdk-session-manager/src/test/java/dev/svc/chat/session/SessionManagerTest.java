@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.svc.chat.ApiException;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.testing.Await;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -121,8 +122,8 @@ class SessionManagerTest {
     time.advance(55 * MINUTE); // the scheduled refresh falls due too
     assertEquals(2, fetches.get(), "one fetch for the three triggers");
     pending.complete(session(2));
-    assertEquals("jwt-2", fromRest.get(1, TimeUnit.SECONDS));
-    assertEquals("jwt-2", fromSocket.get(1, TimeUnit.SECONDS));
+    assertEquals("jwt-2", fromRest.get(30, TimeUnit.SECONDS));
+    assertEquals("jwt-2", fromSocket.get(30, TimeUnit.SECONDS));
     assertEquals(List.of("jwt-1", "jwt-2"), client.tokens);
     assertEquals(2, fetches.get());
   }
@@ -157,10 +158,7 @@ class SessionManagerTest {
       OkHttpClient http = new OkHttpClient();
       try {
         manager(SessionFetcher.http(route.url("/api/chat/session").toString(), http)).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (manager.state().status() == SessionStatus.LOADING && System.nanoTime() < deadline) {
-          Thread.onSpinWait();
-        }
+        Await.until("the route's answer", () -> manager.state().status() != SessionStatus.LOADING);
         assertEquals(SessionStatus.ERROR, manager.state().status());
         assertEquals(401, ((ApiException) manager.state().error()).status());
         time.advance(60 * MINUTE);
@@ -190,7 +188,7 @@ class SessionManagerTest {
       };
       OkHttpClient http = new OkHttpClient.Builder().cookieJar(jar).build();
       try {
-        Session s = SessionFetcher.http(route.url("/api/chat/session").toString(), http).fetch().get(5, TimeUnit.SECONDS);
+        Session s = SessionFetcher.http(route.url("/api/chat/session").toString(), http).fetch().get(30, TimeUnit.SECONDS);
         assertEquals("jwt-x", s.token());
         assertEquals("http://127.0.0.1:9/v1", s.apiUrl());
         assertEquals("alice", s.chatUserId());

@@ -82,21 +82,21 @@ class CredentialsNeverLoggedTest {
     String room = svc.createRoom("secrets", "alice", "bob");
     ChatClient alice = svc.newClient(SvcOptions.builder(svc.apiUrl()).logger(JulChatLogger.create())
         .tokenRefresher(() -> CompletableFuture.supplyAsync(() -> mint("alice"))).build());
-    alice.connect("alice", mint("alice")).get(10, TimeUnit.SECONDS);
-    alice.joinRoom(room).get(10, TimeUnit.SECONDS);
-    alice.sendText(room, "hello").get(10, TimeUnit.SECONDS);
-    alice.listRooms().get(10, TimeUnit.SECONDS);
+    alice.connect("alice", mint("alice")).get(30, TimeUnit.SECONDS);
+    alice.joinRoom(room).get(30, TimeUnit.SECONDS);
+    alice.sendText(room, "hello").get(30, TimeUnit.SECONDS);
+    alice.listRooms().get(30, TimeUnit.SECONDS);
 
     svc.advance(Duration.ofHours(2));
-    alice.sendText(room, "after a gateway refresh").get(10, TimeUnit.SECONDS);
+    alice.sendText(room, "after a gateway refresh").get(30, TimeUnit.SECONDS);
     svc.advance(Duration.ofHours(2));
-    alice.getMessages(room, MessageQuery.latest(10)).get(10, TimeUnit.SECONDS); // a REST 401, refreshed
+    alice.getMessages(room, MessageQuery.latest(10)).get(30, TimeUnit.SECONDS); // a REST 401, refreshed
     assertEquals(3, tokens.size(), "two refreshes");
 
     ChatClient mallory = svc.newClient(SvcOptions.builder(svc.apiUrl()).logger(JulChatLogger.create()).build());
     String forged = tokens.get(0).substring(0, tokens.get(0).lastIndexOf('.') + 1) + "forgedSignature";
     tokens.add(forged);
-    assertThrows(ExecutionException.class, () -> mallory.connect("alice", forged).get(10, TimeUnit.SECONDS));
+    assertThrows(ExecutionException.class, () -> mallory.connect("alice", forged).get(30, TimeUnit.SECONDS));
     alice.close();
 
     assertTrue(lines.stream().anyMatch(l -> l.contains("FINE")), "the SDK logged at DEBUG");

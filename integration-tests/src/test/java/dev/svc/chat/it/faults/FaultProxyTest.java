@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /** The fault proxy in front of an echo server: it forwards, cuts, stalls, slows, and cleans up after itself. */
 class FaultProxyTest {
-  private static final Duration WAIT = Duration.ofSeconds(10);
+  private static final Duration WAIT = Duration.ofSeconds(30);
 
   private EchoServer echo;
   private FaultProxy proxy;
@@ -257,7 +257,8 @@ class FaultProxyTest {
     long t0 = System.nanoTime();
     proxy.stopRandom();
     assertFalse(proxy.randomRunning());
-    assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2));
+    // at once: well within the ten minutes the run had left, with slack for a loaded machine
+    assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10));
   }
 
   @Test

@@ -106,7 +106,7 @@ class FanOutWatchdogTest {
                     release.countDown();
                 }
                 awaitHealth(gateway.gateway(), false);
-                assertTrue(alice.expect("42[\"new-message\"", Duration.ofSeconds(10)).contains("\"m1\""));
+                assertTrue(alice.expect("42[\"new-message\"", Duration.ofSeconds(30)).contains("\"m1\""));
                 assertEquals(new FanOutHealth(false, 1, 0, 0), gateway.gateway().fanOutHealth());
             }
         }

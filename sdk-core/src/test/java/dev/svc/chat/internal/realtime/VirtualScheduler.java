@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import dev.svc.chat.internal.util.Scheduler;
+import dev.svc.chat.testing.FakeGateway;
 
 /**
  * A {@link Scheduler} whose tasks run on the test thread when it pumps, and whose timers fire only when the
@@ -55,10 +56,10 @@ final class VirtualScheduler implements Scheduler {
     shutdown = true;
   }
 
-  /** Runs tasks, waiting for those posted by OkHttp threads, until {@code condition} holds (5 s at most). */
+  /** Runs tasks, waiting for those posted by OkHttp threads, until {@code condition} holds ({@link FakeGateway#TIMEOUT_SECONDS} at most). */
   void pumpUntil(String what, BooleanSupplier condition) throws InterruptedException {
     pumpThread = Thread.currentThread();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FakeGateway.TIMEOUT_SECONDS);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) fail("timed out waiting for " + what);
       Runnable r = ready.poll(10, TimeUnit.MILLISECONDS);

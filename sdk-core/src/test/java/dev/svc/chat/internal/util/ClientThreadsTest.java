@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.testing.Await;
+import dev.svc.chat.testing.FakeGateway;
 import org.junit.jupiter.api.Test;
 
 /** The threads clients share: per-client order on a shared pool, and no client stalls the others for good. */
@@ -71,20 +72,20 @@ class ClientThreadsTest {
         CallbackExecutor.on(pool, new Log(ChatLogger.NONE)).execute(() -> {
           blocked.countDown();
           try {
-            release.await(30, TimeUnit.SECONDS);
+            release.await(2 * FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS); // released in finally
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
         });
       }
-      assertTrue(blocked.await(5, TimeUnit.SECONDS));
+      assertTrue(blocked.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
       final CountDownLatch other = new CountDownLatch(1);
       final AtomicInteger threadsThen = new AtomicInteger();
       CallbackExecutor.on(pool, new Log(ChatLogger.NONE)).execute(() -> {
         threadsThen.set(pool.threads());
         other.countDown();
       });
-      assertTrue(other.await(5, TimeUnit.SECONDS), "another client's callback stayed stuck behind blocked ones");
+      assertTrue(other.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "another client's callback stayed stuck behind blocked ones");
       assertTrue(threadsThen.get() > 2, "it ran on a thread the pool added: " + threadsThen.get());
     } finally {
       release.countDown();

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.RecordingLogger;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class SerialSchedulerTest {
         assertTrue(actor.execute(() -> seen.add(n)));
       }
       assertTrue(actor.execute(done::countDown));
-      assertTrue(done.await(5, TimeUnit.SECONDS));
+      assertTrue(done.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
       for (int i = 0; i < 1_000; i++) assertEquals(i, (int) seen.get(i));
 
       actor.shutdown();

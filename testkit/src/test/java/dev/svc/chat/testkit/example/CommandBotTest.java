@@ -54,8 +54,8 @@ class CommandBotTest {
   /** Returns the next message alice sees from the bot. */
   private Message nextReply() throws InterruptedException {
     while (true) {
-      Message m = aliceSees.poll(10, TimeUnit.SECONDS);
-      assertNotNull(m, "no reply from the bot within 10 s");
+      Message m = aliceSees.poll(30, TimeUnit.SECONDS);
+      assertNotNull(m, "no reply from the bot within 30 s");
       if (m.senderId().equals("bot")) return m;
     }
   }
