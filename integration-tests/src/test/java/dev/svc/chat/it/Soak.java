@@ -371,7 +371,7 @@ final class Soak implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() {
     driver.shutdownNow();
     for (SoakClient c : live) c.client.close();
     work.shutdownNow();

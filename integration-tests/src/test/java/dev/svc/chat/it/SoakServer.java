@@ -91,10 +91,15 @@ final class SoakServer implements AutoCloseable {
 
   /** Stops it (SIGTERM, its shutdown hook closes the server), forcibly after 30 s. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
     }
   }
 }
