@@ -49,7 +49,7 @@ final class Soak implements AutoCloseable {
     static Config fromSystemProperties() {
       return new Config(Integer.getInteger("soak.clients", 24),
           Duration.ofSeconds(Long.getLong("soak.seconds", 45)),
-          Duration.ofSeconds(Long.getLong("soak.sampleSeconds", 5)),
+          Duration.ofSeconds(Long.getLong("soak.sampleSeconds", 3)),
           Duration.ofSeconds(Long.getLong("soak.warmUpSeconds", 15)),
           Double.parseDouble(System.getProperty("soak.sendsPerSecond", "8")),
           Duration.ofMillis(Long.getLong("soak.churnMillis", 700)),
