@@ -83,12 +83,13 @@ final class Soak implements AutoCloseable {
   private final AtomicLong joins = new AtomicLong();
   private final AtomicLong refreshes = new AtomicLong();
   private final long started = System.nanoTime();
+  private final Path dataDir;
 
   Soak(Config config) throws Exception {
     this.config = config;
     this.rnd = new Random(config.seed());
     Files.createDirectories(config.out());
-    Path dataDir = Files.createTempDirectory("soak-data");
+    dataDir = Files.createTempDirectory("soak-data");
     server = new SoakServer(dataDir, config.out().resolve("server.log"), KEY,
         "--ping-interval", "5s", "--ping-timeout", "5s", "--send-rate", "1000", "--send-burst", "1000");
     proxy = FaultProxy.start("127.0.0.1", server.port(), config.seed(), true);
@@ -156,10 +157,20 @@ final class Soak implements AutoCloseable {
   private String summary() {
     return String.format(java.util.Locale.ROOT, "Soak: %d clients, %s, seed %d | sends %d acknowledged %d failed %d "
         + "(abandoned by a close %d) | delivered %d lost %d duplicated %d | reconnects %d replacements %d joins/leaves %d "
-        + "token refreshes %d | errors logged: clients %d server %d | proxy %s", config.clients(), config.duration(),
+        + "token refreshes %d | errors logged: clients %d server %d | data directory %.1f MB | proxy %s",
+        config.clients(), config.duration(),
         config.seed(), sends.get(), acknowledged.get(), sendFailures.get(), abandonedByClose.get(), totals.delivered.get(),
         totals.lost.get(), totals.duplicated.get(), reconnects.get(), replacements.get(), joins.get(), refreshes.get(),
-        totals.errorsLogged.get(), server.errorLines(), proxy.stats());
+        totals.errorsLogged.get(), server.errorLines(), bytesIn(dataDir) / (1024.0 * 1024.0), proxy.stats());
+  }
+
+  /** The bytes of the files under {@code dir} (H2's file: what the history costs on disk). */
+  private static long bytesIn(Path dir) {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+    } catch (java.io.IOException e) {
+      return -1;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------- traffic
@@ -380,6 +391,11 @@ final class Soak implements AutoCloseable {
     for (okhttp3.OkHttpClient h : List.of(http, tenantHttp)) {
       h.dispatcher().executorService().shutdown();
       h.connectionPool().evictAll();
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dataDir)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+    } catch (java.io.IOException e) {
+      System.out.println("Soak: could not delete " + dataDir + ": " + e);
     }
   }
 }
