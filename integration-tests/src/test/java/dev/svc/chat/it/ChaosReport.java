@@ -29,6 +29,8 @@ final class ChaosReport {
 
   long sendsAttempted;
   long sendsStored;
+  long acknowledged;
+  long acknowledgedLost;
   long expectedDeliveries;
   long deliveredDistinct;
   long newEvents;
@@ -45,9 +47,11 @@ final class ChaosReport {
   boolean receiptsCompared;
   private final List<String> problems = new ArrayList<>();
 
-  static ChaosReport compare(List<ChaosView> views, Map<String, String> roomNames, Truth truth, List<Send> sends) {
+  static ChaosReport compare(List<ChaosView> views, Map<String, String> roomNames, Truth truth, List<Send> sends,
+      List<Message> acknowledged) {
     ChaosReport r = new ChaosReport();
     r.checkSends(sends, truth);
+    r.checkAcknowledged(acknowledged, truth);
     r.receiptsCompared = truth.receipts().values().stream().allMatch(v -> v != null);
     for (ChaosView v : views) {
       Map<String, Long> c = v.counters();
@@ -86,6 +90,26 @@ final class ChaosReport {
     }
     notStored.forEach((user, ids) -> problems.add(user + ": " + ids.size() + " sends never stored (their futures "
         + "failed; no retry in the app, the SDK must retry): " + first(ids)));
+  }
+
+  /** Every send the server acknowledged is stored with the id and seq it was acknowledged with. */
+  private void checkAcknowledged(List<Message> acked, Truth truth) {
+    acknowledged = acked.size();
+    Map<String, Message> bySeq = new HashMap<>();
+    for (List<Message> history : truth.messages().values()) {
+      for (Message m : history) bySeq.put(m.roomId() + "/" + m.seq(), m);
+    }
+    List<String> wrong = new ArrayList<>();
+    for (Message a : acked) {
+      Message stored = bySeq.get(a.roomId() + "/" + a.seq());
+      if (stored == null || !stored.id().equals(a.id())
+          || !java.util.Objects.equals(stored.clientMessageId(), a.clientMessageId())) {
+        wrong.add(a.clientMessageId() + " acknowledged as seq " + a.seq() + " id " + a.id() + ", stored "
+            + (stored == null ? "nothing there" : "seq " + stored.seq() + " id " + stored.id() + " " + stored.clientMessageId()));
+      }
+    }
+    acknowledgedLost = wrong.size();
+    if (!wrong.isEmpty()) problems.add("the server lost or moved " + wrong.size() + " acknowledged sends: " + first(wrong));
   }
 
   private void compareRoom(ChaosView v, String room, String roomName, Truth truth) {
@@ -167,6 +191,7 @@ final class ChaosReport {
   /** The counts line the test prints. */
   String counts() {
     return "sent=" + sendsAttempted + " stored=" + sendsStored + " notStored=" + (sendsAttempted - sendsStored)
+        + " acknowledged=" + acknowledged + " acknowledgedLost=" + acknowledgedLost
         + " | expected=" + expectedDeliveries + " delivered=" + deliveredDistinct + " (NEW_MESSAGE events " + newEvents
         + ") lost=" + lost + " duplicated=" + duplicated + " outOfOrder=" + outOfOrder + " unexpected=" + unexpected
         + " | stale=" + stale + " duplicatedUpdates=" + duplicateUpdates

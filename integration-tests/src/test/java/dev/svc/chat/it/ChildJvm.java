@@ -11,6 +11,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -24,15 +25,19 @@ public final class ChildJvm {
   private volatile String matched;
 
   private ChildJvm(Class<?> mainClass, String line, String... args) throws IOException {
-    this(mainClass, line::equals, args);
+    this(mainClass, line::equals, List.of(), Map.of(), args);
   }
 
-  private ChildJvm(Class<?> mainClass, Predicate<String> wanted, String... args) throws IOException {
-    List<String> command = new ArrayList<>(Arrays.asList(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+  private ChildJvm(Class<?> mainClass, Predicate<String> wanted, List<String> jvmOptions, Map<String, String> env,
+      String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(Arrays.asList("-cp", System.getProperty("java.class.path"), mainClass.getName()));
     command.addAll(Arrays.asList(args));
-    process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(env);
+    process = builder.start();
     reader = new Thread(() -> {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8))) {
@@ -82,20 +87,29 @@ public final class ChildJvm {
     }
   }
 
-  /** A running child and the first line it printed that starts with the prefix it was awaited for. */
-  public record Started(Process process, String line) {}
+  /**
+   * A running child and the first line it printed that starts with the prefix it was awaited for; {@code output}
+   * returns everything it printed so far.
+   */
+  public record Started(Process process, String line, java.util.function.Supplier<String> output) {}
 
   /**
    * Runs {@code mainClass} with {@code args} and returns it once it printed a line starting with {@code prefix}
    * (for example a server on port 0 telling its URL); the caller ends it.
    */
   public static Started startUntilPrefix(Class<?> mainClass, String prefix, String... args) throws Exception {
-    ChildJvm child = new ChildJvm(mainClass, (Predicate<String>) l -> l.startsWith(prefix), args);
+    return startUntilPrefix(mainClass, List.of(), Map.of(), prefix, args);
+  }
+
+  /** As {@link #startUntilPrefix(Class, String, String...)}, with these JVM options and environment variables. */
+  public static Started startUntilPrefix(Class<?> mainClass, List<String> jvmOptions, Map<String, String> env,
+      String prefix, String... args) throws Exception {
+    ChildJvm child = new ChildJvm(mainClass, (Predicate<String>) l -> l.startsWith(prefix), jvmOptions, env, args);
     try {
       child.seen.get(60, TimeUnit.SECONDS);
       assertTrue(child.matched != null, "the child never printed '" + prefix + "…'; output:\n" + child.output());
       assertTrue(child.process.isAlive(), "the child ended after '" + child.matched + "'; output:\n" + child.output());
-      return new Started(child.process, child.matched);
+      return new Started(child.process, child.matched, child::output);
     } catch (Exception | Error e) {
       child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       throw e;

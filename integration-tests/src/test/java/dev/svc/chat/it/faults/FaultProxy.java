@@ -79,7 +79,8 @@ public final class FaultProxy implements AutoCloseable {
   private static final int EVENT_LOG_LIMIT = 500;
 
   private final String targetHost;
-  private final int targetPort;
+  // the target's ports in order of preference: a new connection goes to the first that accepts it
+  private volatile List<Integer> targetPorts;
   private final ServerSocket listener;
   private final ExecutorService threads;
   private final String name;
@@ -111,7 +112,7 @@ public final class FaultProxy implements AutoCloseable {
 
   private FaultProxy(String targetHost, int targetPort, long seed, boolean daemon) throws IOException {
     this.targetHost = targetHost;
-    this.targetPort = targetPort;
+    this.targetPorts = List.of(targetPort);
     this.seed = seed;
     this.commandRandom = new Random(seed);
     this.listener = new ServerSocket();
@@ -156,6 +157,18 @@ public final class FaultProxy implements AutoCloseable {
   /** Returns {@code http://127.0.0.1:<port>/v1}: an SDK {@code apiUrl} that goes through this proxy. */
   public String apiUrl() {
     return "http://127.0.0.1:" + port() + "/v1";
+  }
+
+  /**
+   * Sends new connections to these ports of the target host from now on, each to the first port that accepts it
+   * (a load balancer's failover, or a server restarted on another port); open connections are left as they are.
+   */
+  public void retarget(int... ports) {
+    if (ports.length == 0) throw new IllegalArgumentException("no port");
+    List<Integer> list = new ArrayList<>();
+    for (int p : ports) list.add(p);
+    targetPorts = List.copyOf(list);
+    event("retarget " + list);
   }
 
   /** Returns the seed of the proxy's own random choices. */
@@ -457,13 +470,14 @@ public final class FaultProxy implements AutoCloseable {
         reset(client);
         continue;
       }
-      Socket upstream = new Socket();
+      Socket upstream = connectToTarget();
+      if (upstream == null) {
+        reset(client);
+        continue;
+      }
       try {
         client.setTcpNoDelay(true);
-        upstream.setTcpNoDelay(true);
-        upstream.connect(new InetSocketAddress(targetHost, targetPort), 5000);
       } catch (IOException e) {
-        event("connect to target failed: " + e);
         reset(client);
         closeQuietly(upstream);
         continue;
@@ -482,6 +496,22 @@ public final class FaultProxy implements AutoCloseable {
         return;
       }
     }
+  }
+
+  /** A connection to the first target port that accepts one, or null if none does. */
+  private Socket connectToTarget() {
+    for (int port : targetPorts) {
+      Socket upstream = new Socket();
+      try {
+        upstream.setTcpNoDelay(true);
+        upstream.connect(new InetSocketAddress(targetHost, port), 5000);
+        return upstream;
+      } catch (IOException e) {
+        event("connect to target port " + port + " failed: " + e);
+        closeQuietly(upstream);
+      }
+    }
+    return null;
   }
 
   private List<Conn> sortedConns() {

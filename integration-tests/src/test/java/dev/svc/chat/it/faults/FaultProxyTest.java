@@ -216,6 +216,25 @@ class FaultProxyTest {
   }
 
   @Test
+  void retargetSendsNewConnectionsToTheFirstPortThatAcceptsAndLeavesOpenOnesAlone() throws Exception {
+    Socket before = connect();
+    roundTrip(before, bytes("before"));
+    int closedPort;
+    try (java.net.ServerSocket gone = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = gone.getLocalPort(); // nothing listens there once closed: a dead server's port refuses
+    }
+    try (EchoServer second = new EchoServer()) {
+      proxy.retarget(closedPort, second.port());
+      assertArrayEquals(bytes("failover"), roundTrip(connect(), bytes("failover")));
+      assertEquals(bytes("failover").length, second.received(), "it went to the second server");
+      assertArrayEquals(bytes("still"), roundTrip(before, bytes("still")), "an open connection stays where it was");
+
+      proxy.retarget(closedPort);
+      assertDead(connect()); // no port accepts: the client is reset, as by a load balancer with no server
+    }
+  }
+
+  @Test
   void theRandomModeCutsAndStallsThenStopsByItselfAndResumesEveryStall() throws Exception {
     RandomFaults plan = RandomFaults.of(7, Duration.ofMillis(1500))
         .withGaps(Duration.ofMillis(20), Duration.ofMillis(80))
