@@ -284,6 +284,42 @@ class RefusalMatrixTest {
     assertEquals(1, refreshes.get());
   }
 
+  /**
+   * A gateway that fails (a CONNECT_ERROR with a 5xx-class code such as {@code internal}, or
+   * {@code rate_limited}) has not judged the token: the client retries with its capped backoff, RECONNECTING,
+   * and keeps the failure as the cause. Over ten minutes with delays of at most 30 s drawn with full jitter,
+   * the handshakes number a few dozen; 200 would take a mean delay under 3 s.
+   */
+  @Test
+  void aGatewayThatFailsTheHandshakeIsRetriedWithCappedBackoff() throws Exception {
+    for (String code : Arrays.asList("internal", "rate_limited")) {
+      gateway.onConnect = auth -> connectError(code);
+      ChatClient c = client(true, null, "jwt-g");
+      EventRecorder events = EventRecorder.attach(c);
+      CompletableFuture<Void> connected = c.connect("alice", "jwt-g");
+      int handshakes = 0;
+      long elapsed = 0;
+      while (true) {
+        gateway.nextSession().awaitConnect();
+        handshakes++;
+        ConnectionStateChange lost = events.awaitState(ConnectionState.RECONNECTING);
+        assertEquals(ConnectionReason.HANDSHAKE_FAILED, lost.reason(), lost.toString());
+        assertEquals(code, assertInstanceOf(ApiException.class, lost.cause()).code());
+        long delay = lost.retryDelayMillis();
+        assertTrue(delay >= 0 && delay <= 30_000, "delay " + delay);
+        if (elapsed + delay > TEN_MINUTES) break;
+        elapsed += delay;
+        long due = time.nowMillis() + delay;
+        // the state change is published before the actor (here a socket's thread) arms the timer
+        Await.until("the reconnect timer is armed", () -> time.hasTaskDueAt(due));
+        time.advance(delay);
+      }
+      assertTrue(handshakes >= 2 && handshakes <= 200, code + ": " + handshakes + " handshakes in ten minutes");
+      assertNotNull(Await.failure(connected, TransportException.class).getCause());
+      c.close();
+    }
+  }
+
   // ---------------------------------------------------------------- refusals in acknowledgements
 
   @Test
