@@ -15,7 +15,11 @@ public enum ConnectionReason {
   TRANSPORT_ERROR("transport_error"),
   /** Nothing arrived from the gateway within {@code pingInterval + pingTimeout}: a stalled connection. */
   PING_TIMEOUT("ping_timeout"),
-  /** The handshake did not complete: no or a wrong first packet, no answer in time, absurd values. */
+  /**
+   * The handshake did not complete: no or a wrong first packet, no answer in time, absurd values, or a
+   * CONNECT_ERROR that says the gateway failed rather than refused (a 5xx-class code such as {@code internal},
+   * or {@code rate_limited}; the cause is its {@link ApiException}). The client retries with backoff.
+   */
   HANDSHAKE_FAILED("handshake_failed"),
   /** The gateway sent what the client could not read or trust; the connection was replaced. */
   PROTOCOL_ERROR("protocol_error"),
@@ -28,7 +32,10 @@ public enum ConnectionReason {
    * {@link ConnectionState#RECONNECTING}); without one it stays {@link ConnectionState#DISCONNECTED}.
    */
   TOKEN_EXPIRED("token_expired"),
-  /** The gateway refused the handshake with another service error (see the cause's code). */
+  /**
+   * The gateway refused the handshake with another 4xx-class service error (see the cause's code); there is no
+   * automatic reconnect.
+   */
   REFUSED("refused"),
   /** The gateway disconnected the client on purpose; there is no automatic reconnect. */
   SERVER_DISCONNECT("server_disconnect"),

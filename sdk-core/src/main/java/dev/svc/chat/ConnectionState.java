@@ -10,8 +10,9 @@ package dev.svc.chat;
  *   <li>{@link #CONNECTING} or {@link #RECONNECTING} to {@link #CONNECTED}: the gateway accepted the
  *       handshake; the joined room, if any, is joined again.
  *   <li>{@link #CONNECTING} or {@link #CONNECTED} to {@link #RECONNECTING}: the transport was lost (socket
- *       failure or close, no heartbeat within {@code pingInterval + pingTimeout}, a failed handshake); the
- *       client retries with exponential backoff and full jitter.
+ *       failure or close, no heartbeat within {@code pingInterval + pingTimeout}, a failed handshake, a
+ *       CONNECT_ERROR with a 5xx-class code or {@code rate_limited}); the client retries with exponential
+ *       backoff and full jitter.
  *   <li>{@link #CONNECTED} or {@link #RECONNECTING} to {@link #CONNECTING}: {@code connect} was called
  *       again, typically with a refreshed token.
  *   <li>{@link #CONNECTING}, {@link #CONNECTED} or {@link #RECONNECTING} to {@link #DISCONNECTED}: the

@@ -38,6 +38,12 @@ public final class VirtualTaskScheduler implements TaskScheduler {
     return due;
   }
 
+  /** Returns whether a task is due at exactly {@code dueMillis}: to wait until another thread armed a timer. */
+  public synchronized boolean hasTaskDueAt(long dueMillis) {
+    for (Task t : tasks) if (t.due == dueMillis) return true;
+    return false;
+  }
+
   /** Moves the clock forward by {@code millis}, running every task that falls due on the way. */
   public void advance(long millis) {
     long target;

@@ -427,6 +427,13 @@ public final class RealtimeEngine {
         return;
       }
       ApiException cause = error.toApiException();
+      if (cause.status() >= 500 || cause.status() == 429) {
+        // the gateway failed (or is overloaded) and did not judge the token: retried with backoff, as the outbox
+        // retries a send answered so; only a refusal (4xx) stops the client
+        log.info("the gateway failed the handshake: " + error.code + "; retrying");
+        onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, cause);
+        return;
+      }
       log.info("the gateway refused the handshake: " + error.code);
       if (cause.isTokenExpired()) {
         tokenExpired(cause);
