@@ -68,6 +68,7 @@ final class Screenshot {
     AtomicReference<BufferedImage> image = new AtomicReference<>();
     SwingUtilities.invokeAndWait(() -> { }); // the model's last renders are queued before this
     SwingUtilities.invokeAndWait(() -> {
+      javax.swing.UIManager.put("swing.boldMetal", Boolean.FALSE); // as the app's window
       ChatWindow window = new ChatWindow(controller);
       window.stop();
       window.render();
