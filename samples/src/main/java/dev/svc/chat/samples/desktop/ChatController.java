@@ -6,9 +6,12 @@ import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
+import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageLists;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSummary;
 import dev.svc.chat.RoomSubscription;
 import dev.svc.chat.RoomSubscriptionListener;
 import dev.svc.chat.Subscription;
@@ -23,11 +26,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The desktop client's presenter: it feeds a {@link ChatModel} from the session manager's client with the SDK's
- * helpers ({@link RoomSubscription} for the room on screen, {@link TenantPresenceTracker} for who is online,
+ * The desktop client's presenter: it feeds a {@link ChatModel} from a client with the SDK's helpers
+ * ({@link ChatClient#roomList} for the rooms and their unread badges, {@link ChatClient#getMessages} and
+ * {@link RoomSubscription} for the room on screen, {@link TenantPresenceTracker} for who is online,
  * {@link ComposerTypingController} for the composer, {@link MessageLists} for merging), and turns the window's
  * actions (select a room, type, send, edit, delete, react) into SDK calls. It never blocks: every result comes
- * back through a future or an event, on the client's callback executor.
+ * back through a future or an event, on the client's callback executor. The client is the session manager's, or,
+ * before the session is fetched, the one {@link DesktopApp} opens on the offline store alone.
  */
 public final class ChatController implements AutoCloseable {
   private final ChatModel model;
@@ -38,7 +43,8 @@ public final class ChatController implements AutoCloseable {
   private TenantPresenceTracker presence;
   private RoomSubscription room;
   private ComposerTypingController typing;
-  private long markedSeq;
+  /** The message the room on screen was last marked read up to: one markRead per newest message. */
+  private String markedId;
 
   /**
    * Creates the presenter of a model.
@@ -55,20 +61,28 @@ public final class ChatController implements AutoCloseable {
   }
 
   /**
-   * Takes a session state from the session manager: shows it, and starts on the client once it is ready (the
-   * same client lives on through token refreshes).
+   * Takes a session state from the session manager: shows it, and follows its client once it connected or is
+   * reconnecting on its own (the same client lives on through token refreshes).
    *
    * @param state the new state
    */
   public void onSession(SessionState state) {
     model.session(state.status(), state.error());
-    if (state.status() == SessionStatus.READY && state.client() != null) attach(state.client());
+    boolean usable = state.status() == SessionStatus.READY || state.status() == SessionStatus.OFFLINE;
+    if (usable && state.client() != null) attach(state.client());
   }
 
-  private synchronized void attach(ChatClient c) {
+  /**
+   * Follows a client: its room list, events and the room on screen. The model keeps what it shows until the
+   * client's first room list snapshot replaces it (from its store at once).
+   *
+   * @param c the client
+   */
+  public synchronized void attach(ChatClient c) {
     if (c == client) return;
     detach();
     client = c;
+    markedId = null;
     model.connection(new ConnectionStateChange(c.state(), c.state(), ConnectionReason.CONNECTED, null));
     subscriptions.add(c.on(EventType.CONNECTION_STATE, model::connection));
     subscriptions.add(c.on(EventType.NEW_MESSAGE, model::arrived));
@@ -80,37 +94,64 @@ public final class ChatController implements AutoCloseable {
         model.online(users);
       }
     });
-    c.listRooms().thenAccept(rooms -> {
-      model.rooms(rooms);
-      if (model.selectedRoom() == null && !rooms.isEmpty()) select(rooms.get(0).id());
-    });
+    subscriptions.add(c.roomList(this::onRoomList));
+    String open = model.selectedRoom();
+    if (open != null) show(open); // the room on screen, now from this client
   }
 
   /**
-   * Shows a room: joins it, loads its history and receipts, and follows it live.
+   * Stops following {@code c} if it is the client followed (it is about to be closed); the model keeps showing
+   * what it showed.
+   *
+   * @param c the client
+   */
+  public synchronized void release(ChatClient c) {
+    if (c != client) return;
+    detach();
+    client = null;
+  }
+
+  private void onRoomList(RoomList list) {
+    model.rooms(list);
+    synchronized (this) {
+      if (model.selectedRoom() == null && !list.rooms().isEmpty()) {
+        select(list.rooms().get(0).room().id()); // the most recently active room
+      } else {
+        markRead();
+      }
+    }
+  }
+
+  /**
+   * Shows a room: its latest page at once (from the store when it holds it, so also offline), then joins it and
+   * follows it live, and marks it read.
    *
    * @param roomId the room
    */
   public synchronized void select(String roomId) {
     if (client == null || roomId.equals(model.selectedRoom()) && room != null) return;
+    model.select(roomId);
+    markedId = null;
+    show(roomId);
+    markRead();
+  }
+
+  private void show(String roomId) {
     if (room != null) room.destroy();
     if (typing != null) typing.close();
-    model.select(roomId);
-    markedSeq = 0;
     ChatClient c = client;
+    c.getMessages(roomId).whenComplete((page, e) -> {
+      if (page != null) history(c, roomId, page); else model.historyMissing(roomId); // offline, not in the store
+    });
     room = Svc.createRoomSubscription(c, roomId, model.me(), new RoomSubscriptionListener() {
       @Override
       public void onInitialMessages(List<Message> history) {
-        List<Message> all = new ArrayList<>(history);
-        for (PendingSend p : c.pendingSends(roomId)) all.add(p.pendingMessage()); // sends still in the outbox
-        model.merge(roomId, all);
-        markRead(roomId, history);
+        history(c, roomId, new MessagePage(history, false, false));
       }
 
       @Override
       public void onMessage(Message m) {
         model.merge(roomId, List.of(m));
-        markRead(roomId, List.of(m));
       }
 
       @Override
@@ -122,16 +163,25 @@ public final class ChatController implements AutoCloseable {
     c.getReceipts(roomId).thenAccept(receipts -> receipts.forEach(model::read));
   }
 
-  /** Marks the room read up to the newest message of someone else, once per message. */
-  private synchronized void markRead(String roomId, List<Message> arrived) {
-    if (client == null || !roomId.equals(model.selectedRoom())) return;
-    Message newest = null;
-    for (Message m : arrived) {
-      if (!m.senderId().equals(model.me()) && (newest == null || m.seq() > newest.seq())) newest = m;
-    }
-    if (newest == null || newest.seq() <= markedSeq || newest.seq() <= model.readSeq(roomId, model.me())) return;
-    markedSeq = newest.seq();
-    client.markRead(roomId, newest.id());
+  /** Shows a page of the room's history with the sends still in the outbox. */
+  private void history(ChatClient c, String roomId, MessagePage page) {
+    List<Message> all = new ArrayList<>(page.messages());
+    for (PendingSend p : c.pendingSends(roomId)) all.add(p.pendingMessage());
+    model.history(roomId, all, page.fromStore());
+  }
+
+  /**
+   * Marks the room on screen read up to its newest message while the room list counts some of it unread, once
+   * per newest message; the SDK lowers the badge at once, and offline sends the receipt once connected.
+   */
+  private synchronized void markRead() {
+    String roomId = model.selectedRoom();
+    RoomSummary s = roomId == null ? null : model.roomList().room(roomId);
+    if (client == null || s == null || s.unreadCount() == 0 || s.lastMessage() == null) return;
+    String newest = s.lastMessage().id();
+    if (newest.equals(markedId)) return;
+    markedId = newest;
+    client.markRead(roomId, newest);
   }
 
   /**

@@ -5,7 +5,8 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessageLists;
 import dev.svc.chat.Receipt;
-import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSummary;
 import dev.svc.chat.samples.Replies;
 import dev.svc.chat.session.SessionStatus;
 import java.util.ArrayList;
@@ -20,15 +21,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
- * What the desktop client shows, without Swing: the rooms with their unread counts, the selected room's
+ * What the desktop client shows, without Swing: the rooms with their unread counts (the SDK's room list, kept as
+ * its last snapshot: from the offline store at start, then following the service), the selected room's
  * messages (edits, deletes, reactions, replies, who has seen what), who is typing, who is online, and the
  * session and connection state. {@link ChatController} feeds it from the SDK; the window renders its rows;
  * tests read them. Thread-safe; listeners run on the thread that made the change (the client's callback
  * executor: the EDT in the app).
  */
 public final class ChatModel {
-  /** One room of the list. */
-  public record RoomRow(String id, String name, int unread, boolean selected) {}
+  /**
+   * One room of the list.
+   *
+   * @param unread the unread messages (the SDK's rule, {@link RoomSummary}), at most the cap
+   * @param capped whether more are unread than the cap: show "999+"
+   * @param preview the last message, such as "bob: Mockups are up", or ""
+   */
+  public record RoomRow(String id, String name, int unread, boolean capped, String preview, boolean selected) {}
 
   /** One message of the list, ready to render. */
   public record MessageRow(String id, String senderId, String text, boolean mine, boolean edited, boolean deleted,
@@ -49,10 +57,13 @@ public final class ChatModel {
   private SessionStatus session = SessionStatus.IDLE;
   private String sessionError;
   private ConnectionStateChange connection;
-  private List<Room> rooms = List.of();
+  private RoomList roomList = new RoomList(List.of(), 0, false, false);
   private String selected;
-  private final Map<String, Integer> unread = new HashMap<>();
   private final Map<String, List<Message>> messages = new HashMap<>();
+  /** The rooms whose latest history page came from the offline store. */
+  private final Set<String> historyFromStore = new java.util.HashSet<>();
+  /** The rooms whose history could not be read: offline, and the store does not hold their latest page. */
+  private final Set<String> historyMissing = new java.util.HashSet<>();
   private final Map<String, Map<String, Long>> reads = new HashMap<>();
   /** Room → typer → until when they show as typing (the clock's millis). */
   private final Map<String, Map<String, Long>> typing = new HashMap<>();
@@ -109,9 +120,9 @@ public final class ChatModel {
     changed();
   }
 
-  void rooms(List<Room> list) {
+  void rooms(RoomList snapshot) {
     synchronized (this) {
-      rooms = List.copyOf(list);
+      roomList = snapshot;
     }
     changed();
   }
@@ -119,7 +130,6 @@ public final class ChatModel {
   void select(String roomId) {
     synchronized (this) {
       selected = roomId;
-      unread.remove(roomId);
     }
     changed();
   }
@@ -128,6 +138,23 @@ public final class ChatModel {
   void merge(String roomId, Collection<Message> list) {
     synchronized (this) {
       messages.put(roomId, MessageLists.mergeMessagesById(messages.getOrDefault(roomId, List.of()), list));
+    }
+    changed();
+  }
+
+  /** Merges a page of a room's history; {@code fromStore} says whether the offline store answered it. */
+  void history(String roomId, Collection<Message> page, boolean fromStore) {
+    synchronized (this) {
+      if (fromStore) historyFromStore.add(roomId); else historyFromStore.remove(roomId);
+      historyMissing.remove(roomId);
+    }
+    merge(roomId, page);
+  }
+
+  /** Notes that a room's history could not be read (offline, and the store does not hold its latest page). */
+  void historyMissing(String roomId) {
+    synchronized (this) {
+      if (!historyMissing.add(roomId)) return;
     }
     changed();
   }
@@ -141,13 +168,11 @@ public final class ChatModel {
     changed();
   }
 
-  /** Counts a new message of a room that is not on screen. */
+  /** A new message ends its sender's typing (they sent what they were typing). */
   void arrived(Message m) {
     synchronized (this) {
       Map<String, Long> typers = typing.get(m.roomId());
-      if (typers != null) typers.remove(m.senderId()); // they sent what they were typing
-      if (m.roomId().equals(selected) || m.senderId().equals(me)) return;
-      unread.merge(m.roomId(), 1, Integer::sum);
+      if (typers == null || typers.remove(m.senderId()) == null) return;
     }
     changed();
   }
@@ -206,24 +231,42 @@ public final class ChatModel {
     return null;
   }
 
+  /** Returns whether the selected room's history could not be read (offline, not in the store). */
+  public synchronized boolean historyMissing() {
+    return historyMissing.contains(selected);
+  }
+
+  /** Returns whether the selected room's latest history page came from the offline store. */
+  public synchronized boolean historyFromStore() {
+    return historyFromStore.contains(selected);
+  }
+
   /** Returns the seq up to which {@code userId} has read {@code roomId} (0: nothing). */
   public synchronized long readSeq(String roomId, String userId) {
     return reads.getOrDefault(roomId, Map.of()).getOrDefault(userId, 0L);
   }
 
-  /** Returns the room list, in the service's order. */
+  /** Returns the SDK's last room list snapshot. */
+  public synchronized RoomList roomList() {
+    return roomList;
+  }
+
+  /** Returns the room list, most recently active first (the SDK's order). */
   public synchronized List<RoomRow> roomRows() {
     List<RoomRow> out = new ArrayList<>();
-    for (Room r : rooms) out.add(new RoomRow(r.id(), r.name(), unread.getOrDefault(r.id(), 0), r.id().equals(selected)));
+    for (RoomSummary s : roomList.rooms()) {
+      Message last = s.lastMessage();
+      String preview = last == null ? "" : (last.senderId().equals(me) ? "you" : last.senderId()) + ": " + last.text();
+      out.add(new RoomRow(s.room().id(), s.room().name(), s.unreadCount(), s.unreadCapped(), preview,
+          s.room().id().equals(selected)));
+    }
     return out;
   }
 
   /** Returns the selected room's name and members, such as "general · alice, bob". */
   public synchronized String roomTitle() {
-    for (Room r : rooms) {
-      if (r.id().equals(selected)) return r.name() + "  ·  " + String.join(", ", r.memberIds());
-    }
-    return "";
+    RoomSummary s = selected == null ? null : roomList.room(selected);
+    return s == null ? "" : s.room().name() + "  ·  " + String.join(", ", s.room().memberIds());
   }
 
   /** Returns the selected room's messages, oldest first. */
@@ -301,6 +344,7 @@ public final class ChatModel {
     }
     sb.append("  ·  session ").append(session);
     if (sessionError != null) sb.append(": ").append(sessionError);
+    if (roomList.fromStore()) sb.append("  ·  rooms from the offline store");
     return sb.toString();
   }
 }

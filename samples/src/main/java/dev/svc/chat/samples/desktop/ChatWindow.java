@@ -58,7 +58,9 @@ public final class ChatWindow {
 
   private final ChatModel model;
   private final ChatController controller;
-  private final JFrame frame;
+  private final JPanel content = new JPanel(new BorderLayout());
+  private final Timer typingExpiry;
+  private JFrame frame;
   private final JList<ChatModel.RoomRow> rooms = new JList<>();
   private final JList<String> online = new JList<>();
   private final JList<ChatModel.MessageRow> messages = new JList<>();
@@ -70,39 +72,53 @@ public final class ChatWindow {
   private int messageWidth = 600;
 
   /**
-   * Builds the window; call on the EDT.
+   * Builds the window's content; call on the EDT. It needs no display until {@link #frame()} is called (the
+   * screenshot paints {@link #content()} offscreen).
    *
    * @param controller the presenter, with its model
    */
   public ChatWindow(ChatController controller) {
     this.controller = controller;
     this.model = controller.model();
-    frame = new JFrame("svc chat · " + model.me());
-    frame.setDefaultCloseOperation(JFrame.DISPOSE_ON_CLOSE);
-    frame.setLayout(new BorderLayout());
-    frame.add(sidebar(), BorderLayout.WEST);
-    frame.add(conversation(), BorderLayout.CENTER);
+    content.add(sidebar(), BorderLayout.WEST);
+    content.add(conversation(), BorderLayout.CENTER);
     status.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(1, 0, 0, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(4, 10, 4, 10)));
     status.setFont(status.getFont().deriveFont(Font.PLAIN, 12f));
-    frame.add(status, BorderLayout.SOUTH);
-    frame.setSize(1000, 640);
+    content.add(status, BorderLayout.SOUTH);
+    content.setPreferredSize(new Dimension(1000, 640));
     model.addListener(() -> SwingUtilities.invokeLater(this::render));
     // a typer who vanished without typing=false leaves the typing line after ChatModel.TYPING_TIMEOUT_MILLIS
-    Timer typingExpiry = new Timer(1000, e -> model.expireTyping());
+    typingExpiry = new Timer(1000, e -> model.expireTyping());
     typingExpiry.start();
-    frame.addWindowListener(new WindowAdapter() {
-      @Override
-      public void windowClosed(WindowEvent e) {
-        typingExpiry.stop();
-      }
-    });
     render();
   }
 
-  /** Returns the frame. */
+  /** Returns the window's content: the sidebar, the conversation and the status bar. */
+  public JPanel content() {
+    return content;
+  }
+
+  /** Returns the frame holding the content, made at the first call (it needs a display). */
   public JFrame frame() {
+    if (frame == null) {
+      frame = new JFrame("svc chat · " + model.me());
+      frame.setDefaultCloseOperation(JFrame.DISPOSE_ON_CLOSE);
+      frame.setContentPane(content);
+      frame.pack();
+      frame.addWindowListener(new WindowAdapter() {
+        @Override
+        public void windowClosed(WindowEvent e) {
+          typingExpiry.stop();
+        }
+      });
+    }
     return frame;
+  }
+
+  /** Stops the window's timer when it never had a frame (a frame's closing stops it). */
+  public void stop() {
+    typingExpiry.stop();
   }
 
   private JPanel sidebar() {
@@ -122,10 +138,12 @@ public final class ChatWindow {
       @Override
       public Component getListCellRendererComponent(JList<?> list, Object value, int index, boolean sel, boolean focus) {
         ChatModel.RoomRow r = (ChatModel.RoomRow) value;
-        String badge = r.unread() > 0
-            ? "&nbsp;&nbsp;<span style='color:#ffffff;background-color:#dc2626'>&nbsp;" + r.unread() + "&nbsp;</span>" : "";
+        String badge = r.unread() > 0 ? "&nbsp;&nbsp;<span style='color:#ffffff;background-color:#dc2626'>&nbsp;"
+            + r.unread() + (r.capped() ? "+" : "") + "&nbsp;</span>" : "";
+        String preview = r.preview().length() > 26 ? r.preview().substring(0, 25) + "…" : r.preview();
         JLabel l = (JLabel) super.getListCellRendererComponent(list, "<html><b># </b>" + esc(r.name()) + badge
-            + "</html>", index, false, false);
+            + "<br><span style='color:#9ca3af;font-size:smaller'>" + esc(preview) + "&nbsp;</span></html>",
+            index, false, false);
         sidebarCell(l, r.selected(), r.unread() > 0);
         return l;
       }
@@ -277,7 +295,8 @@ public final class ChatWindow {
         if (roomRows.get(i).selected()) rooms.setSelectedIndex(i);
       }
       online.setListData(model.onlineUsers().toArray(new String[0]));
-      title.setText(model.roomTitle().isEmpty() ? " " : "# " + model.roomTitle());
+      String note = model.historyMissing() ? "  ·  history not in the offline store" : "";
+      title.setText(model.roomTitle().isEmpty() ? " " : "# " + model.roomTitle() + note);
       List<ChatModel.MessageRow> rows = model.messageRows();
       boolean atEnd = messages.getModel().getSize() != rows.size();
       messages.setListData(rows.toArray(new ChatModel.MessageRow[0]));

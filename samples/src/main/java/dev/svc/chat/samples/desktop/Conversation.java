@@ -113,6 +113,35 @@ public final class Conversation implements AutoCloseable {
     }
   }
 
+  /**
+   * Plays the end of the day after {@link #play}: news in design and random, which the desktop user does not
+   * open, and bob's goodbye in general, which is on the desktop's screen.
+   *
+   * @return bob's goodbye
+   * @throws Exception if the service refuses
+   */
+  public Message lateNews() throws Exception {
+    bob.sendText(design, "Settings mockups v2 are up too").get(10, TimeUnit.SECONDS);
+    carol.sendText(random, "Pizza it is, then").get(10, TimeUnit.SECONDS);
+    bob.setTyping(general, false).get(10, TimeUnit.SECONDS);
+    return bob.sendText(general, "See you tomorrow!").get(10, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Has carol ask again in random, which the desktop user does not open.
+   *
+   * @return her message
+   * @throws Exception if the service refuses
+   */
+  public Message carolAsksAgain() throws Exception {
+    return carol.sendText(random, "Still on for pizza at 12:30?").get(10, TimeUnit.SECONDS);
+  }
+
+  /** Returns the id of the room carol asks about lunch in, unread on the desktop. */
+  public String random() {
+    return random;
+  }
+
   /** Returns what of the conversation the model does not show yet, or "" when it shows every part. */
   static String missing(ChatModel model) {
     List<ChatModel.MessageRow> rows = model.messageRows();

@@ -54,6 +54,21 @@ public final class ChatApp implements AutoCloseable {
    * @param onState receives every session state
    */
   public ChatApp(String backendUrl, Executor callbackExecutor, Consumer<SessionState> onState) {
+    this(backendUrl, callbackExecutor, null, onState);
+  }
+
+  /**
+   * Creates the app for a backend, with its callbacks on an executor of the app's and its client made by a
+   * factory of the app's (the desktop client's adds its offline store).
+   *
+   * @param backendUrl the tenant backend's base URL
+   * @param callbackExecutor runs the session states and every callback of the client (the SDK's default
+   *     thread when null)
+   * @param clientFactory makes the client from the manager's options, or null for {@code Svc.init}
+   * @param onState receives every session state
+   */
+  public ChatApp(String backendUrl, Executor callbackExecutor, SessionManager.ClientFactory clientFactory,
+      Consumer<SessionState> onState) {
     this.backendUrl = backendUrl;
     this.http = new OkHttpClient.Builder().cookieJar(new MemoryCookieJar()).build();
     SessionManager.Builder builder = SessionManager.builder(
@@ -62,6 +77,7 @@ public final class ChatApp implements AutoCloseable {
           onState.accept(s);
         });
     if (callbackExecutor != null) builder.callbackExecutor(callbackExecutor);
+    if (clientFactory != null) builder.clientFactory(clientFactory);
     this.manager = builder.build();
   }
 

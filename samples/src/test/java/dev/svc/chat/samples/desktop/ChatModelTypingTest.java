@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Room;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSummary;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,8 +20,9 @@ class ChatModelTypingTest {
   private final ChatModel model = new ChatModel("alice", now::get);
 
   private void open(String roomId) {
-    model.rooms(List.of(Room.builder().id(roomId).name(roomId).memberIds(List.of("alice", "bob", "carol"))
-        .createdAt(now.get()).build()));
+    Room room = Room.builder().id(roomId).name(roomId).memberIds(List.of("alice", "bob", "carol"))
+        .createdAt(now.get()).build();
+    model.rooms(new RoomList(List.of(new RoomSummary(room, null, 0, false, now.get())), 0, false, false));
     model.select(roomId);
   }
 

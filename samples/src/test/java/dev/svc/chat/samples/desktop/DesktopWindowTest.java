@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.svc.chat.samples.session.TenantBackendServer;
 import dev.svc.chat.testkit.SvcTestServer;
 import java.awt.GraphicsEnvironment;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.swing.SwingUtilities;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The window itself, on a display only (the test command usually has none: then this test is skipped, and
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DesktopWindowTest {
   @RegisterExtension
   static SvcTestServer svc = SvcTestServer.perTest();
+  @TempDir Path dataDir;
 
   static boolean hasDisplay() {
     return !GraphicsEnvironment.isHeadless();
@@ -30,7 +33,8 @@ class DesktopWindowTest {
     AtomicReference<ChatWindow> window = new AtomicReference<>();
     try (TenantBackendServer backend = new TenantBackendServer(svc.serverClient()).start(0);
         Conversation others = Conversation.start(svc.serverClient());
-        DesktopApp app = new DesktopApp(backend.url(), Conversation.ME, SwingUtilities::invokeLater)) {
+        DesktopApp app = new DesktopApp(backend.url(), Conversation.ME, SwingUtilities::invokeLater,
+            dataDir.toFile())) {
       AtomicReference<Boolean> onEdt = new AtomicReference<>();
       app.model().addListener(() -> onEdt.compareAndSet(null, SwingUtilities.isEventDispatchThread()));
       SwingUtilities.invokeAndWait(() -> {

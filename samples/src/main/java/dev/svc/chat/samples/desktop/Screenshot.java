@@ -1,0 +1,97 @@
+package dev.svc.chat.samples.desktop;
+
+import dev.svc.chat.ConnectionState;
+import dev.svc.chat.samples.ServiceTarget;
+import dev.svc.chat.samples.session.TenantBackendServer;
+import java.awt.Component;
+import java.awt.Container;
+import java.awt.Dimension;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import javax.swing.JPanel;
+import javax.swing.SwingUtilities;
+
+/**
+ * Writes {@code docs/desktop-client.png} without a display: yesterday's run (the embedded server, the tenant
+ * backend and the scripted {@link Conversation}) fills a store in a temporary directory; then the server stops,
+ * the client starts again from that store alone, and its window's content, painted offscreen, shows the rooms
+ * with their unread badges and the open room's messages, with the status bar trying to reach the server.
+ */
+final class Screenshot {
+  private Screenshot() {}
+
+  static void write(File file) throws Exception {
+    Path dataDir = Files.createTempDirectory("svc-chat-desktop");
+    try {
+      yesterday(dataDir.toFile());
+      try (DesktopApp app = new DesktopApp(null, Conversation.ME, SwingUtilities::invokeLater, dataDir.toFile())) {
+        app.start();
+        ChatModel model = app.model();
+        Conversation.await("the rooms and messages from the store", () -> model.roomList().fromStore()
+            && model.roomRows().size() == 3 && model.historyFromStore() && model.messageRows().size() == 9
+            && model.connectionState() == ConnectionState.RECONNECTING);
+        paint(app.controller(), file);
+      }
+    } finally {
+      try (Stream<Path> files = Files.walk(dataDir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  /** Runs the conversation with a store in {@code dataDir}, then stops everything, the server too. */
+  private static void yesterday(File dataDir) throws Exception {
+    try (ServiceTarget target = ServiceTarget.start(null);
+        TenantBackendServer backend = new TenantBackendServer(target.serverClient()).start(0);
+        Conversation others = Conversation.start(target.serverClient());
+        DesktopApp app = new DesktopApp(backend.url(), Conversation.ME, null, dataDir)) {
+      app.start();
+      others.play(app.controller(), 0);
+      long goodbye = others.lateNews().seq();
+      ChatModel model = app.model();
+      Conversation.await("the late news counted, bob's goodbye read", () -> model.roomList().totalUnread() == 4
+          && model.readSeq(others.general(), Conversation.ME) >= goodbye);
+    }
+  }
+
+  private static void paint(ChatController controller, File file) throws Exception {
+    AtomicReference<BufferedImage> image = new AtomicReference<>();
+    SwingUtilities.invokeAndWait(() -> { }); // the model's last renders are queued before this
+    SwingUtilities.invokeAndWait(() -> {
+      javax.swing.UIManager.put("swing.boldMetal", Boolean.FALSE); // as the app's window
+      ChatWindow window = new ChatWindow(controller);
+      window.stop();
+      window.render();
+      JPanel root = window.content();
+      Dimension size = root.getPreferredSize();
+      root.setSize(size);
+      layOut(root);
+      BufferedImage img = new BufferedImage(size.width, size.height, BufferedImage.TYPE_INT_RGB);
+      Graphics2D g = img.createGraphics();
+      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      root.printAll(g);
+      g.dispose();
+      image.set(img);
+    });
+    File dir = file.getAbsoluteFile().getParentFile();
+    if (dir != null) dir.mkdirs();
+    if (!ImageIO.write(image.get(), "png", file)) throw new UncheckedIOException(new IOException("no PNG writer"));
+  }
+
+  /** Lays out a tree of components that has no window (no peer validates it). */
+  private static void layOut(Component c) {
+    if (!(c instanceof Container container)) return;
+    container.doLayout();
+    for (Component child : container.getComponents()) layOut(child);
+  }
+}
