@@ -141,6 +141,9 @@ public final class RealChatClient implements ChatClient {
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
     try {
       credentials.checkUser(userId); // one client, one user: refused before anything user-scoped moves
+      // The store's open is queued on the I/O queue before the outbox's read of the sends it kept (which the
+      // actor queues there, maybe at once): that read takes what the open loaded, so no kept send is left behind.
+      if (stored != null) stored.offline.open(userId);
       outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
       engine.actor().execute(() -> roomList.user(userId)); // before anything of the user is delivered
       wantConnected = true;
