@@ -144,7 +144,8 @@ public final class RealChatClient implements ChatClient {
     if (closed.get()) return failed(new ChatStateException("the client is closed"));
     try {
       credentials.checkUser(userId); // one client, one user: refused before anything user-scoped moves
-      // the store's open is queued on the I/O queue before the outbox asks it for the sends the user left
+      // The store's open is queued on the I/O queue before the outbox's read of the sends it kept (which the
+      // actor queues there, maybe at once): that read takes what the open loaded, so no kept send is left behind.
       if (stored != null) stored.offline.open(userId);
       outbox.start(userId); // before sends of this user can be queued, so that its stored ones go first
       engine.actor().execute(() -> roomList.user(userId)); // before anything of the user is delivered
