@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 
+import dev.svc.chat.internal.RealChatClient;
 import dev.svc.chat.internal.util.ClientLoggers;
 import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.util.Log;
@@ -127,11 +128,18 @@ public final class RoomSubscription {
       if (started || destroyed || failed) return;
       started = true;
     }
+    if (client instanceof RealChatClient) {
+      // cache-first: the store's page at once, even offline; recovery's events fill the gap to the service
+      ((RealChatClient) client).storedPage(roomId, MessageQuery.latest(historyLimit)).thenAccept(page -> {
+        if (page != null) onHistory(page.messages());
+      });
+    }
     client.joinRoom(roomId).whenComplete((room, joinError) -> {
       if (joinError != null) {
         initialFailed(joinError);
         return;
       }
+      if (isLive()) return; // the store's page was shown
       client.getMessages(roomId, MessageQuery.latest(historyLimit)).whenComplete((page, error) -> {
         if (error != null) {
           initialFailed(error);
@@ -166,7 +174,7 @@ public final class RoomSubscription {
   private void onHistory(List<Message> messages) {
     List<Call> calls = new ArrayList<>();
     synchronized (this) {
-      if (destroyed || failed) return;
+      if (destroyed || failed || live) return; // once: the store's page, or the first page after the join
       final List<Message> sorted = MessageLists.mergeMessagesById(Collections.<Message>emptyList(), messages);
       for (Message m : sorted) {
         loaded.put(m.id(), m);

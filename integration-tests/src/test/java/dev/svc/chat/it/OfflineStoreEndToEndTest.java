@@ -14,6 +14,8 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.RecoveryEvent;
 import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSubscriptionListener;
+import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.store.sqlite.SqliteChatStore;
@@ -21,6 +23,7 @@ import java.io.File;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -171,6 +174,14 @@ class OfflineStoreEndToEndTest {
     assertTrue(offlinePage.fromStore());
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(offlinePage.messages()));
     assertEquals(List.of(room), await(alice3.listRooms()).stream().map(Room::id).toList());
+    CompletableFuture<List<Message>> initial = new CompletableFuture<>();
+    Svc.createRoomSubscription(alice3, room, "alice", new RoomSubscriptionListener() {
+      @Override
+      public void onInitialMessages(List<Message> messages) {
+        initial.complete(messages);
+      }
+    });
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(await(initial)), "a room subscription is cache-first, offline too");
     assertFalse(new File(dir.toFile(), "store").listFiles().length == 0);
   }
 }

@@ -238,6 +238,15 @@ public final class RealChatClient implements ChatClient {
     return callbacks.relay(rest.listRooms());
   }
 
+  /**
+   * Answers a page from the offline store only, for a cache-first view ({@code RoomSubscription}): the page when
+   * the store holds all of it, else null (also without a store); never asks the service.
+   */
+  public CompletableFuture<MessagePage> storedPage(String roomId, MessageQuery query) {
+    if (stored == null) return CompletableFuture.completedFuture(null);
+    return callbacks.relay(stored.offline.messages(roomId, query));
+  }
+
   @Override
   public CompletableFuture<MessagePage> getMessages(String roomId) {
     return getMessages(roomId, MessageQuery.latest(MessageQuery.DEFAULT_LIMIT));
