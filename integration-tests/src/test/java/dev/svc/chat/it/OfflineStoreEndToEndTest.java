@@ -182,6 +182,22 @@ class OfflineStoreEndToEndTest {
       }
     });
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(await(initial)), "a room subscription is cache-first, offline too");
+
+    // a read made offline lowers the count at once, is kept across a restart, and reaches the service after it
+    String lastId = offlinePage.messages().get(4).id();
+    alice3.markRead(room, lastId); // cannot reach the service: kept
+    offline.next(l -> l.room(room) != null && l.room(room).unreadCount() == 0);
+    alice3.close();
+    ChatClient alice4 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    RecordingHandler<RoomList> again = new RecordingHandler<>();
+    alice4.roomList(again);
+    await(alice4.connect("alice", admin.mint("alice")));
+    assertEquals(0, again.next(WAIT).room(room).unreadCount(), "the read survived the restart");
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (await(bob.getReceipts(room)).stream().noneMatch(r -> r.userId().equals("alice") && r.seq() == 5)) {
+      if (System.nanoTime() > deadline) throw new AssertionError("the kept read never reached the service");
+      Thread.sleep(20); // polling the service with a deadline
+    }
     assertFalse(new File(dir.toFile(), "store").listFiles().length == 0);
   }
 }

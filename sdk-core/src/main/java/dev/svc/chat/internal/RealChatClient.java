@@ -80,6 +80,7 @@ public final class RealChatClient implements ChatClient {
   private final RoomListModel roomList;
   private final UnreadFill unreadFill;
   private final ReadQueue reads;
+  private final java.util.function.LongSupplier wallClock;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
   private static final Random JITTER = new SecureRandom();
@@ -105,6 +106,7 @@ public final class RealChatClient implements ChatClient {
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
     java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery, outbox and store
+    this.wallClock = wallClock;
     this.stored = StoredSession.of(options, hub, router, actor, wallClock, log);
     final StoredSession store = stored;
     // events held for a store write count for the inbound gate like those waiting for the handlers
@@ -123,11 +125,11 @@ public final class RealChatClient implements ChatClient {
     this.unreadFill = new UnreadFill(actor, RecoveryReads.over(rest), backoff, log);
     unreadFill.attach(roomList);
     recovery.journal(store == null ? roomList : RecoveryJournal.both(store.journal, roomList));
+    this.reads = new ReadQueue(rest::markRead);
     if (store != null) {
-      store.attach(recovery, roomList);
+      store.attach(recovery, roomList, reads);
       unreadFill.keep(store.offline::keep); // the messages a count read from the service are stored for the next start
     }
-    this.reads = new ReadQueue(rest::markRead);
     hub.on(EventType.CONNECTION_STATE, change -> {
       if (change.current() == ConnectionState.CONNECTED) reads.onConnected(); // reads made offline go out
     });
@@ -316,7 +318,14 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<Receipt> markRead(final String roomId, final String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    if (roomList.following()) engine.actor().execute(() -> roomList.markedRead(roomId, messageId)); // drops at once
+    if (roomList.following()) {
+      final String me = credentials.userId();
+      final long at = wallClock.getAsLong();
+      engine.actor().execute(() -> {
+        long seq = roomList.markedRead(roomId, messageId); // the count drops at once
+        if (seq > 0 && stored != null && me != null) stored.readMade(Receipt.of(roomId, me, messageId, seq, at));
+      });
+    }
     return callbacks.relay(reads.markRead(roomId, messageId));
   }
 

@@ -23,7 +23,9 @@ import dev.svc.chat.internal.rooms.RoomListModel;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.util.SerialQueue;
+import dev.svc.chat.Receipt;
 import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoreWrite;
 import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.store.StoredState;
 
@@ -42,6 +44,7 @@ final class StoredSession {
   private final Log log;
   private Recovery recovery;
   private RoomListModel roomList;
+  private dev.svc.chat.internal.rooms.ReadQueue reads;
   /** Whether the stored state was handed to recovery (actor). */
   private boolean restored;
 
@@ -62,10 +65,18 @@ final class StoredSession {
   }
 
   /** Hands the stored state to {@code recovery} at the first connect (recovery delivers through the journal). */
-  void attach(Recovery recovery, RoomListModel roomList) {
+  void attach(Recovery recovery, RoomListModel roomList, dev.svc.chat.internal.rooms.ReadQueue reads) {
     this.recovery = recovery;
     this.roomList = roomList;
+    this.reads = reads;
     roomList.follow();
+    // a read stays in the store until the service confirmed it, so that it is sent again after a restart
+    reads.onConfirmed(r -> offline.writeQuietly(new StoreWrite().readSent(r.roomId(), r.seq())));
+  }
+
+  /** The app marked a message read whose seq the room list knew: kept until the service confirms it. */
+  void readMade(Receipt read) {
+    offline.writeQuietly(new StoreWrite().pendingRead(read));
   }
 
   /**
@@ -102,6 +113,7 @@ final class StoredSession {
     restored = true;
     recovery.restore(state);
     roomList.restore(state, digests);
+    if (reads != null) reads.restore(state.pendingReads());
   }
 
   /** Answers from the store when it holds the whole page, else asks {@code service} and keeps its answer. */

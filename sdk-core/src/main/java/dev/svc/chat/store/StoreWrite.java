@@ -57,6 +57,8 @@ public final class StoreWrite {
   private final Map<String, Watermark> watermarks = new LinkedHashMap<>();
   private final List<StoredSend> sends = new ArrayList<>(0);
   private final List<String> endedSends = new ArrayList<>(0);
+  private final Map<String, Receipt> pendingReads = new LinkedHashMap<>();
+  private final Map<String, Long> sentReads = new LinkedHashMap<>();
   private long writtenAt;
 
   /** Creates an empty write. */
@@ -148,6 +150,33 @@ public final class StoreWrite {
   }
 
   /**
+   * Keeps the user's own read that the service has not confirmed yet (a {@code markRead} made offline), the
+   * latest per room, to be sent again after a restart; the store also keeps it as the user's receipt.
+   *
+   * @param read the user's receipt
+   * @return this
+   */
+  public StoreWrite pendingRead(Receipt read) {
+    Receipt known = pendingReads.get(read.roomId());
+    if (known == null || read.seq() > known.seq()) pendingReads.put(read.roomId(), read);
+    receipt(read);
+    return this;
+  }
+
+  /**
+   * Removes a room's pending read once the service confirmed a read up to {@code seq} (a later pending read stays).
+   *
+   * @param roomId the room
+   * @param seq the seq the service confirmed
+   * @return this
+   */
+  public StoreWrite readSent(String roomId, long seq) {
+    Long known = sentReads.get(roomId);
+    if (known == null || seq > known) sentReads.put(roomId, seq);
+    return this;
+  }
+
+  /**
    * Records when this write was made.
    *
    * @param epochMillis wall-clock time
@@ -193,6 +222,16 @@ public final class StoreWrite {
     return Collections.unmodifiableList(endedSends);
   }
 
+  /** @return the pending reads to keep, the latest per room */
+  public List<Receipt> pendingReads() {
+    return Collections.unmodifiableList(new ArrayList<>(pendingReads.values()));
+  }
+
+  /** @return the rooms whose pending read the service confirmed, with the seq confirmed */
+  public Map<String, Long> sentReads() {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(sentReads));
+  }
+
   /** @return when the write was made, epoch milliseconds (0: not said) */
   public long writtenAt() {
     return writtenAt;
@@ -201,7 +240,8 @@ public final class StoreWrite {
   /** @return whether the write changes nothing */
   public boolean isEmpty() {
     return removedRooms.isEmpty() && rooms.isEmpty() && messages.isEmpty() && receipts.isEmpty()
-        && watermarks.isEmpty() && sends.isEmpty() && endedSends.isEmpty();
+        && watermarks.isEmpty() && sends.isEmpty() && endedSends.isEmpty() && pendingReads.isEmpty()
+        && sentReads.isEmpty();
   }
 
   @Override

@@ -14,6 +14,7 @@ public final class StoredState {
   private final List<Message> changedAbove;
   private final List<StoredSend> sends;
   private final long writtenAt;
+  private final List<Receipt> pendingReads;
 
   /**
    * Creates a state.
@@ -27,6 +28,22 @@ public final class StoredState {
    */
   public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
       List<StoredSend> sends, long writtenAt) {
+    this(rooms, receipts, changedAbove, sends, writtenAt, Collections.<Receipt>emptyList());
+  }
+
+  /**
+   * Creates a state with the user's reads the service has not confirmed.
+   *
+   * @param rooms the rooms with their watermarks
+   * @param receipts the latest receipt per room and user
+   * @param changedAbove the stored messages whose {@code rev} is above their room's revision watermark
+   * @param sends the pending sends in {@link StoredSend#sequence()} order
+   * @param writtenAt when the store was last written, epoch milliseconds (0: never)
+   * @param pendingReads the user's reads not confirmed by the service, one per room
+   */
+  public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
+      List<StoredSend> sends, long writtenAt, List<Receipt> pendingReads) {
+    this.pendingReads = Collections.unmodifiableList(new ArrayList<>(pendingReads));
     this.rooms = Collections.unmodifiableList(new ArrayList<>(rooms));
     this.receipts = Collections.unmodifiableList(new ArrayList<>(receipts));
     this.changedAbove = Collections.unmodifiableList(new ArrayList<>(changedAbove));
@@ -63,6 +80,11 @@ public final class StoredState {
   /** @return the pending sends, oldest first */
   public List<StoredSend> sends() {
     return sends;
+  }
+
+  /** @return the user's reads the service has not confirmed, one per room (sent again after a restart) */
+  public List<Receipt> pendingReads() {
+    return pendingReads;
   }
 
   /** @return when the store was last written, epoch milliseconds; 0 when never */

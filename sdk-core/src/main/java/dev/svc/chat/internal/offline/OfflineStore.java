@@ -199,6 +199,23 @@ public final class OfflineStore {
   }
 
   /**
+   * Applies a small write of the app's own (a read kept until the service confirms it) on the I/O queue, with no
+   * event to hold; a failure is logged.
+   */
+  public void writeQuietly(final StoreWrite write) {
+    if (!active) return;
+    io.execute(() -> {
+      ChatStore s = store();
+      if (s == null) return;
+      try {
+        s.write(write);
+      } catch (StoreException e) {
+        log.warn("could not write to the offline store: " + write, e);
+      }
+    });
+  }
+
+  /**
    * Answers {@code query} from the store when it holds the whole page; the future completes on the I/O queue
    * with the page, or null when the service must answer.
    */

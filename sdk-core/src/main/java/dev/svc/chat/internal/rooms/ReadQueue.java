@@ -19,6 +19,8 @@ import dev.svc.chat.internal.util.CallbackExecutor;
  */
 public final class ReadQueue {
   private final BiFunction<String, String, CompletableFuture<Receipt>> send;
+  /** Told of each read the service confirmed (the store forgets its pending read). */
+  private volatile java.util.function.Consumer<Receipt> confirmed = r -> { };
   /** Room to its newest waiting read: the message id and the futures waiting on it. Guarded by this. */
   private final Map<String, Waiting> waiting = new LinkedHashMap<>();
 
@@ -32,6 +34,28 @@ public final class ReadQueue {
     this.send = send;
   }
 
+  /** Tells {@code confirmed} of each read the service confirmed. */
+  public void onConfirmed(java.util.function.Consumer<Receipt> confirmed) {
+    this.confirmed = confirmed;
+  }
+
+  /**
+   * Queues the reads a store kept from an earlier run (the service never confirmed them): they go out with the next
+   * connection, with nobody waiting on them.
+   */
+  public void restore(List<Receipt> kept) {
+    synchronized (this) {
+      for (Receipt r : kept) {
+        Waiting w = waiting.get(r.roomId());
+        if (w == null) {
+          w = new Waiting();
+          waiting.put(r.roomId(), w);
+          w.messageId = r.messageId();
+        }
+      }
+    }
+  }
+
   /** Sends a read; one the network failed waits for the next connection. */
   public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
     CompletableFuture<Receipt> result = new CompletableFuture<>();
@@ -42,6 +66,7 @@ public final class ReadQueue {
   private void attempt(final String roomId, final String messageId, final CompletableFuture<Receipt> result) {
     send.apply(roomId, messageId).whenComplete((receipt, error) -> {
       if (error == null) {
+        confirmed.accept(receipt);
         result.complete(receipt);
         return;
       }

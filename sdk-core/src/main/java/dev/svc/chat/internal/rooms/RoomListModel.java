@@ -163,12 +163,16 @@ public final class RoomListModel implements RecoveryJournal {
     changed(t);
   }
 
-  /** The app marked {@code messageId} read: the count drops at once, before (or without) the service's answer. */
-  public void markedRead(String roomId, String messageId) {
+  /**
+   * The app marked {@code messageId} read: the count drops at once, before (or without) the service's answer.
+   * Returns the message's seq when the list knows it (so the read can be kept), else -1.
+   */
+  public long markedRead(String roomId, String messageId) {
     RoomTally t = rooms.get(roomId);
-    if (t == null) return;
+    if (t == null) return -1;
     long seq = t.seqOf(messageId);
     if (seq >= 0 && t.read(seq)) changed(t);
+    return seq;
   }
 
   /** A fill read what a count needed (called by {@link UnreadFill}). */

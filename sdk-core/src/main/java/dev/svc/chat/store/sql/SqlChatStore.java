@@ -93,9 +93,13 @@ public final class SqlChatStore implements ChatStore {
         + " ORDER BY sequence, client_message_id", row -> sends.add(new StoredSend(RoomRange.text(row, 0),
             RoomRange.text(row, 1), RoomRange.text(row, 2), RowJson.parts(RoomRange.text(row, 3)), row.integer(4),
             row.integer(5))));
+    List<Receipt> pendingReads = new ArrayList<>();
+    db.query("SELECT room_id, user_id, message_id, seq, read_at FROM pending_reads ORDER BY room_id",
+        row -> pendingReads.add(Receipt.of(RoomRange.text(row, 0), RoomRange.text(row, 1), RoomRange.text(row, 2),
+            row.integer(3), row.integer(4))));
     long[] writtenAt = {0};
     db.query("SELECT value FROM meta WHERE key = 'written_at'", row -> writtenAt[0] = parseLong(row.text(0)));
-    return new StoredState(rooms, receipts, changedAbove, sends, writtenAt[0]);
+    return new StoredState(rooms, receipts, changedAbove, sends, writtenAt[0], pendingReads);
   }
 
   @Override
@@ -186,7 +190,7 @@ public final class SqlChatStore implements ChatStore {
     checkOpen();
     db.begin();
     try {
-      for (String table : new String[] {"messages", "receipts", "rooms", "sends", "meta"}) {
+      for (String table : new String[] {"messages", "receipts", "rooms", "sends", "meta", "pending_reads"}) {
         db.update("DELETE FROM " + table);
       }
       db.commit();

@@ -24,13 +24,18 @@ import dev.svc.chat.store.StoreException;
  *       an index on messages by room and rev (the changes above a room's revision watermark, read at start).
  *   <li>Version 3: a message's {@code sender_id}, so that the room list's unread messages (of other users) are
  *       read by the database, not by parsing every row.
+ *   <li>Version 4: {@code pending_reads}, the user's reads the service has not confirmed (a {@code markRead}
+ *       made offline), sent again after a restart.
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
-  private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends");
+  private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
+      "pending_reads");
+  private static final String PENDING_READS = "CREATE TABLE pending_reads (room_id TEXT NOT NULL PRIMARY KEY,"
+      + " user_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, read_at INTEGER NOT NULL)";
 
   /** The current schema, for a new database. Columns added by migrations come last, as ALTER TABLE puts them. */
   private static final String[] CREATE = {
@@ -51,6 +56,7 @@ final class SqlSchema {
       "CREATE INDEX rooms_activity ON rooms (activity_at)",
       "CREATE INDEX messages_room_rev ON messages (room_id, rev)",
       "ALTER TABLE messages ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''",
+      PENDING_READS,
   };
 
   private SqlSchema() {
@@ -91,6 +97,8 @@ final class SqlSchema {
         return SqlSchema::migrateTo2;
       case 3:
         return SqlSchema::migrateTo3;
+      case 4:
+        return d -> d.update(PENDING_READS);
       default:
         throw new AssertionError("no migration to " + version);
     }

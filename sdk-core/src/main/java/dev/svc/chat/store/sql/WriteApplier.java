@@ -46,6 +46,15 @@ final class WriteApplier {
     for (StoreWrite.Watermark w : write.watermarks()) putWatermark(w);
     for (StoredSend s : write.sends()) putSend(s);
     for (String id : write.endedSends()) db.update("DELETE FROM sends WHERE client_message_id = ?", id);
+    for (Receipt r : write.pendingReads()) {
+      db.update("INSERT OR IGNORE INTO pending_reads (room_id, user_id, message_id, seq, read_at)"
+          + " VALUES (?, ?, ?, ?, ?)", r.roomId(), r.userId(), r.messageId(), r.seq(), r.readAt());
+      db.update("UPDATE pending_reads SET message_id = ?, seq = ?, read_at = ? WHERE room_id = ? AND seq < ?",
+          r.messageId(), r.seq(), r.readAt(), r.roomId(), r.seq());
+    }
+    for (Map.Entry<String, Long> sent : write.sentReads().entrySet()) {
+      db.update("DELETE FROM pending_reads WHERE room_id = ? AND seq <= ?", sent.getKey(), sent.getValue());
+    }
     for (String roomId : rangesTouched) extendRange(roomId);
     for (String roomId : messagesTouched) RoomRange.evictOldest(db, roomId, maxMessagesPerRoom);
     for (Map.Entry<String, Long> e : activity.entrySet()) {
@@ -59,6 +68,7 @@ final class WriteApplier {
   }
 
   static void removeRoom(SqlDatabase db, String roomId) throws StoreException {
+    db.update("DELETE FROM pending_reads WHERE room_id = ?", roomId);
     db.update("DELETE FROM messages WHERE room_id = ?", roomId);
     db.update("DELETE FROM receipts WHERE room_id = ?", roomId);
     db.update("DELETE FROM rooms WHERE id = ?", roomId);

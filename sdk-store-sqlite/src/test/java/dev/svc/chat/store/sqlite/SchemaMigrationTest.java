@@ -82,7 +82,7 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(3, userVersion(file));
+    assertEquals(4, userVersion(file));
   }
 
   @Test
@@ -103,11 +103,11 @@ class SchemaMigrationTest {
     store.write(Fixtures.batch("r", 1, 2));
     store.close();
     try (Connection c = Fixtures.connect(provider.file("alice"))) {
-      c.createStatement().execute("PRAGMA user_version = 4");
+      c.createStatement().execute("PRAGMA user_version = 5");
     }
     StoreException e = assertThrows(StoreException.class, () -> provider.open("alice"));
     assertEquals(StoreException.Kind.NEWER_SCHEMA, e.kind());
-    assertEquals(4, userVersion(provider.file("alice")), "left as it was");
+    assertEquals(5, userVersion(provider.file("alice")), "left as it was");
     provider.delete("alice");
     provider.open("alice").close();
   }
