@@ -126,7 +126,8 @@ final class StoreChaosCheck {
       for (Receipt t : truth.receipts().get(room)) {
         Receipt k = kept.get(t.userId());
         if (k == null || k.seq() != t.seq() || !k.messageId().equals(t.messageId())) {
-          receiptDiffs.add(t.userId() + " stored " + (k == null ? "none" : "seq " + k.seq()) + " server seq " + t.seq());
+          receiptDiffs.add(t.userId() + " stored " + (k == null ? "none" : "seq " + k.seq()) + " server seq "
+              + t.seq());
         }
       }
       if (kept.size() > truth.receipts().get(room).size()) receiptDiffs.add("stored " + kept.keySet());
@@ -175,8 +176,12 @@ final class StoreChaosCheck {
       after += limit;
     }
     for (long s : bySeq.keySet()) if (s >= expectedNext) missing.add(s);
-    if (!missing.isEmpty()) problems.add(where + ": missing from the kept range " + low + "..: " + ChaosReport.ranges(missing));
-    if (!stale.isEmpty()) problems.add(where + ": " + stale.size() + " messages not at their latest rev: " + first(stale));
+    if (!missing.isEmpty()) {
+      problems.add(where + ": missing from the kept range " + low + "..: " + ChaosReport.ranges(missing));
+    }
+    if (!stale.isEmpty()) {
+      problems.add(where + ": " + stale.size() + " messages not at their latest rev: " + first(stale));
+    }
     return problems;
   }
 

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One user of {@link StoreChaosTest}: a primary client on the user's SQLite store, closed and made again on the
@@ -44,6 +45,7 @@ final class StoreChaosUser {
   private int incarnation;
   private final Map<String, List<Delivery>> deliveries = new LinkedHashMap<>();
   private final List<String> errors = new ArrayList<>();
+  private final Map<String, Integer> errorKinds = new TreeMap<>();
 
   StoreChaosUser(String userId, Set<String> rooms, File storeDir) {
     this.userId = userId;
@@ -77,9 +79,19 @@ final class StoreChaosUser {
     view.onNew(m);
   }
 
+  /**
+   * Records a {@code CLIENT_ERROR}: counted by kind; one of the store, the outbox or the wire is a problem
+   * (recovery's retries and failed sends are what cuts and closes cause).
+   */
   synchronized void error(int incarnation, ClientError e) {
+    errorKinds.merge(e.kind().name(), 1, Integer::sum);
+    if (e.kind() == ClientError.Kind.RECOVERY_RETRY || e.kind() == ClientError.Kind.SEND_FAILED) return;
     errors.add((incarnation == 0 ? "second device" : "incarnation " + incarnation) + ": " + e.kind() + " "
         + e.message());
+  }
+
+  synchronized Map<String, Integer> errorKinds() {
+    return new TreeMap<>(errorKinds);
   }
 
   synchronized List<Delivery> deliveries(String roomId) {
