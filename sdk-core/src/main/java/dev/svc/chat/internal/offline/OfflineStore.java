@@ -53,6 +53,10 @@ public final class OfflineStore {
   private CompletableFuture<StoredState> opened;
   /** Whether the store is in use: false before it opened, after a failure that left none, and after close. */
   private volatile boolean active;
+  /** Held by each write of the journal while it commits and posts its events; guards {@link #sealed}. */
+  private final Object commits = new Object();
+  /** Whether close() sealed the journal's writes (see {@link #seal()}). Guarded by {@link #commits}. */
+  private boolean sealed;
 
   public OfflineStore(ChatStoreProvider provider, SerialQueue io, Scheduler actor, Consumer<ClientError> errors,
       int unreadCap, Log log) {
@@ -164,16 +168,21 @@ public final class OfflineStore {
    */
   void write(final StoreWrite write, final Runnable then) {
     boolean queued = io.execute(() -> {
-      ChatStore s = store();
-      if (s != null) {
-        try {
-          s.write(write);
-        } catch (StoreException e) {
-          report(e.kind() == StoreException.Kind.IO ? ClientError.Kind.STORE_IO : ClientError.Kind.STORE_CORRUPT,
-              "could not write to the offline store (" + e.getMessage() + "): " + write, e);
+      synchronized (commits) {
+        // once sealed the actor may stop before it runs `then`: a write stored without its events reaching the
+        // handlers would take them as delivered at the next start, which would never deliver them
+        if (sealed) return;
+        ChatStore s = store();
+        if (s != null) {
+          try {
+            s.write(write);
+          } catch (StoreException e) {
+            report(e.kind() == StoreException.Kind.IO ? ClientError.Kind.STORE_IO : ClientError.Kind.STORE_CORRUPT,
+                "could not write to the offline store (" + e.getMessage() + "): " + write, e);
+          }
         }
+        actor.execute(then); // before seal() returns, so ahead of the task that stops the engine
       }
-      actor.execute(then);
     });
     if (!queued) actor.execute(then);
   }
@@ -213,6 +222,17 @@ public final class OfflineStore {
         log.warn("could not write to the offline store: " + write, e);
       }
     });
+  }
+
+  /**
+   * From {@code close()}, before the engine stops: no write of {@link #write} commits from now on, so what the
+   * handlers did not receive is not stored either and the next start delivers it. Waits for a write committing
+   * now, whose events are then posted to the actor ahead of the engine's stop.
+   */
+  void seal() {
+    synchronized (commits) {
+      sealed = true;
+    }
   }
 
   /**

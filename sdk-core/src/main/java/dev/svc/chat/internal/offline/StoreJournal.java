@@ -204,17 +204,22 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
 
   /**
    * Waits up to {@code timeoutMillis} for the events held to be stored and handed to the handlers (from
-   * {@code close()}, off the actor): a message the app was about to receive is received, not left in the
-   * store undelivered. Returns whether it settled.
+   * {@code close()}, off the actor, before the engine stops): a message the app was about to receive is
+   * received, not left in the store undelivered. Then seals the store ({@link OfflineStore#seal()}): a write
+   * not committed by then is dropped with its events, which the next start recovers. Returns whether it settled.
    */
   public boolean settle(long timeoutMillis) throws InterruptedException {
-    final CountDownLatch latch = new CountDownLatch(1);
-    settled = latch;
-    if (!actor.execute(() -> {
-      if (!holding()) latch.countDown();
-    })) {
-      return false;
+    try {
+      final CountDownLatch latch = new CountDownLatch(1);
+      settled = latch;
+      if (!actor.execute(() -> {
+        if (!holding()) latch.countDown();
+      })) {
+        return false;
+      }
+      return latch.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    } finally {
+      store.seal();
     }
-    return latch.await(timeoutMillis, TimeUnit.MILLISECONDS);
   }
 }

@@ -44,10 +44,11 @@ class StoreJournalTest {
   private final List<ClientError> errors = new ArrayList<>();
   private boolean failWrites;
   private StoreJournal journal;
+  private SerialScheduler actor;
 
   @BeforeEach
   void setUp() {
-    SerialScheduler actor = new SerialScheduler(actorTasks::add, new VirtualTaskScheduler(), LOG);
+    actor = new SerialScheduler(actorTasks::add, new VirtualTaskScheduler(), LOG);
     EventHub hub = new EventHub(CallbackExecutor.on(Runnable::run, LOG), LOG);
     DeliverySink sink = new DeliverySink() {
       @Override
@@ -143,6 +144,29 @@ class StoreJournalTest {
     assertEquals(Arrays.asList(), reads, "not while message 1 waits for its write");
     runAll();
     assertEquals(Arrays.asList("next page"), reads);
+  }
+
+  @Test
+  void aWriteStillQueuedWhenTheClientClosesIsNotCommittedWithoutItsEvents() throws InterruptedException {
+    deliver(1);
+    runActor(); // message 1's write waits on the I/O queue (a slow disk)
+    assertEquals(false, journal.settle(0), "close() gave up waiting for it");
+    actor.shutdown(); // then close() stops the engine: nothing posted to the actor runs any more
+    runAll(); // the I/O queue goes on
+    assertEquals(Arrays.asList(), published, "the events held for the write never reach the handlers");
+    assertEquals(0, committed.size(), "so the write must not be stored either: a restart would take message 1 as "
+        + "delivered and never deliver it");
+  }
+
+  @Test
+  void aWriteCommittedBeforeTheClientClosesHasItsEventsPublished() throws InterruptedException {
+    deliver(1);
+    runActor();
+    runIo(); // committed; its events are posted to the actor
+    assertEquals(false, journal.settle(0));
+    runActor(); // the actor runs until the engine stops it
+    assertEquals(1, committed.size());
+    assertEquals(Arrays.asList("msg 1"), published);
   }
 
   /** A store that records what it commits, or fails. */
