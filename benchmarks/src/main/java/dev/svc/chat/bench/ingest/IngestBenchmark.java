@@ -134,13 +134,13 @@ public final class IngestBenchmark {
   }
 
   /** CPU time of this JVM so far (every thread: reader, actor, callbacks, GC, JIT). */
-  static long processCpuNanos() {
+  public static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** The Node feed server, started once for every consumer. */
-  static final class Feed implements AutoCloseable {
+  public static final class Feed implements AutoCloseable {
     final Process process;
     final int port;
     final int frameBytes;

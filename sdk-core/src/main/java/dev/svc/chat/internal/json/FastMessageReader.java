@@ -55,15 +55,28 @@ public final class FastMessageReader {
 
   /** Same as {@link #read}, with this reader's buffer and cache; not thread-safe. */
   public Message readMessage(String frame, int start) {
+    return read(frame, start, true);
+  }
+
+  /**
+   * Returns the message that is the whole of {@code json} (as {@link MessageJsonAdapter} writes one, such as a
+   * stored row); null when this reader does not take it. With this reader's buffer and cache; not thread-safe.
+   */
+  public Message readWhole(String json) {
+    return read(json, 0, false);
+  }
+
+  private Message read(String text, int start, boolean inEvent) {
     if (start < 0) return null;
-    int n = frame.length();
+    int n = text.length();
     try {
       if (s.length <= n) s = new char[Math.max(n + 1, s.length + s.length / 2)];
-      frame.getChars(0, n, s, 0);
+      text.getChars(0, n, s, 0);
       s[n] = 0;
       i = start;
       Message m = message();
-      return m != null && i == n - 1 && s[i] == ']' ? m : null;
+      if (m == null) return null;
+      return inEvent ? (i == n - 1 && s[i] == ']' ? m : null) : (i == n ? m : null);
     } catch (RuntimeException e) {
       return null; // out of bounds, not a number, not a timestamp...: the adapter will say what is wrong
     }

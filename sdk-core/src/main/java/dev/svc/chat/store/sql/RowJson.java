@@ -9,6 +9,7 @@ import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.internal.json.FastMessageReader;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.json.MessagePartJsonAdapter;
@@ -26,6 +27,15 @@ final class RowJson {
 
   static String message(Message message) {
     return Json.write(MessageJsonAdapter.INSTANCE, message);
+  }
+
+  /**
+   * Reads a stored message with {@code fast} (the gateway's reader, which takes what the adapter writes without a
+   * Moshi reader and reads it the same), or with the adapter when it does not take the row.
+   */
+  static Message message(String json, FastMessageReader fast) throws StoreException {
+    Message m = fast.readWhole(json);
+    return m != null ? m : message(json);
   }
 
   static Message message(String json) throws StoreException {

@@ -1,13 +1,16 @@
 package dev.svc.chat.store.sql;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.internal.json.FastMessageReader;
 import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.StoreException;
 import dev.svc.chat.store.RoomDigest;
@@ -49,6 +52,8 @@ public final class SqlChatStore implements ChatStore {
   private final SqlDatabase db;
   private final int maxMessagesPerRoom;
   private final int maxRooms;
+  /** Reads the stored messages (the store is used from one thread at a time, and so is this reader). */
+  private final FastMessageReader rows = new FastMessageReader();
   private boolean closed;
 
   /**
@@ -87,7 +92,7 @@ public final class SqlChatStore implements ChatStore {
             row.integer(3), row.integer(4))));
     List<Message> changedAbove = new ArrayList<>();
     db.query("SELECT m.json FROM rooms r JOIN messages m ON m.room_id = r.id AND m.rev > r.rev_watermark"
-        + " ORDER BY r.id, m.rev", row -> changedAbove.add(RowJson.message(RoomRange.text(row, 0))));
+        + " ORDER BY r.id, m.rev", row -> changedAbove.add(RowJson.message(RoomRange.text(row, 0), rows)));
     List<StoredSend> sends = new ArrayList<>();
     db.query("SELECT room_id, client_message_id, sender_id, parts, created_at, sequence FROM sends"
         + " ORDER BY sequence, client_message_id", row -> sends.add(new StoredSend(RoomRange.text(row, 0),
@@ -144,7 +149,7 @@ public final class SqlChatStore implements ChatStore {
     if (from < low && low > 1) return null; // older than the oldest kept of the range
     List<Message> page = new ArrayList<>();
     db.query("SELECT json FROM messages WHERE room_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
-        row -> page.add(RowJson.message(RoomRange.text(row, 0))), roomId, from, to);
+        row -> page.add(RowJson.message(RoomRange.text(row, 0), rows)), roomId, from, to);
     if (page.size() != to - from + 1) return null; // a range that does not hold: let the service answer
     return new MessagePage(page, hasMore, true);
   }
@@ -163,12 +168,18 @@ public final class SqlChatStore implements ChatStore {
     if (!found[0]) return null;
     long low = range[1] < 0 ? Long.MAX_VALUE : range[0] > 0 ? range[0] : range[1] + 1;
     List<Message> newest = new ArrayList<>();
-    db.query("SELECT json FROM messages WHERE room_id = ? AND deleted = 0 ORDER BY seq DESC LIMIT ?",
-        row -> newest.add(0, RowJson.message(RoomRange.text(row, 0))), roomId, recent);
+    Map<Long, Message> read = new HashMap<>(); // the newest are mostly unread too: each row is parsed once
+    db.query("SELECT seq, json FROM messages WHERE room_id = ? AND deleted = 0 ORDER BY seq DESC LIMIT ?", row -> {
+      Message m = RowJson.message(RoomRange.text(row, 1), rows);
+      read.put(row.integer(0), m);
+      newest.add(0, m);
+    }, roomId, recent);
     List<Message> unread = new ArrayList<>();
-    db.query("SELECT json FROM messages WHERE room_id = ? AND seq > ? AND deleted = 0 AND sender_id <> ?"
-        + " ORDER BY seq DESC LIMIT ?", row -> unread.add(0, RowJson.message(RoomRange.text(row, 0))), roomId,
-        readSeq, userId, limit);
+    db.query("SELECT seq, json FROM messages WHERE room_id = ? AND seq > ? AND deleted = 0 AND sender_id <> ?"
+        + " ORDER BY seq DESC LIMIT ?", row -> {
+          Message m = read.get(row.integer(0));
+          unread.add(0, m != null ? m : RowJson.message(RoomRange.text(row, 1), rows));
+        }, roomId, readSeq, userId, limit);
     return new RoomDigest(low, newest, unread);
   }
 

@@ -90,18 +90,30 @@ final class WriteApplier {
 
   private void putMessage(Message m) throws StoreException {
     ensureRoom(m.roomId());
+    String json = RowJson.message(m);
+    // a new message (the common case) is one statement; IGNORE leaves a stored one to the rev check below
+    if (db.update("INSERT OR IGNORE INTO messages (id, room_id, seq, rev, created_at, deleted, json, sender_id)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", m.id(), m.roomId(), m.seq(), m.rev(), m.createdAt(),
+        m.isDeleted() ? 1 : 0, json, m.senderId()) > 0) {
+      touched(m);
+      return;
+    }
     long[] stored = {-1};
     db.query("SELECT rev FROM messages WHERE id = ?", row -> stored[0] = row.integer(0), m.id());
     if (stored[0] < 0) {
-      db.update("INSERT INTO messages (id, room_id, seq, rev, created_at, deleted, json, sender_id)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", m.id(), m.roomId(), m.seq(), m.rev(), m.createdAt(),
-          m.isDeleted() ? 1 : 0, RowJson.message(m), m.senderId());
+      // ignored for another row: a message of another id at the same room and seq, which the store refuses
+      throw new StoreException(StoreException.Kind.IO, "message " + m.id() + " takes the seq " + m.seq()
+          + " of another message of room " + m.roomId(), null);
     } else if (m.rev() > stored[0]) {
       db.update("UPDATE messages SET room_id = ?, seq = ?, rev = ?, created_at = ?, deleted = ?, json = ? WHERE id = ?",
-          m.roomId(), m.seq(), m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, RowJson.message(m), m.id());
+          m.roomId(), m.seq(), m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, json, m.id());
     } else {
       return; // a revision at least as new is stored: an older one never replaces it
     }
+    touched(m);
+  }
+
+  private void touched(Message m) {
     rangesTouched.add(m.roomId());
     messagesTouched.add(m.roomId());
     active(m.roomId(), m.createdAt());

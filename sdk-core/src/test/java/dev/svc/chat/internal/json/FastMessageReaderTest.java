@@ -45,6 +45,19 @@ class FastMessageReaderTest {
   }
 
   @Test
+  void readsAWholeMessageAsTheAdapterWroteIt() throws Exception {
+    Message m = fastAndSame("{" + BASE + ",\"rev\":3,\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+        + "\"reactions\":{\"x\":[\"bob\"]}}");
+    String written = Json.write(MessageJsonAdapter.INSTANCE, m); // a stored row
+    FastMessageReader reader = new FastMessageReader();
+    assertEquals(m, reader.readWhole(written));
+    assertEquals(m, reader.readWhole(written), "again, with the reader's buffer and cache kept");
+    assertNull(reader.readWhole(written + "]"), "something after the message");
+    assertNull(reader.readWhole(written + " "));
+    assertNull(reader.readWhole(written.substring(0, written.length() - 1)), "cut short");
+  }
+
+  @Test
   void leavesEverythingElseToTheAdapter() {
     String[] others = {
         "{" + BASE + "}", // no parts

@@ -85,6 +85,9 @@ public final class SqliteChatStore implements ChatStoreProvider {
     config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
     // sorts and temporary indexes in memory, not in temporary files outside the owner-only directory
     config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+    // the store never asks for generated keys: without this the driver runs a second statement
+    // (last_insert_rowid) after every INSERT
+    config.setGetGeneratedKeys(false);
     SQLiteDataSource source = new SQLiteDataSource(config);
     source.setUrl("jdbc:sqlite:" + file.getAbsolutePath());
     Connection connection;
