@@ -146,7 +146,10 @@ public final class ChatController implements AutoCloseable {
     room = Svc.createRoomSubscription(c, roomId, model.me(), new RoomSubscriptionListener() {
       @Override
       public void onInitialMessages(List<Message> history) {
-        history(c, roomId, new MessagePage(history, false, false));
+        // merged only: the getMessages above says whether the store or the service answered
+        List<Message> all = new ArrayList<>(history);
+        for (PendingSend p : c.pendingSends(roomId)) all.add(p.pendingMessage());
+        model.merge(roomId, all);
       }
 
       @Override
