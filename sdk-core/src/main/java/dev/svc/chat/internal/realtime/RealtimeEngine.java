@@ -109,6 +109,17 @@ public final class RealtimeEngine {
     return state == ConnectionState.CONNECTED && current != null && current.accepted ? current.sendChannel : null;
   }
 
+  /**
+   * The service answered a request on another route (a REST send) while the current connection was accepted:
+   * that proves the connection's server as its own ping or acknowledgement would, so the backoff starts over when
+   * it ends (a client that sends over REST emits nothing on its socket). Any thread.
+   */
+  public void serviceAnswered() {
+    actor.execute(() -> {
+      if (current != null && current.accepted) current.answered = true;
+    });
+  }
+
   /** Returns the scheduler that is this engine's actor. */
   public Scheduler actor() {
     return actor;

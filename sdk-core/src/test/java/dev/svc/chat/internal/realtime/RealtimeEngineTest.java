@@ -176,6 +176,27 @@ class RealtimeEngineTest {
     }
   }
 
+  /** A client that sends over REST emits nothing on its socket: a REST answer while connected is its proof. */
+  @Test
+  void aServiceAnswerOnAnotherRouteStartsTheBackoffOver() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    List<Long> expected = new ArrayList<>();
+    for (int cut = 0; cut < 4; cut++) {
+      GatewaySession session = gateway.nextSession();
+      scheduler.pumpUntil("connected " + cut, () -> state() == ConnectionState.CONNECTED);
+      engine.serviceAnswered(); // a REST send answered
+      scheduler.advance(500);
+      session.cancel();
+      final int lost = cut + 1;
+      scheduler.pumpUntil("lost " + cut, () -> reconnectDelays().size() == lost);
+      expected.add(250L);
+      assertEquals(expected, reconnectDelays());
+      scheduler.advance(250);
+    }
+  }
+
   /**
    * A gateway that accepts each connection and closes it at once, before answering anything, proves nothing:
    * each attempt counts and the delay climbs towards its cap (no reconnect storm).
