@@ -76,6 +76,8 @@ class ChaosTest {
   private final Map<String, ChaosView> views = new LinkedHashMap<>();
   private final Queue<ChaosReport.Send> sends = new ConcurrentLinkedQueue<>();
   private final Queue<CompletableFuture<?>> pending = new ConcurrentLinkedQueue<>();
+  /** Each successful send's time from the call to its future's completion, in ms. */
+  private final Queue<Long> sendMillis = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> opCounts = new ConcurrentHashMap<>();
   private final AtomicInteger refreshes = new AtomicInteger();
 
@@ -164,6 +166,13 @@ class ChaosTest {
     for (ChaosView v : views.values()) System.out.println("  " + v.userId + " " + v.counters());
 
     List<String> problems = new ArrayList<>(report.problems());
+    // Every send completes, through the cuts and stalls; its time from the call to the future's completion.
+    long[] took = sendMillis.stream().mapToLong(Long::longValue).sorted().toArray();
+    System.out.println("CHAOS send completion of " + took.length + " of " + sends.size() + " sends (ms): p50 "
+        + (took.length == 0 ? -1 : took[(took.length - 1) / 2]) + ", p99 "
+        + (took.length == 0 ? -1 : took[(int) Math.ceil(took.length * 0.99) - 1]) + ", max "
+        + (took.length == 0 ? -1 : took[took.length - 1]));
+    if (took.length != sends.size()) problems.add((sends.size() - took.length) + " of " + sends.size() + " sends did not complete");
     if (stillPending > 0) problems.add(0, stillPending + " futures still pending 60 s after the faults ended");
     if (!problems.isEmpty()) {
       StringBuilder msg = new StringBuilder(counts).append('\n');
@@ -240,7 +249,11 @@ class ChaosTest {
       String room = rooms.get(rnd.nextInt(rooms.size()));
       String clientMessageId = user + "-" + (sent + 1);
       sends.add(new ChaosReport.Send(user, room, clientMessageId));
-      track("send", () -> client.sendMessage(room, List.of(MessagePart.text(clientMessageId)), clientMessageId));
+      long called = System.nanoTime();
+      track("send", () -> client.sendMessage(room, List.of(MessagePart.text(clientMessageId)), clientMessageId)
+          .whenComplete((m, e) -> {
+            if (e == null) sendMillis.add((System.nanoTime() - called) / 1_000_000);
+          }));
       sent++;
 
       double roll = rnd.nextDouble();
