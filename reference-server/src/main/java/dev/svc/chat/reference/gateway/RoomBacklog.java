@@ -12,8 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * above the mark ({@link Outbound} counts itself here once when its queue rises to the mark during one of the
  * room's fan-outs, and uncounts itself once it drained to half the mark, or closed), compared with a threshold
  * derived from the readers the room's last fan-out reached. One member on a bad network leaves a stuck queue
- * per connection it dropped; counted by reader, it is one, so it never holds the others' sends alone. Sends waiting for the room to
- * catch up are futures here, completed when the count falls below the threshold (or by their timeout).
+ * per connection it dropped; counted by reader, it is one, so it never holds the others' sends alone. Sends
+ * waiting for the room to catch up are futures here, completed when the count falls below the threshold (or by
+ * their timeout).
  * Lock order: an {@link Outbound}'s monitor, then this one; this class calls nothing out while holding it but
  * the removal of its own entry from {@link SendPacing}'s map. An entry removed while idle is retired: a connection
  * that still found it (a fan-out under way) is counted in the room's current entry instead.
@@ -37,7 +38,7 @@ final class RoomBacklog {
         this.key = key;
     }
 
-    /** Sets the threshold from the number of readers (users, API-key connections) the room's last fan-out reached. */
+    /** Sets the threshold from the readers (users, API-key connections) the room's last fan-out reached. */
     synchronized void targets(int readers) {
         threshold = pacing.threshold(readers);
     }

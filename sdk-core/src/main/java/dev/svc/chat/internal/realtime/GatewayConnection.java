@@ -226,12 +226,10 @@ final class GatewayConnection {
       case ACK:
         if (acks.complete(packet.ackId, packet.data())) {
           answered = true;
-        } else {
-          if (!acks.wasIssued(packet.ackId)) {
-            distrust(ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId + ", never emitted", null);
-          } else if (log.isDebug()) {
-            log.debug("ignored a late acknowledgement of id " + packet.ackId);
-          }
+        } else if (!acks.wasIssued(packet.ackId)) {
+          distrust(ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId + ", never emitted", null);
+        } else if (log.isDebug()) {
+          log.debug("ignored a late acknowledgement of id " + packet.ackId);
         }
         break;
       case BINARY_EVENT:

@@ -109,11 +109,7 @@ public final class RealtimeEngine {
     return state == ConnectionState.CONNECTED && current != null && current.accepted ? current.sendChannel : null;
   }
 
-  /**
-   * The service answered a request on another route (a REST send) while the current connection was accepted:
-   * that proves the connection's server as its own ping or acknowledgement would, so the backoff starts over when
-   * it ends (a client that sends over REST emits nothing on its socket). Any thread.
-   */
+  /** A REST send was answered while the current connection was accepted: that proves it too; any thread. */
   public void serviceAnswered() {
     actor.execute(() -> {
       if (current != null && current.accepted) current.answered = true;
@@ -367,11 +363,9 @@ public final class RealtimeEngine {
   }
 
   /**
-   * Starts the backoff from its first step again if the connection that ends had proved itself: the gateway
-   * accepted it and then answered on it ({@link GatewayConnection#answered}: a ping, an acknowledgement), so a
-   * network that cuts a working connection every second does not climb to the cap. A gateway that refuses, fails
-   * the handshake, or accepts and drops before answering anything proves nothing: each such attempt counts, and
-   * the backoff climbs to its cap as before (no reconnect storm).
+   * Starts the backoff over if the ending connection proved itself (accepted, then {@link GatewayConnection#answered}),
+   * so a network that cuts a working connection every second does not climb to the cap. A refusal, a failed
+   * handshake, or an accept dropped before any answer proves nothing: the backoff climbs (no reconnect storm).
    */
   private void resetBackoffIfProven(GatewayConnection conn) {
     if (conn != null && conn.accepted && conn.answered) reconnectAttempt = 0;
