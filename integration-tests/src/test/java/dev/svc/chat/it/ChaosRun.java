@@ -90,6 +90,10 @@ final class ChaosRun implements AutoCloseable {
   private final Map<String, ChaosView> views = new LinkedHashMap<>();
   private final Queue<ChaosReport.Send> sends = new ConcurrentLinkedQueue<>();
   private final Queue<Message> acknowledged = new ConcurrentLinkedQueue<>();
+  /** Each successful send's time from the call to its future's completion, in ms. */
+  private final Queue<Long> sendMillis = new ConcurrentLinkedQueue<>();
+  /** Whether this run kills servers: then a send may end with its client, and completion is only printed. */
+  private boolean disasters;
   private final Queue<CompletableFuture<?>> pending = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> opCounts = new ConcurrentHashMap<>();
   private final AtomicInteger refreshes = new AtomicInteger();
@@ -122,6 +126,7 @@ final class ChaosRun implements AutoCloseable {
 
   /** Runs the workload (with {@code disaster} striking meanwhile, if not null), compares, and fails on a problem. */
   void run(Disaster disaster) throws Exception {
+    disasters = disaster != null;
     System.out.println("ChaosRun " + name + " scale=" + SCALE + " seed=" + SEED + " (replay with -Dchaos.seed=" + SEED + ")");
     Admin admin = new Admin(servers.directApiUrl(), servers.apiKey());
     String alpha = room(admin, "alpha", "ana", "ben", "cleo");
@@ -196,6 +201,15 @@ final class ChaosRun implements AutoCloseable {
     for (ChaosView v : views.values()) System.out.println("  " + v.userId + " " + v.counters());
 
     List<String> problems = new ArrayList<>(report.problems());
+    // every send completes, through the cuts and stalls; its time from the call to the future's completion
+    long[] took = sendMillis.stream().mapToLong(Long::longValue).sorted().toArray();
+    System.out.println("CHAOS " + name + " send completion of " + took.length + " of " + sends.size() + " sends (ms): p50 "
+        + (took.length == 0 ? -1 : took[(took.length - 1) / 2]) + ", p99 "
+        + (took.length == 0 ? -1 : took[(int) Math.ceil(took.length * 0.99) - 1]) + ", max "
+        + (took.length == 0 ? -1 : took[took.length - 1]));
+    if (!disasters && took.length != sends.size()) {
+      problems.add((sends.size() - took.length) + " of " + sends.size() + " sends did not complete");
+    }
     if (stillPending > 0) problems.add(0, stillPending + " futures still pending 60 s after the faults ended");
     if (!problems.isEmpty()) {
       StringBuilder msg = new StringBuilder(counts).append('\n');
@@ -318,10 +332,14 @@ final class ChaosRun implements AutoCloseable {
         sends.add(new ChaosReport.Send(user, room, clientMessageId));
         progress.notifyAll();
       }
+      long called = System.nanoTime();
       CompletableFuture<?> send = track("send",
           () -> client.sendMessage(room, List.of(MessagePart.text(clientMessageId)), clientMessageId));
       if (send != null) {
-        send.thenAccept(stored -> acknowledged.add((Message) stored));
+        send.thenAccept(stored -> {
+          sendMillis.add((System.nanoTime() - called) / 1_000_000);
+          acknowledged.add((Message) stored);
+        });
       }
       sent++;
 

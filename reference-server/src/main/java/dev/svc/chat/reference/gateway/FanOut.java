@@ -258,20 +258,22 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     private void deliverToRoomMembers(String tenantId, Room room, OutFrame frame) {
         // A set: a member's connection that also joined the room gets the event once.
         Set<GatewayConnection> targets = new LinkedHashSet<>();
+        // The readers reached, for pacing: each member with a connection, and each API-key connection.
+        int readers = 0;
         Map<String, Set<GatewayConnection>> users = byUser.get(tenantId);
         if (users != null) {
             for (String member : room.memberIds()) {
                 Set<GatewayConnection> own = users.get(member);
-                if (own != null) {
-                    targets.addAll(own);
+                if (own != null && targets.addAll(own)) {
+                    readers++;
                 }
             }
         }
         Set<GatewayConnection> joined = byJoinedRoom.get(key(tenantId, room.id()));
         if (joined != null) {
             for (GatewayConnection connection : joined) {
-                if (connection.isApiKey()) {
-                    targets.add(connection);
+                if (connection.isApiKey() && targets.add(connection)) {
+                    readers++;
                 }
             }
         }
@@ -284,7 +286,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
             connection.deliver(frame, starts, backlog);
         }
         if (backlog != null && backlog.room != null) {
-            backlog.room.targets(targets.size());
+            backlog.room.targets(readers);
         }
         Outbound.startAll(starts);
     }

@@ -232,6 +232,7 @@ final class GatewayConnection {
             principal = who;
             apiKey = who.isApiKey();
             userId = who.userId();
+            out.readAs(apiKey ? null : userId); // a tenant's user: a room's members are all of one tenant
             cancel(connectTimer);
             connectTimer = null;
             gate.hold();

@@ -47,6 +47,8 @@ final class Outbound {
     private boolean closed;
     // The rooms whose backlog counts this queue as behind (null when none): each uncounted once.
     private List<RoomBacklog> counted;
+    // Whose queue this is, for pacing: one reader behind counts once in a room however many of its queues are.
+    private volatile Object reader = this;
 
     Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow,
              SendPacing pacing) {
@@ -160,7 +162,21 @@ final class Outbound {
                 }
             }
         }
-        counted.add(room.counted());
+        counted.add(room.counted(this));
+    }
+
+    /**
+     * Sets whose queue this is ({@code key}: the user, for a token connection): a room's backlog counts a reader
+     * once however many of its queues are behind. Set before the connection is indexed; until then, and for an
+     * API-key connection, the queue is a reader of its own.
+     */
+    void readAs(Object key) {
+        reader = key == null ? this : key;
+    }
+
+    /** Returns whose queue this is ({@link #readAs}). */
+    Object reader() {
+        return reader;
     }
 
     /** Takes the rooms counting this queue, to uncount outside this monitor. */
@@ -170,10 +186,10 @@ final class Outbound {
         return rooms;
     }
 
-    private static void uncount(List<RoomBacklog> rooms) {
+    private void uncount(List<RoomBacklog> rooms) {
         if (rooms != null) {
             for (RoomBacklog room : rooms) {
-                room.drained();
+                room.drained(this);
             }
         }
     }

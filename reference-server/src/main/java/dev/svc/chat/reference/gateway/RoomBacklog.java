@@ -1,15 +1,20 @@
 package dev.svc.chat.reference.gateway;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The delivery backlog of one room, as {@link SendPacing} measures it: how many of the room's connections
- * have an outbound queue above the mark ({@link Outbound} counts itself here once when its queue rises to the
- * mark during one of the room's fan-outs, and uncounts itself once it drained to half the mark, or closed),
- * compared with a threshold derived from the room's size at its last fan-out. Sends waiting for the room to
- * catch up are futures here, completed when the count falls below the threshold (or by their timeout).
+ * The delivery backlog of one room, as {@link SendPacing} measures it: how many of the room's readers (a user,
+ * whatever number of connections it has; an API-key connection is a reader of its own) have an outbound queue
+ * above the mark ({@link Outbound} counts itself here once when its queue rises to the mark during one of the
+ * room's fan-outs, and uncounts itself once it drained to half the mark, or closed), compared with a threshold
+ * derived from the readers the room's last fan-out reached. One member on a bad network leaves a stuck queue
+ * per connection it dropped; counted by reader, it is one, so it never holds the others' sends alone. Sends
+ * waiting for the room to catch up are futures here, completed when the count falls below the threshold (or by
+ * their timeout).
  * Lock order: an {@link Outbound}'s monitor, then this one; this class calls nothing out while holding it but
  * the removal of its own entry from {@link SendPacing}'s map. An entry removed while idle is retired: a connection
  * that still found it (a fan-out under way) is counted in the room's current entry instead.
@@ -21,6 +26,9 @@ final class RoomBacklog {
 
     // Guarded by this.
     private int over;
+    // The queues counted, by the reader each was counted for; and per reader behind, how many of its queues are.
+    private final Map<Outbound, Object> queues = new HashMap<>();
+    private final Map<Object, Integer> readers = new HashMap<>();
     private int threshold = Integer.MAX_VALUE;
     private List<CompletableFuture<Void>> waiting;
     private boolean retired;
@@ -30,9 +38,9 @@ final class RoomBacklog {
         this.key = key;
     }
 
-    /** Sets the threshold from the number of connections the room's last fan-out reached. */
-    synchronized void targets(int connections) {
-        threshold = pacing.threshold(connections);
+    /** Sets the threshold from the readers (users, API-key connections) the room's last fan-out reached. */
+    synchronized void targets(int readers) {
+        threshold = pacing.threshold(readers);
     }
 
     /** Returns the room's key. */
@@ -41,26 +49,36 @@ final class RoomBacklog {
     }
 
     /**
-     * One more connection's queue is above the mark (called once per connection and room until
-     * {@link #drained}); returns the entry that counted it: this one, or the room's current one if this was
-     * retired meanwhile.
+     * One more connection's queue is above the mark (called once per queue and room until {@link #drained});
+     * its reader counts once however many of its queues are. Returns the entry that counted it: this one, or the
+     * room's current one if this was retired meanwhile.
      */
-    RoomBacklog counted() {
+    RoomBacklog counted(Outbound queue) {
         synchronized (this) {
             if (!retired) {
-                over++;
+                Object reader = queue.reader();
+                if (queues.put(queue, reader) == null && readers.merge(reader, 1, Integer::sum) == 1) {
+                    over++;
+                }
                 return this;
             }
         }
-        return pacing.room(key).counted();
+        return pacing.room(key).counted(queue);
     }
 
-    /** A counted connection's queue drained (or closed): releases the waiting sends once under the threshold. */
-    void drained() {
+    /** A counted queue drained (or closed): releases the waiting sends once under the threshold. */
+    void drained(Outbound queue) {
         List<CompletableFuture<Void>> release = null;
         boolean idle;
         synchronized (this) {
-            over--;
+            Object reader = queues.remove(queue);
+            if (reader == null) {
+                return;
+            }
+            if (readers.merge(reader, -1, Integer::sum) == 0) {
+                readers.remove(reader);
+                over--;
+            }
             if (over < threshold && waiting != null) {
                 release = waiting;
                 waiting = null;
@@ -80,7 +98,7 @@ final class RoomBacklog {
         return over >= threshold;
     }
 
-    /** Returns the connections counted above the mark (for tests). */
+    /** Returns the readers counted above the mark (for tests). */
     synchronized int over() {
         return over;
     }

@@ -13,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Paces senders by their room's delivery backlog. A send is stored and fanned out at once whatever happens
- * here; only its answer may wait. While a room's connections keep up, the answer goes at once. When the room
- * is backlogged, that is when at least {@link #threshold} of the connections its last fan-out reached have
- * an outbound queue of {@link #mark} frames or more (a quarter of them, and never fewer than two, so one slow
- * consumer alone never holds a room), the answer is held, asynchronously (no request thread waits), until
+ * here; only its answer may wait. While a room's readers keep up, the answer goes at once. When the room
+ * is backlogged, that is when at least {@link #threshold} of the readers its last fan-out reached (users, each
+ * counted once whatever number of connections it has, and API-key connections) have an outbound queue of
+ * {@link #mark} frames or more (a quarter of them, and never fewer than two, so one slow reader alone, such as
+ * a member on a cutting network with a stuck queue per dropped connection, never holds a room), the answer is
+ * held, asynchronously (no request thread waits), until
  * fewer are (a queue counts again once it drained to half the mark) or {@link #maxWait} passed. A sender with
  * a few requests in flight then sends at the pace its room reads instead of filling the queues; a connection
  * that does not read at all is still cut at its queue's hard limit, which uncounts it. Answering late loses
@@ -117,9 +119,9 @@ public final class SendPacing {
         return mark / 2;
     }
 
-    /** Connections of a room of {@code connections} that must be behind for its sends to be held. */
-    int threshold(int connections) {
-        return Math.max(2, (connections + 3) / 4);
+    /** Readers of a room of {@code readers} that must be behind for its sends to be held. */
+    int threshold(int readers) {
+        return Math.max(2, (readers + 3) / 4);
     }
 
     /** Returns the backlog of a room (made when one of its fan-outs finds a connection behind). */

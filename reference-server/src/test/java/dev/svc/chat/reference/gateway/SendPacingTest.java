@@ -88,6 +88,58 @@ class SendPacingTest {
         assertFalse(pacing.backlogged(TENANT, ROOM));
     }
 
+    /**
+     * A sender and one member on a cutting network, whose dropped connections each left a queue that no longer
+     * reads: one reader, so the sender's answers go at once (counted by connection, three stuck queues held each
+     * answer for the bounded wait). The stuck queues are still cut at their hard limit, as slow consumers.
+     */
+    @Test
+    void oneMemberWithSeveralStuckConnectionsDoesNotHoldTheOthers() {
+        room.clear();
+        Client sender = new Client(pacing);
+        sender.out.readAs("sender");
+        room.add(sender);
+        for (int i = 0; i < 3; i++) {
+            Client dropped = new Client(pacing);
+            dropped.out.readAs("cut-member");
+            dropped.reading = false;
+            room.add(dropped);
+        }
+        for (int i = 0; i < 200; i++) {
+            fanOut();
+            assertTrue(pacing.whenRoomKeepsUp(TENANT, ROOM).isDone(), "send " + i + " answered at once");
+        }
+        assertFalse(pacing.backlogged(TENANT, ROOM));
+        assertEquals(1, pacing.room(FanOut.key(TENANT, ROOM)).over(), "one reader behind, however many queues");
+    }
+
+    /** Two members behind in a room of three readers still hold the sender: pacing against outrunning readers. */
+    @Test
+    void twoMembersBehindStillHoldASmallRoom() {
+        room.clear();
+        Client sender = new Client(pacing);
+        sender.out.readAs("sender");
+        room.add(sender);
+        for (String member : List.of("a", "b")) {
+            for (int i = 0; i < 2; i++) {
+                Client slow = new Client(pacing);
+                slow.out.readAs(member);
+                slow.reading = false;
+                room.add(slow);
+            }
+        }
+        for (int i = 0; i < MARK + 1; i++) {
+            fanOut();
+        }
+        assertTrue(pacing.backlogged(TENANT, ROOM));
+        CompletableFuture<Void> held = pacing.whenRoomKeepsUp(TENANT, ROOM);
+        assertFalse(held.isDone());
+        room.get(1).read(); // one of a's two queues catches up: a is still behind
+        assertFalse(held.isDone());
+        room.get(2).read(); // a caught up: one reader behind, under the threshold
+        assertTrue(held.isDone());
+    }
+
     @Test
     void theHeldWaitIsBounded() {
         stopReading(0, 1, 2, 3);
@@ -138,7 +190,7 @@ class SendPacingTest {
         }
     }
 
-    /** What FanOut does for one event: enqueue to every target, then size the room's threshold. */
+    /** What FanOut does for one event: enqueue to every target, then size the room's threshold by its readers. */
     private void fanOut() {
         OutFrame frame = OutFrame.of("42[\"new-message\",{}]");
         RoomBacklog[] found = new RoomBacklog[1];
@@ -148,7 +200,7 @@ class SendPacingTest {
             client.out.send(frame, null, backlog);
         }
         if (found[0] != null) {
-            found[0].targets(room.size());
+            found[0].targets((int) room.stream().map(client -> client.out.reader()).distinct().count());
         }
     }
 

@@ -32,9 +32,17 @@ public final class SendTransports implements Outbox.Transport {
     this.rest = rest;
   }
 
-  /** Returns the transport of a client: REST only if its options turn socket sends off. */
+  /**
+   * Returns the transport of a client: REST only if its options turn socket sends off. A REST send answered tells
+   * the engine ({@link RealtimeEngine#serviceAnswered}): the proof that lets its reconnect backoff start over.
+   */
   public static Outbox.Transport of(SvcOptions options, RealtimeEngine engine, Outbox.Transport rest) {
-    return options.socketSends() ? new SendTransports(engine, rest) : rest;
+    Outbox.Transport proving = (roomId, parts, clientMessageId, senderId) -> {
+      CompletableFuture<Message> answer = rest.send(roomId, parts, clientMessageId, senderId);
+      answer.thenRun(engine::serviceAnswered);
+      return answer;
+    };
+    return options.socketSends() ? new SendTransports(engine, proving) : proving;
   }
 
   @Override

@@ -70,6 +70,11 @@ final class GatewayConnection {
   boolean accepted;
   /** The offer of socket sends in the gateway's CONNECT answer, or null. */
   SocketSendChannel sendChannel;
+  /**
+   * Whether the gateway answered on this connection (a ping, or an acknowledgement of an emit): with
+   * {@link #accepted}, the proof that the connection worked, which starts the reconnect backoff over.
+   */
+  boolean answered;
   /** Whether the gateway sent {@code session-expired} on this connection. */
   boolean sessionExpired;
   /** Binary frames still to swallow after a BINARY_EVENT or BINARY_ACK header. */
@@ -129,6 +134,7 @@ final class GatewayConnection {
     }
     switch (packet.type) {
       case PING:
+        answered = true;
         send(EngineIoCodec.encode(EngineIoPacket.Type.PONG, packet.data));
         armWatchdog();
         break;
@@ -218,12 +224,12 @@ final class GatewayConnection {
         onEvent(packet);
         break;
       case ACK:
-        if (!acks.complete(packet.ackId, packet.data())) {
-          if (!acks.wasIssued(packet.ackId)) {
-            distrust(ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId + ", never emitted", null);
-          } else if (log.isDebug()) {
-            log.debug("ignored a late acknowledgement of id " + packet.ackId);
-          }
+        if (acks.complete(packet.ackId, packet.data())) {
+          answered = true;
+        } else if (!acks.wasIssued(packet.ackId)) {
+          distrust(ClientError.Kind.UNKNOWN_ACK, "an acknowledgement of id " + packet.ackId + ", never emitted", null);
+        } else if (log.isDebug()) {
+          log.debug("ignored a late acknowledgement of id " + packet.ackId);
         }
         break;
       case BINARY_EVENT:

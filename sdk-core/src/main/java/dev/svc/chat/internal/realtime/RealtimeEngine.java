@@ -36,11 +36,6 @@ import okhttp3.Request;
 public final class RealtimeEngine {
   /** How long a WebSocket may take from opening to the gateway's CONNECT answer. */
   static final long HANDSHAKE_TIMEOUT_MILLIS = 20_000;
-  /**
-   * How long a connection must stay up before the backoff starts again from its first step: a gateway that
-   * accepts and drops at once must not drive a reconnect storm.
-   */
-  static final long STABLE_MILLIS = 10_000;
   /** How long {@link #shutdown()} blocks at most in all: for the closing task, then for the socket's end. */
   static final long CLOSE_GRACE_MILLIS = 1_000;
 
@@ -66,8 +61,6 @@ public final class RealtimeEngine {
   private int connectionCount;
   private int reconnectAttempt;
   private Scheduler.Timer reconnectTimer;
-  /** When the current connection was accepted (actor clock); -1 while none is up. No timer: fleets. */
-  private long upSince = -1;
   /** The refusal of the latest expired token, for the outcome if no fresh one comes. */
   private ApiException expiredBy;
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>(1);
@@ -114,6 +107,13 @@ public final class RealtimeEngine {
   /** Returns the accepted connection's offer of socket sends, or null; actor only. */
   public SocketSendChannel socketSendsInActor() {
     return state == ConnectionState.CONNECTED && current != null && current.accepted ? current.sendChannel : null;
+  }
+
+  /** A REST send was answered while the current connection was accepted: that proves it too; any thread. */
+  public void serviceAnswered() {
+    actor.execute(() -> {
+      if (current != null && current.accepted) current.answered = true;
+    });
   }
 
   /** Returns the scheduler that is this engine's actor. */
@@ -294,7 +294,6 @@ public final class RealtimeEngine {
     conn.accepted = true;
     conn.handshakeDone();
     log.info("connected (connection #" + conn.id + ")");
-    upSince = actor.nowMillis();
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
     completeConnectWaiters(null);
     handover.newConnectionAccepted();
@@ -350,7 +349,7 @@ public final class RealtimeEngine {
     current = null;
     abandon(conn);
     if (conn.webSocket != null) conn.webSocket.cancel();
-    resetBackoffIfStable();
+    resetBackoffIfProven(conn);
     log.info("connection #" + conn.id + " lost: " + reason.code());
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
@@ -363,15 +362,18 @@ public final class RealtimeEngine {
     }, delay);
   }
 
-  /** Starts the backoff from its first step again if the connection that ends had stayed up a while. */
-  private void resetBackoffIfStable() {
-    if (upSince >= 0 && actor.nowMillis() - upSince >= STABLE_MILLIS) reconnectAttempt = 0;
-    upSince = -1;
+  /**
+   * Starts the backoff over if the ending connection proved itself (accepted, then {@link GatewayConnection#answered}),
+   * so a network that cuts a working connection every second does not climb to the cap. A refusal, a failed
+   * handshake, or an accept dropped before any answer proves nothing: the backoff climbs (no reconnect storm).
+   */
+  private void resetBackoffIfProven(GatewayConnection conn) {
+    if (conn != null && conn.accepted && conn.answered) reconnectAttempt = 0;
   }
 
   private void cancelTimers() {
     cancelReconnectTimer();
-    resetBackoffIfStable();
+    resetBackoffIfProven(current);
   }
 
   /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */

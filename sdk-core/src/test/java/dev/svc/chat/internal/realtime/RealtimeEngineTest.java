@@ -73,7 +73,7 @@ class RealtimeEngineTest {
   private List<Long> reconnectDelays() {
     List<Long> result = new ArrayList<>();
     for (long d : scheduler.delays) {
-      if (d != RealtimeEngine.HANDSHAKE_TIMEOUT_MILLIS && d != RealtimeEngine.STABLE_MILLIS && d != 1_500) result.add(d);
+      if (d != RealtimeEngine.HANDSHAKE_TIMEOUT_MILLIS && d != 10_000 && d != 1_500) result.add(d);
     }
     return result;
   }
@@ -100,7 +100,7 @@ class RealtimeEngineTest {
   }
 
   @Test
-  void backoffDoublesWithFullJitterAndResetsOnlyAfterAStableConnection() throws Exception {
+  void backoffDoublesWithFullJitterAndResetsOnlyAfterAConnectionTheGatewayAnswered() throws Exception {
     gateway.openPacket = FakeGateway.openPacket(1_000, 500);
     CompletableFuture<Void> connected = engine.connect("good-jwt");
     scheduler.pumpUntil("connected", connected::isDone);
@@ -135,16 +135,91 @@ class RealtimeEngineTest {
     scheduler.advance(2_000);
     GatewaySession stable = gateway.nextSession();
     scheduler.pumpUntil("reconnected again", () -> state() == ConnectionState.CONNECTED);
-    for (int i = 0; i < 11; i++) { // pings keep it up past STABLE_MILLIS
+    for (int i = 0; i < 11; i++) { // the gateway's pings prove the connection
       int before = scheduler.delays.size();
       stable.send("2");
       scheduler.pumpUntil("ping " + i, () -> scheduler.delays.size() > before); // the watchdog re-armed
       scheduler.advance(1_000);
     }
     assertEquals(ConnectionState.CONNECTED, state());
-    scheduler.advance(1_500); // lost after a stable connection: the backoff starts over
+    scheduler.advance(1_500); // lost after a connection the gateway answered on: the backoff starts over
     assertEquals(ConnectionState.RECONNECTING, state());
     assertEquals(List.of(250L, 500L, 1_000L, 2_000L, 250L), reconnectDelays());
+  }
+
+  /**
+   * A network that cuts a working connection every half second (each connection accepted, one emit acknowledged,
+   * then stalled): every loss follows a connection that proved itself, so the delay stays at the first step
+   * instead of climbing to the 30 s cap (the rule of 10 s of stable connection climbed here).
+   */
+  @Test
+  void aConnectionCutAfterAnAcknowledgedEmitStartsTheBackoffOver() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    List<Long> expected = new ArrayList<>();
+    for (int cut = 0; cut < 8; cut++) {
+      GatewaySession session = gateway.nextSession();
+      scheduler.pumpUntil("connected " + cut, () -> state() == ConnectionState.CONNECTED);
+      assertEquals("40{\"token\":\"good-jwt\"}", session.nextFrame());
+      CompletableFuture<String> answer = engine.emitWithAck("send", "{}");
+      scheduler.advance(0); // the actor emits
+      session.ack(session.nextEmit("send"), "{}");
+      scheduler.pumpUntil("acknowledged " + cut, answer::isDone);
+      scheduler.advance(500);
+      session.cancel(); // the network cuts
+      final int lost = cut + 1;
+      scheduler.pumpUntil("lost " + cut, () -> reconnectDelays().size() == lost);
+      expected.add(250L);
+      assertEquals(expected, reconnectDelays());
+      scheduler.advance(250);
+    }
+  }
+
+  /** A client that sends over REST emits nothing on its socket: a REST answer while connected is its proof. */
+  @Test
+  void aServiceAnswerOnAnotherRouteStartsTheBackoffOver() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    List<Long> expected = new ArrayList<>();
+    for (int cut = 0; cut < 4; cut++) {
+      GatewaySession session = gateway.nextSession();
+      scheduler.pumpUntil("connected " + cut, () -> state() == ConnectionState.CONNECTED);
+      engine.serviceAnswered(); // a REST send answered
+      scheduler.advance(500);
+      session.cancel();
+      final int lost = cut + 1;
+      scheduler.pumpUntil("lost " + cut, () -> reconnectDelays().size() == lost);
+      expected.add(250L);
+      assertEquals(expected, reconnectDelays());
+      scheduler.advance(250);
+    }
+  }
+
+  /**
+   * A gateway that accepts each connection and closes it at once, before answering anything, proves nothing:
+   * each attempt counts and the delay climbs towards its cap (no reconnect storm).
+   */
+  @Test
+  void aGatewayThatAcceptsAndClosesAtOnceStillClimbsTheBackoff() throws Exception {
+    gateway.openPacket = FakeGateway.openPacket(1_000, 500);
+    CompletableFuture<Void> connected = engine.connect("good-jwt");
+    scheduler.pumpUntil("connected", connected::isDone);
+    long ceiling = 500;
+    List<Long> expected = new ArrayList<>();
+    for (int drop = 0; drop < 8; drop++) {
+      GatewaySession session = gateway.nextSession();
+      scheduler.pumpUntil("connected " + drop, () -> state() == ConnectionState.CONNECTED);
+      session.close(); // the gateway closes right after accepting
+      final int lost = drop + 1;
+      scheduler.pumpUntil("lost " + drop, () -> reconnectDelays().size() == lost);
+      expected.add(ceiling / 2);
+      assertEquals(expected, reconnectDelays());
+      scheduler.advance(ceiling / 2);
+      ceiling = Math.min(30_000, ceiling * 2);
+    }
+    assertEquals(15_000L, expected.get(expected.size() - 1)); // half the 30 s cap
   }
 
   @Test
