@@ -416,6 +416,7 @@ public final class Recovery {
   }
 
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
+    room.fresh = false; // delivery has started: a late live copy of this message is a repeat, not a new start
     room.seq = m.seq();
     room.markApplied(m.id(), m.rev());
     journal.delivered(m, room.seq, room.rev); // before the publish: a store's write goes with the event

@@ -36,9 +36,10 @@ final class RoomLedger {
   private final Map<String, Long> receiptSeq = new HashMap<>();
 
   /**
-   * Set for a room whose starting point came from the first listing of the rooms, until its first live
-   * message: the listing may have been answered after messages the connection delivers live were sent, so
-   * that first live message says where delivery really starts.
+   * Set for a room whose starting point came from the first listing of the rooms, until its first delivery:
+   * the listing may have been answered after messages the connection delivers live were sent, so the first live
+   * message, if it comes first, says where delivery really starts. Once a back-fill delivered (a new connection's
+   * sync), delivery has started and a late live copy is a repeat.
    */
   boolean fresh;
 

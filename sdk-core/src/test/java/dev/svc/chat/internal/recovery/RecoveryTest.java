@@ -284,6 +284,18 @@ class RecoveryTest {
   }
 
   @Test
+  void aMessageBackFilledBeforeTheFirstLiveMessageOfAListedRoomIsNotDeliveredAgainByItsLateLiveCopy() {
+    service.send("r1", 2);
+    firstConnect(); // r1 starts at seq 2 from the first listing, waiting for its first live message
+    long third = service.send("r1", 1).get(0); // its live copy is late (a token refresh's second connection)
+    recovery.onConnected(); // the new connection's sync back-fills it
+    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+    recovery.onNewMessage(service.message("r1", third)); // the late live copy
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "each seq once");
+  }
+
+  @Test
   void aRestartFromTheStoreDeliversWhatWasMissedOnceInOrderAndNothingTwice() {
     StoreJournalDouble store = new StoreJournalDouble();
     recovery.journal(store);
