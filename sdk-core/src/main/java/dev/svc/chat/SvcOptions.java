@@ -437,17 +437,11 @@ public final class SvcOptions {
     }
 
     /**
-     * Turns on the offline store: the client keeps its user's rooms, messages (each in its latest revision,
-     * the newest per room up to the store's bound), receipts, each room's recovery watermarks and pending sends
-     * in the store that {@code provider} opens for the user at the first {@link ChatClient#connect}. So an app
-     * started without a network reads its rooms and messages at once ({@link ChatClient#getMessages} answers
-     * from the store when it holds the whole page, {@link MessagePage#fromStore()}), and recovery resumes each
-     * room from where delivery stopped: what the app received before a restart is not delivered again, what
-     * arrived while it was away is delivered once, in order. An event is handed to the handlers once the
-     * write that stores it committed. The outbox lives in the store too (then {@link #outboxDirectory} is not
-     * used). The store is read and written on the client's I/O queue only. Tokens are never stored.
-     * {@link ChatClient#logout()} wipes it. Stores: {@code SqliteChatStore} ({@code svc-chat-sdk-store-sqlite})
-     * on the JVM, {@code AndroidChatStore} in {@code svc-chat-sdk-android}.
+     * Turns on the offline store: the client keeps its user's rooms, messages, receipts, recovery watermarks and
+     * pending sends in the store {@code provider} opens at the first {@link ChatClient#connect}, so an app started
+     * without a network reads them at once ({@link MessagePage#fromStore()}) and a restart delivers only what it
+     * missed, once. The outbox then lives in the store. Tokens are never stored; {@link ChatClient#logout()} wipes
+     * it. Stores: {@code SqliteChatStore} (JVM), {@code AndroidChatStore} (Android); docs/offline.md.
      *
      * @param provider opens the store of a user
      * @return this builder

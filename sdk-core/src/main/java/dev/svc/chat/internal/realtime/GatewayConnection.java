@@ -75,6 +75,15 @@ final class GatewayConnection {
    * {@link #accepted}, the proof that the connection worked, which starts the reconnect backoff over.
    */
   boolean answered;
+
+  /**
+   * Returns whether this connection proved itself (accepted, then {@link #answered}): its end starts the backoff over,
+   * so a network that cuts a working connection every second does not climb to the cap. A refusal, a failed
+   * handshake, or an accept dropped before any answer proves nothing: the backoff climbs (no reconnect storm).
+   */
+  boolean proved() {
+    return accepted && answered;
+  }
   /** Whether the gateway sent {@code session-expired} on this connection. */
   boolean sessionExpired;
   /** Binary frames still to swallow after a BINARY_EVENT or BINARY_ACK header. */

@@ -349,7 +349,7 @@ public final class RealtimeEngine {
     current = null;
     abandon(conn);
     if (conn.webSocket != null) conn.webSocket.cancel();
-    resetBackoffIfProven(conn);
+    if (conn.proved()) reconnectAttempt = 0; // a working connection cut: start the backoff over
     log.info("connection #" + conn.id + " lost: " + reason.code());
     final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
     if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
@@ -362,18 +362,9 @@ public final class RealtimeEngine {
     }, delay);
   }
 
-  /**
-   * Starts the backoff over if the ending connection proved itself (accepted, then {@link GatewayConnection#answered}),
-   * so a network that cuts a working connection every second does not climb to the cap. A refusal, a failed
-   * handshake, or an accept dropped before any answer proves nothing: the backoff climbs (no reconnect storm).
-   */
-  private void resetBackoffIfProven(GatewayConnection conn) {
-    if (conn != null && conn.accepted && conn.answered) reconnectAttempt = 0;
-  }
-
   private void cancelTimers() {
     cancelReconnectTimer();
-    resetBackoffIfProven(current);
+    if (current != null && current.proved()) reconnectAttempt = 0;
   }
 
   /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */
