@@ -166,7 +166,11 @@ public final class SqliteChatStore implements ChatStoreProvider {
       for (String suffix : new String[] {"", SIDE_FILES[0], SIDE_FILES[1]}) {
         Path p = new File(file.getPath() + suffix).toPath();
         if (!Files.exists(p) || !posix(p.getFileSystem().supportedFileAttributeViews())) continue;
-        if (!Files.getPosixFilePermissions(p).equals(OWNER_FILE)) Files.setPosixFilePermissions(p, OWNER_FILE);
+        try {
+          if (!Files.getPosixFilePermissions(p).equals(OWNER_FILE)) Files.setPosixFilePermissions(p, OWNER_FILE);
+        } catch (java.nio.file.NoSuchFileException gone) {
+          // a side file the previous connection's close deleted meanwhile: nothing left to restrict
+        }
       }
     } catch (IOException | SecurityException e) {
       throw new StoreException(StoreException.Kind.IO, "cannot restrict the store's file " + file, e);
