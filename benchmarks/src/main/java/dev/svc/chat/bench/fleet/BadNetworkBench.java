@@ -53,7 +53,8 @@ public final class BadNetworkBench {
                 ChatClient socket = Svc.init(SvcOptions.builder(proxy.apiUrl()).build());
                 socket.connect("sender", tokens.get(0)).get(60, TimeUnit.SECONDS);
                 proxy.startCutting(seed);
-                row(table, "sender cut, over the socket", run(socket, roomA, socketSends, 100, "short"), proxy);
+                row(report, table, "sender cut, over the socket", run(socket, roomA, socketSends, 100, "short"), proxy,
+                        "badnet.senderCut.socket");
                 proxy.stopCutting();
                 socket.close();
             }
@@ -61,7 +62,8 @@ public final class BadNetworkBench {
                 ChatClient rest = Svc.init(SvcOptions.builder(proxy.apiUrl()).socketSends(false).build());
                 rest.connect("sender", tokens.get(0)).get(60, TimeUnit.SECONDS);
                 proxy.startCutting(seed + 1);
-                row(table, "sender cut, over REST", run(rest, roomA, restSends, 20, "short"), proxy);
+                row(report, table, "sender cut, over REST", run(rest, roomA, restSends, 20, "short"), proxy,
+                        "badnet.senderCut.rest");
                 proxy.stopCutting();
                 rest.close();
             }
@@ -73,8 +75,8 @@ public final class BadNetworkBench {
                 good.connect("good", tokens.get(3)).get(60, TimeUnit.SECONDS);
                 sender.connect("sender", tokens.get(0)).get(60, TimeUnit.SECONDS);
                 proxy.startCutting(seed + 2);
-                row(table, "another member cut, REST sender on a good network",
-                        run(sender, roomB, memberSends, 200, TEXT), proxy);
+                row(report, table, "another member cut, REST sender on a good network",
+                        run(sender, roomB, memberSends, 200, TEXT), proxy, "badnet.memberCut");
                 proxy.stopCutting();
                 sender.close();
                 good.close();
@@ -86,8 +88,11 @@ public final class BadNetworkBench {
         System.exit(0);
     }
 
-    private static void row(Report.Table table, String label, Result r, CuttingProxy proxy) {
+    private static void row(Report report, Report.Table table, String label, Result r, CuttingProxy proxy,
+            String measure) {
         double[] t = r.millis;
+        report.result(measure + ".p50", Report.median(t), Double.NaN, "ms")
+                .result(measure + ".p99", Report.percentile(t, 99), Double.NaN, "ms");
         table.row(label, String.format("%,d", t.length), String.valueOf(r.failed.get()), String.valueOf(proxy.cuts()),
                 fmt(Report.median(t)), fmt(Report.percentile(t, 99)), fmt(Arrays.stream(t).max().orElse(0)));
         System.out.println(label + ": p50 " + fmt(Report.median(t)) + " ms, p99 " + fmt(Report.percentile(t, 99))
