@@ -64,7 +64,8 @@ public final class Summary {
         Report report = new Report(TITLE);
         report.paragraph("The targets of the performance issue against each benchmark's latest run; the sections"
                 + " below give each method and the full tables. Ratio: ours ÷ the peer's figure in the same run."
-                + " \"not measured\": no run has written the figure (or its peer's) yet.");
+                + " \"not measured\": no run has written the figure (or its peer's) yet; 0 deliveries/s at Node's"
+                + " p99: none of the offered loads met it.");
         Report.Table table = report.table("measure", "ours", "best peer", "ratio", "target", "met");
         for (Target t : Target.ALL) {
             Row row = rows.get(t.measure());
@@ -72,7 +73,7 @@ public final class Summary {
             boolean peer = row != null && !Double.isNaN(row.peer());
             double ratio = Target.ratio(row);
             table.row(t.label(), ours ? figure(row.ours()) + " " + t.unit() : "not measured",
-                    peer ? figure(row.peer()) + " " + t.unit() + " (" + t.peer() + ")" : "-",
+                    peer ? figure(row.peer()) + " (" + t.peer() + ")" : "-",
                     Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.2f×", ratio), t.describe(),
                     t.verdict(row).text);
         }
@@ -81,7 +82,7 @@ public final class Summary {
         for (Sheet sheet : sheets) {
             from.add("`" + sheet.name() + "` " + (sheet.written().isEmpty() ? "(undated)" : sheet.written()));
         }
-        report.paragraph("Figures from benchmarks/results: " + (from.isEmpty() ? "none yet" : String.join(", ", from))
+        report.paragraph("Figures from benchmarks/results: " + (from.isEmpty() ? "none yet" : String.join("; ", from))
                 + " (`benchmarks/run NAME` replaces NAME's).");
         report.paragraph("![latency percentiles by rate](" + SummaryPlots.LATENCY + ")\n"
                 + "![fan-out deliveries and p99 by room size](" + SummaryPlots.FANOUT + ")\n"

@@ -66,8 +66,8 @@ public final class SvgPlot {
         int plotWidth = WIDTH - LEFT - RIGHT;
         int py = y0 + 20;
         int ph = PANEL_HEIGHT - 40;
-        Axis xAxis = Axis.of(panel.x(), values(panel, true), 1.0);
-        Axis yAxis = Axis.of(panel.y(), values(panel, false), 1.1);
+        Axis xAxis = Axis.of(panel.x(), values(panel, true), 1.0, panel.x() == Scale.LOG ? 0.05 : 0);
+        Axis yAxis = Axis.of(panel.y(), values(panel, false), 1.1, 0);
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s%s</text>%n", LEFT,
                 y0 + 14, escape(panel.title()), panel.unit().isEmpty() ? "" : " (" + escape(panel.unit()) + ")"));
         s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
@@ -128,18 +128,21 @@ public final class SvgPlot {
         return all;
     }
 
-    /** From a value to its position along the axis, 0 to 1. */
-    private record Axis(Scale scale, double low, double high) {
+    /**
+     * From a value to its position along the axis, {@code inset} to 1 - {@code inset} (an inset keeps the end
+     * points' tick labels, which a logarithmic x axis puts at its ends, inside the plot).
+     */
+    private record Axis(Scale scale, double low, double high, double inset) {
         /** A linear axis from 0 to a round number at least {@code headroom} times the largest value. */
-        static Axis of(Scale scale, TreeSet<Double> values, double headroom) {
+        static Axis of(Scale scale, TreeSet<Double> values, double headroom, double inset) {
             if (scale == Scale.LINEAR) {
                 double max = values.isEmpty() || values.last() <= 0 ? 1 : values.last();
-                return new Axis(scale, 0, niceCeiling(max * headroom));
+                return new Axis(scale, 0, niceCeiling(max * headroom), inset);
             }
             TreeSet<Double> positive = new TreeSet<>(values.tailSet(0.0, false));
             double low = positive.isEmpty() ? 1 : Math.pow(10, Math.floor(Math.log10(positive.first())));
             double high = positive.isEmpty() ? 10 : Math.pow(10, Math.ceil(Math.log10(positive.last())));
-            return new Axis(scale, low, high > low ? high : low * 10);
+            return new Axis(scale, low, high > low ? high : low * 10, inset);
         }
 
         boolean shows(double v) {
@@ -147,8 +150,9 @@ public final class SvgPlot {
         }
 
         double position(double v) {
-            return scale == Scale.LINEAR ? v / high
+            double along = scale == Scale.LINEAR ? v / high
                     : (Math.log10(v) - Math.log10(low)) / (Math.log10(high) - Math.log10(low));
+            return inset + (1 - 2 * inset) * along;
         }
 
         /** Five even ticks on a linear axis, one a decade on a logarithmic one. */
@@ -165,16 +169,16 @@ public final class SvgPlot {
 
     private static double niceCeiling(double v) {
         double magnitude = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
+        for (double step : new double[] {1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (step * magnitude >= v * 0.9999) return step * magnitude;
         }
         return 10 * magnitude;
     }
 
-    /** A tick's label: whole numbers with thousands separated, else one or two decimals. */
+    /** A tick's label: whole numbers with thousands separated, else up to two decimals. */
     static String label(double v) {
         if (v == Math.rint(v)) return String.format(Locale.ROOT, "%,d", (long) v);
-        return String.format(Locale.ROOT, Math.abs(v) < 1 ? "%.2f" : "%.1f", v);
+        return String.format(Locale.ROOT, "%.2f", v).replaceFirst("0$", "");
     }
 
     private static String escape(String s) {

@@ -93,5 +93,7 @@ class SvgPlotTest {
         assertEquals("10,000", SvgPlot.label(10_000));
         assertEquals("2.5", SvgPlot.label(2.5));
         assertEquals("0.05", SvgPlot.label(0.05));
+        assertEquals("1.25", SvgPlot.label(1.25));
+        assertEquals("0.1", SvgPlot.label(0.1));
     }
 }
