@@ -8,9 +8,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The soak's samples: a table (Markdown), a plot (SVG, drawn by the benchmarks' {@link SvgPlot}: three panels,
- * heap after GC, threads and file descriptors, one line per process), and the growth verdict. After the warm-up, the median of the last third of
- * the samples may exceed the median of the first third by a tolerance only: 25 % and 16 MB of heap, 10 % and 8
- * threads, 10 % and 16 descriptors (both parts: small absolute wobbles and proportional noise are not growth).
+ * heap after GC, threads and file descriptors, one line per process), and the growth verdict. After the warm-up,
+ * the median of the last third of the samples may exceed the median of the first third by a tolerance only: 25 %
+ * and 16 MB of heap, 10 % and 8 threads, 10 % and 16 descriptors (both parts: small absolute wobbles and
+ * proportional noise are not growth).
  */
 final class SoakChart {
   /** One row: the minute since the start, and a sample per process, in the order of {@code processes}. */

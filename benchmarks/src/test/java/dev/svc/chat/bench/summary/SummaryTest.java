@@ -107,7 +107,8 @@ class SummaryTest {
 
         String md = Files.readString(out, StandardCharsets.UTF_8);
         assertTrue(md.startsWith("## Summary\n"), md);
-        assertEquals("| 10,000 clients, JDK transport: threads per client | 0.02 threads | - | - | ≤ 0.1 threads | yes |",
+        assertEquals("| 10,000 clients, JDK transport: threads per client | 0.02 threads | - | - | ≤ 0.1 threads"
+                + " | yes |",
                 line(md, "10,000 clients, JDK transport: threads per client"));
         assertTrue(md.contains("`fleet` 20"), md);
         assertTrue(md.contains("(bench-fleet.svg)"), md);
