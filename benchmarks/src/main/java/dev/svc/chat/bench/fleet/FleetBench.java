@@ -68,6 +68,10 @@ public final class FleetBench {
                     : String.format("%.2f", heap / (Double.parseDouble(raw.get("heapPerClient")) / 1024));
             t.row(kind, r.get("connected"), r.get("failed"), r.get("connectMillis"), String.format("%.1f", heap), ratio,
                     r.get("threadsPerClient"), r.get("taskRunnerThreads"));
+            report.result("fleet.heap." + kind + "@" + n, heap, raw == null ? Double.NaN
+                    : Double.parseDouble(raw.get("heapPerClient")) / 1024, "KiB");
+            report.result("fleet.threads." + kind + "@" + n, Double.parseDouble(r.get("threadsPerClient")),
+                    raw == null ? Double.NaN : Double.parseDouble(raw.get("threadsPerClient")), "threads");
         }
         t.end();
         report.paragraph("Targets of the performance issue: at most 25 KiB heap and 1.1 threads per client. Threads:"

@@ -279,6 +279,10 @@ public final class FanOutBenchmark {
                     n == null ? "-" : Report.num(n.p50(), 1), n == null ? "-" : Report.num(n.p99(), 1),
                     o == null || n == null ? "-" : Report.ratio(o.perSecond(), n.perSecond()),
                     cpu(o) + " / " + cpu(n), serverCpu(o) + " / " + serverCpu(n));
+            report.result("fanout.deliveries@" + e.getKey(), o == null ? Double.NaN : o.perSecond(),
+                    n == null ? Double.NaN : n.perSecond(), "deliveries/s")
+                    .result("fanout.p99.unpaced@" + e.getKey(), o == null ? Double.NaN : o.p99(),
+                            n == null ? Double.NaN : n.p99(), "ms");
         }
         table.end();
         if (!byKind.isEmpty()) {
@@ -320,6 +324,7 @@ public final class FanOutBenchmark {
                 Point n = node.get(e.getKey());
                 String bestFactor = "none of " + String.join(", ", factors);
                 String bestRatio = "-";
+                double bestRate = 0;
                 for (int i = 0; i < e.getValue().length; i++) {
                     Point p = e.getValue()[i];
                     at.row(Report.num(e.getKey(), 0), Report.num(PACED_FACTORS[i], 2) + " ("
@@ -330,9 +335,14 @@ public final class FanOutBenchmark {
                     if (p.p99() <= n.p99()) {
                         bestFactor = Report.num(PACED_FACTORS[i], 2) + "×";
                         bestRatio = Report.ratio(p.perSecond(), n.perSecond());
+                        bestRate = p.perSecond();
                     }
                 }
                 best.row(Report.num(e.getKey(), 0), bestFactor, bestRatio);
+                // the summary's rows: 0 deliveries/s when no offered load met Node's p99; CPU at the highest load
+                report.result("fanout.atNodeP99@" + e.getKey(), bestRate, n.perSecond(), "deliveries/s")
+                        .result("fanout.cpuPerDelivery@" + e.getKey(), micros(e.getValue()[e.getValue().length - 1]),
+                                micros(n), "µs");
             }
             at.end();
             report.paragraph("The highest of those offered loads at which ours' p99 was at most Node's p99 in the same"

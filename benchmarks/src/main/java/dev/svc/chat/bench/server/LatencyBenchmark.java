@@ -166,6 +166,11 @@ public final class LatencyBenchmark {
                     ms(r, Point::p50), ms(r, Point::p99), delivered(r),
                     ms(n, Point::p50), ms(n, Point::p99), ms(n, Point::p999), p99s(node.get(rate)), delivered(n),
                     o == null || n == null ? "-" : Report.ratio(o.p99(), n.p99()));
+            double worst = ours.getOrDefault(rate, List.of()).stream().mapToDouble(Point::p99).max().orElse(Double.NaN);
+            report.result("latency.p50@" + rate, of(o, Point::p50), of(n, Point::p50), "ms")
+                    .result("latency.p99@" + rate, of(o, Point::p99), of(n, Point::p99), "ms")
+                    .result("latency.p999@" + rate, of(o, Point::p999), of(n, Point::p999), "ms")
+                    .result("latency.p99.worstRound@" + rate, worst, of(n, Point::p99), "ms");
         }
         table.end();
         report.paragraph(WHY);
@@ -216,6 +221,10 @@ public final class LatencyBenchmark {
 
     private static String ms(Point p, java.util.function.ToDoubleFunction<Point> value) {
         return p == null ? "-" : ms(value.applyAsDouble(p));
+    }
+
+    private static double of(Point p, java.util.function.ToDoubleFunction<Point> value) {
+        return p == null ? Double.NaN : value.applyAsDouble(p);
     }
 
     private static String ms(double value) {

@@ -31,43 +31,32 @@ public final class StoreBenchmark {
   static final int LIST_ROOMS = 1000;
 
   /** What the cold start's figures come from (measured while making this section). */
-  static final String COLD_REASON = "What the cold start is made of. First in a JVM, most of the time is the"
-      + " JVM starting the code: loading the classes of the SDK, OkHttp, Okio, Moshi and Kotlin's standard library"
-      + " and running them in the interpreter (init to open), and sqlite-jdbc's first open, which copies its native"
-      + " library out of its jar into the temporary directory and loads it (open); the digests then run before"
-      + " the JIT compiled them. An app pays that once per process whatever it stores, and the store cannot make it"
-      + " much shorter (an app that ships the native library unpacked and names it with `org.sqlite.lib.path`"
-      + " saves part of the open). Warmed, the store's part is the digests: for each of the 200 rooms three"
-      + " queries (its range; its newest 4 visible messages; its unread messages of others above the receipt, 0 to"
-      + " 29 here), about 3,000 rows read from JSON in all; by hand their CPU time was 19.5 ms before this"
-      + " section's change (the rows read by the gateway's `FastMessageReader`, a row both newest and unread read"
-      + " once) and 16.3 ms after. What would shorten them further: reading only the ids and seqs of the unread"
-      + " messages (the room list needs no more of them, but the SPI's `RoomDigest` hands whole messages), or one"
-      + " query of each kind for all rooms instead of three per room: SPI changes, not done here.";
+  static final String COLD_REASON = "What the cold start is made of. First in a JVM, mostly the JVM starting the"
+      + " code: loading the classes of the SDK, OkHttp, Okio, Moshi and Kotlin's standard library and interpreting"
+      + " them (init to open), and sqlite-jdbc's first open, which unpacks its native library and loads it (open);"
+      + " the digests then run before the JIT compiled them. An app pays that once per process whatever it stores"
+      + " (a native library shipped unpacked and named by `org.sqlite.lib.path` saves part of the open). Warmed,"
+      + " the store's part is the digests: three queries per room (its range, its newest 4 visible messages, its"
+      + " unread messages of others), about 3,000 rows read from JSON, 16.3 ms of CPU by hand (19.5 ms before they"
+      + " were read by the gateway's `FastMessageReader`). Shorter would need SPI changes, not made here: only the"
+      + " unread messages' ids and seqs (`RoomDigest` hands whole messages), or one query of each kind for all"
+      + " rooms.";
 
   /** Why the ingest target is missed: measured while making this section (profiles and experiments by hand). */
-  static final String INGEST_REASON = "Why the target is missed (measured while making this"
-      + " section): not for want of batching. Under this feed the journal's transactions hold about 100 to 130"
-      + " messages (the engine's inbound batches: the events of one actor task are one write; the figure above),"
-      + " and the table above shows"
-      + " that past about a hundred messages a larger transaction gains little. What bounds it is the CPU of the"
-      + " rows: each message stored is an INSERT into a table with three indexes (id; room and seq; room and rev)"
-      + " with its JSON (about 330 bytes, the wire adapter's), and, with the room at its bound, the DELETE of the"
-      + " oldest with its three index entries. In a JFR profile of the I/O thread, SQLite's own work"
-      + " (`NativeDB.step` of the INSERTs, DELETEs and queries) had 56 % of the samples, the commits (WAL appends"
-      + " and the automatic checkpoints) 23 %, the JSON 14 %. fsync does not matter: with `synchronous=OFF`"
-      + " instead of `NORMAL` (which in WAL mode syncs only at checkpoints) a write of 128 cost the same 11.9 µs of"
-      + " CPU per message. Without a store the whole client spends 2 to 3 µs of CPU per event; storing it adds"
-      + " 8 to 11 µs on the I/O thread, so on 2 cores shared with the feed the rate with a store is bound near"
-      + " 0.15× to 0.2× of the rate without, however the writes are batched. Two cheap fixes were made here"
-      + " (write of 128,"
-      + " CPU per message, by hand on this machine): sqlite-jdbc no longer fetches generated keys (`SELECT"
-      + " last_insert_rowid()`) after every INSERT, 17.0 to 13.2 µs; a new message is one `INSERT OR IGNORE`"
-      + " instead of a SELECT of its rev then an INSERT, 13.2 to 11.1 µs. Before them this section measured"
-      + " 0.08× to 0.14× (17 to 23 µs of JVM CPU per event with the store, at a load average of 15 to 17). What"
-      + " would close more is not cheap: fewer index entries per message (the room-and-rev index serves only the"
-      + " start's read of changes above the watermark; dropping it is a migration), or a row cheaper to write than"
-      + " the JSON of the whole message.";
+  static final String INGEST_REASON = "Why the target is missed (profiled while making this section): not"
+      + " batching. Under this feed the journal's transactions hold about 100 to 130 messages (the events of one"
+      + " actor task), and past about a hundred a larger transaction gains little (the table above). What bounds"
+      + " it is the CPU of the rows: each message is an INSERT of its JSON (about 330 bytes) into a table with"
+      + " three indexes (id; room and seq; room and rev) and, with the room at its bound, the DELETE of the"
+      + " oldest. In a JFR profile of the I/O thread SQLite's own work (`NativeDB.step`) had 56 % of the samples,"
+      + " the commits (WAL appends, automatic checkpoints) 23 %, the JSON 14 %; fsync does not matter (with"
+      + " `synchronous=OFF` a write of 128 cost the same 11.9 µs per message). Without a store the client spends 2"
+      + " to 3 µs of CPU per event, and storing it 8 to 11 µs more, so on 2 cores shared with the feed the rate"
+      + " with a store is bound near 0.15× to 0.2× of the rate without. Fixed here (a write of 128, CPU per"
+      + " message): no fetch of generated keys after each INSERT (17.0 to 13.2 µs); a new message is one `INSERT"
+      + " OR IGNORE` instead of a SELECT then an INSERT (13.2 to 11.1 µs). What would close more needs a"
+      + " migration: fewer index entries per message (the room-and-rev index serves only the start's read of"
+      + " changes), or a row cheaper to write than the whole message's JSON.";
 
   private StoreBenchmark() {
   }
@@ -198,13 +187,12 @@ public final class StoreBenchmark {
       t.row("init to a room's first page", Report.num(median(firsts, 2), 1), Report.num(median(warm, 2), 1), "", "");
       t.end();
       report.paragraph("Where the time to the first room list goes (medians of each part, ms, timed by a provider"
-          + " wrapped around the store's): from `Svc.init` to the store's open (the client, its threads, `connect`"
-          + " handing the open to the I/O queue), the open (the JDBC connection: the SQLite native library the first"
-          + " time in a JVM, WAL mode, the schema check), `load()` (rooms, receipts, changes above the watermarks,"
-          + " sends), the digests of every room (newest messages and unread ones, read as JSON), and the rest (the"
-          + " hand-off to the actor, the restore into the room list and recovery, the snapshot on the callback"
-          + " executor). The last column is the JVM's CPU time over the same span (every thread, JIT and GC too):"
-          + " on this loaded machine the wall time also holds the waits for a core.");
+          + " wrapped around the store's): init to open (the client, its threads, `connect` handing the open to the"
+          + " I/O queue), the open (the JDBC connection: the native library the first time, WAL mode, the schema"
+          + " check), `load()` (rooms, receipts, changes above the watermarks, sends), the digests (each room's"
+          + " newest and unread messages, read as JSON), the rest (the hand-off to the actor, the restore into the"
+          + " room list and recovery, the snapshot on the callback executor). Last column: the JVM's CPU time over"
+          + " the same span (every thread); the wall time also holds the waits for a core.");
       Report.Table p = report.table("start", "init to open", "open", "load", "digests", "rest", "total",
           "JVM CPU, init to the list");
       for (int k = 0; k < 2; k++) {
@@ -240,11 +228,10 @@ public final class StoreBenchmark {
           .append(Report.num((double) e.getValue() / stored, 0)).append(" B");
     }
     report.paragraph("Per message, by table and index (SQLite's `dbstat`): " + parts + ". A row holds the message's"
-        + " JSON (about 320 bytes for these messages of one 50-character text part: the whole wire form, so that"
-        + " what is read back equals what was stored), its id (45 characters), room id, sender id and numbers; the"
-        + " three indexes (the id's primary key, room and seq, room and rev) add about 160 bytes. A shorter row"
-        + " (ids as integers, the JSON without the columns it repeats) would save perhaps a third, at the price of"
-        + " a schema migration: not done here.");
+        + " JSON (about 320 bytes here: the whole wire form, so that what is read back equals what was stored), its"
+        + " id (45 characters), room id, sender id and numbers; the three indexes add about 160 bytes. Integer ids"
+        + " and a JSON without the columns it repeats would save perhaps a third, at the price of a migration: not"
+        + " done here.");
 
     if (list != null) {
       report.paragraph("Room list: `RoomListModel` (the SDK's own, driven directly) following "

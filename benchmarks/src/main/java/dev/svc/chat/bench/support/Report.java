@@ -13,10 +13,13 @@ import java.util.Locale;
 /**
  * One benchmark's section of docs/benchmarks.md. Each benchmark is a {@code main} class that builds a
  * Report and calls {@link #write(String[])}: the section goes to the file named by {@code --out FILE}
- * (benchmarks/run passes benchmarks/target/results/NAME.md) and to standard output.
+ * (benchmarks/run passes benchmarks/target/results/NAME.md) and to standard output. The figures the summary
+ * needs go with it, as {@link #result rows} of NAME.tsv beside NAME.md (see {@link ResultRows}); with
+ * {@code --rows-only} only the rows are written (a run that feeds a plot and adds no section).
  */
 public final class Report {
     private final StringBuilder text = new StringBuilder();
+    private final ResultRows rows = new ResultRows();
 
     public Report(String title) {
         text.append("## ").append(title).append("\n\n");
@@ -33,11 +36,23 @@ public final class Report {
         return new Table(this, headers);
     }
 
+    /**
+     * Adds a row for the summary: {@code measure} (a key that the summary's targets and plots name, such as
+     * {@code latency.p99@5000}), ours, the peer's figure in the same run (NaN when none) and the unit.
+     */
+    public Report result(String measure, double ours, double peer, String unit) {
+        rows.add(measure, ours, peer, unit);
+        return this;
+    }
+
     public String markdown() {
         return text.toString();
     }
 
-    /** Writes the section to {@code --out FILE} when given, and always to standard output. */
+    /**
+     * Writes the section to {@code --out FILE} and the rows to FILE's name with {@code .tsv} for {@code .md}
+     * when given (only the rows with {@code --rows-only}), and always the section to standard output.
+     */
     public void write(String[] args) throws IOException {
         String out = option(args, "--out", null);
         if (out != null) {
@@ -45,7 +60,10 @@ public final class Report {
             if (path.getParent() != null) {
                 Files.createDirectories(path.getParent());
             }
-            Files.write(path, markdown().getBytes(StandardCharsets.UTF_8));
+            if (!Arrays.asList(args).contains("--rows-only")) {
+                Files.write(path, markdown().getBytes(StandardCharsets.UTF_8));
+            }
+            rows.write(Paths.get(out.replaceFirst("\\.md$", "") + ".tsv"));
         }
         System.out.print(markdown());
         System.out.flush();

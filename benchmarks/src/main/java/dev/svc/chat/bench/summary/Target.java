@@ -1,0 +1,99 @@
+package dev.svc.chat.bench.summary;
+
+import dev.svc.chat.bench.support.ResultRows.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One target of the performance issue (issue 21's table): the measure (a row key of the benchmarks' result
+ * files), how it reads in the summary, its unit, the peer it is held against, and the bound, either on ours
+ * divided by the peer's figure of the same run or on ours alone.
+ */
+record Target(String measure, String label, String unit, String peer, Kind kind, double bound) {
+    /** What the bound applies to. */
+    enum Kind {
+        RATIO_AT_MOST, RATIO_AT_LEAST, AT_MOST, AT_LEAST
+    }
+
+    /** A target's state against the figures. */
+    enum Verdict {
+        MET("yes"), NOT_MET("no"), NOT_MEASURED("not measured");
+
+        final String text;
+
+        Verdict(String text) {
+            this.text = text;
+        }
+    }
+
+    /** The issue's targets, in the order of its table. */
+    static final List<Target> ALL = all();
+
+    private static List<Target> all() {
+        List<Target> all = new ArrayList<>();
+        all.add(new Target("latency.p99@5000", "latency at 5,000 msg/s, p99", "ms", "Node pair",
+                Kind.RATIO_AT_MOST, 2));
+        all.add(new Target("latency.p999@5000", "latency at 5,000 msg/s, p99.9", "ms", "Node pair",
+                Kind.RATIO_AT_MOST, 3));
+        all.add(new Target("latency.p99.worstRound@1000", "latency at 1,000 msg/s, the worst round's p99", "ms",
+                "Node pair", Kind.RATIO_AT_MOST, 1.5));
+        for (int members : new int[] {10, 100, 1000}) {
+            String room = String.format(Locale.ROOT, "fan-out, %,d members", members);
+            all.add(new Target("fanout.atNodeP99@" + members, room + ": deliveries/s at Node's p99", "deliveries/s",
+                    "Node server", Kind.RATIO_AT_LEAST, 1.5));
+            all.add(new Target("fanout.cpuPerDelivery@" + members, room + ": server CPU per delivery",
+                    "µs", "Node server", Kind.RATIO_AT_MOST, 1));
+            all.add(new Target("fanout.p99.unpaced@" + members, room + ": p99, sender unpaced", "ms", "Node server",
+                    Kind.RATIO_AT_MOST, 2));
+        }
+        all.add(new Target("ingest.cpuPerEvent", "ingest: CPU per typed event", "µs", "raw OkHttp frame counter",
+                Kind.AT_MOST, 1.3));
+        all.add(new Target("ingest.rate", "ingest: events/s", "events/s", "raw OkHttp frame counter",
+                Kind.RATIO_AT_LEAST, 0.6));
+        all.add(new Target("fleet.threads.jdk@10000", "10,000 clients, JDK transport: threads per client", "threads",
+                "raw OkHttp", Kind.AT_MOST, 0.1));
+        all.add(new Target("fleet.heap.jdk@10000", "10,000 clients, JDK transport: heap per client", "KiB",
+                "raw OkHttp", Kind.AT_MOST, 20));
+        all.add(new Target("badnet.senderCut.socket.p99", "send time, sender's network cut, socket: p99", "ms", "",
+                Kind.AT_MOST, 2000));
+        all.add(new Target("badnet.senderCut.rest.p99", "send time, sender's network cut, REST: p99", "ms", "",
+                Kind.AT_MOST, 2000));
+        all.add(new Target("badnet.memberCut.p99", "send time, another member's network cut: p99", "ms", "",
+                Kind.AT_MOST, 50));
+        return List.copyOf(all);
+    }
+
+    /** Ours divided by the peer's figure, NaN when either is missing. */
+    static double ratio(Row row) {
+        return row == null || Double.isNaN(row.ours()) || Double.isNaN(row.peer()) || row.peer() == 0
+                ? Double.NaN : row.ours() / row.peer();
+    }
+
+    /** The verdict on {@code row} (null when no run wrote the measure). */
+    Verdict verdict(Row row) {
+        double value = switch (kind) {
+            case RATIO_AT_MOST, RATIO_AT_LEAST -> ratio(row);
+            case AT_MOST, AT_LEAST -> row == null ? Double.NaN : row.ours();
+        };
+        if (Double.isNaN(value)) {
+            return Verdict.NOT_MEASURED;
+        }
+        boolean met = switch (kind) {
+            case RATIO_AT_MOST, AT_MOST -> value <= bound;
+            case RATIO_AT_LEAST, AT_LEAST -> value >= bound;
+        };
+        return met ? Verdict.MET : Verdict.NOT_MET;
+    }
+
+    /** The target as the summary states it: "≤ 2× Node pair", "≤ 1.3 µs". */
+    String describe() {
+        String b = Summary.figure(bound);
+        return switch (kind) {
+            case RATIO_AT_MOST -> "≤ " + b + "× " + peer;
+            case RATIO_AT_LEAST -> "≥ " + b + "× " + peer;
+            case AT_MOST -> "≤ " + b + " " + unit;
+            case AT_LEAST -> "≥ " + b + " " + unit;
+        };
+    }
+}
