@@ -1,10 +1,7 @@
 package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayDeque;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,8 +45,6 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * no thread and reads time only from the scheduler, so it runs as well on a shared pool or virtual time.
  */
 public final class Recovery {
-  /** Rooms remembered at most; the least recently active one is forgotten past it (bounded memory). */
-  static final int MAX_ROOMS = 10_000;
   /** Room back-fills running at once; others wait their turn. */
   static final int MAX_CONCURRENT_BACKFILLS = 4;
   /** How far before a loss a room first seen afterwards is read, for clocks that disagree. */
@@ -68,8 +63,7 @@ public final class Recovery {
   /** Where deliveries and watermarks are recorded for the offline store. */
   private RecoveryJournal journal = RecoveryJournal.NONE;
 
-  /** The rooms' ledgers, least recently used first; null until the first room is seen (a bot in no room). */
-  private LinkedHashMap<String, RoomLedger> rooms;
+  private final RoomLedgers rooms = new RoomLedgers();
   private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>(1); // small: most clients never queue a backfill
   private int running;
   private boolean closed;
@@ -116,7 +110,7 @@ public final class Recovery {
   public void restore(dev.svc.chat.store.StoredState state) {
     Map<String, RoomLedger> stored = StoredLedgers.of(state);
     if (stored.isEmpty()) return;
-    for (RoomLedger room : stored.values()) remember(room.roomId, room);
+    for (RoomLedger room : stored.values()) rooms.put(room);
     everListed = true;
     lostAt = state.writtenAt() > 0 ? state.writtenAt() : wallClock.getAsLong();
   }
@@ -130,13 +124,13 @@ public final class Recovery {
       if (listing && syncCutoff > 0) {
         // a room the user joined while away: what it missed is read once the rooms are listed
         room = new RoomLedger(m.roomId(), -1, -1);
-        remember(m.roomId(), room);
+        rooms.put(room);
         room.hold(m);
         return;
       }
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
-      remember(m.roomId(), room);
+      rooms.put(room);
     }
     if (room.fresh) {
       // the first live message of a room started by the first listing: live messages come in seq order and
@@ -278,12 +272,12 @@ public final class Recovery {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
           start.fresh = firstList;
-          remember(r.id(), start);
+          rooms.put(start);
           journal.watermarks(r.id(), start.seq, start.rev);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
-        remember(r.id(), room);
+        rooms.put(room);
       }
       boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
       if (syncCutoff > 0) {
@@ -295,7 +289,7 @@ public final class Recovery {
     }
     journal.listingDone();
     // rooms first seen live during the listing but not listed (left again?) start where they are
-    for (RoomLedger room : ledgers()) {
+    for (RoomLedger room : rooms.all()) {
       if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
     }
     maybeFinishSync();
@@ -307,25 +301,7 @@ public final class Recovery {
   }
 
   private RoomLedger ledger(String roomId) {
-    return rooms == null ? null : rooms.get(roomId);
-  }
-
-  private void remember(String roomId, RoomLedger ledger) {
-    if (rooms == null) {
-      rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
-          return size() > MAX_ROOMS;
-        }
-      };
-    }
-    rooms.put(roomId, ledger);
-  }
-
-  private Collection<RoomLedger> ledgers() {
-    return rooms == null ? Collections.<RoomLedger>emptyList() : rooms.values();
+    return rooms.get(roomId);
   }
 
   /** Called by a room back-fill when it finished. */
@@ -361,7 +337,7 @@ public final class Recovery {
   public void close() {
     closed = true;
     if (listRetry != null) listRetry.cancel();
-    for (RoomLedger room : ledgers()) {
+    for (RoomLedger room : rooms.all()) {
       if (room.backfill != null) room.backfill.cancel();
     }
     waiting.clear();
@@ -369,7 +345,7 @@ public final class Recovery {
 
   /** Returns the number of rooms remembered (tests: the memory bound). */
   public int roomCount() {
-    return rooms == null ? 0 : rooms.size();
+    return rooms.size();
   }
 
   // ---------------------------------------------------------------- back-fills
@@ -407,7 +383,7 @@ public final class Recovery {
 
   /** Called by a back-fill that gives up on a room the user cannot read any more. */
   void forget(RoomLedger room) {
-    if (ledger(room.roomId) == room) rooms.remove(room.roomId);
+    rooms.remove(room);
     journal.forgotten(room.roomId);
   }
 

@@ -257,11 +257,11 @@ class RecoveryTest {
   @Test
   void theMemoryOfRoomsIsBounded() {
     firstConnect();
-    for (int i = 0; i < Recovery.MAX_ROOMS + 5_000; i++) {
+    for (int i = 0; i < RoomLedgers.MAX_ROOMS + 5_000; i++) {
       recovery.onNewMessage(Message.builder().id("m" + i).roomId("room-" + i).seq(1).rev(1).senderId("a")
           .clientMessageId("c" + i).addPart(MessagePart.text("x")).createdAt(1).build());
     }
-    assertEquals(Recovery.MAX_ROOMS, recovery.roomCount());
+    assertEquals(RoomLedgers.MAX_ROOMS, recovery.roomCount());
   }
 
   @Test
