@@ -37,6 +37,13 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  *       {@code rev} is ahead of its ledger is back-filled ({@link RoomBackfill}); after a loss the receipts
  *       are read too. A room first seen after a loss delivers what was sent since the loss (with a margin
  *       for clock skew), not its whole history.
+ *   <li>The first listing is where each room's delivery starts: what the connection delivers live follows it.
+ *       It is answered after the connection was accepted, so it may count messages sent in between, which
+ *       the connection delivers live too: the room's first live message then moves the start to just before
+ *       it. A room whose newest listed message was sent since the acceptance (less the clock-skew margin)
+ *       and that must be read before its first live message came starts at the first message sent since
+ *       then instead ({@link RoomLedger#startCutoff}), so what was sent after the acceptance is delivered
+ *       once and in order whether its live copy comes before, during or after that read, or never.
  *   <li>A request that fails is retried with backoff until it succeeds; a gap is never skipped. Only a room
  *       the user can no longer read (403, 404) is given up, and that is reported.
  * </ul>
@@ -71,6 +78,8 @@ public final class Recovery {
   /** The sync after the latest accepted connection. */
   private int syncEpoch;
   private boolean everListed;
+  /** Wall-clock time of the first connection accepted before the first listing was answered; 0 when none. */
+  private long firstAcceptedAt;
   /** Wall-clock time of the latest loss not yet recovered from; 0 when none. */
   private long lostAt;
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
@@ -136,7 +145,7 @@ public final class Recovery {
       // the first live message of a room started by the first listing: live messages come in seq order and
       // only for what was sent after the connection, so where it is at or below the listed seq, the listing
       // counted messages sent after the connection: delivery starts just before it instead
-      room.fresh = false;
+      room.started();
       if (m.seq() <= room.seq) room.seq = m.seq() - 1;
     }
     if (room.seq < 0 || room.backfill != null) {
@@ -237,6 +246,7 @@ public final class Recovery {
       sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, null, 0, 0, 0, 0));
     }
     lostAt = 0;
+    if (!everListed && firstAcceptedAt == 0) firstAcceptedAt = wallClock.getAsLong();
     listAttempt = 0;
     if (listRetry != null) listRetry.cancel();
     listRooms(syncEpoch);
@@ -265,6 +275,9 @@ public final class Recovery {
     listing = false;
     boolean firstList = !everListed;
     everListed = true;
+    // messages sent from here on may have been sent after the connection was accepted
+    long acceptance = firstAcceptedAt - CLOCK_SKEW_MARGIN_MILLIS;
+    firstAcceptedAt = 0;
     for (Room r : list) {
       journal.listed(r);
       RoomLedger room = ledger(r.id());
@@ -272,6 +285,8 @@ public final class Recovery {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
           start.fresh = firstList;
+          Long newest = r.lastMessageAt();
+          if (firstList && newest != null && newest >= acceptance) start.startCutoff = acceptance;
           rooms.put(start);
           journal.watermarks(r.id(), start.seq, start.rev);
           continue;
@@ -279,7 +294,9 @@ public final class Recovery {
         room = new RoomLedger(r.id(), -1, -1);
         rooms.put(room);
       }
-      boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
+      // a room whose start is not sure yet is read from its cut-off now: its live copies may never come
+      boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap()
+          || room.startCutoff > 0;
       if (syncCutoff > 0) {
         // after a loss every room's receipts are read; its messages and changes only when behind
         syncBackfill(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
@@ -392,7 +409,7 @@ public final class Recovery {
   }
 
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
-    room.fresh = false; // delivery has started: a late live copy of this message is a repeat, not a new start
+    room.started(); // a late live copy of this message is a repeat, not a new start
     room.seq = m.seq();
     room.markApplied(m.id(), m.rev());
     journal.delivered(m, room.seq, room.rev); // before the publish: a store's write goes with the event
