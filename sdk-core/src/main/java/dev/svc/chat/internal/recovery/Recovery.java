@@ -1,10 +1,7 @@
 package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayDeque;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +37,13 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  *       {@code rev} is ahead of its ledger is back-filled ({@link RoomBackfill}); after a loss the receipts
  *       are read too. A room first seen after a loss delivers what was sent since the loss (with a margin
  *       for clock skew), not its whole history.
+ *   <li>The first listing is where each room's delivery starts: what the connection delivers live follows it.
+ *       It is answered after the connection was accepted, so it may count messages sent in between, which
+ *       the connection delivers live too: the room's first live message then moves the start to just before
+ *       it. A room whose newest listed message was sent since the acceptance (less the clock-skew margin)
+ *       and that must be read before its first live message came starts at the first message sent since
+ *       then instead ({@link RoomLedger#startCutoff}), so what was sent after the acceptance is delivered
+ *       once and in order whether its live copy comes before, during or after that read, or never.
  *   <li>A request that fails is retried with backoff until it succeeds; a gap is never skipped. Only a room
  *       the user can no longer read (403, 404) is given up, and that is reported.
  * </ul>
@@ -48,8 +52,6 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * no thread and reads time only from the scheduler, so it runs as well on a shared pool or virtual time.
  */
 public final class Recovery {
-  /** Rooms remembered at most; the least recently active one is forgotten past it (bounded memory). */
-  static final int MAX_ROOMS = 10_000;
   /** Room back-fills running at once; others wait their turn. */
   static final int MAX_CONCURRENT_BACKFILLS = 4;
   /** How far before a loss a room first seen afterwards is read, for clocks that disagree. */
@@ -68,8 +70,7 @@ public final class Recovery {
   /** Where deliveries and watermarks are recorded for the offline store. */
   private RecoveryJournal journal = RecoveryJournal.NONE;
 
-  /** The rooms' ledgers, least recently used first; null until the first room is seen (a bot in no room). */
-  private LinkedHashMap<String, RoomLedger> rooms;
+  private final RoomLedgers rooms = new RoomLedgers();
   private final ArrayDeque<RoomBackfill> waiting = new ArrayDeque<>(1); // small: most clients never queue a backfill
   private int running;
   private boolean closed;
@@ -77,6 +78,8 @@ public final class Recovery {
   /** The sync after the latest accepted connection. */
   private int syncEpoch;
   private boolean everListed;
+  /** Wall-clock time of the first connection accepted before the first listing was answered; 0 when none. */
+  private long firstAcceptedAt;
   /** Wall-clock time of the latest loss not yet recovered from; 0 when none. */
   private long lostAt;
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
@@ -116,7 +119,7 @@ public final class Recovery {
   public void restore(dev.svc.chat.store.StoredState state) {
     Map<String, RoomLedger> stored = StoredLedgers.of(state);
     if (stored.isEmpty()) return;
-    for (RoomLedger room : stored.values()) remember(room.roomId, room);
+    for (RoomLedger room : stored.values()) rooms.put(room);
     everListed = true;
     lostAt = state.writtenAt() > 0 ? state.writtenAt() : wallClock.getAsLong();
   }
@@ -130,19 +133,19 @@ public final class Recovery {
       if (listing && syncCutoff > 0) {
         // a room the user joined while away: what it missed is read once the rooms are listed
         room = new RoomLedger(m.roomId(), -1, -1);
-        remember(m.roomId(), room);
+        rooms.put(room);
         room.hold(m);
         return;
       }
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
-      remember(m.roomId(), room);
+      rooms.put(room);
     }
     if (room.fresh) {
       // the first live message of a room started by the first listing: live messages come in seq order and
       // only for what was sent after the connection, so where it is at or below the listed seq, the listing
       // counted messages sent after the connection: delivery starts just before it instead
-      room.fresh = false;
+      room.started();
       if (m.seq() <= room.seq) room.seq = m.seq() - 1;
     }
     if (room.seq < 0 || room.backfill != null) {
@@ -243,6 +246,7 @@ public final class Recovery {
       sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, null, 0, 0, 0, 0));
     }
     lostAt = 0;
+    if (!everListed && firstAcceptedAt == 0) firstAcceptedAt = wallClock.getAsLong();
     listAttempt = 0;
     if (listRetry != null) listRetry.cancel();
     listRooms(syncEpoch);
@@ -271,6 +275,9 @@ public final class Recovery {
     listing = false;
     boolean firstList = !everListed;
     everListed = true;
+    // messages sent from here on may have been sent after the connection was accepted
+    long acceptance = firstAcceptedAt - CLOCK_SKEW_MARGIN_MILLIS;
+    firstAcceptedAt = 0;
     for (Room r : list) {
       journal.listed(r);
       RoomLedger room = ledger(r.id());
@@ -278,14 +285,18 @@ public final class Recovery {
         if (firstList || syncCutoff == 0) {
           RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
           start.fresh = firstList;
-          remember(r.id(), start);
+          Long newest = r.lastMessageAt();
+          if (firstList && newest != null && newest >= acceptance) start.startCutoff = acceptance;
+          rooms.put(start);
           journal.watermarks(r.id(), start.seq, start.rev);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
-        remember(r.id(), room);
+        rooms.put(room);
       }
-      boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap();
+      // a room whose start is not sure yet is read from its cut-off now: its live copies may never come
+      boolean behind = room.seq < 0 || r.lastMessageSeq() > room.seq || r.rev() > room.rev || room.hasRevisionGap()
+          || room.startCutoff > 0;
       if (syncCutoff > 0) {
         // after a loss every room's receipts are read; its messages and changes only when behind
         syncBackfill(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
@@ -295,7 +306,7 @@ public final class Recovery {
     }
     journal.listingDone();
     // rooms first seen live during the listing but not listed (left again?) start where they are
-    for (RoomLedger room : ledgers()) {
+    for (RoomLedger room : rooms.all()) {
       if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
     }
     maybeFinishSync();
@@ -307,25 +318,7 @@ public final class Recovery {
   }
 
   private RoomLedger ledger(String roomId) {
-    return rooms == null ? null : rooms.get(roomId);
-  }
-
-  private void remember(String roomId, RoomLedger ledger) {
-    if (rooms == null) {
-      rooms = new LinkedHashMap<String, RoomLedger>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, RoomLedger> eldest) {
-          return size() > MAX_ROOMS;
-        }
-      };
-    }
-    rooms.put(roomId, ledger);
-  }
-
-  private Collection<RoomLedger> ledgers() {
-    return rooms == null ? Collections.<RoomLedger>emptyList() : rooms.values();
+    return rooms.get(roomId);
   }
 
   /** Called by a room back-fill when it finished. */
@@ -361,7 +354,7 @@ public final class Recovery {
   public void close() {
     closed = true;
     if (listRetry != null) listRetry.cancel();
-    for (RoomLedger room : ledgers()) {
+    for (RoomLedger room : rooms.all()) {
       if (room.backfill != null) room.backfill.cancel();
     }
     waiting.clear();
@@ -369,7 +362,7 @@ public final class Recovery {
 
   /** Returns the number of rooms remembered (tests: the memory bound). */
   public int roomCount() {
-    return rooms == null ? 0 : rooms.size();
+    return rooms.size();
   }
 
   // ---------------------------------------------------------------- back-fills
@@ -407,7 +400,7 @@ public final class Recovery {
 
   /** Called by a back-fill that gives up on a room the user cannot read any more. */
   void forget(RoomLedger room) {
-    if (ledger(room.roomId) == room) rooms.remove(room.roomId);
+    rooms.remove(room);
     journal.forgotten(room.roomId);
   }
 
@@ -416,7 +409,7 @@ public final class Recovery {
   }
 
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
-    room.fresh = false; // delivery has started: a late live copy of this message is a repeat, not a new start
+    room.started(); // a late live copy of this message is a repeat, not a new start
     room.seq = m.seq();
     room.markApplied(m.id(), m.rev());
     journal.delivered(m, room.seq, room.rev); // before the publish: a store's write goes with the event

@@ -20,7 +20,9 @@ import dev.svc.chat.internal.util.Scheduler;
  * One room's catching up, in steps that each read a page and deliver it:
  *
  * <ol>
- *   <li>history: for a room first seen after a loss, the messages sent since the loss (read backwards);
+ *   <li>history: for a room first seen after a loss, the messages sent since the loss (read backwards); for a
+ *       room whose start the first listing left unsure ({@link RoomLedger#startCutoff}), those up to the listed
+ *       seq sent since the connection's acceptance, with the clock-skew margin;
  *   <li>messages: every message after the ledger's seq, as {@link EventType#NEW_MESSAGE} in its latest state;
  *   <li>changes: every change after the watermark to a message already delivered, as
  *       {@link EventType#MESSAGE_UPDATED}, then the watermark moves to the room's revision;
@@ -39,6 +41,8 @@ final class RoomBackfill {
   private long receiptsSince;
   /** For a room new to the client: deliver the messages sent from this wall-clock time. */
   private long historySince;
+  /** The history is read below this seq (0: from the newest message). */
+  private long historyBelow;
   /** For a room new to the client: the revision its changes are read from (-1: its history's highest). */
   private long baseRev;
   /** Whether this pass reads messages and changes (false: only receipts). */
@@ -90,10 +94,17 @@ final class RoomBackfill {
   }
 
   private void pass() {
+    if (room.startCutoff > 0) {
+      // nothing delivered yet and the listed seq may count messages sent after the connection's acceptance
+      historySince = room.startCutoff;
+      historyBelow = room.seq + 1;
+      room.seq = -1; // live messages are held meanwhile
+      room.started();
+    }
     if (room.seq < 0) {
       history.clear();
       newestSeen = 0;
-      readHistory(null);
+      readHistory(historyBelow > 0 ? Long.valueOf(historyBelow) : null);
     } else if (messagesToo) {
       readMessages();
     } else {
@@ -110,7 +121,7 @@ final class RoomBackfill {
 
   private void onHistoryPage(MessagePage page, Long before) {
     List<Message> list = page.messages();
-    if (before == null && !list.isEmpty()) newestSeen = list.get(list.size() - 1).seq();
+    if (newestSeen == 0 && !list.isEmpty()) newestSeen = list.get(list.size() - 1).seq(); // on the first page
     boolean reachedCutoff = false;
     List<Message> kept = new ArrayList<>();
     for (Message m : list) {
@@ -125,11 +136,13 @@ final class RoomBackfill {
       readHistory(list.get(0).seq());
       return;
     }
-    // the room starts just before its first message since the loss (or after its newest one)
-    long rev = baseRev;
-    for (Message m : history) rev = Math.max(rev, m.rev());
+    // the room starts just before its first message since the cut-off (or after its newest one read)
     room.seq = history.isEmpty() ? newestSeen : history.get(0).seq() - 1;
-    room.rev = Math.max(0, rev);
+    if (room.rev < 0) { // new to the client: its changes are read from its history's highest revision
+      long rev = baseRev;
+      for (Message m : history) rev = Math.max(rev, m.rev());
+      room.rev = Math.max(0, rev);
+    }
     List<Message> deliver = new ArrayList<>(history);
     history.clear();
     owner.watermarksMoved(room);

@@ -36,12 +36,19 @@ final class RoomLedger {
   private final Map<String, Long> receiptSeq = new HashMap<>();
 
   /**
-   * Set for a room whose starting point came from the first listing of the rooms, until its first delivery:
+   * Set for a room whose starting point came from the first listing of the rooms, until its delivery started:
    * the listing may have been answered after messages the connection delivers live were sent, so the first live
    * message, if it comes first, says where delivery really starts. Once a back-fill delivered (a new connection's
    * sync), delivery has started and a late live copy is a repeat.
    */
   boolean fresh;
+  /**
+   * For a fresh room whose newest listed message was sent at or after this wall-clock time (the connection's
+   * acceptance less the clock-skew margin), so that the listed seq may count messages sent after the acceptance:
+   * the time from which a back-fill that must start before the first live message reads the room, its first
+   * message since then being where delivery starts. 0: {@link #seq} is where delivery starts.
+   */
+  long startCutoff;
 
   /** The back-fill of this room, while one runs or waits its turn. */
   RoomBackfill backfill;
@@ -52,6 +59,12 @@ final class RoomLedger {
     this.roomId = roomId;
     this.seq = seq;
     this.rev = rev;
+  }
+
+  /** Delivery has started where {@link #seq} says: it is not moved by a first live message any more. */
+  void started() {
+    fresh = false;
+    startCutoff = 0;
   }
 
   /** Returns whether the change to revision {@code r} of message {@code id} was applied already. */

@@ -257,11 +257,11 @@ class RecoveryTest {
   @Test
   void theMemoryOfRoomsIsBounded() {
     firstConnect();
-    for (int i = 0; i < Recovery.MAX_ROOMS + 5_000; i++) {
+    for (int i = 0; i < RoomLedgers.MAX_ROOMS + 5_000; i++) {
       recovery.onNewMessage(Message.builder().id("m" + i).roomId("room-" + i).seq(1).rev(1).senderId("a")
           .clientMessageId("c" + i).addPart(MessagePart.text("x")).createdAt(1).build());
     }
-    assertEquals(Recovery.MAX_ROOMS, recovery.roomCount());
+    assertEquals(RoomLedgers.MAX_ROOMS, recovery.roomCount());
   }
 
   @Test
@@ -293,6 +293,84 @@ class RecoveryTest {
     recovery.onNewMessage(service.message("r1", third)); // the late live copy
     recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
     assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "each seq once");
+  }
+
+  /**
+   * The first listing is answered after message 3 was sent: it counts it, but 3 came after the connection was
+   * accepted, so it is not history. Its live copy comes late (the old connection of a token refresh reads its
+   * frames after the new one's sync) or never (the connection is cut first).
+   */
+  private long aListingThatCountsAMessageSentAfterTheConnection() {
+    service.send("r1", 1); // an hour before: history
+    service.now = wallClock - 120_000; // two minutes before the connection: history too
+    service.send("r1", 1);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.now = wallClock + 50;
+    long third = service.send("r1", 1).get(0); // after the connection's acceptance
+    wallClock += 100;
+    service.answerListing();
+    assertEquals(Arrays.asList(), delivered);
+    return third;
+  }
+
+  @Test
+  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyComesAfterABackfillIsDeliveredOnceInOrder() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    service.send("r1", 1); // 4
+    recovery.onConnected(); // a token refresh's new connection: its sync back-fills the room
+    recovery.onNewMessage(service.message("r1", third)); // the late live copy, on the old connection
+    recovery.onNewMessage(service.message("r1", 4)); // a repeat too
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5"), delivered,
+        "every message sent after the connection once, in order; nothing sent before it");
+  }
+
+  @Test
+  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyNeverComesIsDeliveredAfterTheLoss() {
+    aListingThatCountsAMessageSentAfterTheConnection();
+    recovery.onConnectionLost(); // its live copy is lost with the connection; nothing newer is sent
+    recovery.onConnected();
+    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered);
+  }
+
+  @Test
+  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyComesDuringTheBackfillIsDeliveredOnceInOrder() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    service.send("r1", 2); // 4, 5
+    service.holdMessages = true;
+    recovery.onConnected();
+    recovery.onNewMessage(service.message("r1", third)); // live copies while the room is read
+    recovery.onNewMessage(service.message("r1", 5));
+    recovery.onNewMessage(service.message("r1", 4));
+    assertEquals(Arrays.asList(), delivered, "held while the room is read");
+    service.answerMessages();
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5"), delivered);
+  }
+
+  @Test
+  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyComesFirstStartsTheRoomWithoutARead() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    recovery.onNewMessage(service.message("r1", third));
+    service.send("r1", 1);
+    int pages = service.pages;
+    recovery.onConnected();
+    recovery.onNewMessage(service.message("r1", 4)); // a late live copy of what the sync delivered
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered);
+    assertEquals(pages + 1, service.pages, "the sync read only what followed the start the live message gave");
+  }
+
+  @Test
+  void aRoomIdleWhenTheConnectionWasAcceptedStartsAtItsListedSeqAndIsNotReadAgain() {
+    service.send("r1", 3); // an hour before the connection
+    firstConnect();
+    recovery.onConnected(); // a token refresh: the room is not behind
+    recovery.onConnectionLost();
+    recovery.onConnected();
+    assertEquals(0, service.pages, "an idle room's start is sure: nothing is read");
+    assertEquals(Arrays.asList(), delivered);
   }
 
   @Test
@@ -383,7 +461,8 @@ class RecoveryTest {
     final Map<String, List<Receipt>> receipts = new LinkedHashMap<>();
     int listings;
     int pages;
-    long now = 1_000_000;
+    /** When the service stores what is sent: an hour before the tests' connections unless a test moves it. */
+    long now = 1_000_000 - 3_600_000;
     double failureRate;
     boolean forbidden;
     boolean holdListing;
@@ -466,7 +545,7 @@ class RecoveryTest {
       for (Map.Entry<String, TreeMap<Long, Message>> e : rooms.entrySet()) {
         list.add(Room.builder().id(e.getKey()).memberIds(Arrays.asList("me", "bob")).createdAt(1)
             .lastMessageSeq(e.getValue().isEmpty() ? 0 : e.getValue().lastKey()).rev(revs.getOrDefault(e.getKey(), 0L))
-            .build());
+            .lastMessageAt(e.getValue().isEmpty() ? null : e.getValue().lastEntry().getValue().createdAt()).build());
       }
       return list;
     }
