@@ -23,11 +23,10 @@ import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.store.ChatStore;
-import dev.svc.chat.store.ChatStoreProvider;
 import dev.svc.chat.store.StoreException;
-import dev.svc.chat.store.StoreWrite;
 import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.store.StoredState;
+import dev.svc.chat.testing.NoOpChatStore;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.Test;
 
@@ -106,40 +105,19 @@ class OfflineStoreTest {
     assertNull(page.get());
   }
 
-  private final class Provider implements ChatStoreProvider {
+  /** Opens a store with one room and one message, after the failures planted in {@link #failures}. */
+  private final class Provider extends NoOpChatStore {
     @Override
     public ChatStore open(String userId) throws StoreException {
       calls.add("open " + userId);
       StoreException.Kind kind = failures.poll();
       if (kind != null) throw new StoreException(kind, "planted " + kind, null);
-      return new ChatStore() {
-        @Override
-        public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
-          return null;
-        }
-
-        @Override
-        public StoredState load() {
-          return StoredState.empty();
-        }
-
+      return new NoOpChatStore() {
         @Override
         public MessagePage messages(String roomId, MessageQuery query) {
           Message m = Message.builder().id("m1").roomId(roomId).seq(1).rev(1).senderId("bob").clientMessageId("c1")
               .addPart(MessagePart.text("hi")).createdAt(1).build();
           return new MessagePage(Collections.singletonList(m), false, true);
-        }
-
-        @Override
-        public void write(StoreWrite write) {
-        }
-
-        @Override
-        public void clear() {
-        }
-
-        @Override
-        public void close() {
         }
 
         @Override
