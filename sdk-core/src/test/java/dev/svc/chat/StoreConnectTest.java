@@ -12,14 +12,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.store.ChatStore;
-import dev.svc.chat.store.ChatStoreProvider;
-import dev.svc.chat.store.RoomDigest;
-import dev.svc.chat.store.StoreWrite;
 import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.store.StoredState;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.GatewaySession;
+import dev.svc.chat.testing.NoOpChatStore;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,7 +76,7 @@ class StoreConnectTest {
   }
 
   /** A store whose open waits for the test. */
-  private final class SlowStore implements ChatStoreProvider, ChatStore {
+  private final class SlowStore extends NoOpChatStore {
     List<dev.svc.chat.store.StoredSend> left = Collections.emptyList();
 
     @Override
@@ -92,40 +90,9 @@ class StoreConnectTest {
     }
 
     @Override
-    public void delete(String userId) {
-    }
-
-    @Override
     public StoredState load() {
       return new StoredState(Collections.<StoredRoom>emptyList(), Collections.<Receipt>emptyList(),
           Collections.<Message>emptyList(), left, 0);
-    }
-
-    @Override
-    public MessagePage messages(String roomId, MessageQuery query) {
-      return null;
-    }
-
-    @Override
-    public RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
-      return null;
-    }
-
-    @Override
-    public void write(StoreWrite write) {
-    }
-
-    @Override
-    public void clear() {
-    }
-
-    @Override
-    public void close() {
-    }
-
-    @Override
-    public List<StoredRoom> rooms() {
-      return Collections.emptyList();
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.svc.chat.it.faults.FaultProxy;
 import dev.svc.chat.it.faults.RandomFaults;
 import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
+import dev.svc.chat.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -182,12 +183,8 @@ final class ChaosRun implements AutoCloseable {
     }
     ChaosReport.Truth truth = readTruth(truthReaders);
 
-    long deadline = System.nanoTime() + SETTLE.toNanos();
-    ChaosReport report = compare(truth);
-    while (!report.clean() && System.nanoTime() < deadline) {
-      Thread.sleep(200); // polling the clients' views for a deadline: they may still be recovering
-      report = compare(truth);
-    }
+    // the clients' views may still be recovering: compared again until clean or the deadline
+    ChaosReport report = Await.lastRead(() -> compare(truth), ChaosReport::clean, SETTLE, Duration.ofMillis(200));
     ChaosReport.Truth again = readTruth(truthReaders);
     if (!again.equals(truth)) {
       System.out.println("ChaosRun " + name + ": the server's state changed while settling; comparing with the newer one");

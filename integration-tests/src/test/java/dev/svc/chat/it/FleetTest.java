@@ -11,6 +11,7 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -78,8 +79,8 @@ class FleetTest {
     }
     try {
       for (ChatClient c : clients) assertEquals(ConnectionState.CLOSED, c.state());
-      waitUntil("every socket's reader thread to end and no non-daemon thread to be left: " + leftovers(),
-          () -> leftovers().isEmpty());
+      Await.until("every socket's reader thread to end and no non-daemon thread to be left",
+          () -> leftovers().isEmpty(), () -> leftovers());
       assertTrue(!shared.dispatcher().executorService().isShutdown(), "the user's client is not shut down");
     } finally {
       shared.dispatcher().executorService().shutdown();
@@ -150,13 +151,5 @@ class FleetTest {
       }
     }
     return names;
-  }
-
-  private static void waitUntil(String what, java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
-      Thread.sleep(20);
-    }
   }
 }

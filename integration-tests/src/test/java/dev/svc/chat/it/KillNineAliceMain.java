@@ -9,6 +9,7 @@ import dev.svc.chat.RecoveryEvent;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.store.sqlite.SqliteChatStore;
+import dev.svc.chat.testing.Await;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.FileOutputStream;
@@ -17,6 +18,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -81,11 +83,8 @@ public final class KillNineAliceMain {
       System.exit(3);
     }
     if (!recovered.await(60, TimeUnit.SECONDS)) fail("no recovery");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!client.pendingSends().isEmpty()) {
-      if (System.nanoTime() > deadline) fail("still pending: " + client.pendingSends());
-      Thread.sleep(20); // polling a condition with a deadline
-    }
+    Await.until("no send pending", Duration.ofSeconds(60), () -> client.pendingSends().isEmpty(),
+        client::pendingSends);
     print("synced");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null && !line.equals("close"); ) {

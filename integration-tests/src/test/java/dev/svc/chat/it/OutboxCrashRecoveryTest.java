@@ -3,7 +3,6 @@ package dev.svc.chat.it;
 import static dev.svc.chat.it.Futures.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.Message;
@@ -12,6 +11,7 @@ import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.testing.Await;
 import java.io.File;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -55,11 +55,9 @@ class OutboxCrashRecoveryTest {
       ChatClient client = Svc.init(SvcOptions.builder(server.apiUrl()).outboxDirectory(outboxDir).build());
       try {
         await(client.connect("alice", admin.mint("alice")));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!client.pendingSends().isEmpty() || outboxDir.listFiles((d, n) -> n.endsWith(".json")).length > 0) {
-          if (System.nanoTime() > deadline) fail("still pending: " + client.pendingSends());
-          Thread.sleep(20); // polling a condition with a deadline
-        }
+        Await.until("no send pending and an empty outbox directory",
+            () -> client.pendingSends().isEmpty() && outboxDir.listFiles((d, n) -> n.endsWith(".json")).length == 0,
+            client::pendingSends);
         List<Message> messages = await(client.getMessages(room, MessageQuery.latest(100))).messages();
         List<String> ids = new ArrayList<>();
         List<String> texts = new ArrayList<>();

@@ -4,6 +4,7 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.testing.Await;
 import java.io.File;
 import java.util.Collections;
 import java.util.concurrent.TimeUnit;
@@ -24,14 +25,7 @@ public final class OutboxQueueThenWaitMain {
     for (int i = 1; i <= n; i++) {
       client.sendMessage(args[3], Collections.singletonList(MessagePart.text("msg " + i)), "crash-" + i);
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (client.pendingSends().size() < n) {
-      if (System.nanoTime() > deadline) {
-        System.out.println("not queued: " + client.pendingSends().size());
-        System.exit(2);
-      }
-      Thread.sleep(10); // polling a condition with a deadline
-    }
+    Await.until(n + " sends queued", () -> client.pendingSends().size() >= n, () -> client.pendingSends().size());
     System.out.println("queued");
     System.out.flush();
     Thread.sleep(TimeUnit.MINUTES.toMillis(5)); // killed long before this

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.testing.Await;
 import dev.svc.chat.testkit.VirtualClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +72,7 @@ class SessionRefreshIntegrationTest {
 
   private ChatClient startAlice() throws Exception {
     manager.start();
-    await("READY", () -> manager.state().status() == SessionStatus.READY);
+    Await.until("READY", () -> manager.state().status() == SessionStatus.READY);
     return manager.state().client();
   }
 
@@ -95,18 +95,18 @@ class SessionRefreshIntegrationTest {
       });
       time.advance(Duration.ofMinutes(55)); // the refresh falls due: 5 minutes before expiry
       final int fetched = 1 + refresh; // the refresher runs on the callback executor: wait for it
-      await("fetch " + fetched, () -> fetches.get() >= fetched);
+      Await.until("fetch " + fetched, () -> fetches.get() >= fetched);
       assertEquals(fetched, fetches.get());
       during.get(30, TimeUnit.SECONDS);
       sent += 10;
       final int expected = sent;
-      await("messages " + refresh, () -> seqs.size() >= expected, () -> seqs + "\n" + String.join("\n", logs));
-      await("connected", () -> alice.state() == ConnectionState.CONNECTED);
+      Await.until("messages " + refresh, () -> seqs.size() >= expected, () -> seqs + "\n" + String.join("\n", logs));
+      Await.until("connected", () -> alice.state() == ConnectionState.CONNECTED);
     }
     bob.sendText(roomId, "after").get(30, TimeUnit.SECONDS);
     sent++;
     final int total = sent;
-    await("the last message", () -> seqs.size() >= total);
+    Await.until("the last message", () -> seqs.size() >= total);
     List<Long> expected = new ArrayList<>();
     for (long i = 1; i <= total; i++) expected.add(i);
     assertEquals(expected, new ArrayList<>(seqs), "each message once, in order");
@@ -115,8 +115,9 @@ class SessionRefreshIntegrationTest {
     // the refreshes were invisible: the app saw no state change at all while the tokens were replaced
     assertTrue(states.isEmpty(), states.toString());
     // the last refresh's connection may still be taking over (its messages came on the old one): wait for its join
-    await("the room was joined on every new connection",
-        () -> logs.stream().filter(m -> m.contains("joining room " + roomId + " again")).count() >= 3);
+    Await.until("the room was joined on every new connection",
+        () -> logs.stream().filter(m -> m.contains("joining room " + roomId + " again")).count() >= 3,
+        () -> String.join("\n", logs));
     assertFalse(logs.stream().anyMatch(m -> m.contains("was refused")), logs.toString());
     assertEquals(4, fetches.get());
   }
@@ -136,7 +137,7 @@ class SessionRefreshIntegrationTest {
     // it as expired first (RECONNECTING, reason token_expired): never DISCONNECTED, and alice is live again.
     RecordingHandler<Message> live = new RecordingHandler<>();
     alice.on(EventType.NEW_MESSAGE, live);
-    await("connected with the new token", () -> alice.state() == ConnectionState.CONNECTED
+    Await.until("connected with the new token", () -> alice.state() == ConnectionState.CONNECTED
         && manager.state().status() == SessionStatus.READY);
     bob.sendText(roomId, "are you there").get(30, TimeUnit.SECONDS);
     assertEquals("are you there", live.next(m -> m.text().equals("are you there")).text());
@@ -157,23 +158,10 @@ class SessionRefreshIntegrationTest {
           clock.millis() + 3_600_000).build();
     }), s -> { }).scheduler(time).build();
     manager.start();
-    await("ERROR", () -> manager.state().status() == SessionStatus.ERROR);
+    Await.until("ERROR", () -> manager.state().status() == SessionStatus.ERROR);
     assertEquals("unauthorized", ((dev.svc.chat.ApiException) manager.state().error()).code());
     time.advance(Duration.ofHours(2));
     assertEquals(1, attempts.get());
     assertEquals(ConnectionState.DISCONNECTED, manager.state().client().state());
-  }
-
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    await(what, condition, () -> "");
-  }
-
-  private static void await(String what, BooleanSupplier condition, java.util.function.Supplier<String> detail)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what + " " + detail.get());
-      Thread.sleep(5); // polling a condition with a deadline
-    }
   }
 }

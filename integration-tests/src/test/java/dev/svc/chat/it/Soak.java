@@ -13,6 +13,7 @@ import dev.svc.chat.it.faults.FaultProxy;
 import dev.svc.chat.it.faults.RandomFaults;
 import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
+import dev.svc.chat.testing.Await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -308,12 +309,8 @@ final class Soak implements AutoCloseable {
       SoakClient sender = live.stream().filter(c -> c.rooms.contains(room)).findFirst().orElseThrow();
       await(sender.client.sendMessage(room, List.of(MessagePart.text("last")), "last-" + room));
     }
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    List<String> behind = behind();
-    while (!behind.isEmpty() && System.nanoTime() < end) {
-      Thread.sleep(250); // polling the instances' last seqs with a deadline: they may still be recovering
-      behind = behind();
-    }
+    // the instances may still be recovering: their last seqs are read again until none is behind or the deadline
+    List<String> behind = Await.lastRead(this::behind, List::isEmpty, Duration.ofSeconds(120), Duration.ofMillis(250));
     if (!behind.isEmpty()) {
       problems.add(behind.size() + " instances not caught up 120 s after the end: "
           + behind.subList(0, Math.min(5, behind.size())));

@@ -13,10 +13,11 @@ import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.StoreWrite;
 import dev.svc.chat.store.StoredSend;
 import dev.svc.chat.store.sqlite.SqliteChatStore;
+import dev.svc.chat.testing.Await;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,15 +47,12 @@ class StoredOutboxRestartTest {
           .engineExecutor(Runnable::run).build());
       await(alice.connect("alice", admin.mint("alice")));
       String token = admin.mint("alice");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      List<String> ids;
-      while (true) {
-        ids = new ArrayList<>();
+      List<String> ids = Await.lastRead(() -> {
+        List<String> read = new ArrayList<>();
         Admin.Answer page = admin.call("GET", "/v1/chat/rooms/" + room + "/messages", null, Admin.bearer(token));
-        for (JsonNode m : page.body().get("messages")) ids.add(m.get("clientMessageId").asText());
-        if (!ids.isEmpty() || System.nanoTime() > deadline) break;
-        Thread.sleep(50); // polling a condition with a deadline
-      }
+        for (JsonNode m : page.body().get("messages")) read.add(m.get("clientMessageId").asText());
+        return read;
+      }, read -> !read.isEmpty(), Await.WAIT, Duration.ofMillis(50));
       if (ids.isEmpty()) fail("the kept send never reached the service; pending: " + alice.pendingSends());
       assertEquals(List.of("kept-1"), ids);
     }

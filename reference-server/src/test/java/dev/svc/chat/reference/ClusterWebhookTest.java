@@ -14,7 +14,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,10 +95,10 @@ class ClusterWebhookTest {
             }
             int expected = sent;
             // every first attempt failed (500): retries are pending when a third server starts on the schema
-            awaitTrue(() -> requests.size() >= expected, "every webhook's first attempt");
+            Conditions.until("every webhook's first attempt", () -> requests.size() >= expected);
             try (ReferenceServer nodeC = node()) {
                 assertEquals(201, new Http(nodeC).sendText(alice, room, "m-c", "through C").status());
-                awaitTrue(() -> acknowledged.size() >= expected + 1, "every webhook acknowledged");
+                Conditions.until("every webhook acknowledged", () -> acknowledged.size() >= expected + 1);
             }
             for (Map.Entry<String, AtomicInteger> e : acknowledged.entrySet()) {
                 assertEquals(1, e.getValue().get(), "webhook " + e.getKey() + " acknowledged more than once");
@@ -123,7 +122,7 @@ class ClusterWebhookTest {
             } finally {
                 dying.close(); // mid-attempt: its claim stays in the database until its lease runs out
             }
-            awaitTrue(() -> acknowledged.size() == 1, "the survivor delivered it");
+            Conditions.until("the survivor delivered it", () -> acknowledged.size() == 1);
             String id = acknowledged.keySet().iterator().next();
             assertEquals(1, acknowledged.get(id).get());
             assertEquals(2, requests.get(id).get(), "the dying server's attempt, then the survivor's");
@@ -140,15 +139,5 @@ class ClusterWebhookTest {
         return ReferenceServer.builder().apiKey(KEY).webhookRetries(4, Duration.ofMillis(200))
                 .webhookLease(Duration.ofSeconds(2)).databaseUrl(pg.jdbcUrl(), pg.user(), null)
                 .databaseSchema(schema).build().start();
-    }
-
-    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 30 s: " + what);
-            }
-            Thread.sleep(20); // polling interval of the condition, not a synchronisation
-        }
     }
 }

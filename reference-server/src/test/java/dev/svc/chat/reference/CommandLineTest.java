@@ -174,12 +174,9 @@ class CommandLineTest {
             assertEquals("rate_limited", limited.errorCode());
             assertEquals(201, http.bearer("POST", "/v1/chat/rooms/" + roomId + "/calls", alice,
                     Map.of("kind", "audio")).status());
-            long deadline = System.nanoTime() + SocketClient.EXPECTED_FRAME_DEADLINE.toNanos();
-            int active = 200;
-            while (active == 200 && System.nanoTime() < deadline) {
-                active = http.bearer("GET", "/v1/chat/rooms/" + roomId + "/calls/active", alice, null).status();
-                Thread.sleep(20); // polling a condition, with the deadline above
-            }
+            int active = Conditions.lastRead(
+                    () -> http.bearer("GET", "/v1/chat/rooms/" + roomId + "/calls/active", alice, null).status(),
+                    status -> status != 200, SocketClient.EXPECTED_FRAME_DEADLINE, Duration.ofMillis(20));
             assertEquals(404, active, "the call rang out after 1 s");
         } finally {
             server.close();

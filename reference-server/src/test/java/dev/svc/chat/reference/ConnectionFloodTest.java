@@ -203,13 +203,7 @@ class ConnectionFloodTest {
     }
 
     private static void await(IntSupplier value, int expected, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        int last;
-        while ((last = value.getAsInt()) != expected) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + ": " + last + ", expected " + expected);
-            }
-            Thread.sleep(20); // polling the condition, with the deadline above
-        }
+        Conditions.until(what + " at " + expected, Conditions.WAIT, () -> value.getAsInt() == expected,
+                value::getAsInt);
     }
 }

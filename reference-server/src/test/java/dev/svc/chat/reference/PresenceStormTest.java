@@ -91,14 +91,11 @@ class PresenceStormTest {
         return "{\"token\":\"" + token + "\"}";
     }
 
+    /** Waits for {@code condition}, failing at once when the fleet's reader failed. */
     private static void await(BooleanSupplier condition, String what, SocketFleet fleet) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
+        Conditions.until(what, Duration.ofSeconds(60), () -> {
             fleet.checkReader();
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10); // polling the condition, with the deadline above
-        }
+            return condition.getAsBoolean();
+        }, () -> "");
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -278,17 +279,12 @@ class SharedDatabaseTest {
     }
 
     /** Waits up to 20 s for {@code GET /v1/presence} to list bob ({@code online}) or not. */
-    private static void awaitPresence(Http http, String token, boolean online) throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            last = http.bearer("GET", "/v1/presence", token, null).json().toString();
-            if (last.contains("\"bob\"") == online) {
-                return;
-            }
-            Thread.sleep(100); // polling interval of the condition, not a synchronisation
+    private static void awaitPresence(Http http, String token, boolean online) throws Exception {
+        String last = Conditions.lastRead(() -> http.bearer("GET", "/v1/presence", token, null).json().toString(),
+                presence -> presence.contains("\"bob\"") == online, Duration.ofSeconds(20), Duration.ofMillis(100));
+        if (last.contains("\"bob\"") != online) {
+            throw new AssertionError("bob " + (online ? "never came online" : "stayed online") + ": " + last);
         }
-        throw new AssertionError("bob " + (online ? "never came online" : "stayed online") + ": " + last);
     }
 
     /**

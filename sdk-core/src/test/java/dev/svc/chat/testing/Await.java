@@ -3,14 +3,25 @@ package dev.svc.chat.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /** Waiting with deadlines instead of sleeps. */
 public final class Await {
+  /**
+   * How long a wait lasts before it fails: generous, since a loaded machine may hold a thread back for seconds, and
+   * a passing test never waits it out.
+   */
+  public static final Duration WAIT = Duration.ofSeconds(FakeGateway.TIMEOUT_SECONDS);
+  private static final long POLL_MILLIS = 10;
+
   private Await() {
   }
 
@@ -39,13 +50,45 @@ public final class Await {
     }
   }
 
-  /** Polls {@code condition} until true or the deadline. */
+  /** Polls {@code condition} until true, failing after {@link #WAIT}. */
   public static void until(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(FakeGateway.TIMEOUT_SECONDS);
+    until(what, WAIT, condition, () -> "");
+  }
+
+  /** Polls {@code condition} until true, failing after {@link #WAIT} with {@code what} and {@code detail}. */
+  public static void until(String what, BooleanSupplier condition, Supplier<?> detail) throws InterruptedException {
+    until(what, WAIT, condition, detail);
+  }
+
+  /**
+   * Polls {@code condition} until true, failing after {@code within} with {@code what} and {@code detail} (read at
+   * the failure: the state the test waited on).
+   */
+  public static void until(String what, Duration within, BooleanSupplier condition, Supplier<?> detail)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
     while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) fail("timed out waiting for " + what);
-      Thread.sleep(10); // polling interval, not synchronisation
+      if (System.nanoTime() - deadline > 0) {
+        String more = String.valueOf(detail.get());
+        fail("timed out after " + within.getSeconds() + " s waiting for " + what + (more.isEmpty() ? "" : ": " + more));
+      }
+      Thread.sleep(POLL_MILLIS); // the polling interval, not synchronisation: the condition decides
     }
+  }
+
+  /**
+   * Reads a value every {@code every} until {@code done} accepts it or {@code within} passed, and returns the last
+   * value read, done or not: for a wait whose caller reports what is still missing (a view not settled yet).
+   */
+  public static <T> T lastRead(Callable<T> read, Predicate<? super T> done, Duration within, Duration every)
+      throws Exception {
+    long deadline = System.nanoTime() + within.toNanos();
+    T value = read.call();
+    while (!done.test(value) && System.nanoTime() - deadline < 0) {
+      Thread.sleep(every.toMillis()); // the polling interval, not synchronisation: `done` decides
+      value = read.call();
+    }
+    return value;
   }
 
   /** Returns the name of the thread a future's dependents run on when it completes. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.chat.it.faults.FaultProxy.Direction;
+import dev.svc.chat.testing.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -19,8 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +60,7 @@ class FaultProxyTest {
     }
     final long sent = total;
     // the counters move just after each write: the echo may overtake them
-    await("the byte counters", () -> proxy.stats().bytesUp() == sent && proxy.stats().bytesDown() == sent,
+    Await.until("the byte counters", () -> proxy.stats().bytesUp() == sent && proxy.stats().bytesDown() == sent,
         proxy::stats);
     FaultProxy.Stats stats = proxy.stats();
     assertEquals(3, stats.accepted());
@@ -80,7 +79,7 @@ class FaultProxyTest {
 
     assertDead(a);
     assertDead(b);
-    await("no open connection", () -> proxy.connectionIds().isEmpty(), proxy::events);
+    Await.until("no open connection", () -> proxy.connectionIds().isEmpty(), proxy::events);
     assertEquals(2, proxy.stats().cuts());
     assertArrayEquals(bytes("after"), roundTrip(connect(), bytes("after")));
   }
@@ -89,7 +88,7 @@ class FaultProxyTest {
   void cutOneCutsExactlyOneConnection() throws Exception {
     List<Socket> open = List.of(connect(), connect(), connect());
     for (Socket s : open) roundTrip(s, bytes("hi"));
-    await("three connections", () -> proxy.connectionIds().size() == 3, proxy::events);
+    Await.until("three connections", () -> proxy.connectionIds().size() == 3, proxy::events);
 
     assertTrue(proxy.cutOne());
 
@@ -116,7 +115,7 @@ class FaultProxyTest {
 
   private int cutOneOfFive(FaultProxy p) throws Exception {
     for (int i = 0; i < 5; i++) roundTrip(connect(p.port()), bytes("x"));
-    await("five connections", () -> p.connectionIds().size() == 5, p::events);
+    Await.until("five connections", () -> p.connectionIds().size() == 5, p::events);
     List<Integer> before = p.connectionIds();
     assertTrue(p.cutOne());
     List<Integer> after = p.connectionIds();
@@ -135,7 +134,7 @@ class FaultProxyTest {
 
     s.getOutputStream().write(bytes("held"));
     // upstream still flows: the echo server gets the bytes, but its answer does not come through
-    await("the echo server read the bytes", () -> echo.received() == before + 4, proxy::events);
+    Await.until("the echo server read the bytes", () -> echo.received() == before + 4, proxy::events);
     assertNothingArrives(s);
     assertEquals(List.of(1), proxy.connectionIds(), "the TCP connection stays open");
 
@@ -296,7 +295,7 @@ class FaultProxyTest {
     proxy.close();
 
     // close() waited for the pool to terminate; a worker thread may take a moment more to die after its last task
-    await("every proxy thread ended", () -> liveThreads(prefix) == 0, () -> liveThreads(prefix) + " alive");
+    Await.until("every proxy thread ended", () -> liveThreads(prefix) == 0, () -> liveThreads(prefix) + " alive");
     assertDead(stalled);
     assertDead(throttled);
     assertThrows(ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), proxy.port()).close());
@@ -376,13 +375,5 @@ class FaultProxyTest {
   private static long liveThreads(String prefix) {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith(prefix) && t.isAlive()).count();
-  }
-
-  static void await(String what, BooleanSupplier condition, Supplier<?> detail) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what + ": " + detail.get());
-      Thread.sleep(5); // polling a condition with a deadline
-    }
   }
 }

@@ -10,10 +10,10 @@ import dev.svc.chat.RoomList;
 import dev.svc.chat.samples.ServiceTarget;
 import dev.svc.chat.samples.session.TenantBackendServer;
 import dev.svc.chat.session.SessionStatus;
+import dev.svc.chat.testing.Await;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -53,16 +53,9 @@ class DesktopOfflineStartTest {
     return first;
   }
 
-  /** Polls a condition with a generous deadline (the machine is shared). */
+  /** Waits for a condition of the model, failing with its rooms and status line. */
   private static void await(String what, BooleanSupplier condition, ChatModel model) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what + "; rooms " + model.roomRows() + "; "
-            + model.statusLine());
-      }
-      Thread.sleep(10); // polling a condition with a deadline
-    }
+    Await.until(what, condition, () -> "rooms " + model.roomRows() + "; " + model.statusLine());
   }
 
   @Test

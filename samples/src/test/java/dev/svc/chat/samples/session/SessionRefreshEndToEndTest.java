@@ -13,12 +13,12 @@ import dev.svc.chat.reference.ReferenceServer;
 import dev.svc.chat.server.MintRequest;
 import dev.svc.chat.server.ServerClient;
 import dev.svc.chat.session.SessionStatus;
+import dev.svc.chat.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,12 +40,12 @@ class SessionRefreshEndToEndTest {
 
       // the route refuses without a login
       app.sessions().start();
-      await("ERROR without a login", () -> app.sessions().state().status() == SessionStatus.ERROR);
+      Await.until("ERROR without a login", () -> app.sessions().state().status() == SessionStatus.ERROR);
       assertEquals(0, backend.sessionsMinted());
 
       app.signIn("alice");
       app.sessions().start();
-      await("READY", () -> app.sessions().state().status() == SessionStatus.READY);
+      Await.until("READY", () -> app.sessions().state().status() == SessionStatus.READY);
       ChatClient alice = app.sessions().state().client();
       List<Long> seqs = new CopyOnWriteArrayList<>();
       alice.on(EventType.NEW_MESSAGE, (Message m) -> seqs.add(m.seq()));
@@ -61,7 +61,7 @@ class SessionRefreshEndToEndTest {
           // pacing the sender, not synchronisation: the assertions below wait on conditions
           java.util.concurrent.locks.LockSupport.parkNanos(Math.max(0, due - System.nanoTime()));
         }
-        await("all messages at alice", () -> seqs.size() >= MESSAGES);
+        Await.until("all messages at alice", () -> seqs.size() >= MESSAGES);
         // alice's REST calls work with the current token too
         assertEquals(MESSAGES, alice.getMessages(roomId, MessageQuery.latest(100)).get(10, TimeUnit.SECONDS).messages().size());
       }
@@ -73,14 +73,6 @@ class SessionRefreshEndToEndTest {
       assertEquals(SessionStatus.READY, app.sessions().state().status());
       assertTrue(app.states().stream().noneMatch(s -> s.status() == SessionStatus.OFFLINE),
           "a refresh never looks like a lost network: " + app.states());
-    }
-  }
-
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for " + what);
-      Thread.sleep(5); // polling a condition with a deadline
     }
   }
 }

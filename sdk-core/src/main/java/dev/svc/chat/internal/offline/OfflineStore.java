@@ -192,19 +192,11 @@ public final class OfflineStore {
    * store holds them for the next read and the next start; no event goes with them. A message older than the
    * stored one is ignored by the store. A failure is logged: the store only misses a page.
    */
-  public void keep(final List<Message> messages) {
+  public void keep(List<Message> messages) {
     if (!active || messages.isEmpty()) return;
-    io.execute(() -> {
-      ChatStore s = store();
-      if (s == null) return;
-      StoreWrite w = new StoreWrite();
-      for (Message m : messages) w.message(m);
-      try {
-        s.write(w);
-      } catch (StoreException e) {
-        log.warn("could not keep " + messages.size() + " messages read from the service in the offline store", e);
-      }
-    });
+    StoreWrite w = new StoreWrite();
+    for (Message m : messages) w.message(m);
+    writeQuietly(w);
   }
 
   /**

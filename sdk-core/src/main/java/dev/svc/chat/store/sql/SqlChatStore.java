@@ -1,6 +1,7 @@
 package dev.svc.chat.store.sql;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,19 +168,22 @@ public final class SqlChatStore implements ChatStore {
     }, roomId);
     if (!found[0]) return null;
     long low = range[1] < 0 ? Long.MAX_VALUE : range[0] > 0 ? range[0] : range[1] + 1;
+    // both queries read newest first (the LIMIT keeps the newest) and are reversed once: the digest is oldest first
     List<Message> newest = new ArrayList<>();
     Map<Long, Message> read = new HashMap<>(); // the newest are mostly unread too: each row is parsed once
     db.query("SELECT seq, json FROM messages WHERE room_id = ? AND deleted = 0 ORDER BY seq DESC LIMIT ?", row -> {
       Message m = RowJson.message(RoomRange.text(row, 1), rows);
       read.put(row.integer(0), m);
-      newest.add(0, m);
+      newest.add(m);
     }, roomId, recent);
     List<Message> unread = new ArrayList<>();
     db.query("SELECT seq, json FROM messages WHERE room_id = ? AND seq > ? AND deleted = 0 AND sender_id <> ?"
         + " ORDER BY seq DESC LIMIT ?", row -> {
           Message m = read.get(row.integer(0));
-          unread.add(0, m != null ? m : RowJson.message(RoomRange.text(row, 1), rows));
+          unread.add(m != null ? m : RowJson.message(RoomRange.text(row, 1), rows));
         }, roomId, readSeq, userId, limit);
+    Collections.reverse(newest);
+    Collections.reverse(unread);
     return new RoomDigest(low, newest, unread);
   }
 

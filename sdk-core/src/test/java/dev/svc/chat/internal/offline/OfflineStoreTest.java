@@ -12,7 +12,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
@@ -23,27 +22,33 @@ import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.store.ChatStore;
-import dev.svc.chat.store.ChatStoreProvider;
 import dev.svc.chat.store.StoreException;
 import dev.svc.chat.store.StoreWrite;
 import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.store.StoredState;
+import dev.svc.chat.testing.NoOpChatStore;
+import dev.svc.chat.testing.RecordingLogger;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.Test;
 
 /** Opening the user's store: a damaged one is reported, deleted and rebuilt; reads wait for the open. */
 class OfflineStoreTest {
-  private static final Log LOG = new Log(ChatLogger.NONE);
+  private final RecordingLogger logged = new RecordingLogger();
+  private final Log log = new Log(logged);
   private final ArrayDeque<Runnable> io = new ArrayDeque<>();
   private final ArrayDeque<Runnable> actorTasks = new ArrayDeque<>();
   private final List<ClientError> errors = new ArrayList<>();
   private final List<String> calls = new ArrayList<>();
   /** What the next opens throw, in turn (null: open fine). */
   private final ArrayDeque<StoreException.Kind> failures = new ArrayDeque<>();
+  /** What the opened store committed. */
+  private final List<StoreWrite> writes = new ArrayList<>();
+  /** Whether the opened store's writes fail. */
+  private boolean failWrites;
 
   private OfflineStore offline() {
-    SerialScheduler actor = new SerialScheduler(actorTasks::add, new VirtualTaskScheduler(), LOG);
-    return new OfflineStore(new Provider(), new SerialQueue(io::add, "I/O", LOG), actor, errors::add, 5, LOG);
+    SerialScheduler actor = new SerialScheduler(actorTasks::add, new VirtualTaskScheduler(), log);
+    return new OfflineStore(new Provider(), new SerialQueue(io::add, "I/O", log), actor, errors::add, 5, log);
   }
 
   private void runAll() {
@@ -106,40 +111,62 @@ class OfflineStoreTest {
     assertNull(page.get());
   }
 
-  private final class Provider implements ChatStoreProvider {
+  /** Opens a store with one room and one message, after the failures planted in {@link #failures}. */
+  @Test
+  void messagesKeptFromAReadGoToTheStoreInOneWrite() throws Exception {
+    OfflineStore offline = offline();
+    offline.open("me");
+    runAll();
+    offline.keep(Arrays.asList(message(1), message(2)));
+    offline.keep(Collections.<Message>emptyList());
+    runAll();
+    assertEquals(1, writes.size(), "one write for the page, none for an empty one");
+    assertEquals(2, writes.get(0).messages().size());
+  }
+
+  @Test
+  void aKeptPageTheStoreCannotWriteIsLoggedNotReported() throws Exception {
+    OfflineStore offline = offline();
+    offline.open("me");
+    runAll();
+    failWrites = true;
+    offline.keep(Collections.singletonList(message(1)));
+    runAll();
+    assertEquals(Collections.emptyList(), errors, "the store only misses a page: no error for the app");
+    assertTrue(logged.mentions("disk full"), String.valueOf(logged.lines));
+    assertTrue(offline.active(), "the store stays in use");
+  }
+
+  @Test
+  void nothingIsKeptBeforeTheStoreOpened() {
+    OfflineStore offline = offline();
+    offline.keep(Collections.singletonList(message(1)));
+    offline.open("me");
+    runAll();
+    assertEquals(Collections.emptyList(), writes);
+  }
+
+  private static Message message(long seq) {
+    return Message.builder().id("m" + seq).roomId("r1").seq(seq).rev(1).senderId("bob").clientMessageId("c" + seq)
+        .addPart(MessagePart.text("hi")).createdAt(1).build();
+  }
+
+  private final class Provider extends NoOpChatStore {
     @Override
     public ChatStore open(String userId) throws StoreException {
       calls.add("open " + userId);
       StoreException.Kind kind = failures.poll();
       if (kind != null) throw new StoreException(kind, "planted " + kind, null);
-      return new ChatStore() {
-        @Override
-        public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
-          return null;
-        }
-
-        @Override
-        public StoredState load() {
-          return StoredState.empty();
-        }
-
+      return new NoOpChatStore() {
         @Override
         public MessagePage messages(String roomId, MessageQuery query) {
-          Message m = Message.builder().id("m1").roomId(roomId).seq(1).rev(1).senderId("bob").clientMessageId("c1")
-              .addPart(MessagePart.text("hi")).createdAt(1).build();
-          return new MessagePage(Collections.singletonList(m), false, true);
+          return new MessagePage(Collections.singletonList(message(1)), false, true);
         }
 
         @Override
-        public void write(StoreWrite write) {
-        }
-
-        @Override
-        public void clear() {
-        }
-
-        @Override
-        public void close() {
+        public void write(StoreWrite write) throws StoreException {
+          if (failWrites) throw new StoreException(StoreException.Kind.IO, "disk full", null);
+          writes.add(write);
         }
 
         @Override

@@ -12,9 +12,7 @@ import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
-import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
-import dev.svc.chat.MessageQuery;
 import dev.svc.chat.RecoveryEvent;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.recovery.DeliverySink;
@@ -22,12 +20,9 @@ import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.SerialScheduler;
-import dev.svc.chat.store.ChatStore;
-import dev.svc.chat.store.ChatStoreProvider;
 import dev.svc.chat.store.StoreException;
 import dev.svc.chat.store.StoreWrite;
-import dev.svc.chat.store.StoredRoom;
-import dev.svc.chat.store.StoredState;
+import dev.svc.chat.testing.NoOpChatStore;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -170,48 +165,11 @@ class StoreJournalTest {
   }
 
   /** A store that records what it commits, or fails. */
-  private final class OneStore implements ChatStoreProvider, ChatStore {
-    @Override
-    public ChatStore open(String userId) {
-      return this;
-    }
-
-    @Override
-    public void delete(String userId) {
-    }
-
-    @Override
-    public dev.svc.chat.store.RoomDigest digest(String roomId, String userId, long readSeq, int recent, int limit) {
-      return null;
-    }
-
-    @Override
-    public StoredState load() {
-      return StoredState.empty();
-    }
-
-    @Override
-    public MessagePage messages(String roomId, MessageQuery query) {
-      return null;
-    }
-
+  private final class OneStore extends NoOpChatStore {
     @Override
     public void write(StoreWrite write) throws StoreException {
       if (failWrites) throw new StoreException(StoreException.Kind.IO, "disk full", null);
       if (!write.isEmpty()) committed.add(write);
-    }
-
-    @Override
-    public void clear() {
-    }
-
-    @Override
-    public void close() {
-    }
-
-    @Override
-    public List<StoredRoom> rooms() {
-      return new ArrayList<>();
     }
   }
 }

@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.ChatStoreProvider;
@@ -162,10 +163,18 @@ public final class SqliteChatStore implements ChatStoreProvider {
 
   /** Makes the database and its side files readable by their owner only, where the file system can say so. */
   private static void restrict(File file) throws StoreException {
+    restrict(file, p -> Files.exists(p));
+  }
+
+  /**
+   * As {@link #restrict(File)}, with {@code exists} as the check before each chmod. The check and the chmod are
+   * not atomic: another connection's close may delete a side file between the two (a test's check does so).
+   */
+  static void restrict(File file, Predicate<Path> exists) throws StoreException {
     try {
       for (String suffix : new String[] {"", SIDE_FILES[0], SIDE_FILES[1]}) {
         Path p = new File(file.getPath() + suffix).toPath();
-        if (!Files.exists(p) || !posix(p.getFileSystem().supportedFileAttributeViews())) continue;
+        if (!exists.test(p) || !posix(p.getFileSystem().supportedFileAttributeViews())) continue;
         try {
           if (!Files.getPosixFilePermissions(p).equals(OWNER_FILE)) Files.setPosixFilePermissions(p, OWNER_FILE);
         } catch (java.nio.file.NoSuchFileException gone) {

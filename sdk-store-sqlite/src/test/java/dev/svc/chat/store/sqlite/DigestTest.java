@@ -49,4 +49,24 @@ class DigestTest {
       store.close();
     }
   }
+
+  @Test
+  void aLongUnreadRunIsTheNewestUpToTheLimitInSeqOrder() throws Exception {
+    ChatStore store = SqliteChatStore.provider(dir).open("alice");
+    try {
+      StoreWrite w = new StoreWrite();
+      for (long seq = 1; seq <= 600; seq++) w.message(from(seq % 10 == 0 ? "alice" : "bob", seq));
+      store.write(w.watermarks("r", 600, 600));
+      RoomDigest d = store.digest("r", "alice", 100, 4, 301);
+      List<Long> bobs = new ArrayList<>();
+      for (long seq = 101; seq <= 600; seq++) {
+        if (seq % 10 != 0) bobs.add(seq); // bob's above the receipt, in seq order
+      }
+      assertEquals(bobs.subList(bobs.size() - 301, bobs.size()), seqs(d.unread()), "the newest 301, oldest first");
+      assertEquals(Arrays.asList(597L, 598L, 599L, 600L), seqs(d.recent()), "the newest four, the user's own too");
+      assertEquals(1, d.lowSeq());
+    } finally {
+      store.close();
+    }
+  }
 }

@@ -100,6 +100,27 @@ class SqliteFilesTest {
   }
 
   @Test
+  void aSideFileDeletedBetweenTheCheckAndTheChmodIsNoFailureAndTheNextIsStillRestricted() throws Exception {
+    assumeTrue(Files.getFileStore(dir.toPath()).supportsFileAttributeView("posix"), "a POSIX file system");
+    File db = new File(dir, "race.db");
+    File wal = new File(db.getPath() + "-wal");
+    File shm = new File(db.getPath() + "-shm");
+    for (File f : Arrays.asList(db, wal, shm)) {
+      assertTrue(f.createNewFile());
+      Files.setPosixFilePermissions(f.toPath(), PosixFilePermissions.fromString("rw-r--r--"));
+    }
+    // the check finds the WAL, then another connection's close deletes it before the chmod
+    SqliteChatStore.restrict(db, p -> {
+      boolean found = Files.exists(p);
+      if (p.equals(wal.toPath())) assertTrue(wal.delete());
+      return found;
+    });
+    assertFalse(wal.exists());
+    assertEquals("rw-------", mode(db));
+    assertEquals("rw-------", mode(shm), "the side file after the deleted one is restricted all the same");
+  }
+
+  @Test
   void deleteRemovesTheDatabaseAndItsSideFiles() throws Exception {
     SqliteChatStore provider = SqliteChatStore.provider(dir);
     ChatStore store = provider.open("alice");
