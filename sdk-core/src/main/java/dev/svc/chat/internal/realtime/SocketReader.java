@@ -54,6 +54,15 @@ final class SocketReader extends WebSocketListener {
 
   @Override
   public void onMessage(WebSocket webSocket, final String text) {
+    onText(text);
+  }
+
+  /**
+   * A text frame of the socket, on its reader thread. The frame is kept (queued, not copied) until the actor has
+   * read it, so its characters must not change once handed over: a String, or a transport's CharSequence of
+   * its own for this frame.
+   */
+  void onText(CharSequence text) {
     if (conn.abandoned) return;
     final long limit = conn.inboundLimit;
     if (text.length() > limit / 3) {
@@ -126,7 +135,7 @@ final class SocketReader extends WebSocketListener {
   private boolean scheduled;
 
   /** Queues a text frame (reader thread); the gate counts it until the actor takes it. */
-  private void text(String frame) {
+  private void text(CharSequence frame) {
     gate.queued();
     offer(frame);
   }
@@ -188,14 +197,14 @@ final class SocketReader extends WebSocketListener {
       for (int i = 0, n = items.size(); i < n; i++) {
         Object item = items.get(i);
         try {
-          if (item instanceof String) {
-            gate.taken();
-            if (!conn.abandoned) conn.onText((String) item);
-          } else if (item instanceof SocketIoPacket) {
+          if (item instanceof SocketIoPacket) {
             gate.taken();
             if (!conn.abandoned) conn.onEventFrame((SocketIoPacket) item);
-          } else {
+          } else if (item instanceof Runnable) {
             ((Runnable) item).run();
+          } else {
+            gate.taken();
+            if (!conn.abandoned) conn.onText((CharSequence) item);
           }
         } catch (Throwable t) {
           // a bug in the actor must not lose the rest of the batch
