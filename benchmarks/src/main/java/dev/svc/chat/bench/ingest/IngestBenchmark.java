@@ -20,7 +20,8 @@ import dev.svc.chat.bench.support.Report;
  * interleaved rounds; medians.
  *
  * <p>Arguments: {@code --events N} (default 500,000), {@code --rounds R} (default 5), {@code --warmups W}
- * (default 2), {@code --quick} (50,000 events, 3 rounds).
+ * (default 2), {@code --quick} (50,000 events, 3 rounds), {@code --only P1,P2} (only the consumers whose names
+ * start so: {@code ours}, {@code raw}, {@code OkHttp}, {@code socket}).
  *
  * <p>Why so many events and two warm-ups: the raw frame counter reads 200,000 frames in about 0.1 s, and
  * with one warm-up of that size its rate still climbed round after round (1.3M, 2.0M, ... 2.7M/s in one
@@ -43,14 +44,19 @@ public final class IngestBenchmark {
     consumers.put("raw OkHttp WebSocket (frame counter)", new IngestConsumer.RawOkHttp());
     consumers.put("OkHttp + Moshi (frame decoded to a class)", new IngestConsumer.OkHttpMoshi());
     consumers.put("socket.io-client-java 2.1.2", new IngestConsumer.SocketIoJava());
-    if (only != null) consumers.keySet().removeIf(k -> !k.startsWith(only));
+    if (only != null) {
+      List<String> prefixes = java.util.Arrays.asList(only.split(","));
+      consumers.keySet().removeIf(k -> prefixes.stream().noneMatch(k::startsWith));
+    }
 
     Feed feed = Feed.start(events);
     Map<String, double[]> rates = new LinkedHashMap<>();
     Map<String, double[]> cpu = new LinkedHashMap<>();
+    Map<String, double[]> alloc = new LinkedHashMap<>();
     for (String name : consumers.keySet()) {
       rates.put(name, new double[rounds]);
       cpu.put(name, new double[rounds]);
+      alloc.put(name, new double[rounds]);
     }
     try {
       for (int w = 0; w < warmups; w++) {
@@ -61,9 +67,11 @@ public final class IngestBenchmark {
       for (int r = 0; r < rounds; r++) {
         for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
           long cpu0 = processCpuNanos();
+          long bytes0 = allocatedBytes();
           double rate = c.getValue().run(feed.port, events);
           rates.get(c.getKey())[r] = rate;
           cpu.get(c.getKey())[r] = (processCpuNanos() - cpu0) / 1000.0 / events;
+          alloc.get(c.getKey())[r] = (allocatedBytes() - bytes0) / (double) events;
           System.err.printf("round %d %s: %.0f events/s%n", r + 1, c.getKey(), rate);
         }
       }
@@ -81,7 +89,7 @@ public final class IngestBenchmark {
         + " median of " + rounds + " interleaved rounds after " + warmups + " warm-up rounds of each, loopback, one"
         + " JVM.");
     Report.Table table = report.table("consumer", "events/s (median)", "runs", "ours ÷ this",
-        "JVM CPU µs/event (median)", "ours ÷ this (CPU)");
+        "JVM CPU µs/event (median)", "ours ÷ this (CPU)", "bytes allocated/event (median)");
     for (Map.Entry<String, double[]> e : rates.entrySet()) {
       List<String> runs = new ArrayList<>();
       for (double v : e.getValue()) runs.add(Report.num(v / 1000, 0) + "k");
@@ -89,7 +97,8 @@ public final class IngestBenchmark {
       double cpuMedian = Report.median(cpu.get(e.getKey()));
       table.row(e.getKey(), Report.num(median, 0), String.join(" / ", runs),
           rates.containsKey(ours) ? Report.ratio(Report.median(rates.get(ours)), median) : "-",
-          Report.num(cpuMedian, 2), cpu.containsKey(ours) ? Report.ratio(Report.median(cpu.get(ours)), cpuMedian) : "-");
+          Report.num(cpuMedian, 2), cpu.containsKey(ours) ? Report.ratio(Report.median(cpu.get(ours)), cpuMedian) : "-",
+          Report.num(Report.median(alloc.get(e.getKey())), 0));
     }
     table.end();
     if (rates.containsKey(ours) && rates.containsKey(raw)) {
@@ -131,6 +140,15 @@ public final class IngestBenchmark {
     }
     report.write(args);
     System.exit(0); // the peers' OkHttp clients keep non-daemon threads for a while
+  }
+
+  /**
+   * Bytes allocated on the heap by every thread of this JVM so far (threads that ended included): a count the
+   * other work on the machine does not disturb.
+   */
+  public static long allocatedBytes() {
+    return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+        .getTotalThreadAllocatedBytes();
   }
 
   /** CPU time of this JVM so far (every thread: reader, actor, callbacks, GC, JIT). */
