@@ -228,51 +228,51 @@ public final class FastMessageReader {
   private int name() {
     if (s[i] != '"') return -1;
     int start = i + 1;
-    int end = start;
-    while (s[end] != '"') {
-      if (s[end] < 0x20) return -1; // the frame's end (NUL) or a control character
-      end++;
-    }
-    int known = known(start, end - start);
+    int known = known(start);
     if (known >= 0) {
-      i = end + 1;
+      i = start + NAMES[known].length + 1;
       return known;
     }
-    end = stringEnd();
+    int end = stringEnd();
     if (end < 0) return -1;
     i = end + 1;
     return OTHER;
   }
 
-  /** The code of the Message field named by the {@code length} characters at {@code at}, or -1. */
-  private int known(int at, int length) {
+  /**
+   * The code of the Message field whose name starts at {@code at} and is followed by its closing quote, or -1:
+   * the candidate chosen by its first letters, then compared whole (the NUL after the frame stops a comparison
+   * at its end).
+   */
+  private int known(int at) {
     int candidate;
-    switch (length) {
-      case 2:
+    switch (s[at]) {
+      case 'i':
         candidate = ID;
         break;
-      case 3:
-        candidate = s[at] == 's' ? SEQ : REV;
+      case 'r':
+        candidate = s[at + 1] == 'o' ? ROOM_ID : s[at + 2] == 'v' ? REV : REACTIONS;
         break;
-      case 5:
+      case 's':
+        candidate = s[at + 2] == 'q' ? SEQ : SENDER_ID;
+        break;
+      case 'p':
         candidate = PARTS;
         break;
-      case 6:
-        candidate = ROOM_ID;
+      case 'c':
+        candidate = s[at + 1] == 'l' ? CLIENT_MESSAGE_ID : CREATED_AT;
         break;
-      case 8:
-        candidate = s[at] == 's' ? SENDER_ID : EDITED_AT;
+      case 'e':
+        candidate = EDITED_AT;
         break;
-      case 9:
-        candidate = s[at] == 'c' ? CREATED_AT : s[at] == 'd' ? DELETED_AT : REACTIONS;
-        break;
-      case 15:
-        candidate = CLIENT_MESSAGE_ID;
+      case 'd':
+        candidate = DELETED_AT;
         break;
       default:
         return -1;
     }
-    return matches(at, NAMES[candidate]) ? candidate : -1;
+    char[] name = NAMES[candidate];
+    return matches(at, name) && s[at + name.length] == '"' ? candidate : -1;
   }
 
   /** Takes {@code "word":}, the name of a part's field, if it is next. */
@@ -324,14 +324,20 @@ public final class FastMessageReader {
 
   /** Same as {@link #string}, as the cached instance when the same characters were read before. */
   private String cachedString() {
-    int end = stringEnd();
-    if (end < 0) return null;
+    if (s[i] != '"') return null;
     int start = i + 1;
+    int end = start;
+    int h = 0;
+    while (true) { // the scan of stringEnd and the hash in one pass
+      char c = s[end];
+      if (c == '"') break;
+      if (c == '\\' || c < 0x20) return null;
+      h = 31 * h + c;
+      end++;
+    }
     i = end + 1;
     int length = end - start;
     if (length > CACHE_MAX_LENGTH) return new String(s, start, length);
-    int h = 0;
-    for (int k = start; k < end; k++) h = 31 * h + s[k];
     int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
     if (cache == null) {
       cache = new String[CACHE_SLOTS];

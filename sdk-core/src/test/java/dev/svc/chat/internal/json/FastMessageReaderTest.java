@@ -250,12 +250,16 @@ class FastMessageReaderTest {
     // names of a Message field's length and first letter, which the reader must skip as unknown fields
     Message m = fastAndSame("{\"ix\":\"no\",\"sex\":9,\"rox\":1,\"parta\":[],\"roomIx\":\"no\",\"senderIx\":\"no\","
         + "\"editedAx\":1,\"createdAx\":\"no\",\"deletedAx\":1,\"reactionx\":{},\"clientMessageIx\":\"no\","
+        + "\"idx\":1,\"seqs\":2,\"partsx\":[],\"revision\":1,\"r\":1,\"\":0,\"s\":1,\"sen\":1,\"c\":1,"
         + BASE + ",\"parts\":[]}");
     assertEquals("m1", m.id());
     assertEquals("r1", m.roomId());
     assertEquals(7, m.seq());
-    String cut = frame("{" + BASE + ",\"parts\":[],\"rev");
-    assertNull(FastMessageReader.read(cut, cut.indexOf('{')), "a name cut at the frame's end");
+    for (String end : new String[] {"\"rev", "\"r", "\"", "\"s", "\"senderI"}) {
+      String cut = "42[\"new-message\",{" + BASE + ",\"parts\":[]," + end;
+      assertNull(FastMessageReader.read(cut, cut.indexOf('{')), "a name cut at the frame's end: " + end);
+      assertNull(new FastMessageReader().readWhole("{" + BASE + ",\"parts\":[]," + end), end);
+    }
     String required = frame("{\"id\":\"m1\",\"roomId\":\"r1\",\"seq\":7,\"senderId\":\"bob\",\"parts\":[],"
         + "\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"clientMessageIx\":\"c1\"}");
     assertNull(FastMessageReader.read(required, required.indexOf('{')), "a required field missing");
