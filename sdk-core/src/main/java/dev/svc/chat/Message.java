@@ -30,7 +30,9 @@ public final class Message {
     this.clientMessageId = require(b.clientMessageId, "clientMessageId");
     this.seq = b.seq;
     this.rev = b.rev;
-    this.parts = Collections.unmodifiableList(new ArrayList<>(b.parts));
+    // the commonest message has one part: one immutable list of one, not a copy and its wrapper
+    this.parts = b.parts.size() == 1 ? Collections.singletonList(b.parts.get(0))
+        : Collections.unmodifiableList(new ArrayList<>(b.parts));
     this.createdAt = b.createdAt;
     this.editedAt = b.editedAt;
     this.deletedAt = b.deletedAt;
@@ -240,7 +242,7 @@ public final class Message {
     private long seq;
     private long rev;
     private @Nullable String senderId;
-    private final List<MessagePart> parts = new ArrayList<>();
+    private final List<MessagePart> parts = new ArrayList<>(2);
     private @Nullable String clientMessageId;
     private long createdAt;
     private @Nullable Long editedAt;

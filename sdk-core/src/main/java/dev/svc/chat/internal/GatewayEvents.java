@@ -58,7 +58,7 @@ public final class GatewayEvents implements EventDecoder {
   /** Reads a payload straight from a frame's characters, or returns null to leave it to the adapter. */
   public interface FastReader<T> {
     /** Returns the payload starting at {@code start} in {@code frame}, as the event's only argument, or null. */
-    T read(String frame, int start);
+    T read(CharSequence frame, int start);
   }
 
   /**
@@ -95,13 +95,16 @@ public final class GatewayEvents implements EventDecoder {
         SocketIoCodec.checkArguments(event); // scanned on the fast path: not checked yet
         return null;
       }
-      read(event); // with this reader's buffers; a no-op for an event read ahead already
+      read(event, decoder); // with this reader's buffers; a no-op for an event read ahead already
       return decoder.event(event);
     }
 
     /** Reads {@code event}'s payload now if its decoder has a fast reader; never throws. */
     public void read(SocketIoPacket event) {
-      Decoder<?> decoder = byName.get(event.eventName);
+      read(event, byName.get(event.eventName));
+    }
+
+    private void read(SocketIoPacket event, Decoder<?> decoder) {
       if (decoder == null || decoder.fast == null || event.frame() == null) return;
       if (event.readAheadBy(decoder) != null) return; // read already (on the reader thread)
       try {

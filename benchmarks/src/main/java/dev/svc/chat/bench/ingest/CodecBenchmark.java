@@ -105,6 +105,12 @@ public class CodecBenchmark {
       throw new IllegalStateException("the frame does not decode");
     }
     boolean quick = java.util.Arrays.asList(args).contains("--quick");
+    // thread CPU time and bytes allocated per frame, outside JMH: counts that other work on the machine
+    // disturbs far less than throughput
+    CodecBenchmark bench = new CodecBenchmark();
+    Map<String, double[]> perFrame = new LinkedHashMap<>();
+    perFrame.put("fastPath", cpuPerFrame(bench::fastPath, quick));
+    perFrame.put("okHttpMoshiPeer", cpuPerFrame(bench::okHttpMoshiPeer, quick));
     Options options = new OptionsBuilder()
         .include(CodecBenchmark.class.getName() + "\\.")
         .forks(1)
@@ -138,6 +144,47 @@ public class CodecBenchmark {
       table.row(name, Report.num(s[0], 0), Report.num(s[1], 0), Report.ratio(fast, s[0]));
     }
     table.end();
+    int rounds = quick ? 3 : 8;
+    report.paragraph("The same two paths measured as the CPU time of the thread that runs them and the bytes it"
+        + " allocates, per frame (median of " + rounds + " rounds of " + Report.num(CPU_FRAMES, 0) + " frames after "
+        + "as many warm-up rounds, one thread, outside JMH): counts that the other work on the machine disturbs"
+        + " far less than a rate.");
+    Report.Table cpu = report.table("path", "thread CPU ns/frame (median)", "bytes allocated/frame",
+        "fastPath ÷ this (CPU)");
+    double fastCpu = perFrame.get("fastPath")[0];
+    for (Map.Entry<String, double[]> e : perFrame.entrySet()) {
+      cpu.row(e.getKey(), Report.num(e.getValue()[0], 0), Report.num(e.getValue()[1], 0),
+          Report.ratio(fastCpu, e.getValue()[0]));
+    }
+    cpu.end();
     report.write(args);
+  }
+
+  private static final int CPU_FRAMES = 200_000;
+
+  /** A path of the benchmark, as a plain call. */
+  interface Path {
+    Object run() throws Exception;
+  }
+
+  static Object sink;
+
+  /** Returns the median thread CPU ns per frame of {@code path} and its bytes allocated per frame. */
+  static double[] cpuPerFrame(Path path, boolean quick) throws Exception {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    int rounds = quick ? 3 : 8;
+    double[] cpu = new double[rounds];
+    double bytes = 0;
+    for (int r = -rounds; r < rounds; r++) {
+      long c0 = threads.getCurrentThreadCpuTime();
+      long b0 = threads.getCurrentThreadAllocatedBytes();
+      for (int k = 0; k < CPU_FRAMES; k++) sink = path.run();
+      if (r >= 0) {
+        cpu[r] = (threads.getCurrentThreadCpuTime() - c0) / (double) CPU_FRAMES;
+        bytes = (threads.getCurrentThreadAllocatedBytes() - b0) / (double) CPU_FRAMES;
+      }
+    }
+    return new double[] {Report.median(cpu), bytes};
   }
 }

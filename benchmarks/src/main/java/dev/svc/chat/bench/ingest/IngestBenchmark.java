@@ -20,7 +20,8 @@ import dev.svc.chat.bench.support.Report;
  * interleaved rounds; medians.
  *
  * <p>Arguments: {@code --events N} (default 500,000), {@code --rounds R} (default 5), {@code --warmups W}
- * (default 2), {@code --quick} (50,000 events, 3 rounds).
+ * (default 2), {@code --quick} (50,000 events, 3 rounds), {@code --only P1,P2} (only the consumers whose names
+ * start so: {@code ours}, {@code raw}, {@code OkHttp}, {@code socket}).
  *
  * <p>Why so many events and two warm-ups: the raw frame counter reads 200,000 frames in about 0.1 s, and
  * with one warm-up of that size its rate still climbed round after round (1.3M, 2.0M, ... 2.7M/s in one
@@ -43,14 +44,19 @@ public final class IngestBenchmark {
     consumers.put("raw OkHttp WebSocket (frame counter)", new IngestConsumer.RawOkHttp());
     consumers.put("OkHttp + Moshi (frame decoded to a class)", new IngestConsumer.OkHttpMoshi());
     consumers.put("socket.io-client-java 2.1.2", new IngestConsumer.SocketIoJava());
-    if (only != null) consumers.keySet().removeIf(k -> !k.startsWith(only));
+    if (only != null) {
+      List<String> prefixes = java.util.Arrays.asList(only.split(","));
+      consumers.keySet().removeIf(k -> prefixes.stream().noneMatch(k::startsWith));
+    }
 
     Feed feed = Feed.start(events);
     Map<String, double[]> rates = new LinkedHashMap<>();
     Map<String, double[]> cpu = new LinkedHashMap<>();
+    Map<String, double[]> alloc = new LinkedHashMap<>();
     for (String name : consumers.keySet()) {
       rates.put(name, new double[rounds]);
       cpu.put(name, new double[rounds]);
+      alloc.put(name, new double[rounds]);
     }
     try {
       for (int w = 0; w < warmups; w++) {
@@ -61,9 +67,11 @@ public final class IngestBenchmark {
       for (int r = 0; r < rounds; r++) {
         for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
           long cpu0 = processCpuNanos();
+          long bytes0 = allocatedBytes();
           double rate = c.getValue().run(feed.port, events);
           rates.get(c.getKey())[r] = rate;
           cpu.get(c.getKey())[r] = (processCpuNanos() - cpu0) / 1000.0 / events;
+          alloc.get(c.getKey())[r] = (allocatedBytes() - bytes0) / (double) events;
           System.err.printf("round %d %s: %.0f events/s%n", r + 1, c.getKey(), rate);
         }
       }
@@ -81,7 +89,7 @@ public final class IngestBenchmark {
         + " median of " + rounds + " interleaved rounds after " + warmups + " warm-up rounds of each, loopback, one"
         + " JVM.");
     Report.Table table = report.table("consumer", "events/s (median)", "runs", "ours ÷ this",
-        "JVM CPU µs/event (median)", "ours ÷ this (CPU)");
+        "JVM CPU µs/event (median)", "ours ÷ this (CPU)", "bytes allocated/event (median)");
     for (Map.Entry<String, double[]> e : rates.entrySet()) {
       List<String> runs = new ArrayList<>();
       for (double v : e.getValue()) runs.add(Report.num(v / 1000, 0) + "k");
@@ -89,7 +97,8 @@ public final class IngestBenchmark {
       double cpuMedian = Report.median(cpu.get(e.getKey()));
       table.row(e.getKey(), Report.num(median, 0), String.join(" / ", runs),
           rates.containsKey(ours) ? Report.ratio(Report.median(rates.get(ours)), median) : "-",
-          Report.num(cpuMedian, 2), cpu.containsKey(ours) ? Report.ratio(Report.median(cpu.get(ours)), cpuMedian) : "-");
+          Report.num(cpuMedian, 2), cpu.containsKey(ours) ? Report.ratio(Report.median(cpu.get(ours)), cpuMedian) : "-",
+          Report.num(Report.median(alloc.get(e.getKey())), 0));
     }
     table.end();
     if (rates.containsKey(ours) && rates.containsKey(raw)) {
@@ -107,32 +116,47 @@ public final class IngestBenchmark {
           + " The last two columns are the JVM's CPU time per event over a round (every thread: the socket's"
           + " reader, the engine, the callbacks, GC and JIT), which the other work on the machine disturbs far"
           + " less than the rates.");
-      report.paragraph("Where the time goes (JFR of this benchmark, ours alone). Before this round the engine"
-          + " thread had 82 % of the samples, 86 % of them in FastMessageReader (the Message, its parts and"
-          + " substrings), while the socket's reader thread idled (7 %). Now the reader scans each event's head"
-          + " and, while 256 or more frames wait for the engine, reads its Message too, with a reader of its"
-          + " own (a reused buffer, repeated room and sender ids as one String); the engine reads the rest and"
-          + " runs the ledger. With the reader reading ahead (a mark of 16) the read was split between the"
-          + " reader (about 64 % of the samples, three quarters of them the read) and the engine (about 30 %);"
-          + " the ledger, the batch hand-offs and the callbacks are a few percent. Ours alone, 3 interleaved runs"
-          + " of each variant on a loaded machine (300,000 events, 3 rounds): before, 296k to 444k events/s at"
-          + " 2.20 to 2.37 µs of CPU per event; the Message read on the engine only, with the reused reader and"
-          + " the cheaper ledger, 233k to 474k at 2.00 to 2.23 µs; read ahead from 16 frames waiting, 366k to"
-          + " 610k at 2.80 to 3.73 µs (two threads touch each event: smaller batches, more wake-ups); read ahead"
-          + " from 256, the mark kept, 387k to 519k at 2.20 to 2.93 µs.");
+      report.paragraph("Where the time goes (JFR of this benchmark, ours alone: CPU samples every 1 ms and"
+          + " allocation samples, 300,000 events, 2 warm-up and 3 measured rounds, on a loaded machine). Before"
+          + " issue 21 the three largest costs in our code were: the Message's field names (a String switch, its"
+          + " hashCode and String.charAt compares: 16 % of the samples); scanning and copying the Message's"
+          + " strings (15 % in the string scan, 5 % in the cache of repeated ids), with five new Strings per"
+          + " message (the event name, id, clientMessageId, createdAt, the text); and the allocations around"
+          + " them, 1,374 bytes per event against the raw counter's 400 (a parts list grown to 10 slots then"
+          + " copied, a copy of the handlers per event, the event name's substring and its hash). Now the names"
+          + " are matched in place by their first letters, timestamps parsed in place, the gateway's event names"
+          + " are one String each, a one-part list is a singleton and the handlers an array shared until they"
+          + " change: about 1,080 bytes and three new Strings per event (id, clientMessageId, the text, which the"
+          + " app keeps), and one frame's decode (the codec section's fastPath) fell from 590 to 630 ns of"
+          + " thread CPU to 476 to 500 (the two builds alternated, 8 × 500,000 frames each). The three largest"
+          + " costs now: the string scan (16 %), the field names (9 %) and the repeated-id cache (6 %), which"
+          + " touch each character once; OkHttp's read and its String per frame on the reader thread, which"
+          + " also reads ahead while the engine is behind (that thread had 67 % of the samples); and the"
+          + " wake-ups: per 1.5 million events the JFR counts 10.7k parks of the engine's thread, 11.5k of the"
+          + " callbacks' and 21.5k of Okio's watchdog (OkHttp arms its read timeout for every read inside a"
+          + " frame; about 0.13 µs of CPU per event on that thread alone, which the raw counter pays too).");
       report.paragraph("What bounds it on 2 cores is CPU, not waiting: the raw counter spends "
-          + Report.num(rawCpu, 2) + " µs per frame, ours " + Report.num(oursCpu, 2) + " µs per event, about 1 µs"
-          + " of it the Message read (the codec section's fastPath: a 341-char frame into an immutable Message"
-          + " of nine fields, a part and five new Strings) and the rest OkHttp's read and String, the ledger,"
-          + " two thread hand-offs per batch and GC. 0.60× of raw here is " + Report.num(needed, 0) + " events/s:"
-          + " even spread perfectly over both cores, with nothing left for the Node feed, that allows "
-          + Report.num(2e6 / needed, 2) + " µs of CPU per event, less than ours spends. What would close more:"
-          + " a Message read from OkHttp's bytes without a String per frame (OkHttp 4 offers no such hook),"
-          + " fewer new Strings per Message (ids are unique per message and the app keeps them), and fewer"
-          + " wake-ups between the reader, the engine and the callbacks.");
+          + Report.num(rawCpu, 2) + " µs per frame, ours " + Report.num(oursCpu, 2) + " µs per event, about"
+          + " 0.5 µs of it the Message read and the rest OkHttp's read and String, the ledger, the hand-offs"
+          + " between threads, GC and JIT. 0.60× of raw here is " + Report.num(needed, 0) + " events/s: even"
+          + " spread perfectly over both cores, with nothing left for the Node feed, that allows "
+          + Report.num(2e6 / needed, 2) + " µs of CPU per event. What would close more: a transport that hands"
+          + " over text without a String per frame (the decode path reads any CharSequence as it is), Okio's"
+          + " watchdog (a read timeout of 0 on the SDK's WebSocket client would remove it, but a socket stalled"
+          + " inside a frame would then be found by the Engine.IO ping timeout instead of OkHttp's read"
+          + " timeout: not changed), and fewer wake-ups between the reader, the engine and the callbacks.");
     }
     report.write(args);
     System.exit(0); // the peers' OkHttp clients keep non-daemon threads for a while
+  }
+
+  /**
+   * Bytes allocated on the heap by every thread of this JVM so far (threads that ended included): a count the
+   * other work on the machine does not disturb.
+   */
+  public static long allocatedBytes() {
+    return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+        .getTotalThreadAllocatedBytes();
   }
 
   /** CPU time of this JVM so far (every thread: reader, actor, callbacks, GC, JIT). */

@@ -3,9 +3,9 @@ package dev.svc.chat.internal.events;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import dev.svc.chat.EventHandler;
@@ -25,7 +25,7 @@ import dev.svc.chat.Subscription;
  */
 public final class EventHub {
   /** Created by the first {@link #on} (safely published: volatile); null while no handler was ever registered. */
-  private volatile ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers;
+  private volatile ConcurrentMap<EventType<?>, Handlers> handlers;
   private final CallbackExecutor callbacks;
   private final Log log;
   /** Events published and not yet handled. */
@@ -53,10 +53,10 @@ public final class EventHub {
 
   /** Registers {@code handler} for {@code type}. */
   public <T> Subscription on(EventType<T> type, EventHandler<T> handler) {
-    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = handlers();
-    CopyOnWriteArrayList<Registration<?>> list = handlers.get(type);
+    ConcurrentMap<EventType<?>, Handlers> handlers = handlers();
+    Handlers list = handlers.get(type);
     if (list == null) {
-      CopyOnWriteArrayList<Registration<?>> created = new CopyOnWriteArrayList<>();
+      Handlers created = new Handlers();
       list = handlers.putIfAbsent(type, created);
       if (list == null) list = created;
     }
@@ -65,8 +65,8 @@ public final class EventHub {
     return registration;
   }
 
-  private ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers() {
-    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> map = handlers;
+  private ConcurrentMap<EventType<?>, Handlers> handlers() {
+    ConcurrentMap<EventType<?>, Handlers> map = handlers;
     if (map == null) {
       synchronized (this) {
         map = handlers;
@@ -78,18 +78,18 @@ public final class EventHub {
 
   /** Returns whether any handler is registered for {@code type}. */
   public boolean hasHandlers(EventType<?> type) {
-    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = this.handlers;
-    CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
-    return list != null && !list.isEmpty();
+    ConcurrentMap<EventType<?>, Handlers> handlers = this.handlers;
+    Handlers list = handlers == null ? null : handlers.get(type);
+    return list != null && list.registrations.length > 0;
   }
 
   /** Delivers {@code payload} to the handlers of {@code type} registered now, on the callback executor. */
   public <T> void publish(final EventType<T> type, final T payload) {
-    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = this.handlers;
-    CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
-    if (list == null || list.isEmpty()) return;
+    ConcurrentMap<EventType<?>, Handlers> handlers = this.handlers;
+    Object[] registrations = handlers == null ? null : registrations(handlers.get(type));
+    if (registrations == null) return;
     UNDELIVERED.incrementAndGet(this);
-    callbacks.execute(new Delivery<>(type, list.toArray(), payload, false));
+    callbacks.execute(new Delivery<>(type, registrations, payload, false));
   }
 
   /**
@@ -97,11 +97,17 @@ public final class EventHub {
    * (never ahead of one published after it): for connection state changes, which must not wait behind a backlog.
    */
   public <T> void publishAhead(final EventType<T> type, final T payload) {
-    ConcurrentMap<EventType<?>, CopyOnWriteArrayList<Registration<?>>> handlers = this.handlers;
-    CopyOnWriteArrayList<Registration<?>> list = handlers == null ? null : handlers.get(type);
-    if (list == null || list.isEmpty()) return;
+    ConcurrentMap<EventType<?>, Handlers> handlers = this.handlers;
+    Object[] registrations = handlers == null ? null : registrations(handlers.get(type));
+    if (registrations == null) return;
     UNDELIVERED.incrementAndGet(this);
-    callbacks.executeAhead(new Delivery<>(type, list.toArray(), payload, true));
+    callbacks.executeAhead(new Delivery<>(type, registrations, payload, true));
+  }
+
+  /** The handlers registered now, shared by every delivery until the next change (never changed in place). */
+  private static Object[] registrations(Handlers list) {
+    Object[] now = list == null ? null : list.registrations;
+    return now == null || now.length == 0 ? null : now;
   }
 
   /**
@@ -182,13 +188,41 @@ public final class EventHub {
     }
   }
 
+  /**
+   * The handlers of one event type: an array replaced whole at each registration or removal, so that an event
+   * published takes the array as it is (a snapshot without a copy per event).
+   */
+  private static final class Handlers {
+    private static final Object[] NONE = new Object[0];
+    volatile Object[] registrations = NONE;
+
+    synchronized void add(Registration<?> r) {
+      Object[] now = registrations;
+      Object[] next = Arrays.copyOf(now, now.length + 1);
+      next[now.length] = r;
+      registrations = next;
+    }
+
+    synchronized void remove(Registration<?> r) {
+      Object[] now = registrations;
+      for (int k = 0; k < now.length; k++) {
+        if (now[k] != r) continue;
+        Object[] next = new Object[now.length - 1];
+        System.arraycopy(now, 0, next, 0, k);
+        System.arraycopy(now, k + 1, next, k, now.length - k - 1);
+        registrations = next;
+        return;
+      }
+    }
+  }
+
   private static final class Registration<T> implements Subscription {
     final EventType<T> type;
     final EventHandler<T> handler;
-    private final CopyOnWriteArrayList<Registration<?>> list;
+    private final Handlers list;
     volatile boolean active = true;
 
-    Registration(EventType<T> type, EventHandler<T> handler, CopyOnWriteArrayList<Registration<?>> list) {
+    Registration(EventType<T> type, EventHandler<T> handler, Handlers list) {
       this.type = type;
       this.handler = handler;
       this.list = list;

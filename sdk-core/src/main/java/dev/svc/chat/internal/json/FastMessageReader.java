@@ -1,6 +1,8 @@
 package dev.svc.chat.internal.json;
 
+import java.nio.CharBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import dev.svc.chat.Message;
@@ -20,6 +22,28 @@ public final class FastMessageReader {
   /** Strings longer than this are never cached. */
   private static final int CACHE_MAX_LENGTH = 64;
   private static final char[] NONE = new char[0];
+
+  /** The Message's fields, by code: {@link #NAMES}{@code [code]} spells field {@code code}. */
+  private static final int ID = 0;
+  private static final int ROOM_ID = 1;
+  private static final int SEQ = 2;
+  private static final int SENDER_ID = 3;
+  private static final int PARTS = 4;
+  private static final int CLIENT_MESSAGE_ID = 5;
+  private static final int CREATED_AT = 6;
+  private static final int EDITED_AT = 7;
+  private static final int DELETED_AT = 8;
+  private static final int REACTIONS = 9;
+  private static final int REV = 10;
+  /** A field of another name (skipped). */
+  private static final int OTHER = 11;
+  private static final char[][] NAMES = chars("id", "roomId", "seq", "senderId", "parts", "clientMessageId",
+      "createdAt", "editedAt", "deletedAt", "reactions", "rev");
+  private static final char[] TYPE = "type".toCharArray();
+  private static final char[] TEXT = "text".toCharArray();
+  private static final char[] NULL = "null".toCharArray();
+  private static final char[] TRUE = "true".toCharArray();
+  private static final char[] FALSE = "false".toCharArray();
 
   /**
    * The frame's characters and a NUL after them: one bulk copy into a buffer this reader keeps, then plain
@@ -49,12 +73,12 @@ public final class FastMessageReader {
    * closing {@code ]} of the event's arguments; null when this reader does not take it. A new reader each
    * call: for a stream of frames, keep one reader and call {@link #readMessage}.
    */
-  public static Message read(String frame, int start) {
+  public static Message read(CharSequence frame, int start) {
     return new FastMessageReader().readMessage(frame, start);
   }
 
   /** Same as {@link #read}, with this reader's buffer and cache; not thread-safe. */
-  public Message readMessage(String frame, int start) {
+  public Message readMessage(CharSequence frame, int start) {
     return read(frame, start, true);
   }
 
@@ -62,16 +86,16 @@ public final class FastMessageReader {
    * Returns the message that is the whole of {@code json} (as {@link MessageJsonAdapter} writes one, such as a
    * stored row); null when this reader does not take it. With this reader's buffer and cache; not thread-safe.
    */
-  public Message readWhole(String json) {
+  public Message readWhole(CharSequence json) {
     return read(json, 0, false);
   }
 
-  private Message read(String text, int start, boolean inEvent) {
+  private Message read(CharSequence text, int start, boolean inEvent) {
     if (start < 0) return null;
     int n = text.length();
     try {
       if (s.length <= n) s = new char[Math.max(n + 1, s.length + s.length / 2)];
-      text.getChars(0, n, s, 0);
+      copy(text, n);
       s[n] = 0;
       i = start;
       Message m = message();
@@ -82,94 +106,102 @@ public final class FastMessageReader {
     }
   }
 
+  /** Copies the frame's {@code n} characters into {@link #s}: in bulk where its class allows. */
+  private void copy(CharSequence text, int n) {
+    if (text instanceof String) {
+      ((String) text).getChars(0, n, s, 0);
+    } else if (text instanceof StringBuilder) {
+      ((StringBuilder) text).getChars(0, n, s, 0);
+    } else if (text instanceof CharBuffer && ((CharBuffer) text).hasArray()) {
+      CharBuffer b = (CharBuffer) text;
+      System.arraycopy(b.array(), b.arrayOffset() + b.position(), s, 0, n);
+    } else {
+      for (int k = 0; k < n; k++) s[k] = text.charAt(k);
+    }
+  }
+
   private Message message() {
     if (!take('{')) return null;
     Message.Builder b = Message.builder();
     int seen = 0;
     if (take('}')) return null;
     do {
-      String name = name();
-      if (name == null || !take(':')) return null;
+      int name = name();
+      if (name < 0 || !take(':')) return null;
       switch (name) {
-        case "id":
+        case ID:
           b.id(nonEmpty());
-          seen |= 1;
           break;
-        case "roomId":
+        case ROOM_ID:
           b.roomId(nonEmptyCached());
-          seen |= 2;
           break;
-        case "seq":
+        case SEQ:
           b.seq(atLeast(1));
-          seen |= 4;
           break;
-        case "senderId":
+        case SENDER_ID:
           b.senderId(nonEmptyCached());
-          seen |= 8;
           break;
-        case "parts":
-          List<MessagePart> parts = parts();
-          if (parts == null) return null;
-          b.parts(parts);
-          seen |= 16;
+        case PARTS:
+          if (!parts(b)) return null;
           break;
-        case "clientMessageId":
+        case CLIENT_MESSAGE_ID:
           b.clientMessageId(nonEmpty());
-          seen |= 32;
           break;
-        case "createdAt":
-          b.createdAt(IsoTimestamps.parse(nonEmpty()));
-          seen |= 64;
+        case CREATED_AT:
+          b.createdAt(timestamp());
           break;
-        case "editedAt":
-          b.editedAt(takeNull() ? null : IsoTimestamps.parse(nonEmpty()));
+        case EDITED_AT:
+          b.editedAt(takeNull() ? null : timestamp());
           break;
-        case "deletedAt":
-          b.deletedAt(takeNull() ? null : IsoTimestamps.parse(nonEmpty()));
+        case DELETED_AT:
+          b.deletedAt(takeNull() ? null : timestamp());
           break;
-        case "reactions":
+        case REACTIONS:
           if (!takeNull() && !reactions(b)) return null;
           break;
-        case "rev":
+        case REV:
           if (!takeNull()) b.rev(atLeast(0));
           break;
         default:
           if (!skipValue(0)) return null;
       }
+      seen |= 1 << name;
     } while (take(','));
-    if (!take('}') || seen != 127) return null;
+    // required: id, roomId, seq, senderId, parts, clientMessageId, createdAt
+    if (!take('}') || (seen & 127) != 127) return null;
     return b.build();
   }
 
-  private List<MessagePart> parts() {
-    if (!take('[')) return null;
-    List<MessagePart> parts = new ArrayList<>(2);
-    if (take(']')) return parts;
+  /** Adds the parts to {@code b}; false when this reader does not take them. */
+  private boolean parts(Message.Builder b) {
+    if (!take('[')) return false;
+    b.parts(Collections.<MessagePart>emptyList()); // a repeated field: the last one counts
+    if (take(']')) return true;
     do {
-      if (!take('{')) return null;
+      if (!take('{')) return false;
       String type = null;
       String text = null;
       if (!take('}')) {
         do {
-          if (takeKey("type")) {
+          if (takeKey(TYPE)) {
             type = takeNull() ? null : cachedString();
-          } else if (takeKey("text")) {
+          } else if (takeKey(TEXT)) {
             if (takeNull()) {
               text = null;
             } else {
               text = string();
-              if (text == null) return null;
+              if (text == null) return false;
             }
           } else {
-            return null; // other fields are kept raw by the adapter
+            return false; // other fields are kept raw by the adapter
           }
         } while (take(','));
-        if (!take('}')) return null;
+        if (!take('}')) return false;
       }
-      if (type == null || type.isEmpty()) return null;
-      parts.add(MessagePart.builder(type).text(text).build());
+      if (type == null || type.isEmpty()) return false;
+      b.addPart(MessagePart.builder(type).text(text).build());
     } while (take(','));
-    return take(']') ? parts : null;
+    return take(']');
   }
 
   private boolean reactions(Message.Builder b) {
@@ -192,72 +224,69 @@ public final class FastMessageReader {
     return take('}');
   }
 
-  /** A field name: one of the Message's (the constant itself, for the switch), or any other. */
-  private String name() {
-    if (s[i] != '"') return null;
+  /** A field name: the code of one of the Message's, or {@link #OTHER}; -1 when this reader does not take it. */
+  private int name() {
+    if (s[i] != '"') return -1;
     int start = i + 1;
-    int end = start;
-    while (s[end] != '"') {
-      if (s[end] < 0x20) return null; // the frame's end (NUL) or a control character
-      end++;
-    }
-    String known = known(start, end - start);
-    if (known != null) {
-      i = end + 1;
+    int known = known(start);
+    if (known >= 0) {
+      i = start + NAMES[known].length + 1;
       return known;
     }
-    return string();
+    int end = stringEnd();
+    if (end < 0) return -1;
+    i = end + 1;
+    return OTHER;
   }
 
-  /** The Message field named by the {@code length} characters at {@code at}, or null: by length, then one char. */
-  private String known(int at, int length) {
-    String candidate;
-    switch (length) {
-      case 2:
-        candidate = "id";
+  /**
+   * The code of the Message field whose name starts at {@code at} and is followed by its closing quote, or -1:
+   * the candidate chosen by its first letters, then compared whole (the NUL after the frame stops a comparison
+   * at its end).
+   */
+  private int known(int at) {
+    int candidate;
+    switch (s[at]) {
+      case 'i':
+        candidate = ID;
         break;
-      case 3:
-        candidate = s[at] == 's' ? "seq" : "rev";
+      case 'r':
+        candidate = s[at + 1] == 'o' ? ROOM_ID : s[at + 2] == 'v' ? REV : REACTIONS;
         break;
-      case 5:
-        candidate = "parts";
+      case 's':
+        candidate = s[at + 2] == 'q' ? SEQ : SENDER_ID;
         break;
-      case 6:
-        candidate = "roomId";
+      case 'p':
+        candidate = PARTS;
         break;
-      case 8:
-        candidate = s[at] == 's' ? "senderId" : "editedAt";
+      case 'c':
+        candidate = s[at + 1] == 'l' ? CLIENT_MESSAGE_ID : CREATED_AT;
         break;
-      case 9:
-        candidate = s[at] == 'c' ? "createdAt" : s[at] == 'd' ? "deletedAt" : "reactions";
+      case 'e':
+        candidate = EDITED_AT;
         break;
-      case 15:
-        candidate = "clientMessageId";
+      case 'd':
+        candidate = DELETED_AT;
         break;
       default:
-        return null;
+        return -1;
     }
-    return matches(at, candidate) ? candidate : null;
+    char[] name = NAMES[candidate];
+    return matches(at, name) && s[at + name.length] == '"' ? candidate : -1;
   }
 
   /** Takes {@code "word":}, the name of a part's field, if it is next. */
-  private boolean takeKey(String word) {
-    int n = word.length();
+  private boolean takeKey(char[] word) {
+    int n = word.length;
     if (s[i] != '"' || !matches(i + 1, word) || s[i + 1 + n] != '"' || s[i + 2 + n] != ':') return false;
     i += n + 3;
     return true;
   }
 
+  /** Whether {@code word} is at {@code at}; the NUL after the frame stops a comparison at its end. */
   private boolean matches(int at, char[] word) {
     for (int k = 0, n = word.length; k < n; k++) {
       if (s[at + k] != word[k]) return false;
-    }
-    return true;
-  }
-
-  private boolean matches(int at, String word) {
-    for (int k = 0, n = word.length(); k < n; k++) {
-      if (s[at + k] != word.charAt(k)) return false;
     }
     return true;
   }
@@ -281,7 +310,7 @@ public final class FastMessageReader {
       integer();
       return true;
     }
-    return literal("null") || literal("true") || literal("false");
+    return literal(NULL) || literal(TRUE) || literal(FALSE);
   }
 
   /** A string without escapes or control characters; null (nothing consumed past it) otherwise. */
@@ -295,14 +324,20 @@ public final class FastMessageReader {
 
   /** Same as {@link #string}, as the cached instance when the same characters were read before. */
   private String cachedString() {
-    int end = stringEnd();
-    if (end < 0) return null;
+    if (s[i] != '"') return null;
     int start = i + 1;
+    int end = start;
+    int h = 0;
+    while (true) { // the scan of stringEnd and the hash in one pass
+      char c = s[end];
+      if (c == '"') break;
+      if (c == '\\' || c < 0x20) return null;
+      h = 31 * h + c;
+      end++;
+    }
     i = end + 1;
     int length = end - start;
     if (length > CACHE_MAX_LENGTH) return new String(s, start, length);
-    int h = 0;
-    for (int k = start; k < end; k++) h = 31 * h + s[k];
     int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
     if (cache == null) {
       cache = new String[CACHE_SLOTS];
@@ -368,15 +403,30 @@ public final class FastMessageReader {
   }
 
   private boolean takeNull() {
-    return literal("null");
+    return literal(NULL);
   }
 
-  private boolean literal(String word) {
+  private boolean literal(char[] word) {
     if (!matches(i, word)) return false;
-    char next = s[i + word.length()];
+    char next = s[i + word.length];
     if (next != ',' && next != '}' && next != ']') return false;
-    i += word.length();
+    i += word.length;
     return true;
+  }
+
+  /** A timestamp string, read in place (no String made of it). */
+  private long timestamp() {
+    int end = stringEnd();
+    if (end < 0 || end == i + 1) throw new IllegalArgumentException("not a non-empty string");
+    long v = IsoTimestamps.parse(s, i + 1, end);
+    i = end + 1;
+    return v;
+  }
+
+  private static char[][] chars(String... words) {
+    char[][] out = new char[words.length][];
+    for (int k = 0; k < words.length; k++) out[k] = words[k].toCharArray();
+    return out;
   }
 
   private boolean take(char c) {

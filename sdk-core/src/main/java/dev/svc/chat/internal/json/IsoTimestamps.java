@@ -26,50 +26,60 @@ public final class IsoTimestamps {
    * @throws IllegalArgumentException if the text is not such a timestamp
    */
   public static long parse(String text) {
-    int n = text.length();
-    if (n < 20 || text.charAt(4) != '-' || text.charAt(7) != '-'
-        || (text.charAt(10) != 'T' && text.charAt(10) != 't')
-        || text.charAt(13) != ':' || text.charAt(16) != ':') {
-      throw invalid(text);
+    return parse(text.toCharArray(), 0, text.length());
+  }
+
+  /**
+   * Returns the epoch milliseconds of the timestamp in {@code s} from {@code from} to {@code to} (exclusive), as
+   * {@link #parse(String)} does, without making a String of it.
+   *
+   * @throws IllegalArgumentException if those characters are not such a timestamp
+   */
+  public static long parse(char[] s, int from, int to) {
+    int n = to - from;
+    if (n < 20 || s[from + 4] != '-' || s[from + 7] != '-'
+        || (s[from + 10] != 'T' && s[from + 10] != 't')
+        || s[from + 13] != ':' || s[from + 16] != ':') {
+      throw invalid(s, from, to);
     }
-    int year = digits(text, 0, 4);
-    int month = digits(text, 5, 7);
-    int day = digits(text, 8, 10);
-    int hour = digits(text, 11, 13);
-    int minute = digits(text, 14, 16);
-    int second = digits(text, 17, 19);
+    int year = digits(s, from, 0, 4, to);
+    int month = digits(s, from, 5, 7, to);
+    int day = digits(s, from, 8, 10, to);
+    int hour = digits(s, from, 11, 13, to);
+    int minute = digits(s, from, 14, 16, to);
+    int second = digits(s, from, 17, 19, to);
     if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)
         || hour > 23 || minute > 59 || second > 60) {
-      throw invalid(text);
+      throw invalid(s, from, to);
     }
     int i = 19;
     int millis = 0;
-    if (text.charAt(i) == '.') {
+    if (s[from + i] == '.') {
       int start = ++i;
-      while (i < n && isDigit(text.charAt(i))) i++;
+      while (i < n && isDigit(s[from + i])) i++;
       int count = i - start;
-      if (count < 1 || count > 9) throw invalid(text);
+      if (count < 1 || count > 9) throw invalid(s, from, to);
       for (int k = 0; k < 3; k++) {
-        millis = millis * 10 + (k < count ? text.charAt(start + k) - '0' : 0);
+        millis = millis * 10 + (k < count ? s[from + start + k] - '0' : 0);
       }
     }
-    if (i >= n) throw invalid(text);
+    if (i >= n) throw invalid(s, from, to);
     long offsetMinutes;
-    char c = text.charAt(i);
+    char c = s[from + i];
     if ((c == 'Z' || c == 'z') && i == n - 1) {
       offsetMinutes = 0;
-    } else if ((c == '+' || c == '-') && i + 6 == n && text.charAt(i + 3) == ':') {
-      int oh = digits(text, i + 1, i + 3);
-      int om = digits(text, i + 4, i + 6);
-      if (oh > 23 || om > 59) throw invalid(text);
+    } else if ((c == '+' || c == '-') && i + 6 == n && s[from + i + 3] == ':') {
+      int oh = digits(s, from, i + 1, i + 3, to);
+      int om = digits(s, from, i + 4, i + 6, to);
+      if (oh > 23 || om > 59) throw invalid(s, from, to);
       offsetMinutes = (c == '+' ? 1 : -1) * (oh * 60L + om);
     } else {
-      throw invalid(text);
+      throw invalid(s, from, to);
     }
     long days = daysFromCivil(year, month, day);
     long secs = days * 86_400L + hour * 3_600L + minute * 60L + Math.min(second, 59) - offsetMinutes * 60L;
     long epochMillis = secs * 1000L + millis;
-    if (!inRange(epochMillis)) throw invalid(text); // an offset moved it out of years 0000 to 9999
+    if (!inRange(epochMillis)) throw invalid(s, from, to); // an offset moved it out of years 0000 to 9999
     return epochMillis;
   }
 
@@ -119,11 +129,12 @@ public final class IsoTimestamps {
     }
   }
 
-  private static int digits(String s, int from, int to) {
+  /** The number in the digits of {@code s} at {@code base + from} to {@code base + to}, within the text's {@code end}. */
+  private static int digits(char[] s, int base, int from, int to, int end) {
     int v = 0;
     for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      if (!isDigit(c)) throw invalid(s);
+      char c = s[base + i];
+      if (!isDigit(c)) throw invalid(s, base, end);
       v = v * 10 + (c - '0');
     }
     return v;
@@ -139,7 +150,7 @@ public final class IsoTimestamps {
     return sb.append(s);
   }
 
-  private static IllegalArgumentException invalid(String text) {
-    return new IllegalArgumentException("not an ISO-8601 UTC timestamp: " + text);
+  private static IllegalArgumentException invalid(char[] s, int from, int to) {
+    return new IllegalArgumentException("not an ISO-8601 UTC timestamp: " + new String(s, from, to - from));
   }
 }

@@ -121,7 +121,7 @@ final class GatewayConnection {
   // ---------------------------------------------------------------- reading (actor)
 
   /** A text frame of this socket, read by the strict codecs (the reader left it as text: not a plain event). */
-  void onText(String text) {
+  void onText(CharSequence text) {
     if (handshake != null) {
       // an event the reader did not scan (the read-ahead stage is off): the fast path, as from the reader
       SocketIoPacket event = SocketIoCodec.fastEvent(text);

@@ -44,7 +44,7 @@ public final class InboundGate {
   private final LongSupplier clock;
   /** Whether events may be shed (recovery restores them). */
   private final boolean sheds;
-  /** Text frames queued for the actor and not yet taken. */
+  /** Text frames queued for the actor and not yet taken (a batch's frames: until the whole batch was read). */
   private final AtomicInteger frames = new AtomicInteger();
   /** Whether the reader sheds (set by a wait that timed out; cleared once the backlog is low). */
   private volatile boolean shedding;
@@ -62,9 +62,9 @@ public final class InboundGate {
     frames.incrementAndGet();
   }
 
-  /** The actor took a queued frame. */
-  void taken() {
-    frames.decrementAndGet();
+  /** The actor took {@code count} queued frames. */
+  void taken(int count) {
+    if (count > 0) frames.addAndGet(-count);
   }
 
   /** Returns how many frames wait for the actor. */

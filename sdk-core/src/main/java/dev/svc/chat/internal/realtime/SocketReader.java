@@ -54,6 +54,15 @@ final class SocketReader extends WebSocketListener {
 
   @Override
   public void onMessage(WebSocket webSocket, final String text) {
+    onText(text);
+  }
+
+  /**
+   * A text frame of the socket, on its reader thread. The frame is kept (queued, not copied) until the actor has
+   * read it, so its characters must not change once handed over: a String, or a transport's CharSequence of
+   * its own for this frame.
+   */
+  void onText(CharSequence text) {
     if (conn.abandoned) return;
     final long limit = conn.inboundLimit;
     if (text.length() > limit / 3) {
@@ -115,6 +124,8 @@ final class SocketReader extends WebSocketListener {
 
   // ---------------------------------------------------------------- the hand-off to the actor
 
+  /** Frames of a batch read before the gate's count of waiting frames is updated. */
+  private static final int TAKEN_STEP = 64;
   /** Batches up to this size keep their list; a larger one's lists are dropped once the queue is idle. */
   private static final int SMALL_BATCH = 16;
   private final Object lock = new Object();
@@ -126,7 +137,7 @@ final class SocketReader extends WebSocketListener {
   private boolean scheduled;
 
   /** Queues a text frame (reader thread); the gate counts it until the actor takes it. */
-  private void text(String frame) {
+  private void text(CharSequence frame) {
     gate.queued();
     offer(frame);
   }
@@ -181,21 +192,32 @@ final class SocketReader extends WebSocketListener {
     if (more) actor.execute(drain); // after whatever else waits on the actor: timers and commands keep their turn
   }
 
-  /** Hands a batch to the connection, in order; what the batch delivers reaches the app as one batch too. */
+  /**
+   * Hands a batch to the connection, in order; what the batch delivers reaches the app as one batch too. The
+   * gate counts the batch's frames as waiting until {@value #TAKEN_STEP} of them (or the batch) were read: one
+   * update of the count shared with the reader thread per step, not per frame. Meanwhile the events they
+   * published are counted by the hub as well, so the backlog may be over-counted by up to a step.
+   */
   private void read(List<Object> items) {
+    int frames = 0;
     listener.onInboundBatch(true);
     try {
       for (int i = 0, n = items.size(); i < n; i++) {
         Object item = items.get(i);
         try {
-          if (item instanceof String) {
-            gate.taken();
-            if (!conn.abandoned) conn.onText((String) item);
-          } else if (item instanceof SocketIoPacket) {
-            gate.taken();
-            if (!conn.abandoned) conn.onEventFrame((SocketIoPacket) item);
-          } else {
+          if (item instanceof Runnable) {
             ((Runnable) item).run();
+            continue;
+          }
+          if (++frames == TAKEN_STEP) {
+            gate.taken(frames);
+            frames = 0;
+          }
+          if (conn.abandoned) continue;
+          if (item instanceof SocketIoPacket) {
+            conn.onEventFrame((SocketIoPacket) item);
+          } else {
+            conn.onText((CharSequence) item);
           }
         } catch (Throwable t) {
           // a bug in the actor must not lose the rest of the batch
@@ -203,6 +225,7 @@ final class SocketReader extends WebSocketListener {
         }
       }
     } finally {
+      gate.taken(frames);
       listener.onInboundBatch(false);
     }
   }

@@ -19,13 +19,13 @@ public final class EngineIoCodec {
   }
 
   /** Returns the packet in a text frame. */
-  public static EngineIoPacket decode(String frame) throws MalformedFrameException {
-    if (frame.isEmpty()) throw new MalformedFrameException("empty Engine.IO frame");
+  public static EngineIoPacket decode(CharSequence frame) throws MalformedFrameException {
+    if (frame.length() == 0) throw new MalformedFrameException("empty Engine.IO frame");
     int t = frame.charAt(0) - '0';
     if (t < 0 || t >= TYPES.length) {
       throw new MalformedFrameException("unknown Engine.IO packet type: " + abbreviate(frame));
     }
-    return new EngineIoPacket(TYPES[t], frame.substring(1));
+    return new EngineIoPacket(TYPES[t], frame.subSequence(1, frame.length()).toString());
   }
 
   /** Returns the text frame of a packet. */
@@ -93,12 +93,12 @@ public final class EngineIoCodec {
   }
 
   /** Returns {@code s}, cut to 200 characters for a log or error message. */
-  public static String abbreviate(String s) {
-    return s.length() <= 200 ? s : s.substring(0, 200) + "...(" + s.length() + " chars)";
+  public static String abbreviate(CharSequence s) {
+    return s.length() <= 200 ? s.toString() : s.subSequence(0, 200) + "...(" + s.length() + " chars)";
   }
 
   /** Returns the UTF-8 length of {@code s} without encoding it. */
-  public static long utf8Size(String s) {
+  public static long utf8Size(CharSequence s) {
     long size = 0;
     for (int i = 0, n = s.length(); i < n; i++) {
       char c = s.charAt(i);

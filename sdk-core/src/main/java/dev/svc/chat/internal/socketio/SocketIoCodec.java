@@ -149,16 +149,25 @@ public final class SocketIoCodec {
   }
 
   /**
+   * The names the gateway sends (contract.md, server to client): the fast path returns these very instances for
+   * them, so a frame costs no String for its name and every map keyed by the name finds its hash computed.
+   */
+  private static final String[] GATEWAY_NAMES = {
+      "new-message", "message-updated", "typing", "tenant-presence", "room-read", "call-invite", "call-accepted",
+      "call-declined", "call-ended", "session-expired"};
+
+  /**
    * The fast path of the commonest frame, an Engine.IO MESSAGE carrying a Socket.IO EVENT of the default
    * namespace without an ack id: {@code 42["name",...]}. Reads the type, the name and where the arguments
    * start straight from the frame, without copying or encoding it; the arguments are read once, later, by
    * whoever decodes the payload ({@link #arguments}). Returns null for any other frame, and for a name this
    * scan does not take (escapes, control characters, non-ASCII, a reserved name, spaces): {@link #decode} then reads
-   * the frame strictly, as ever.
+   * the frame strictly, as ever. The packet keeps {@code frame} itself (not a copy), so its characters must not
+   * change afterwards.
    *
    * @param frame a whole text frame, Engine.IO type included
    */
-  public static SocketIoPacket fastEvent(String frame) {
+  public static SocketIoPacket fastEvent(CharSequence frame) {
     int n = frame.length();
     if (n < 5 || frame.charAt(0) != '4' || frame.charAt(1) != '2' || frame.charAt(2) != '['
         || frame.charAt(3) != '"') {
@@ -183,9 +192,24 @@ public final class SocketIoCodec {
     } else {
       return null;
     }
-    String name = frame.substring(4, i);
-    if (isReserved(name)) return null;
+    String name = gatewayName(frame, 4, i);
+    if (name == null) {
+      name = frame.subSequence(4, i).toString();
+      if (isReserved(name)) return null;
+    }
     return new SocketIoPacket(frame, 2, argsStart, name);
+  }
+
+  /** Returns the gateway's name spelled by {@code frame} from {@code start} to {@code end}, or null. */
+  static String gatewayName(CharSequence frame, int start, int end) {
+    int length = end - start;
+    for (String name : GATEWAY_NAMES) {
+      if (name.length() != length) continue;
+      int k = 0;
+      while (k < length && frame.charAt(start + k) == name.charAt(k)) k++;
+      if (k == length) return name;
+    }
+    return null;
   }
 
   /**
@@ -201,7 +225,9 @@ public final class SocketIoCodec {
       if (event.argsStart >= 0) {
         // String.getBytes is an intrinsic (a plain copy for the usual all-ASCII frame), many times faster
         // than encoding char by char; the frame's head is ASCII, so argsStart is a byte offset too
-        byte[] utf8 = event.frame.getBytes(StandardCharsets.UTF_8);
+        // (a transport's CharSequence other than a String is made one here: only a frame the fast reader left
+        // to Moshi, such as a message with an escape, comes this way)
+        byte[] utf8 = event.frame.toString().getBytes(StandardCharsets.UTF_8);
         buffer.write(utf8, event.argsStart, utf8.length - event.argsStart);
       } else {
         buffer.writeByte(']');
@@ -240,7 +266,7 @@ public final class SocketIoCodec {
     return c >= '0' && c <= '9';
   }
 
-  private static MalformedFrameException malformed(String why, String text) {
+  private static MalformedFrameException malformed(String why, CharSequence text) {
     return new MalformedFrameException(why + ": " + EngineIoCodec.abbreviate(text));
   }
 }

@@ -25,9 +25,10 @@ public final class SocketIoPacket {
   private String data;
   /**
    * The whole text frame of an event read on the fast path ({@link SocketIoCodec#fastEvent}), or null: its
-   * payload is read from the frame itself, never copied.
+   * payload is read from the frame itself, never copied. The transport's own text (a String from OkHttp, an
+   * assembled CharSequence from another transport), which nobody changes once it was handed over.
    */
-  final String frame;
+  final CharSequence frame;
   /** Where the payload starts in {@link #frame}; where the arguments after the name start is {@link #argsStart}. */
   final int dataStart;
   /** Where the arguments after the event name start in {@link #frame}, or -1 when there are none. */
@@ -54,7 +55,7 @@ public final class SocketIoPacket {
   }
 
   /** An EVENT read on the fast path: its payload stays in {@code frame}. */
-  SocketIoPacket(String frame, int dataStart, int argsStart, String eventName) {
+  SocketIoPacket(CharSequence frame, int dataStart, int argsStart, String eventName) {
     this.type = Type.EVENT;
     this.namespace = DEFAULT_NAMESPACE;
     this.ackId = NO_ACK;
@@ -67,7 +68,7 @@ public final class SocketIoPacket {
   }
 
   /** Returns the whole frame of an event read on the fast path, else null. */
-  public String frame() {
+  public CharSequence frame() {
     return frame;
   }
 
@@ -94,7 +95,7 @@ public final class SocketIoPacket {
   public String data() {
     String d = data;
     if (d == null) {
-      d = frame.substring(dataStart);
+      d = frame.subSequence(dataStart, frame.length()).toString();
       data = d;
     }
     return d;

@@ -1,6 +1,8 @@
 package dev.svc.chat.internal.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.Subscription;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import org.junit.jupiter.api.Test;
@@ -65,5 +68,26 @@ class EventHubTest {
     assertEquals(Arrays.asList("message 1", "message 2", "caught up", "message 3"), seen);
     hub.whenCaughtUp(() -> seen.add("at once"));
     assertEquals("at once", seen.get(seen.size() - 1));
+  }
+
+  @Test
+  void anEventGoesToTheHandlersRegisteredWhenItWasPublishedThatAreStillRegistered() {
+    Subscription a = hub.on(EventType.NEW_MESSAGE, m -> seen.add("a " + m.seq()));
+    Subscription b = hub.on(EventType.NEW_MESSAGE, m -> seen.add("b " + m.seq()));
+    hub.on(EventType.NEW_MESSAGE, m -> seen.add("c " + m.seq()));
+    hub.publish(EventType.NEW_MESSAGE, message(1));
+    hub.on(EventType.NEW_MESSAGE, m -> seen.add("d " + m.seq())); // after 1 was published: gets 2 only
+    b.remove(); // before 1 was handled: skipped for it too
+    hub.publish(EventType.NEW_MESSAGE, message(2));
+    runAll();
+    assertEquals(Arrays.asList("a 1", "c 1", "a 2", "c 2", "d 2"), seen);
+    b.remove(); // twice: nothing changes
+    a.remove();
+    seen.clear();
+    hub.publish(EventType.NEW_MESSAGE, message(3));
+    runAll();
+    assertEquals(Arrays.asList("c 3", "d 3"), seen);
+    assertTrue(hub.hasHandlers(EventType.NEW_MESSAGE));
+    assertFalse(hub.hasHandlers(EventType.TYPING));
   }
 }

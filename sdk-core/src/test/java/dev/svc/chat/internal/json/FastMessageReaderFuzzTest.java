@@ -39,6 +39,9 @@ class FastMessageReaderFuzzTest {
     Message fast = reader.readMessage(event.frame(), event.argsStart());
     // the same reader again: its buffer and its cache of repeated strings change nothing
     assertEquals(fast, reader.readMessage(event.frame(), event.argsStart()), frame);
+    // from a transport's CharSequence (not a String), with the same reader: the same message, or none
+    assertEquals(fast, reader.readMessage(new StringBuilder(frame), event.argsStart()), frame);
+    assertEquals(fast, reader.readMessage(java.nio.CharBuffer.wrap(frame), event.argsStart()), frame);
 
     Message adapter;
     try {

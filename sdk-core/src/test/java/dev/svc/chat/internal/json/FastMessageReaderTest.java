@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import java.nio.CharBuffer;
+
 import dev.svc.chat.Message;
 import dev.svc.chat.internal.GatewayEvents;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
@@ -81,7 +83,11 @@ class FastMessageReaderTest {
     };
     for (String message : others) {
       String frame = frame(message);
-      assertNull(FastMessageReader.read(frame, frame.indexOf('{') < 0 ? 17 : frame.indexOf('{')), message);
+      int start = frame.indexOf('{') < 0 ? 17 : frame.indexOf('{');
+      assertNull(FastMessageReader.read(frame, start), message);
+      for (CharSequence chars : charSequences(frame)) {
+        assertNull(FastMessageReader.read(chars, start), chars.getClass() + ": " + message);
+      }
     }
     String twoArguments = "42[\"new-message\",{" + BASE + ",\"parts\":[]},1]";
     assertNull(FastMessageReader.read(twoArguments, 17));
@@ -154,5 +160,108 @@ class FastMessageReaderTest {
     SocketIoPacket unknown = SocketIoCodec.fastEvent("42[\"something-new\",{}]");
     ahead.read(unknown); // an event this SDK does not know: nothing read, nothing thrown
     assertNull(unknown.readAheadBy(decoder));
+  }
+
+  /**
+   * The frame as each kind of CharSequence a transport may hand over: a StringBuilder, a CharBuffer on an array
+   * whose frame starts past the array's start, a read-only CharBuffer (no array), and one read through charAt.
+   */
+  private static CharSequence[] charSequences(String frame) {
+    char[] padded = ("xx" + frame + "yy").toCharArray();
+    CharBuffer sliced = CharBuffer.wrap(padded, 2, frame.length()).slice();
+    CharSequence plain = new CharSequence() {
+      @Override
+      public int length() {
+        return frame.length();
+      }
+
+      @Override
+      public char charAt(int index) {
+        return frame.charAt(index);
+      }
+
+      @Override
+      public CharSequence subSequence(int start, int end) {
+        return frame.subSequence(start, end);
+      }
+
+      @Override
+      public String toString() {
+        return frame;
+      }
+    };
+    return new CharSequence[] {new StringBuilder(frame), sliced, CharBuffer.wrap(frame), plain};
+  }
+
+  @Test
+  void readsTheSameMessageFromEveryKindOfCharSequence() throws Exception {
+    String message = "{" + BASE + ",\"rev\":3,\"parts\":[{\"type\":\"text\",\"text\":\"héllo 👋\"}],"
+        + "\"editedAt\":\"2026-11-21T10:00:01.000Z\",\"reactions\":{\"x\":[\"bob\"]}}";
+    Message expected = fastAndSame(message);
+    String frame = frame(message);
+    FastMessageReader reader = new FastMessageReader();
+    for (CharSequence chars : charSequences(frame)) {
+      assertEquals(expected, reader.readMessage(chars, frame.indexOf('{')), chars.getClass().getName());
+      assertEquals(expected, FastMessageReader.read(chars, frame.indexOf('{')), chars.getClass().getName());
+      // the head scan and the decoder take it too, without a String of the frame
+      SocketIoPacket event = SocketIoCodec.fastEvent(chars);
+      assertNotNull(event, chars.getClass().getName());
+      assertSame(chars, event.frame());
+      assertEquals(expected, GatewayEvents.STANDARD.forName("new-message").decode(event));
+    }
+  }
+
+  @Test
+  void aFrameFromACharSequenceThatTheReaderLeavesIsReadByTheAdapterWithItsErrors() throws Exception {
+    GatewayEvents.Decoder<?> decoder = GatewayEvents.STANDARD.forName("new-message");
+    String escaped = frame("{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"a\\\"b\"}]}");
+    String noParts = frame("{" + BASE + "}");
+    String notJson = frame("{" + BASE + ",\"parts\":[}");
+    for (CharSequence chars : charSequences(escaped)) {
+      Message m = (Message) decoder.decode(SocketIoCodec.fastEvent(chars));
+      assertEquals("a\"b", m.parts().get(0).text(), chars.getClass().getName());
+    }
+    for (CharSequence chars : charSequences(noParts)) {
+      SocketIoPacket event = SocketIoCodec.fastEvent(chars);
+      com.squareup.moshi.JsonDataException e =
+          org.junit.jupiter.api.Assertions.assertThrows(com.squareup.moshi.JsonDataException.class,
+              () -> decoder.decode(event), chars.getClass().getName());
+      assertEquals(true, e.getMessage().contains("parts"), e.getMessage());
+    }
+    for (CharSequence chars : charSequences(notJson)) {
+      SocketIoPacket event = SocketIoCodec.fastEvent(chars);
+      org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> decoder.decode(event),
+          chars.getClass().getName());
+    }
+  }
+
+  @Test
+  void aMessageOfOnePartKeepsItsPartsUnmodifiable() {
+    String frame = frame("{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}]}");
+    Message m = FastMessageReader.read(frame, frame.indexOf('{'));
+    assertEquals(1, m.parts().size());
+    org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class,
+        () -> m.parts().add(m.parts().get(0)));
+    org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, () -> m.parts().clear());
+  }
+
+  @Test
+  void fieldNamesAreMatchedWholeNotByLengthAndFirstLetter() throws Exception {
+    // names of a Message field's length and first letter, which the reader must skip as unknown fields
+    Message m = fastAndSame("{\"ix\":\"no\",\"sex\":9,\"rox\":1,\"parta\":[],\"roomIx\":\"no\",\"senderIx\":\"no\","
+        + "\"editedAx\":1,\"createdAx\":\"no\",\"deletedAx\":1,\"reactionx\":{},\"clientMessageIx\":\"no\","
+        + "\"idx\":1,\"seqs\":2,\"partsx\":[],\"revision\":1,\"r\":1,\"\":0,\"s\":1,\"sen\":1,\"c\":1,"
+        + BASE + ",\"parts\":[]}");
+    assertEquals("m1", m.id());
+    assertEquals("r1", m.roomId());
+    assertEquals(7, m.seq());
+    for (String end : new String[] {"\"rev", "\"r", "\"", "\"s", "\"senderI"}) {
+      String cut = "42[\"new-message\",{" + BASE + ",\"parts\":[]," + end;
+      assertNull(FastMessageReader.read(cut, cut.indexOf('{')), "a name cut at the frame's end: " + end);
+      assertNull(new FastMessageReader().readWhole("{" + BASE + ",\"parts\":[]," + end), end);
+    }
+    String required = frame("{\"id\":\"m1\",\"roomId\":\"r1\",\"seq\":7,\"senderId\":\"bob\",\"parts\":[],"
+        + "\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"clientMessageIx\":\"c1\"}");
+    assertNull(FastMessageReader.read(required, required.indexOf('{')), "a required field missing");
   }
 }

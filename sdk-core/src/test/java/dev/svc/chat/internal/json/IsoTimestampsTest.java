@@ -65,4 +65,26 @@ class IsoTimestampsTest {
         "2026-11-21T10:00:00+0100", "20x6-11-21T10:00:00Z", "2026-11-21T10:00:00.0000000000Z"};
     for (String b : bad) assertThrows(IllegalArgumentException.class, () -> IsoTimestamps.parse(b), b);
   }
+
+  @Test
+  void parsesATimestampInPlaceWithinLongerText() {
+    String[] good = {"2026-11-21T10:00:00.000Z", "2026-11-21T10:00:00Z", "2026-11-21T10:00:00.123456789+05:30",
+        "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z"};
+    for (String g : good) {
+      // digits and a 'Z' on both sides: the parse must read from `from` to `to` and nothing else
+      char[] text = ("9\"" + g + "\"Z9").toCharArray();
+      assertEquals(IsoTimestamps.parse(g), IsoTimestamps.parse(text, 2, 2 + g.length()), g);
+    }
+    String[] bad = {"", "2026-11-21", "2026-11-21T10:00:00", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z",
+        "2026-11-21T24:00:00Z", "2026-11-21T10:00:00.Z", "2026-11-21T10:00:00.000", "2026-11-21 10:00:00Z",
+        "2026-11-21T10:00:00+0100", "20x6-11-21T10:00:00Z", "2026-11-21T10:00:00.0000000000Z",
+        "0000-01-01T00:00:00+01:00"};
+    for (String b : bad) {
+      // what follows the slice would complete some of them: it must not be read
+      char[] text = ("\"" + b + "Z.000Z\"").toCharArray();
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> IsoTimestamps.parse(text, 1, 1 + b.length()), b);
+      assertEquals("not an ISO-8601 UTC timestamp: " + b, e.getMessage());
+    }
+  }
 }

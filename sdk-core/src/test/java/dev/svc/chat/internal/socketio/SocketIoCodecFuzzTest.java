@@ -44,7 +44,10 @@ class SocketIoCodecFuzzTest {
   void fastEvent(byte[] data) {
     String frame = new String(data, StandardCharsets.UTF_8);
     SocketIoPacket fast = SocketIoCodec.fastEvent(frame);
+    // a transport's CharSequence (not a String) is scanned exactly as the String
+    assertEquals(fast, SocketIoCodec.fastEvent(new StringBuilder(frame)), frame);
     if (fast == null) return;
+    assertEquals(fast.eventName, SocketIoCodec.fastEvent(java.nio.CharBuffer.wrap(frame)).eventName, frame);
     SocketIoPacket strict = null;
     try {
       strict = SocketIoCodec.decode(frame.substring(1));

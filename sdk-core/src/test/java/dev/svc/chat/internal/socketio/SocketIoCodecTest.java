@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.squareup.moshi.JsonReader;
@@ -155,5 +156,40 @@ class SocketIoCodecTest {
       assertNotNull(event, bad);
       assertThrows(MalformedFrameException.class, () -> SocketIoCodec.checkArguments(event), bad);
     }
+  }
+
+  @Test
+  void theFastPathGivesTheGatewaysNamesAsOneInstanceEach() {
+    for (String name : new String[] {"new-message", "message-updated", "typing", "tenant-presence", "room-read",
+        "call-invite", "call-accepted", "call-declined", "call-ended", "session-expired"}) {
+      String frame = "42[\"" + name + "\",{}]";
+      assertSame(name, SocketIoCodec.fastEvent(frame).eventName, name);
+      assertSame(name, SocketIoCodec.fastEvent(new StringBuilder(frame)).eventName, name);
+    }
+    // names close to the gateway's are read as they are, and a reserved name is still left to decode
+    for (String name : new String[] {"new-messagf", "new-messag", "new-message2", "typinG", "e", "call-ende"}) {
+      assertEquals(name, SocketIoCodec.fastEvent("42[\"" + name + "\",{}]").eventName);
+    }
+    assertNull(SocketIoCodec.fastEvent("42[\"connect\",{}]"));
+    assertNull(SocketIoCodec.fastEvent(new StringBuilder("42[\"disconnect\"]")));
+  }
+
+  @Test
+  void theFastPathReadsACharSequenceAsAString() throws Exception {
+    String frame = "42[\"new-message\",{\"id\":\"m1\"},2]";
+    SocketIoPacket fromChars = SocketIoCodec.fastEvent(java.nio.CharBuffer.wrap(frame));
+    assertEquals(SocketIoCodec.fastEvent(frame), fromChars);
+    assertEquals(frame.substring(2), fromChars.data());
+    JsonReader r = SocketIoCodec.arguments(fromChars);
+    r.beginObject();
+    assertEquals("id", r.nextName());
+    assertEquals("m1", r.nextString());
+    r.endObject();
+    SocketIoCodec.endArguments(r);
+    for (String other : new String[] {"42[\"e\\\"x\",1]", "42[\"e\",]", "421[\"e\"]", "42[\"e\"]x"}) {
+      assertNull(SocketIoCodec.fastEvent(new StringBuilder(other)), other);
+    }
+    SocketIoPacket bad = SocketIoCodec.fastEvent(new StringBuilder("42[\"x\",{]"));
+    assertThrows(MalformedFrameException.class, () -> SocketIoCodec.checkArguments(bad));
   }
 }
