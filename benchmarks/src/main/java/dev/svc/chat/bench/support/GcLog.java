@@ -61,8 +61,8 @@ public final class GcLog {
     public record Pauses(int count, double longestMillis, double totalMillis) {
         @Override
         public String toString() {
-            if (count < 0) {
-                return "-";
+            if (count <= 0) {
+                return count < 0 ? "-" : "0";
             }
             return Double.isNaN(longestMillis)
                     ? String.format(java.util.Locale.ROOT, "%d, %.0f ms in all", count, totalMillis)
