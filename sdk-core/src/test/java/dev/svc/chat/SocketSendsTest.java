@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.svc.chat.internal.outbox.SendRoute;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.Frames;
@@ -147,7 +148,7 @@ class SocketSendsTest {
     List<CompletableFuture<Message>> sent = new ArrayList<>();
     for (int i = 0; i < 60; i++) sent.add(client.sendMessage("r1", parts));
     Await.until("all queued", () -> client.pendingSends().size() == 60);
-    int inFlight = 2 * 1024 * 1024 / (10 * (4 + 4_000)); // the characters of type and text of each part
+    int inFlight = SendRoute.WINDOW_CHARS / (10 * (4 + 4_000)); // the characters of type and text of each part
     long bytes = 0;
     List<GatewaySession.Emit> emits = new ArrayList<>();
     for (int i = 0; i < inFlight; i++) {

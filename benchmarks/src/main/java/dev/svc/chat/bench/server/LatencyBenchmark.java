@@ -184,7 +184,8 @@ public final class LatencyBenchmark {
                     selfThreads, ProcessCounters.wakeUpsByThread(ProcessHandle.current().pid()), n));
             double[] got = Arrays.copyOf(latencies, n);
             return new Point(rate, sent, n, Report.percentile(got, 50), Report.percentile(got, 99),
-                    Report.percentile(got, 99.9), maxUnanswered, Cost.of(serverCounted, n, serverGc.pausesSince(serverGcMark)),
+                    Report.percentile(got, 99.9), maxUnanswered,
+                    Cost.of(serverCounted, n, serverGc.pausesSince(serverGcMark)),
                     Cost.of(selfCounted, n, new GcLog.Pauses((int) (gc[0] - gcBefore[0]), Double.NaN,
                             gc[1] - gcBefore[1])));
         }
@@ -274,10 +275,10 @@ public final class LatencyBenchmark {
             + " in development runs before the change the most sends unanswered at once at 5,000/s was 2,535 and"
             + " 17,234, 80 to 540 times the window (p50 270 ms and 3.4 s), with collector pauses of 9 to 436 ms"
             + " in both JVMs on the loaded machine (their `-Xlog:safepoint` shows no other stop: young collections"
-            + " and cleanups, reached within 0.3 to 44 ms while threads waited for a core). The window is now 256 sends a room (and at most 2 Mi characters"
-            + " of parts, so that large sends stay far below OkHttp's 16 MiB queue of outgoing frames, which"
-            + " closes the socket when it overflows): 5,000/s flows through round trips up to 51 ms, and a backlog"
-            + " drains as fast as the two processes work. The counts table gives each round's most sends"
+            + " and cleanups, reached within 0.3 to 44 ms while threads waited for a core). The window is now 256"
+            + " sends a room (and at most 1 Mi characters of parts, so that large sends stay far below OkHttp's"
+            + " 16 MiB queue of outgoing frames, which closes the socket when it overflows): 5,000/s flows"
+            + " through round trips up to 51 ms, and a backlog drains as fast as the two processes work. The counts table gives each round's most sends"
             + " unanswered: beyond 256 they waited in the outbox for the window.\n\n"
             + "The server's writer pool woke for almost every frame: before the change, in development runs,"
             + " 0.3 to 2.1 writer wake-ups a message (2.1 at 1,000/s while the machine kept up; fewer when it did"

@@ -17,8 +17,8 @@ import dev.svc.chat.internal.realtime.SocketSendChannel;
  *       {@value #SOCKET_WINDOW} (and at most {@link #WINDOW_CHARS} characters of parts). The server reads a
  *       connection's events in order and stores each before it reads the next, and after a retryable refusal it
  *       refuses that room's later sends on the connection until the refused one is sent again: so sends in flight
- *       on one connection are stored in the order sent, and a refused one is never overtaken. The rule holds per connection only: two socket routes are equal only
- *       when they are of the same connection.
+ *       on one connection are stored in the order sent, and a refused one is never overtaken. The rule holds
+ *       per connection only: two socket routes are equal only when they are of the same connection.
  * </ul>
  *
  * <p>Attempts of a room in flight are all on one route: before a room changes route (REST to socket, or one
@@ -35,9 +35,11 @@ public abstract class SendRoute {
   /**
    * The characters of the parts of one room's sends in flight at once (beyond the first): large sends fill the
    * window sooner, so that what a room has in flight stays far below OkHttp's 16 MiB queue of outgoing frames,
-   * which closes the socket when it overflows (2 Mi characters are at most 6 MiB of UTF-8).
+   * which closes the socket when it overflows. Frames are at most the gateway's {@code maxPayload} (64 KiB on the
+   * reference server), so 1 Mi characters are at most 3 MiB of UTF-8 a room (48 frames of three-byte characters),
+   * where 32 frames of any text could be 2 MiB.
    */
-  public static final int WINDOW_CHARS = 2 * 1024 * 1024;
+  public static final int WINDOW_CHARS = 1024 * 1024;
 
   /** Over REST, one send of a room in flight at a time. */
   public static final SendRoute REST = new Rest();
