@@ -159,7 +159,7 @@ public interface ChatClient extends AutoCloseable {
    * same id returns the first message and emits nothing new, so an app may retry freely, but it need not:
    * the outbox retries with backoff and the same id on network errors, 5xx answers and {@code 429} (waiting
    * at least its {@code Retry-After}). Sends to one room are stored in call order: over REST one is in flight
-   * at a time; over the socket, where the server offers it, up to 32 are in flight on the one ordered
+   * at a time; over the socket, where the server offers it, up to 256 are in flight on the one ordered
    * connection, which the server handles in order (after a retryable failure the room's later sends wait and
    * follow the failed one again, in order). Rooms do not wait for each other. Sends are made only while
    * {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the

@@ -392,7 +392,7 @@ public final class SvcOptions {
     /**
      * Sets whether sends may go over the gateway's WebSocket. A service that offers it in its answer to the
      * Socket.IO CONNECT (the reference server does: see docs/protocol.md, "Extension: sends over the socket")
-     * then gets up to 32 sends per room in flight on the one ordered connection, so that a sender's rate into a
+     * then gets up to 256 sends per room in flight on the one ordered connection, so that a sender's rate into a
      * room is no longer bound to one REST round trip per message; order, retries, deadlines and the outbox
      * are as over REST. Against a service that does not offer it, sends use REST, one in flight per room, as
      * they do with this option off.

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.svc.chat.internal.outbox.SendRoute;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.Frames;
@@ -99,22 +100,29 @@ class SocketSendsTest {
     return n;
   }
 
+  /**
+   * A room's rate is at most its window over the acknowledgement's round trip: 5,000 sends a second through a round
+   * trip of 50 ms (a collector's pause in the sender or the server) need 250 in flight. With 32 the sends queued in
+   * the outbox and their latency grew by seconds (docs/benchmarks.md, the latency section).
+   */
   @Test
-  void upToThirtyTwoSendsOfARoomAreInFlightOnTheSocketAndAnswerInOrder() throws Exception {
+  void twoHundredFiftySixSendsOfARoomAreInFlightOnTheSocketAndAnswerInOrder() throws Exception {
     gateway.onConnect = auth -> OFFER;
     GatewaySession session = connect(true);
-    List<CompletableFuture<Message>> sent = sendTexts(40);
+    int window = 256;
+    List<CompletableFuture<Message>> sent = sendTexts(window + 8);
     List<GatewaySession.Emit> emits = new ArrayList<>();
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < window; i++) {
       GatewaySession.Emit emit = session.nextEmit("send-message");
       assertTrue(emit.payload.contains("\"roomId\":\"r1\""), emit.payload);
       assertTrue(emit.payload.contains("\"senderId\":\"alice\""), "the sender, as over REST: " + emit.payload);
       assertTrue(emit.payload.contains("\"text\":\"m" + i + "\""), emit.payload);
       emits.add(emit);
     }
-    Await.until("all 40 queued", () -> client.pendingSends().size() == 40);
-    assertEquals(32, attempted(), "the window is 32");
-    for (int i = 0; i < 40; i++) {
+    Await.until("all queued", () -> client.pendingSends().size() == window + 8);
+    assertNothingMoreSent(session, "more than the window went out");
+    assertEquals(window, attempted(), "the window is " + window);
+    for (int i = 0; i < window + 8; i++) {
       if (i >= emits.size()) emits.add(session.nextEmit("send-message"));
       GatewaySession.Emit emit = emits.get(i);
       assertTrue(emit.payload.contains("\"text\":\"m" + i + "\""), emit.payload);
@@ -122,6 +130,38 @@ class SocketSendsTest {
       assertEquals(i + 1, Await.value(sent.get(i)).seq());
     }
     Await.until("the outbox is empty", () -> client.pendingSends().isEmpty());
+  }
+
+  /**
+   * Large sends fill a room's window by their characters first: what is in flight stays far below OkHttp's 16 MiB
+   * queue of outgoing frames (over it OkHttp closes the socket), here sends of 10 parts of 4,000 three-byte
+   * characters (120 KB of UTF-8 each).
+   */
+  @Test
+  void largeSendsFillTheWindowByTheirCharactersAndStayFarBelowOkHttpsQueue() throws Exception {
+    gateway.onConnect = auth -> OFFER;
+    GatewaySession session = connect(true);
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 4_000; i++) text.append('\u6f22');
+    List<MessagePart> parts = new ArrayList<>();
+    for (int i = 0; i < 10; i++) parts.add(MessagePart.text(text.toString()));
+    List<CompletableFuture<Message>> sent = new ArrayList<>();
+    for (int i = 0; i < 60; i++) sent.add(client.sendMessage("r1", parts));
+    Await.until("all queued", () -> client.pendingSends().size() == 60);
+    int inFlight = SendRoute.WINDOW_CHARS / (10 * (4 + 4_000)); // the characters of type and text of each part
+    long bytes = 0;
+    List<GatewaySession.Emit> emits = new ArrayList<>();
+    for (int i = 0; i < inFlight; i++) {
+      GatewaySession.Emit emit = session.nextEmit("send-message");
+      bytes += emit.payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      emits.add(emit);
+    }
+    assertNothingMoreSent(session, "sends past the window's characters went out");
+    assertEquals(inFlight, attempted());
+    assertTrue(bytes < 8L * 1024 * 1024, "in flight: " + bytes + " bytes");
+    session.ack(emits.get(0), ok(id(emits.get(0).payload), 1));
+    assertEquals(1, Await.value(sent.get(0)).seq());
+    session.nextEmit("send-message"); // one answered, one more goes
   }
 
   @Test

@@ -18,7 +18,7 @@ import okhttp3.OkHttpClient;
  * A single sender's {@code sendMessage} throughput into the reference server (a JVM of its own): over REST
  * ({@code socketSends(false)}) on an OkHttp Dispatcher allowing 5 calls per host (OkHttp's default, which the
  * SDK's own client used before) and on the SDK's own client (64 per host), where the outbox keeps one request in
- * flight per room; and over the socket (the default against the reference server), up to 32 per room in flight.
+ * flight per room; and over the socket (the default against the reference server), up to 256 per room in flight.
  * The sends go round-robin to 64 rooms, or all to one room, with up to 256 outstanding. Latency: from the call to
  * the future's completion, queueing included.
  *
@@ -77,7 +77,7 @@ public final class SendBench {
                 + " one send per room in flight (two HTTP connections may swap two requests), so only the rooms' sends"
                 + " overlap; before: on a Dispatcher with OkHttp's default 5 calls per host (the SDK's own client had"
                 + " that), then the SDK's own client, 64 per host. Socket (the default against the reference server):"
-                + " up to 32 sends per room in flight as `send-message` events on the one ordered WebSocket. Medians"
+                + " up to 256 sends per room in flight as `send-message` events on the one ordered WebSocket. Medians"
                 + " of " + rounds + " interleaved rounds after a warm-up; latency is from the call to the future's"
                 + " completion.");
         Report.Table table = report.table("setting", "messages/s", "ratio to before", "p50 (ms)", "p99 (ms)");

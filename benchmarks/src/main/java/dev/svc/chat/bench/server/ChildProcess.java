@@ -88,6 +88,11 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /** Returns the process id. */
+    long pid() {
+        return process.pid();
+    }
+
     /**
      * Returns the CPU time this process used so far (user and system, in seconds, from /proc on Linux with the
      * usual 100 clock ticks a second), or NaN where there is no /proc.

@@ -31,10 +31,21 @@ final class ServerUnderTest implements AutoCloseable {
      * line, and with {@code --jfr DIR} a flight recording {@code DIR/<recording>}.
      */
     static ServerUnderTest ours(String[] benchmarkArgs, String recording) throws IOException, InterruptedException {
+        return ours(benchmarkArgs, recording, List.of());
+    }
+
+    /** As {@link #ours(String[], String)}, with {@code jvmArgs} too on the server JVM's command line. */
+    static ServerUnderTest ours(String[] benchmarkArgs, String recording, List<String> jvmArgs)
+            throws IOException, InterruptedException {
         String serverArgs = Report.option(benchmarkArgs, "--server-args", "").trim();
         String jfr = Report.option(benchmarkArgs, "--jfr", null);
+        String asked = Report.option(benchmarkArgs, "--server-jvm-args", "").trim();
+        List<String> jvm = new ArrayList<>(jvmArgs);
+        if (!asked.isEmpty()) {
+            jvm.addAll(List.of(asked.split("\\s+")));
+        }
         return ours(serverArgs.isEmpty() ? List.of() : List.of(serverArgs.split("\\s+")),
-                jfr == null ? null : Paths.get(jfr, recording).toString());
+                jfr == null ? null : Paths.get(jfr, recording).toString(), jvm);
     }
 
     /**
@@ -42,10 +53,17 @@ final class ServerUnderTest implements AutoCloseable {
      * {@code jfr} (a file, or null) as a flight recording of the whole run.
      */
     static ServerUnderTest ours(List<String> serverArgs, String jfr) throws IOException, InterruptedException {
+        return ours(serverArgs, jfr, List.of());
+    }
+
+    /** As {@link #ours(List, String)}, with {@code jvmArgs} (such as {@code -Xlog:gc}) on the JVM's command line. */
+    static ServerUnderTest ours(List<String> serverArgs, String jfr, List<String> jvmArgs)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xss512k");
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        command.addAll(jvmArgs);
         if (jfr != null) {
             command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
         }
@@ -69,6 +87,11 @@ final class ServerUnderTest implements AutoCloseable {
     /** Returns the server process's CPU time so far, in seconds (NaN where it cannot be read). */
     double cpuSeconds() {
         return process.cpuSeconds();
+    }
+
+    /** Returns the server process's id (for its {@link dev.svc.chat.bench.support.ProcessCounters}). */
+    long pid() {
+        return process.pid();
     }
 
     /** Returns the server process's peak resident memory so far, in MiB (-1 where it cannot be read). */

@@ -246,16 +246,20 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
         OutFrame frame = frames.event(event, payload);
         dispatcher.submit(() -> {
+            List<Outbound> starts;
             deliveryOrder.readLock().lock();
             try {
-                deliverToRoomMembers(tenantId, room, frame);
+                starts = deliverToRoomMembers(tenantId, room, frame);
             } finally {
                 deliveryOrder.readLock().unlock();
             }
+            // after the lock: a few queues are written on this thread, and a failed write may close a connection
+            Outbound.startAll(starts);
         });
     }
 
-    private void deliverToRoomMembers(String tenantId, Room room, OutFrame frame) {
+    /** Enqueues the frame for the room's connections; returns the queues whose writers are to be started. */
+    private List<Outbound> deliverToRoomMembers(String tenantId, Room room, OutFrame frame) {
         // A set: a member's connection that also joined the room gets the event once.
         Set<GatewayConnection> targets = new LinkedHashSet<>();
         // The readers reached, for pacing: each member with a connection, and each API-key connection.
@@ -288,7 +292,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         if (backlog != null && backlog.room != null) {
             backlog.room.targets(readers);
         }
-        Outbound.startAll(starts);
+        return starts;
     }
 
     /** The room's backlog, looked up only when a target's queue is at the mark. */

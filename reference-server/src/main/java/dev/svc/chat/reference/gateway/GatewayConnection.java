@@ -285,7 +285,7 @@ final class GatewayConnection {
             ack = ClientEvents.error(ApiException.internal());
         }
         if (packet.ackId() != null) {
-            out.send(gateway.frames().ack(packet.ackId(), ack));
+            out.sendNow(gateway.frames().ack(packet.ackId(), ack)); // on the reader thread, holding no lock
         }
     }
 

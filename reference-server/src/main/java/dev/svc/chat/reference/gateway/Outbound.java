@@ -25,12 +25,25 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * the client is not reading: the connection is dropped and the client recovers missed messages by seq.
  * Before that, a queue at {@link SendPacing}'s mark counts itself in the backlog of the rooms whose fan-outs
  * found it there ({@link RoomBacklog}), once each, and uncounts itself when it drained to the low mark or closed.
+ *
+ * <p>A frame that finds no write under way is written by the thread that queued it when that thread holds none
+ * of the gateway's locks (a failed write may close the connection on the writing thread): the reader answering
+ * an event ({@link #sendNow}) and the fan-out thread for a room of a few connections ({@link #startAll}, called
+ * after the delivery order's lock). A writer is woken only for larger fan-outs, for frames queued elsewhere, and
+ * to resume a write the socket could not take at once; that writer then takes every frame queued meanwhile in
+ * one write. So a message into a small room costs no writer wake-up while the sockets keep up.
  */
 final class Outbound {
 
     private static final Object CLOSE = new Object();
     /** Frames handed to Jetty at once (batched into as few writes as its buffer allows); the rest wait here. */
     private static final int IN_FLIGHT = 64;
+    /**
+     * A fan-out to at most this many queues writes them on its own thread ({@link #startAll}): a write to a
+     * writable socket does not block, and waking a writer costs more than the write (a room of two would wake two
+     * writers per message).
+     */
+    static final int WRITTEN_IN_PLACE = 4;
 
     private final CoreSession core;
     private final Executor executor;
@@ -86,13 +99,44 @@ final class Outbound {
      * the mark or above, the room's backlog ({@code room}, asked for only then) counts this queue, once.
      */
     boolean send(OutFrame frame, List<Outbound> starts, Supplier<RoomBacklog> room) {
+        int queued = offer(frame, room);
+        if (queued == STARTS) {
+            if (starts != null) {
+                starts.add(this);
+            } else {
+                schedulePump();
+            }
+        }
+        return queued != REFUSED;
+    }
+
+    /**
+     * Enqueues a text frame and, when no write is under way, writes it on the calling thread instead of waking a
+     * writer (Jetty's write does not block: one the socket cannot take yet resumes on a writer when it can).
+     * For a thread that holds no lock of the gateway's: the reader answering an event. Returns false as
+     * {@link #send(OutFrame)}.
+     */
+    boolean sendNow(OutFrame frame) {
+        int queued = offer(frame, null);
+        if (queued == STARTS) {
+            pump();
+        }
+        return queued != REFUSED;
+    }
+
+    private static final int REFUSED = -1;
+    private static final int QUEUED = 0;
+    private static final int STARTS = 1;
+
+    /** Enqueues a frame: returns {@link #STARTS} when the queue needs its pump started, else as the names say. */
+    private int offer(OutFrame frame, Supplier<RoomBacklog> room) {
         boolean overflow = false;
         boolean start = false;
         long bytes = frame.size();
         List<RoomBacklog> uncount = null;
         synchronized (this) {
             if (closed) {
-                return false;
+                return REFUSED;
             }
             if (queue.size() >= limit || queuedBytes + bytes > byteLimit) {
                 closed = true;
@@ -113,24 +157,24 @@ final class Outbound {
         if (overflow) {
             uncount(uncount);
             onOverflow.run();
-            return false;
+            return REFUSED;
         }
-        if (start) {
-            if (starts != null) {
-                starts.add(this);
-            } else {
-                schedulePump();
-            }
-        }
-        return true;
+        return start ? STARTS : QUEUED;
     }
 
     /**
-     * Runs the pumps of {@code queues} (each added by {@link #send(OutFrame, List)}) on their executor, split
-     * into at most one task per processor.
+     * Runs the pumps of {@code queues} (each added by {@link #send(OutFrame, List)}): up to
+     * {@link #WRITTEN_IN_PLACE} of them on the calling thread, more on their executor, split into at most one task
+     * per processor.
      */
     static void startAll(List<Outbound> queues) {
         if (queues.isEmpty()) {
+            return;
+        }
+        if (queues.size() <= WRITTEN_IN_PLACE) {
+            for (Outbound queue : queues) {
+                queue.pump();
+            }
             return;
         }
         int ways = Math.min(queues.size(), Math.max(1, Runtime.getRuntime().availableProcessors()));

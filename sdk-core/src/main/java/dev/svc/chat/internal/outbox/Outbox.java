@@ -325,12 +325,14 @@ public final class Outbox {
       if (q.inFlight >= window) return;
       if (e.inFlight) continue;
       if (e.waitingToRetry()) return; // nothing overtakes a send waiting to be retried
+      if (q.inFlight > 0 && q.inFlightChars + e.chars > SendRoute.WINDOW_CHARS) return;
       attempt(e, q, route);
     }
   }
 
   private void attempt(final OutboxEntry e, final RoomQueue q, SendRoute route) {
     q.inFlight++;
+    q.inFlightChars += e.chars;
     q.route = route;
     e.inFlight = true;
     e.route = route;
@@ -349,6 +351,7 @@ public final class Outbox {
 
   private void onAnswer(OutboxEntry e, RoomQueue q, Message message, Throwable failure) {
     q.inFlight--;
+    q.inFlightChars -= e.chars;
     e.inFlight = false;
     if (!e.done) {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
@@ -479,8 +482,9 @@ public final class Outbox {
 
   private static final class RoomQueue {
     final ArrayDeque<OutboxEntry> entries = new ArrayDeque<>();
-    /** The attempts of this room under way (possibly of entries that have since timed out). */
+    /** The attempts of this room under way (possibly of entries that have since timed out), and their chars. */
     int inFlight;
+    long inFlightChars;
     /** The route of the attempts under way. */
     SendRoute route;
     /** Whether an attempt failed with a retryable error: nothing new starts until no attempt is in flight. */

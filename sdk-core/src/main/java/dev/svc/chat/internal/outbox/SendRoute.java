@@ -14,19 +14,32 @@ import dev.svc.chat.internal.realtime.SocketSendChannel;
  *       travel on two HTTP connections and be stored in either order, so the next starts only after the
  *       previous answered.
  *   <li>Socket ({@link #socket}): a {@code send-message} event with an ack on one accepted WebSocket, window
- *       {@value #SOCKET_WINDOW}. The server reads a connection's events in order and stores each before it
- *       reads the next, and after a retryable refusal it refuses that room's later sends on the connection until
- *       the refused one is sent again: so sends in flight on one connection are stored in the order sent, and a
- *       refused one is never overtaken. The rule holds per connection only: two socket routes are equal only
- *       when they are of the same connection.
+ *       {@value #SOCKET_WINDOW} (and at most {@link #WINDOW_CHARS} characters of parts). The server reads a
+ *       connection's events in order and stores each before it reads the next, and after a retryable refusal it
+ *       refuses that room's later sends on the connection until the refused one is sent again: so sends in flight
+ *       on one connection are stored in the order sent, and a refused one is never overtaken. The rule holds
+ *       per connection only: two socket routes are equal only when they are of the same connection.
  * </ul>
  *
  * <p>Attempts of a room in flight are all on one route: before a room changes route (REST to socket, or one
  * connection to the next after a token refresh), every attempt in flight on the old one has answered.
  */
 public abstract class SendRoute {
-  /** The sends of one room in flight at once on one gateway connection. */
-  public static final int SOCKET_WINDOW = 32;
+  /**
+   * The sends of one room in flight at once on one gateway connection. By Little's law a room's rate is at most
+   * the window divided by the acknowledgement's round trip: 256 keeps 5,000 sends a second flowing through a round
+   * trip of 50 ms (a collector's pause in either process), where 32 queued them in the outbox past 6 ms.
+   */
+  public static final int SOCKET_WINDOW = 256;
+
+  /**
+   * The characters of the parts of one room's sends in flight at once (beyond the first): large sends fill the
+   * window sooner, so that what a room has in flight stays far below OkHttp's 16 MiB queue of outgoing frames,
+   * which closes the socket when it overflows. Frames are at most the gateway's {@code maxPayload} (64 KiB on the
+   * reference server), so 1 Mi characters are at most 3 MiB of UTF-8 a room (48 frames of three-byte characters),
+   * where 32 frames of any text could be 2 MiB.
+   */
+  public static final int WINDOW_CHARS = 1024 * 1024;
 
   /** Over REST, one send of a room in flight at a time. */
   public static final SendRoute REST = new Rest();

@@ -12,7 +12,7 @@ import dev.svc.chat.internal.json.Json;
  * section): made when its CONNECT answer carried {@code "svc":{"sendMessage":true}} and its frame limit holds
  * the largest send the service accepts. One object per connection, so that sends in flight on one connection
  * are told apart from those of the next: the outbox's socket route ({@code internal.outbox.SendRoute}, which
- * states the ordering rule and the window of 32) is one per channel.
+ * states the ordering rule and the window) is one per channel.
  */
 public final class SocketSendChannel {
   /**

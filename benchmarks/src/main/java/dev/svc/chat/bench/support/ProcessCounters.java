@@ -1,0 +1,116 @@
+package dev.svc.chat.bench.support;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * Counts of one process that hold under load, read from Linux's /proc: write system calls ({@code syscw} of
+ * {@code io}: a socket write is one), thread wake-ups (context switches summed over its threads: a thread that
+ * parks and is woken counts one voluntary switch) and CPU time. A snapshot is taken before and after a measured
+ * window and the difference divided by the messages of the window. Without /proc every count is -1.
+ */
+public record ProcessCounters(long writes, long wakeUps, long cpuTicks) {
+
+    /** Returns the counts of process {@code pid} so far. */
+    public static ProcessCounters of(long pid) {
+        Path proc = Paths.get("/proc", String.valueOf(pid));
+        try {
+            long writes = -1;
+            for (String line : Files.readAllLines(proc.resolve("io"))) {
+                if (line.startsWith("syscw:")) {
+                    writes = Long.parseLong(line.substring(6).trim());
+                }
+            }
+            long switches = 0;
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
+                for (Path task : tasks) {
+                    try {
+                        for (String line : Files.readAllLines(task.resolve("status"))) {
+                            if (line.startsWith("voluntary_ctxt_switches:")) {
+                                switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                            }
+                        }
+                    } catch (IOException e) {
+                        // the thread ended meanwhile
+                    }
+                }
+            }
+            String stat = Files.readString(proc.resolve("stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new ProcessCounters(writes, switches, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+        } catch (IOException | RuntimeException e) {
+            return new ProcessCounters(-1, -1, -1);
+        }
+    }
+
+    /**
+     * Returns the voluntary context switches of process {@code pid}'s threads so far, summed by thread name with
+     * its digits dropped (a pool's threads count together), for finding which threads wake per message.
+     */
+    public static java.util.Map<String, Long> wakeUpsByThread(long pid) {
+        java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+        Path proc = Paths.get("/proc", String.valueOf(pid), "task");
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc)) {
+            for (Path task : tasks) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).trim().replaceAll("[0-9]+", "#");
+                    for (String line : Files.readAllLines(task.resolve("status"))) {
+                        if (line.startsWith("voluntary_ctxt_switches:")) {
+                            byName.merge(name, Long.parseLong(line.substring(line.indexOf(':') + 1).trim()),
+                                    Long::sum);
+                        }
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            // no /proc
+        }
+        return byName;
+    }
+
+    /** Returns {@code after} less {@code before}, name by name, per message, the largest first. */
+    public static String perMessage(java.util.Map<String, Long> before, java.util.Map<String, Long> after,
+            int messages) {
+        StringBuilder out = new StringBuilder();
+        after.entrySet().stream()
+                .map(e -> java.util.Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+                .forEach(e -> out.append(String.format(java.util.Locale.ROOT, "%s %.3f; ", e.getKey(),
+                        (double) e.getValue() / Math.max(1, messages))));
+        return out.toString();
+    }
+
+    /** Returns the counts of this JVM so far. */
+    public static ProcessCounters self() {
+        return of(ProcessHandle.current().pid());
+    }
+
+    /** Returns what was counted between {@code before} and this snapshot. */
+    public ProcessCounters since(ProcessCounters before) {
+        if (writes < 0 || before.writes < 0) {
+            return new ProcessCounters(-1, -1, -1);
+        }
+        return new ProcessCounters(writes - before.writes, wakeUps - before.wakeUps, cpuTicks - before.cpuTicks);
+    }
+
+    /** Returns the write system calls per message, or NaN without counts. */
+    public double writesPer(int messages) {
+        return writes < 0 || messages == 0 ? Double.NaN : (double) writes / messages;
+    }
+
+    /** Returns the thread wake-ups (voluntary context switches) per message, or NaN without counts. */
+    public double wakeUpsPer(int messages) {
+        return wakeUps < 0 || messages == 0 ? Double.NaN : (double) wakeUps / messages;
+    }
+
+    /** Returns the CPU time per message in microseconds (100 clock ticks a second), or NaN without counts. */
+    public double cpuMicrosPer(int messages) {
+        return cpuTicks < 0 || messages == 0 ? Double.NaN : cpuTicks * 10_000.0 / messages;
+    }
+}
