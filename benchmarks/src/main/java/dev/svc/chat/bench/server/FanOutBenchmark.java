@@ -26,7 +26,7 @@ import java.util.UUID;
  * (room sizes where ours also runs with the other kind of member, to compare the two), {@code --only ours|node},
  * {@code --messages N} and {@code --warmup N} (a run's messages and its warm-up's in every room, instead of
  * {@link #messagesFor} and a third of it, at most 1,000), {@code --first-warmup N} (the deliveries of warm-up a
- * server's first room gets at least, 300,000 unless given: the JVM's JIT compilers take that long to settle), {@code --server-args "..."} (added to our server's command line),
+ * server's first room gets at least, 400,000 unless given: the JVM's JIT compilers take that long to settle), {@code --server-args "..."} (added to our server's command line),
  * {@code --server-jvm-args "..."} (added to its JVM's), {@code --jfr DIR} (a flight recording of our server per
  * run; {@code --jfr-settings FILE.jfc} instead of {@code profile}), {@code --out FILE}.
  */
@@ -68,7 +68,7 @@ public final class FanOutBenchmark {
     public static void main(String[] args) throws Exception {
         messagesOption = Integer.parseInt(Report.option(args, "--messages", "0"));
         warmupOption = Integer.parseInt(Report.option(args, "--warmup", "-1"));
-        firstWarmupDeliveries = Long.parseLong(Report.option(args, "--first-warmup", "300000"));
+        firstWarmupDeliveries = Long.parseLong(Report.option(args, "--first-warmup", "400000"));
         int[] sizes = Arrays.stream(Report.option(args, "--sizes", "10,100,1000,10000").split(","))
                 .mapToInt(Integer::parseInt).toArray();
         int apiKeyFrom = Integer.parseInt(Report.option(args, "--api-key-from", "10000"));
