@@ -26,7 +26,8 @@ import java.util.UUID;
  * (room sizes where ours also runs with the other kind of member, to compare the two), {@code --only ours|node},
  * {@code --messages N} and {@code --warmup N} (a run's messages and its warm-up's in every room, instead of
  * {@link #messagesFor} and a third of it, at most 1,000), {@code --first-warmup N} (the deliveries of warm-up a
- * server's first room gets at least, 400,000 unless given: the JVM's JIT compilers take that long to settle), {@code --server-args "..."} (added to our server's command line),
+ * server's first room gets at least, 400,000 unless given: the JVM's JIT compilers take that long to settle),
+ * {@code --server-args "..."} (added to our server's command line),
  * {@code --server-jvm-args "..."} (added to its JVM's), {@code --jfr DIR} (a flight recording of our server per
  * run; {@code --jfr-settings FILE.jfc} instead of {@code profile}), {@code --out FILE}.
  */

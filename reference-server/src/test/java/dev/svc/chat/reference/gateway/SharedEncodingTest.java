@@ -27,7 +27,8 @@ class SharedEncodingTest {
 
     private Message message() throws Exception {
         List<JsonNode> parts = List.of(
-                mapper.readTree("{\"type\":\"text\",\"text\":\"h\u00e9 \\\"quoted\\\" </script> \ud83d\ude00 \\u0001\"}"),
+                mapper.readTree("{\"type\":\"text\",\"text\":"
+                        + "\"h\u00e9 \\\"quoted\\\" </script> \ud83d\ude00 \\u0001\"}"),
                 mapper.readTree("{\"type\":\"image\",\"url\":\"https://example.test/a.png\",\"size\":1.5e3,"
                         + "\"meta\":{\"w\":10,\"tags\":[true,null,\"x\"]}}"));
         Map<String, List<String>> reactions = new LinkedHashMap<>();
