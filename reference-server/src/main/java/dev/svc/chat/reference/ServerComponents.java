@@ -11,6 +11,7 @@ import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.NotifyingPublisher;
+import dev.svc.chat.reference.service.PayloadEncoder;
 import dev.svc.chat.reference.service.PresenceDirectory;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.service.SendRateLimiter;
@@ -69,7 +70,8 @@ final class ServerComponents {
         NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
                 webhooks);
         this.service = new ChatService(store, options.clock,
-                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher, settingsCache);
+                new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher, settingsCache,
+                new PayloadEncoder(mapper));
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.stream.Stream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -103,6 +104,34 @@ final class ChildProcess implements AutoCloseable {
             // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * Returns the CPU time this process's threads whose name starts with {@code prefix} used so far (seconds,
+     * from /proc/PID/task on Linux; a thread that ended is not counted), or NaN where there is no /proc. A JVM's
+     * JIT compiler threads are "C1 CompilerThre" and "C2 CompilerThre" (the kernel keeps 15 characters).
+     */
+    double threadsCpuSeconds(String prefix) {
+        try (Stream<Path> tasks =
+                     Files.list(Paths.get("/proc", String.valueOf(process.pid()), "task"))) {
+            long ticks = 0;
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException ended) {
+                    continue;
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (name.startsWith(prefix)) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            }
+            return ticks / 100.0;
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }

@@ -18,6 +18,8 @@ final class ServerUnderTest implements AutoCloseable {
 
     final boolean ours;
     final int port;
+    /** Whether a benchmark already warmed this server up (its first room does). */
+    boolean warmedUp;
     private final ChildProcess process;
 
     private ServerUnderTest(boolean ours, int port, ChildProcess process) {
@@ -28,7 +30,9 @@ final class ServerUnderTest implements AutoCloseable {
 
     /**
      * Starts our reference server as a benchmark's options ask: {@code --server-args "..."} added to its command
-     * line, and with {@code --jfr DIR} a flight recording {@code DIR/<recording>}.
+     * line, {@code --server-jvm-args "..."} to its JVM's options (say {@code -Xlog:gc}), and with {@code --jfr DIR}
+     * a flight recording {@code DIR/<recording>} ({@code --jfr-settings} names its settings: {@code profile}
+     * unless given, or a .jfc file, say one that samples every millisecond).
      */
     static ServerUnderTest ours(String[] benchmarkArgs, String recording) throws IOException, InterruptedException {
         return ours(benchmarkArgs, recording, List.of());
@@ -38,35 +42,32 @@ final class ServerUnderTest implements AutoCloseable {
     static ServerUnderTest ours(String[] benchmarkArgs, String recording, List<String> jvmArgs)
             throws IOException, InterruptedException {
         String serverArgs = Report.option(benchmarkArgs, "--server-args", "").trim();
-        String jfr = Report.option(benchmarkArgs, "--jfr", null);
         String asked = Report.option(benchmarkArgs, "--server-jvm-args", "").trim();
+        String jfr = Report.option(benchmarkArgs, "--jfr", null);
+        String settings = Report.option(benchmarkArgs, "--jfr-settings", "profile");
         List<String> jvm = new ArrayList<>(jvmArgs);
         if (!asked.isEmpty()) {
             jvm.addAll(List.of(asked.split("\\s+")));
         }
-        return ours(serverArgs.isEmpty() ? List.of() : List.of(serverArgs.split("\\s+")),
-                jfr == null ? null : Paths.get(jfr, recording).toString(), jvm);
+        if (jfr != null) {
+            // Deep stacks: Jetty's request handling alone is over 64 frames, JFR's default depth.
+            jvm.add("-XX:FlightRecorderOptions:stackdepth=256");
+            jvm.add("-XX:StartFlightRecording=filename=" + Paths.get(jfr, recording) + ",settings=" + settings);
+        }
+        return ours(serverArgs.isEmpty() ? List.of() : List.of(serverArgs.split("\\s+")), jvm);
     }
 
     /**
-     * Starts our reference server in a child JVM with {@code serverArgs} added to its command line, and
-     * {@code jfr} (a file, or null) as a flight recording of the whole run.
+     * Starts our reference server in a child JVM with {@code serverArgs} added to its command line and
+     * {@code jvmArgs} to its JVM's options.
      */
-    static ServerUnderTest ours(List<String> serverArgs, String jfr) throws IOException, InterruptedException {
-        return ours(serverArgs, jfr, List.of());
-    }
-
-    /** As {@link #ours(List, String)}, with {@code jvmArgs} (such as {@code -Xlog:gc}) on the JVM's command line. */
-    static ServerUnderTest ours(List<String> serverArgs, String jfr, List<String> jvmArgs)
+    static ServerUnderTest ours(List<String> serverArgs, List<String> jvmArgs)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xss512k");
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         command.addAll(jvmArgs);
-        if (jfr != null) {
-            command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
-        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.svc.chat.reference.Main",
                 "--port", "0", "--send-rate", "1000000", "--send-burst", "1000000"));
         command.addAll(serverArgs);
@@ -92,6 +93,15 @@ final class ServerUnderTest implements AutoCloseable {
     /** Returns the server process's id (for its {@link dev.svc.chat.bench.support.ProcessCounters}). */
     long pid() {
         return process.pid();
+    }
+
+    /**
+     * Returns the CPU time the server's JIT compiler threads used so far, in seconds: ours only (a JVM's C1 and
+     * C2 threads); NaN for Node, whose compiler threads have no name of their own.
+     */
+    double jitCpuSeconds() {
+        return ours ? process.threadsCpuSeconds("C1 CompilerThre") + process.threadsCpuSeconds("C2 CompilerThre")
+                : Double.NaN;
     }
 
     /** Returns the server process's peak resident memory so far, in MiB (-1 where it cannot be read). */

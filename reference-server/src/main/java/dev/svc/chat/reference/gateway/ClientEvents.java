@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.contract.Inputs;
+import dev.svc.chat.reference.model.JsonText;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ChatService;
@@ -116,7 +117,8 @@ final class ClientEvents {
             throw internal;
         }
         Map<String, Object> ack = ok();
-        ack.put("message", result.message());
+        // The new message's encoding made for its event, written as it is (no second encoding).
+        ack.put("message", result.json() != null ? new JsonText(result.json()) : result.message());
         return ack;
     }
 

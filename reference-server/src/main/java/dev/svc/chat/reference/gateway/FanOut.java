@@ -244,7 +244,16 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
      */
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
-        OutFrame frame = frames.event(event, payload);
+        toRoomMembers(tenantId, room, frames.event(event, payload));
+    }
+
+    /** As the other, the frame made of the caller's encoding of the payload (no second encoding). */
+    @Override
+    public void toRoomMembers(String tenantId, Room room, String event, Object payload, String payloadJson) {
+        toRoomMembers(tenantId, room, frames.eventOfJson(event, payloadJson));
+    }
+
+    private void toRoomMembers(String tenantId, Room room, OutFrame frame) {
         dispatcher.submit(() -> {
             List<Outbound> starts;
             deliveryOrder.readLock().lock();

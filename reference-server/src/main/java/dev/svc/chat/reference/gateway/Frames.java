@@ -61,7 +61,15 @@ final class Frames {
 
     /** Returns an EVENT {@code 42["name",payload]}, encoded once for all its targets. */
     OutFrame event(String name, Object payload) {
-        return OutFrame.of("42[" + json(name) + "," + json(payload) + "]");
+        return eventOfJson(name, json(payload));
+    }
+
+    /**
+     * Returns an EVENT whose payload is already encoded by this mapper ({@code payloadJson}): the same frame
+     * as {@link #event} of the payload.
+     */
+    OutFrame eventOfJson(String name, String payloadJson) {
+        return OutFrame.of("42[" + json(name) + "," + payloadJson + "]");
     }
 
     /** Returns an ACK {@code 43<id>[payload]}. */

@@ -76,10 +76,19 @@ final class MessageHandler {
         // (asynchronously, bounded: docs/server.md, "Send pacing").
         CompletableFuture<Void> paced = pacing.whenRoomKeepsUp(principal.tenantId(), roomId);
         if (paced.isDone()) {
-            responses.json(ctx, result.created() ? 201 : 200, result.message());
+            answer(ctx, result);
         } else {
-            ctx.future(() -> paced.thenRun(() -> responses.json(ctx, result.created() ? 201 : 200,
-                    result.message())));
+            ctx.future(() -> paced.thenRun(() -> answer(ctx, result)));
+        }
+    }
+
+    /** Answers a send: the message's encoding made for its event when there is one (a new message). */
+    private void answer(Context ctx, ChatService.SendResult result) {
+        int status = result.created() ? 201 : 200;
+        if (result.json() != null) {
+            responses.json(ctx, status, result.json());
+        } else {
+            responses.json(ctx, status, result.message());
         }
     }
 

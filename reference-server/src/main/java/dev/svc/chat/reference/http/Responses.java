@@ -3,6 +3,7 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,6 +23,11 @@ final class Responses {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize " + body.getClass().getSimpleName(), e);
         }
+    }
+
+    /** Answers {@code status} with {@code json}, a body already encoded by this mapper. */
+    void json(Context ctx, int status, String json) {
+        ctx.status(status).contentType("application/json").result(json.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Answers {@code status} with {@code {"error":{"code","message"}}}. */

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -39,6 +40,9 @@ public final class Json {
                 // A field name twice is refused wherever this mapper reads (StrictJson does so for clients).
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                // A character outside the BMP goes out as its 4 UTF-8 bytes whether the mapper writes bytes (a REST
+                // answer) or a String (a frame): one encoding can serve both, and they agree byte for byte.
+                .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
                 .build();
     }
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,6 +43,8 @@ public final class ChatService {
     private final SendRateLimiter sendLimiter;
     private final EventPublisher publisher;
     private final TenantSettingsCache settingsCache;
+    // Encodes a new message once for its event, its webhook and the sender's answer; null: each encodes it.
+    private final Function<Object, String> encoder;
     // One monitor per room: appending and publishing under it makes every connection see seq order.
     private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
 
@@ -50,8 +53,10 @@ public final class ChatService {
      *
      * @param message the message (the first one on a repeat)
      * @param created whether this call created it
+     * @param json the message as the server's mapper encodes it, made once for its event and this answer;
+     *     null on a repeat, or when the service has no encoder
      */
-    public record SendResult(Message message, boolean created) {
+    public record SendResult(Message message, boolean created, String json) {
     }
 
     /** Creates the service over {@code store}, publishing realtime events to {@code publisher}. */
@@ -62,6 +67,16 @@ public final class ChatService {
     /** Creates the service; {@code settingsCache} (or null) is invalidated whenever settings are updated. */
     public ChatService(Store store, Clock clock, SendRateLimiter sendLimiter, EventPublisher publisher,
                        TenantSettingsCache settingsCache) {
+        this(store, clock, sendLimiter, publisher, settingsCache, null);
+    }
+
+    /**
+     * Creates the service; {@code encoder} (or null) encodes a new message as JSON once, with the server's
+     * mapper: its event, its webhook and the sender's answer all carry that text.
+     */
+    public ChatService(Store store, Clock clock, SendRateLimiter sendLimiter, EventPublisher publisher,
+                       TenantSettingsCache settingsCache, Function<Object, String> encoder) {
+        this.encoder = encoder;
         this.store = store;
         this.clock = clock;
         this.sendLimiter = sendLimiter;
@@ -193,7 +208,7 @@ public final class ChatService {
         requireMember(principal, room);
         Optional<Message> first = store.messageByClientId(tenantId, roomId, principal.userId(), clientMessageId);
         if (first.isPresent()) {
-            return new SendResult(first.get(), false);
+            return new SendResult(first.get(), false, null);
         }
         long wait = sendLimiter.tryAcquire(tenantId + '\u0000' + principal.userId());
         if (wait > 0) {
@@ -202,10 +217,16 @@ public final class ChatService {
         synchronized (lock(tenantId, roomId)) {
             AppendResult result = store.appendMessage(tenantId, roomId, principal.userId(), clientMessageId,
                     parts, now());
-            if (result.created()) {
-                publisher.toRoomMembers(tenantId, result.room(), NEW_MESSAGE, result.message());
+            if (!result.created()) {
+                return new SendResult(result.message(), false, null);
             }
-            return new SendResult(result.message(), result.created());
+            if (encoder == null) {
+                publisher.toRoomMembers(tenantId, result.room(), NEW_MESSAGE, result.message());
+                return new SendResult(result.message(), true, null);
+            }
+            String json = encoder.apply(result.message());
+            publisher.toRoomMembers(tenantId, result.room(), NEW_MESSAGE, result.message(), json);
+            return new SendResult(result.message(), true, json);
         }
     }
 

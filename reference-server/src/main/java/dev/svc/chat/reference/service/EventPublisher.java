@@ -18,6 +18,15 @@ public interface EventPublisher {
     void toRoomMembers(String tenantId, Room room, String event, Object payload);
 
     /**
+     * As {@link #toRoomMembers(String, Room, String, Object)}, with {@code payloadJson}: the payload as the
+     * server's mapper encodes it, made once by the caller so that a publisher that writes the payload as JSON
+     * need not encode it again. The default ignores it.
+     */
+    default void toRoomMembers(String tenantId, Room room, String event, Object payload, String payloadJson) {
+        toRoomMembers(tenantId, room, event, payload);
+    }
+
+    /**
      * Tells the realtime side that {@code userId} is no longer a member of the room: that user's connections
      * that had it joined stop being joined to it (so they get none of its typing any more).
      */

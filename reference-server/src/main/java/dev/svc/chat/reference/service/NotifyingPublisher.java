@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.service;
 
+import dev.svc.chat.reference.model.JsonText;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.webhook.WebhookDispatcher;
@@ -36,12 +37,23 @@ public final class NotifyingPublisher implements EventPublisher {
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
         gateway.toRoomMembers(tenantId, room, event, payload);
+        derived(tenantId, room, event, payload, payload);
+    }
+
+    /** As the other, the webhook's {@code data} being the caller's encoding of the payload, written as it is. */
+    @Override
+    public void toRoomMembers(String tenantId, Room room, String event, Object payload, String payloadJson) {
+        gateway.toRoomMembers(tenantId, room, event, payload, payloadJson);
+        derived(tenantId, room, event, payload, new JsonText(payloadJson));
+    }
+
+    private void derived(String tenantId, Room room, String event, Object payload, Object webhookData) {
         if (ChatService.NEW_MESSAGE.equals(event) && payload instanceof Message message) {
             push.onNewMessage(tenantId, room, message);
         }
         String type = WEBHOOK_TYPES.get(event);
         if (type != null) {
-            webhooks.emit(tenantId, type, payload);
+            webhooks.emit(tenantId, type, webhookData);
         }
     }
 

@@ -52,9 +52,31 @@ public final class StrictJson {
 
     /** Decodes {@code bytes} as strict UTF-8, parses them and checks every string; throws 400 otherwise. */
     public static JsonNode parse(ObjectMapper mapper, byte[] bytes) {
-        JsonNode node = parseText(mapper, decodeUtf8(bytes));
+        // ASCII is well-formed UTF-8 as it is: parsed from the bytes, without a decode to a String first.
+        JsonNode node = isAscii(bytes) ? parseAscii(mapper, bytes) : parseText(mapper, decodeUtf8(bytes));
         requireWellFormedText(node, "body");
         return node;
+    }
+
+    /** Returns whether every byte is ASCII (below 0x80), which makes the bytes well-formed UTF-8. */
+    static boolean isAscii(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** As {@link #parseText}, from ASCII bytes (the caller checked them): the same limits and refusals. */
+    static JsonNode parseAscii(ObjectMapper mapper, byte[] bytes) {
+        try (JsonParser parser = LIMITED.createParser(bytes)) {
+            return readOne(mapper, parser);
+        } catch (StreamConstraintsException e) {
+            throw ApiException.badRequest(JsonLimits.describe(e));
+        } catch (IOException e) {
+            throw malformed(e);
+        }
     }
 
     /**
@@ -64,23 +86,31 @@ public final class StrictJson {
      */
     public static JsonNode parseText(ObjectMapper mapper, String text) {
         try (JsonParser parser = LIMITED.createParser(text)) {
-            parser.setCodec(mapper);
-            if (parser.nextToken() == null) {
-                return null;
-            }
-            JsonNode node = mapper.readTree(parser);
-            if (parser.nextToken() != null) {
-                throw ApiException.badRequest("Malformed JSON");
-            }
-            return node;
+            return readOne(mapper, parser);
         } catch (StreamConstraintsException e) {
             throw ApiException.badRequest(JsonLimits.describe(e));
         } catch (IOException e) {
-            if (JsonLimits.isDuplicateKey(e)) {
-                throw ApiException.badRequest("Duplicate field name in a JSON object");
-            }
+            throw malformed(e);
+        }
+    }
+
+    private static JsonNode readOne(ObjectMapper mapper, JsonParser parser) throws IOException {
+        parser.setCodec(mapper);
+        if (parser.nextToken() == null) {
+            return null;
+        }
+        JsonNode node = mapper.readTree(parser);
+        if (parser.nextToken() != null) {
             throw ApiException.badRequest("Malformed JSON");
         }
+        return node;
+    }
+
+    private static ApiException malformed(IOException e) {
+        if (JsonLimits.isDuplicateKey(e)) {
+            return ApiException.badRequest("Duplicate field name in a JSON object");
+        }
+        return ApiException.badRequest("Malformed JSON");
     }
 
     /** Returns {@code bytes} decoded as UTF-8, refusing anything malformed with a 400. */

@@ -49,7 +49,8 @@ final class MemoryRoom {
 
     /** Returns an immutable snapshot of the room. */
     synchronized Room snapshot() {
-        return new Room(id, name, new ArrayList<>(members), createdAt, messages.size(), lastMessageAt, rev);
+        // One copy: Room's own List.copyOf keeps an unmodifiable list as it is.
+        return new Room(id, name, List.copyOf(members), createdAt, messages.size(), lastMessageAt, rev);
     }
 
     /** Returns the message stored for that idempotency key, if any. */

@@ -4,6 +4,7 @@ import dev.svc.chat.reference.contract.ApiException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.model.Json;
 import java.nio.charset.StandardCharsets;
@@ -63,5 +64,43 @@ class StrictJsonTest {
         }
         assertEquals("{\"n\":1.5E308}", StrictJson.parse(mapper, "{\"n\":1.5e308}".getBytes(StandardCharsets.UTF_8))
                 .toString());
+    }
+
+    /**
+     * An ASCII body is parsed from its bytes (no decode to a String first): it reads the same tree, and refuses
+     * the same bodies with the same message, as the decode-then-parse path every other body takes.
+     */
+    @Test
+    void anAsciiBodyReadsAndIsRefusedAsADecodedOne() {
+        String[] bodies = {
+            "{\"parts\":[{\"type\":\"text\",\"text\":\"hi \\u00e9 \\ud83d\\ude00\"}],\"clientMessageId\":\"c\"}",
+            "{\"a\":1.5e3,\"b\":[true,false,null],\"c\":{}}", "  {\"a\":1}  ", "",
+            "{\"s\":\"\\u0000\"}", "{\"s\":\"\\ud800\"}", "{\"\\udc00\":1}", "{\"a\":1,\"a\":2}", "{\"a\":1} x",
+            "{\"a\":}", "{\"n\":1e400}", "[".repeat(33) + "]".repeat(33), "{\"s\":\"a\u0001b\"}",
+        };
+        for (String body : bodies) {
+            byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
+            assertEquals(true, StrictJson.isAscii(bytes), body);
+            String viaText;
+            try {
+                JsonNode tree = StrictJson.parseText(mapper, body);
+                StrictJson.requireWellFormedText(tree, "body");
+                viaText = String.valueOf(tree);
+            } catch (ApiException e) {
+                viaText = "refused: " + e.getMessage();
+            }
+            String viaBytes;
+            try {
+                viaBytes = String.valueOf(StrictJson.parse(mapper, bytes));
+            } catch (ApiException e) {
+                viaBytes = "refused: " + e.getMessage();
+            }
+            assertEquals(viaText, viaBytes, body);
+        }
+        assertEquals(false, StrictJson.isAscii("{\"s\":\"\u00e9\"}".getBytes(StandardCharsets.UTF_8)));
+        // Not ASCII, so decoded strictly first: an overlong encoding of '/' is refused.
+        assertEquals("The body is not well-formed UTF-8", assertThrows(ApiException.class,
+                () -> StrictJson.parse(mapper, new byte[] {'{', '"', (byte) 0xC0, (byte) 0xAF, '"', ':', '1', '}'}))
+                .getMessage());
     }
 }
