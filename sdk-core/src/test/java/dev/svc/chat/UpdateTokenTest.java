@@ -3,6 +3,7 @@ package dev.svc.chat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.EventRecorder;
 import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.Frames;
 import dev.svc.chat.testing.GatewaySession;
 import dev.svc.chat.testing.RecordingLogger;
 import okhttp3.mockwebserver.MockResponse;
@@ -110,6 +112,29 @@ class UpdateTokenTest {
     Await.failure(client.setTyping("r1", true), ChatStateException.class);
     gateway.assertNoSession();
     assertEquals(ConnectionState.DISCONNECTED, client.state());
+  }
+
+  @Test
+  void aRefreshOvertakingOneWhoseConnectionWasNotAcceptedJoinsTheRoomOnceOnTheNewestConnection() throws Exception {
+    GatewaySession first = connect();
+    CompletableFuture<Room> joined = client.joinRoom("r1");
+    first.ack(first.nextEmit("join-room"), "{\"ok\":true,\"room\":" + Frames.roomJson("r1") + "}");
+    Await.value(joined);
+    gateway.onConnect = auth -> auth.contains("second-jwt") ? null : "40{\"sid\":\"s\"}"; // never accepted
+    client.updateToken("second-jwt");
+    GatewaySession second = gateway.nextSession();
+    second.awaitConnect();
+    // the next refresh comes before the gateway accepted the second connection (a loaded server; refreshes a
+    // test makes on virtual time): that connection is dropped unaccepted, the first keeps delivering
+    client.updateToken("third-jwt");
+    GatewaySession third = gateway.nextSession();
+    assertEquals("{\"token\":\"third-jwt\"}", third.awaitConnect());
+    first.ack(first.nextEmit("leave-room"), "{\"ok\":true}"); // the handover's barrier, once the third is accepted
+    assertTrue(third.nextEmit("join-room").payload.contains("\"r1\""), "the room is joined on the newest connection");
+    assertTrue(second.awaitClosed(), "the overtaken connection was closed");
+    // one rejoin for two refreshes: only an accepted connection is joined again
+    assertEquals(1, logger.lines.stream().filter(l -> l.contains("joining room r1 again")).count(), logger.lines.toString());
+    assertEquals(ConnectionState.CONNECTED, client.state());
   }
 
   @Test

@@ -49,6 +49,12 @@ class OfflineStoreEndToEndTest {
     chat.close();
   }
 
+  /** The node alice's devices use: in the cluster the other one than bob's, so reads and messages cross nodes. */
+  private String aliceNode() {
+    List<ReferenceServer> nodes = chat.nodes();
+    return nodes.get(nodes.size() - 1).apiUrl();
+  }
+
   private SvcOptions.Builder withStore(String apiUrl) {
     return SvcOptions.builder(apiUrl).store(SqliteChatStore.provider(dir.resolve("store").toFile()));
   }
@@ -58,7 +64,7 @@ class OfflineStoreEndToEndTest {
     String room = admin.createRoom("general", "alice", "bob");
     ChatClient bob = chat.connected("bob");
     String token = admin.mint("alice");
-    ChatClient alice = chat.newClient(withStore(chat.server().apiUrl()).build());
+    ChatClient alice = chat.newClient(withStore(aliceNode()).build());
     RecordingHandler<Message> news = ChatFixture.record(alice, EventType.NEW_MESSAGE);
     await(alice.connect("alice", token));
     await(bob.sendText(room, "secret plans"));
@@ -74,7 +80,7 @@ class OfflineStoreEndToEndTest {
     File[] left = dir.resolve("store").toFile().listFiles();
     assertEquals(0, left == null ? 0 : left.length, "the user's database and its side files are gone");
 
-    ChatClient again = chat.newClient(withStore(chat.server().apiUrl()).build());
+    ChatClient again = chat.newClient(withStore(aliceNode()).build());
     RecordingHandler<RoomList> lists = new RecordingHandler<>();
     again.roomList(lists);
     await(again.connect("alice", admin.mint("alice")));
@@ -88,7 +94,7 @@ class OfflineStoreEndToEndTest {
     ChatClient bob = chat.connected("bob");
     for (int i = 1; i <= 4; i++) await(bob.sendText(room, "before " + i)); // before alice's device ever connected
 
-    ChatClient alice1 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    ChatClient alice1 = chat.newClient(withStore(aliceNode()).build());
     RecordingHandler<RoomList> lists = new RecordingHandler<>();
     alice1.roomList(lists);
     await(alice1.connect("alice", admin.mint("alice")));
@@ -121,7 +127,7 @@ class OfflineStoreEndToEndTest {
     ChatClient bob = chat.connected("bob");
 
     // alice's first run: three messages arrive and are stored
-    ChatClient alice1 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    ChatClient alice1 = chat.newClient(withStore(aliceNode()).build());
     RecordingHandler<Message> first = ChatFixture.record(alice1, EventType.NEW_MESSAGE);
     await(alice1.connect("alice", admin.mint("alice")));
     Message m1 = await(bob.sendText(room, "one"));
@@ -136,7 +142,7 @@ class OfflineStoreEndToEndTest {
     Message edited = await(bob.updateMessage(room, m1.id(), List.of(MessagePart.text("one, edited"))));
 
     // alice's second run, on the same store: what she missed, once, in order; nothing she had
-    ChatClient alice2 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    ChatClient alice2 = chat.newClient(withStore(aliceNode()).build());
     RecordingHandler<Message> news = ChatFixture.record(alice2, EventType.NEW_MESSAGE);
     RecordingHandler<Message> updates = ChatFixture.record(alice2, EventType.MESSAGE_UPDATED);
     RecordingHandler<RecoveryEvent> recovery = ChatFixture.record(alice2, EventType.RECOVERY);
@@ -189,7 +195,7 @@ class OfflineStoreEndToEndTest {
     offline.next(l -> l.room(room) != null && l.room(room).unreadCount() == 0);
     alice3.close();
     RecordingHandler<dev.svc.chat.Receipt> bobReads = ChatFixture.record(bob, EventType.ROOM_READ);
-    ChatClient alice4 = chat.newClient(withStore(chat.server().apiUrl()).build());
+    ChatClient alice4 = chat.newClient(withStore(aliceNode()).build());
     RecordingHandler<RoomList> again = new RecordingHandler<>();
     alice4.roomList(again);
     await(alice4.connect("alice", admin.mint("alice")));

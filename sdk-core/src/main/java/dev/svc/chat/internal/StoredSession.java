@@ -3,6 +3,9 @@ package dev.svc.chat.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -37,6 +40,8 @@ import dev.svc.chat.store.StoredState;
 final class StoredSession {
   /** How long close() waits for events held for a write to reach the handlers. */
   static final long SETTLE_MILLIS = 500;
+  /** How long close() waits for the store to run the writes queued before it and close (a disk, not a network). */
+  static final long CLOSE_MILLIS = 2_000;
 
   final OfflineStore offline;
   final StoreJournal journal;
@@ -147,9 +152,24 @@ final class StoredSession {
     }
   }
 
-  /** Closes the store once its queued writes ran. */
+  /**
+   * Closes the store once its queued writes ran, and waits for that up to {@link #CLOSE_MILLIS}: what the app did
+   * last (a read or a send kept offline) is then in the store when close() returns, for the user's next client in
+   * this process (whose open may run on the other shared I/O thread) and for the next process (the I/O threads are
+   * daemons). Never waits on the I/O queue itself (a logger called there), which would wait for itself.
+   */
   void close() {
-    offline.close();
+    CompletableFuture<Void> closed = offline.close();
+    if (offline.io().inQueue()) return;
+    try {
+      closed.get(CLOSE_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      log.warn("closing with offline store writes still queued; the store closes when they ran", null);
+    } catch (ExecutionException e) {
+      log.warn("closing the offline store failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Deletes the user's store once its queued writes ran (logout). */

@@ -293,9 +293,24 @@ public final class OfflineStore {
     return result;
   }
 
-  /** Closes the store once the writes queued before ran. */
-  public void close() {
-    if (!io.execute(this::closeStore)) active = false;
+  /**
+   * Closes the store once the writes queued before ran; the future completes when it is closed (at once when the
+   * I/O queue takes no more work).
+   */
+  public CompletableFuture<Void> close() {
+    final CompletableFuture<Void> closed = new CompletableFuture<>();
+    boolean queued = io.execute(() -> {
+      try {
+        closeStore();
+      } finally {
+        closed.complete(null);
+      }
+    });
+    if (!queued) {
+      active = false;
+      closed.complete(null);
+    }
+    return closed;
   }
 
   private void closeStore() {
