@@ -24,7 +24,11 @@ import dev.svc.chat.transport.TransportSocket;
  * thread while it blocks. Sends are queued per socket and written one at a time, as the JDK allows.
  *
  * <p>{@link #shared()} is the process's one instance on one HttpClient (daemon threads, each ending after 2 s
- * idle): give it to every client of a fleet. Usage:
+ * idle): give it to every client of a fleet. The JDK gives each WebSocket two heap buffers of 16 KiB (its write
+ * buffer and its text encoder's), sized by the system properties {@value #WRITE_BUFFER_PROPERTY} and
+ * {@value #ENCODER_BUFFER_PROPERTY}; unless they are set, {@link #shared()} sets both to
+ * {@value #SOCKET_BUFFER_BYTES} bytes, so that an idle bot does not hold 32 KiB (a larger message is written in
+ * several passes). They apply to every {@code java.net.http.WebSocket} the JVM opens afterwards. Usage:
  * <pre>{@code
  * ChatClient bot = Svc.init(SvcOptions.builder(apiUrl).transport(JdkTransport.shared()).build());
  * }</pre>
@@ -36,6 +40,13 @@ public final class JdkTransport implements Transport {
   static final long KEEP_ALIVE_MILLIS = 2_000;
   /** The upgrade's connect timeout, as OkHttp's default. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The JDK's property of a WebSocket's write buffer size. */
+  static final String WRITE_BUFFER_PROPERTY = "jdk.httpclient.websocket.writeBufferSize";
+  /** The JDK's property of a WebSocket's text encoder buffer size. */
+  static final String ENCODER_BUFFER_PROPERTY = "jdk.httpclient.websocket.intermediateBufferSize";
+  /** The size {@link #shared()} gives both buffers unless the properties are set. */
+  static final int SOCKET_BUFFER_BYTES = 2048;
 
   private static JdkTransport shared;
 
@@ -55,6 +66,8 @@ public final class JdkTransport implements Transport {
    */
   public static synchronized JdkTransport shared() {
     if (shared == null) {
+      defaultProperty(WRITE_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
+      defaultProperty(ENCODER_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
           .executor(pool("svc-chat-jdk-http", 0, Integer.MAX_VALUE)).build();
       int readers = Math.max(2, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
@@ -96,6 +109,14 @@ public final class JdkTransport implements Transport {
   @Override
   public String toString() {
     return "JdkTransport";
+  }
+
+  private static void defaultProperty(String name, String value) {
+    try {
+      if (System.getProperty(name) == null) System.setProperty(name, value);
+    } catch (SecurityException e) {
+      // a security manager forbids it: the JDK's default sizes stay
+    }
   }
 
   /** A pool of daemon threads named {@code name-N}; the threads end after {@link #KEEP_ALIVE_MILLIS} idle. */
