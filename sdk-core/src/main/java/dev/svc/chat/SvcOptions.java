@@ -92,7 +92,11 @@ public final class SvcOptions {
     return okHttpClient;
   }
 
-  /** Returns the transport of the realtime connection if one was given, else null (OkHttp's WebSocket). */
+  /**
+   * Returns the transport of the realtime connection, if one was given.
+   *
+   * @return the given transport, or null for OkHttp's WebSocket
+   */
   public @Nullable Transport transport() {
     return transport;
   }
@@ -255,14 +259,11 @@ public final class SvcOptions {
     }
 
     /**
-     * Sets an OkHttp client to share, for example among the chat clients of a bot fleet. The SDK derives clients
-     * from it ({@link OkHttpClient#newBuilder()}), shared by every chat client built on it: for REST calls, one
-     * per API origin, on the given dispatcher but a connection pool of its own per origin (a stalled origin's
-     * idle connections are evicted alone); for the gateway's WebSockets (unless another {@link #transport}),
-     * one on a dispatcher of the SDK's own (a daemon thread per socket: OkHttp reads each on a thread of its
-     * own), so REST calls never queue behind sockets. All keep the given client's other settings, with
-     * TCP_NODELAY. The SDK never shuts the given client down. Without one, every chat client of the JVM shares
-     * one the SDK makes, which allows 64 REST calls per host at once.
+     * Sets an OkHttp client to share, for example among a bot fleet's clients. Every chat client built on it shares
+     * the clients the SDK derives from it ({@link OkHttpClient#newBuilder()}): for REST, one per API origin on the
+     * given dispatcher and a pool of its own; for the WebSockets (unless another {@link #transport}) one on a
+     * dispatcher of the SDK's own (OkHttp reads each socket on a daemon thread of its own), so REST never queues
+     * behind sockets. The SDK never shuts it down. Without one, chat clients share the SDK's (64 REST calls/host).
      *
      * @param client the client to share
      * @return this builder
@@ -274,9 +275,8 @@ public final class SvcOptions {
     }
 
     /**
-     * Sets the transport of the gateway's WebSocket. By default, and on Android, it is OkHttp's, derived from
-     * {@link #okHttpClient} (a reader thread per socket). A bot fleet in one JVM may use {@code JdkTransport.shared()}
-     * ({@code svc-chat-sdk-transport-jdk}, Java 11+): its sockets share a few threads. REST stays on OkHttp.
+     * Sets the gateway WebSocket's transport: by default (and on Android) OkHttp's, a thread per socket; a bot fleet
+     * may use {@code JdkTransport.shared()} (svc-chat-sdk-transport-jdk, Java 11+), a few threads in all.
      *
      * @param transport the transport, shared by every client given it
      * @return this builder
