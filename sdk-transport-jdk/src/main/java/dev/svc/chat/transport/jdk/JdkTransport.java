@@ -18,35 +18,45 @@ import dev.svc.chat.transport.TransportSocket;
 /**
  * The realtime transport on the JDK's {@code java.net.http.WebSocket}. The JDK reads and writes every socket of
  * an {@link HttpClient} on that client's one selector thread; this transport hands each socket's messages from
- * there to a small executor shared by all its sockets ({@value #READERS_PER_CORE} threads per core, at least 2),
+ * there to a small executor shared by all its sockets ({@value #READERS_PER_CORE} threads per core, at least
+ * {@value #MIN_READERS}),
  * one socket at a time in order, and asks the JDK for more only as the listener takes them
  * ({@link WebSocket#request}): a listener that blocks stops its own socket's reading, and holds one executor
  * thread while it blocks. Sends are queued per socket and written one at a time, as the JDK allows.
  *
  * <p>{@link #shared()} is the process's one instance on one HttpClient (daemon threads, each ending after 2 s
- * idle): give it to every client of a fleet. The JDK gives each WebSocket two heap buffers of 16 KiB (its write
- * buffer and its text encoder's), sized by the system properties {@value #WRITE_BUFFER_PROPERTY} and
- * {@value #ENCODER_BUFFER_PROPERTY}; unless they are set, {@link #shared()} sets both to
- * {@value #SOCKET_BUFFER_BYTES} bytes, so that an idle bot does not hold 32 KiB (a larger message is written in
- * several passes). They apply to every {@code java.net.http.WebSocket} the JVM opens afterwards. Usage:
+ * idle): give it to every client of a fleet. The JDK gives each WebSocket three heap buffers of 16 KiB for its
+ * life (the connection's read buffer, the write buffer and the text encoder's), sized by the system properties
+ * {@value #READ_BUFFER_PROPERTY}, {@value #WRITE_BUFFER_PROPERTY} and {@value #ENCODER_BUFFER_PROPERTY}; unless
+ * they are set, {@link #shared()} sets each to {@value #SOCKET_BUFFER_BYTES} bytes, so that an idle bot does not
+ * hold 48 KiB (a larger message is read and written in several passes). They apply to what the JVM's
+ * {@code java.net.http} clients do afterwards, and the read buffer's only if no {@code HttpClient} was made
+ * before (the JDK reads it once). Usage:
  * <pre>{@code
  * ChatClient bot = Svc.init(SvcOptions.builder(apiUrl).transport(JdkTransport.shared()).build());
  * }</pre>
  */
 public final class JdkTransport implements Transport {
   /** The shared executor's threads per core. */
-  static final int READERS_PER_CORE = 1;
+  static final int READERS_PER_CORE = 2;
+  /**
+   * The shared executor's threads at least: a client whose handlers fall far behind makes its reader wait (the
+   * engine's inbound gate, up to seconds), holding one of them meanwhile.
+   */
+  static final int MIN_READERS = 4;
   /** How long an idle thread of the shared executors lives. */
   static final long KEEP_ALIVE_MILLIS = 2_000;
   /** The upgrade's connect timeout, as OkHttp's default. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
+  /** The JDK's property of an HTTP connection's read buffer size (read once, when the first client is made). */
+  static final String READ_BUFFER_PROPERTY = "jdk.httpclient.bufsize";
   /** The JDK's property of a WebSocket's write buffer size. */
   static final String WRITE_BUFFER_PROPERTY = "jdk.httpclient.websocket.writeBufferSize";
   /** The JDK's property of a WebSocket's text encoder buffer size. */
   static final String ENCODER_BUFFER_PROPERTY = "jdk.httpclient.websocket.intermediateBufferSize";
-  /** The size {@link #shared()} gives both buffers unless the properties are set. */
-  static final int SOCKET_BUFFER_BYTES = 2048;
+  /** The size {@link #shared()} gives the three buffers unless their properties are set. */
+  static final int SOCKET_BUFFER_BYTES = 1024;
 
   private static JdkTransport shared;
 
@@ -66,11 +76,12 @@ public final class JdkTransport implements Transport {
    */
   public static synchronized JdkTransport shared() {
     if (shared == null) {
+      defaultProperty(READ_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       defaultProperty(WRITE_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       defaultProperty(ENCODER_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
           .executor(pool("svc-chat-jdk-http", 0, Integer.MAX_VALUE)).build();
-      int readers = Math.max(2, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
+      int readers = Math.max(MIN_READERS, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
       shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers, readers));
     }
     return shared;

@@ -115,7 +115,8 @@ class JdkTransportTest {
     for (Thread t : Thread.getAllStackTraces().keySet()) {
       if (t.getName().startsWith("svc-chat-jdk-") || t.getName().startsWith("HttpClient-")) ours.add(t.getName());
     }
-    int readers = Math.max(2, Runtime.getRuntime().availableProcessors());
+    int cores = Runtime.getRuntime().availableProcessors();
+    int readers = Math.max(JdkTransport.MIN_READERS, JdkTransport.READERS_PER_CORE * cores);
     assertTrue(ours.stream().filter(n -> n.startsWith("svc-chat-jdk-ws-")).count() <= readers, ours.toString());
     assertTrue(ours.size() <= 20, "100 sockets on " + ours.size() + " threads: " + ours);
   }
