@@ -57,7 +57,7 @@ public final class FleetBench {
                 + "WebSockets on one client with the Dispatcher's limits lifted, doing only the Engine.IO handshake, the "
                 + "Socket.IO CONNECT with the token and pongs (no REST, no recovery, no state). Our clients also "
                 + "run recovery's room listing (a REST call) at connect, and retry a failed first attempt with backoff "
-                + "(`connected` counts those up by the deadline of max(60 s, N/50 s)). One run, on a machine others may be loading: "
+                + "(`connected` counts those up by the deadline of max(60 s, N/25 s)). One run, on a machine others may be loading: "
                 + "read the ratios, not the absolute figures.");
         Report.Table t = report.table("kind", "connected", "first attempts failed", "connect all (ms)", "heap per client (KiB)",
                 "ratio to raw", "threads per client", "of which task runners (threads)");
@@ -73,7 +73,7 @@ public final class FleetBench {
         t.end();
         report.paragraph("The JDK transport (`jdk`, issue 21's target: 10,000 clients at at most 0.1 thread and 20 KiB each):"
                 + " every socket is read and written by the shared HttpClient's one selector thread, and handed to a"
-                + " reader executor of one thread per core; with the SDK's shared engine, callback and timer pools, the"
+                + " reader executor of two threads per core (at least 4); with the SDK's shared engine, callback and timer pools, the"
                 + " threads do not grow with the clients. `benchmarks/run fleet-10k` runs it at 10,000 clients.");
         report.paragraph("Targets of the performance issue: at most 25 KiB heap and 1.1 threads per client. Threads:"
                 + " with one OkHttpClient shared, each client has one thread of its own, its socket's reader (OkHttp"
@@ -94,10 +94,15 @@ public final class FleetBench {
     }
 
     private static Map<String, String> probe(String kind, String apiUrl, Path tokens, int n) throws Exception {
-        List<String> cmd = List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
+        List<String> cmd = new ArrayList<>(List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
                 "-Dfleet.debug=" + Boolean.getBoolean("fleet.debug"),
-                "-Dfleet.histo=" + System.getProperty("fleet.histo", ""), "-cp", System.getProperty("java.class.path"),
-                FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n));
+                "-Dfleet.histo=" + System.getProperty("fleet.histo", "")));
+        // the JDK HttpClient's own settings (-Djdk.httpclient.bufsize=...), to compare them on the jdk kind
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("jdk.httpclient.")) cmd.add("-D" + key + "=" + System.getProperty(key));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, String> result = new HashMap<>();
         StringBuilder output = new StringBuilder();
@@ -118,7 +123,7 @@ public final class FleetBench {
                 }
             }
         }
-        if (!p.waitFor(5, TimeUnit.MINUTES)) p.destroyForcibly();
+        if (!p.waitFor(10, TimeUnit.MINUTES)) p.destroyForcibly();
         if (result.isEmpty()) throw new IllegalStateException("probe " + kind + " failed:\n" + output);
         return result;
     }
