@@ -4,8 +4,9 @@ import java.io.File;
 import java.util.List;
 import java.util.concurrent.Executor;
 
+import dev.svc.chat.internal.util.ApiUrls;
 import dev.svc.chat.store.ChatStoreProvider;
-import okhttp3.HttpUrl;
+import dev.svc.chat.transport.Transport;
 import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +26,7 @@ public final class SvcOptions {
 
   private final String apiUrl;
   private final @Nullable OkHttpClient okHttpClient;
+  private final @Nullable Transport transport;
   private final @Nullable Executor callbackExecutor;
   private final ChatLogger logger;
   private final long ackTimeoutMillis;
@@ -43,6 +45,7 @@ public final class SvcOptions {
   private SvcOptions(Builder b) {
     this.apiUrl = b.apiUrl;
     this.okHttpClient = b.okHttpClient;
+    this.transport = b.transport;
     this.callbackExecutor = b.callbackExecutor;
     this.logger = b.logger;
     this.ackTimeoutMillis = b.ackTimeoutMillis;
@@ -87,6 +90,15 @@ public final class SvcOptions {
    */
   public @Nullable OkHttpClient okHttpClient() {
     return okHttpClient;
+  }
+
+  /**
+   * Returns the transport of the realtime connection, if one was given.
+   *
+   * @return the given transport, or null for OkHttp's WebSocket
+   */
+  public @Nullable Transport transport() {
+    return transport;
   }
 
   /**
@@ -226,6 +238,7 @@ public final class SvcOptions {
   public static final class Builder {
     private final String apiUrl;
     private @Nullable OkHttpClient okHttpClient;
+    private @Nullable Transport transport;
     private @Nullable Executor callbackExecutor;
     private ChatLogger logger = ChatLogger.NONE;
     private long ackTimeoutMillis = DEFAULT_ACK_TIMEOUT_MILLIS;
@@ -242,21 +255,15 @@ public final class SvcOptions {
     private int unreadCap = DEFAULT_UNREAD_CAP;
 
     Builder(String apiUrl) {
-      this.apiUrl = normalizeApiUrl(apiUrl);
+      this.apiUrl = ApiUrls.normalize(apiUrl);
     }
 
     /**
-     * Sets an OkHttp client to share, for example among the many chat clients of a bot fleet. The SDK derives
-     * clients from it with {@link OkHttpClient#newBuilder()}, shared by every chat client built on it: for
-     * REST calls, one per API origin ({@code scheme://host:port}), on the given client's dispatcher and
-     * limits but on a connection pool of its own per origin (so evicting a stalled origin's idle connections
-     * never touches the app's other connections); and one for the gateway WebSockets, on the given client's
-     * connection pool but on a dispatcher of the SDK's own with no practical limit (daemon threads, one per
-     * connected socket, as OkHttp reads each WebSocket on a thread of its own). All keep the given client's
-     * other settings (with TCP_NODELAY set on their sockets); sockets never take the given dispatcher's
-     * slots, so REST calls never queue behind them. The SDK never shuts the given client down. Without one,
-     * every chat client of the JVM shares one client the SDK makes, which allows 64 REST calls per host at
-     * once.
+     * Sets an OkHttp client to share, for example among a bot fleet's clients. Every chat client built on it shares
+     * the clients the SDK derives from it ({@link OkHttpClient#newBuilder()}): for REST, one per API origin on the
+     * given dispatcher and a pool of its own; for the WebSockets (unless another {@link #transport}) one on a
+     * dispatcher of the SDK's own (OkHttp reads each socket on a daemon thread of its own), so REST never queues
+     * behind sockets. The SDK never shuts it down. Without one, chat clients share the SDK's (64 REST calls/host).
      *
      * @param client the client to share
      * @return this builder
@@ -264,6 +271,19 @@ public final class SvcOptions {
     public Builder okHttpClient(OkHttpClient client) {
       if (client == null) throw new NullPointerException("client == null");
       this.okHttpClient = client;
+      return this;
+    }
+
+    /**
+     * Sets the gateway WebSocket's transport: by default (and on Android) OkHttp's, a thread per socket; a bot fleet
+     * may use {@code JdkTransport.shared()} (svc-chat-sdk-transport-jdk, Java 11+), a few threads in all.
+     *
+     * @param transport the transport, shared by every client given it
+     * @return this builder
+     */
+    public Builder transport(Transport transport) {
+      if (transport == null) throw new NullPointerException("transport == null");
+      this.transport = transport;
       return this;
     }
 
@@ -473,25 +493,6 @@ public final class SvcOptions {
      */
     public SvcOptions build() {
       return new SvcOptions(this);
-    }
-
-    private static String normalizeApiUrl(String apiUrl) {
-      if (apiUrl == null) throw new NullPointerException("apiUrl == null");
-      HttpUrl url = HttpUrl.parse(apiUrl.trim());
-      if (url == null) {
-        throw new IllegalArgumentException("apiUrl is not an http(s) URL: " + apiUrl);
-      }
-      if (url.query() != null || url.fragment() != null) {
-        throw new IllegalArgumentException("apiUrl must not have a query or fragment: " + apiUrl);
-      }
-      List<String> segments = url.pathSegments();
-      int last = segments.size() - 1;
-      if (last >= 0 && segments.get(last).isEmpty()) last--;
-      if (last < 0 || !segments.get(last).equals("v1")) {
-        throw new IllegalArgumentException("apiUrl must end with /v1, like https://host/v1: " + apiUrl);
-      }
-      String s = url.toString();
-      return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.Frames;
 import dev.svc.chat.testing.GatewaySession;
 import dev.svc.chat.testing.RecordingLogger;
+import dev.svc.chat.testing.TestTransport;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The realtime connection against a fake gateway speaking the official server's frames. The client's timers
  * (heartbeat watchdog, backoff, acknowledgement timeouts) run on virtual time: they fire only when a test moves
- * it, so a loaded machine never fires one early, and "it does not reconnect" is a fact about the timers set.
+ * it, so a loaded machine never fires one early, and "it does not reconnect" is a fact about the timers set. The
+ * module sdk-transport-jdk runs this class again on the JDK transport ({@link TestTransport}).
  */
 class RealtimeTest {
   private final VirtualTaskScheduler time = new VirtualTaskScheduler();
@@ -35,7 +37,7 @@ class RealtimeTest {
   void setUp() throws Exception {
     gateway = new FakeGateway();
     logger = new RecordingLogger();
-    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).logger(logger).reconnectDelay(10, 100)
+    client = Svc.init(TestTransport.on(SvcOptions.builder(gateway.apiUrl())).recoverMissedEvents(false).logger(logger).reconnectDelay(10, 100)
         .ackTimeoutMillis(2_000).scheduler(time).build());
     events = EventRecorder.attach(client);
   }
@@ -143,7 +145,7 @@ class RealtimeTest {
     FakeGateway gone = new FakeGateway();
     String url = gone.apiUrl();
     gone.close();
-    try (ChatClient offline = Svc.init(SvcOptions.builder(url).recoverMissedEvents(false).reconnectDelay(10, 100).build())) {
+    try (ChatClient offline = Svc.init(TestTransport.on(SvcOptions.builder(url)).recoverMissedEvents(false).reconnectDelay(10, 100).build())) {
       EventRecorder offlineEvents = EventRecorder.attach(offline);
       Await.failure(offline.connect("alice", "good-jwt"), TransportException.class);
       offlineEvents.assertNextState(ConnectionState.CONNECTING);
@@ -227,7 +229,7 @@ class RealtimeTest {
 
   @Test
   void reconnectNowSkipsTheBackoffDelay() throws Exception {
-    try (ChatClient slow = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).reconnectDelay(60_000, 60_000)
+    try (ChatClient slow = Svc.init(TestTransport.on(SvcOptions.builder(gateway.apiUrl())).recoverMissedEvents(false).reconnectDelay(60_000, 60_000)
         .scheduler(time).build())) {
       EventRecorder slowEvents = EventRecorder.attach(slow);
       slow.connect("alice", "good-jwt");
@@ -259,6 +261,18 @@ class RealtimeTest {
     ConnectionStateChange c = events.assertNextState(ConnectionState.RECONNECTING);
     assertNotNull(c.cause());
     reconnectAfter(c).awaitConnect();
+    events.assertNextState(ConnectionState.CONNECTED);
+  }
+
+  @Test
+  void anUpgradeAnsweredWithAnHttpStatusReconnectsNamingTheStatus() throws Exception {
+    gateway.upgradeAnswer = new okhttp3.mockwebserver.MockResponse().setResponseCode(503).setBody("down");
+    client.connect("alice", "good-jwt");
+    events.assertNextState(ConnectionState.CONNECTING);
+    ConnectionStateChange failed = events.assertNextState(ConnectionState.RECONNECTING, "transport_error");
+    assertTrue(String.valueOf(failed.cause()).contains("the WebSocket upgrade was answered 503"), failed.toString());
+    gateway.upgradeAnswer = null;
+    reconnectAfter(failed).awaitConnect();
     events.assertNextState(ConnectionState.CONNECTED);
   }
 

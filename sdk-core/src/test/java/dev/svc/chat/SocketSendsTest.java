@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import dev.svc.chat.internal.outbox.SendRoute;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.TestTransport;
 import dev.svc.chat.testing.Frames;
 import dev.svc.chat.testing.GatewaySession;
 import dev.svc.chat.testing.RecordingLogger;
@@ -51,7 +52,7 @@ class SocketSendsTest {
   }
 
   private GatewaySession connect(boolean socketSends, long sendTimeoutMillis) throws Exception {
-    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).engineExecutor(Runnable::run)
+    client = Svc.init(TestTransport.on(SvcOptions.builder(gateway.apiUrl())).recoverMissedEvents(false).engineExecutor(Runnable::run)
         .scheduler(time).reconnectDelay(100, 1_000).logger(new RecordingLogger()).socketSends(socketSends)
         .sendTimeoutMillis(sendTimeoutMillis).build());
     CompletableFuture<Void> connected = client.connect("alice", "good-jwt");

@@ -10,6 +10,7 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.transport.Transport;
 import dev.svc.chat.it.faults.FaultProxy;
 import dev.svc.chat.it.faults.RandomFaults;
 import dev.svc.chat.server.MintRequest;
@@ -78,6 +79,8 @@ final class ChaosRun implements AutoCloseable {
 
   private final String name;
   private final Servers servers;
+  /** The clients' realtime transport; null for the default. */
+  private final Transport transport;
   private final okhttp3.OkHttpClient tenantHttp = new okhttp3.OkHttpClient();
   private final ServerClient tenant;
   private final ExecutorService minting = Executors.newSingleThreadExecutor(daemon("chaos-mint"));
@@ -102,8 +105,14 @@ final class ChaosRun implements AutoCloseable {
   private final Object progress = new Object();
 
   ChaosRun(String name, Servers servers) {
+    this(name, servers, null);
+  }
+
+  /** A run whose clients' realtime sockets go over {@code transport} (null: the default, OkHttp). */
+  ChaosRun(String name, Servers servers, Transport transport) {
     this.name = name;
     this.servers = servers;
+    this.transport = transport;
     this.tenant = ServerClient.builder(servers.directApiUrl(), servers.apiKey()).okHttpClient(tenantHttp).build();
   }
 
@@ -271,16 +280,16 @@ final class ChaosRun implements AutoCloseable {
 
   private void connect(String user, String apiUrl, Set<String> rooms, String joinedRoom) throws Exception {
     ChaosView view = new ChaosView(user, rooms);
-    SvcOptions options = SvcOptions.builder(apiUrl)
+    SvcOptions.Builder options = SvcOptions.builder(apiUrl)
         .tokenRefresher(() -> {
           refreshes.incrementAndGet();
           return mint(user, System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
         })
         // An app may shorten the backoff; the default cap (30 s) would make the settling wait longer than CI allows.
         .reconnectDelay(250, 4000)
-        .logger(view::log)
-        .build();
-    ChatClient client = Svc.init(options);
+        .logger(view::log);
+    if (transport != null) options.transport(transport);
+    ChatClient client = Svc.init(options.build());
     allClients.add(client);
     client.on(EventType.NEW_MESSAGE, view::onNew);
     client.on(EventType.MESSAGE_UPDATED, view::onUpdated);

@@ -2,6 +2,7 @@ package dev.svc.chat.it;
 
 import dev.svc.chat.it.faults.FaultProxy;
 import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.transport.Transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -44,10 +45,20 @@ class ChaosTest {
     }
   }
 
+  /** The clients' realtime transport: the default (OkHttp) here. */
+  Transport transport() {
+    return null;
+  }
+
+  /** The run's name in its report lines. */
+  String runName() {
+    return "memory";
+  }
+
   @Test
   void everyClientEndsWithTheServersViewOfEveryRoomThroughCutsStallsAndTokenExpiries() throws Exception {
     ChaosRun.Servers servers = new ChaosRun.Servers(List.of(proxy), server.apiUrl(), server.apiKey());
-    try (ChaosRun run = new ChaosRun("memory", servers)) {
+    try (ChaosRun run = new ChaosRun(runName(), servers, transport())) {
       run.run(null);
     }
   }

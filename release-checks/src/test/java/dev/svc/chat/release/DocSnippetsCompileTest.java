@@ -41,6 +41,7 @@ class DocSnippetsCompileTest {
       "import dev.svc.chat.session.*;",
       "import dev.svc.chat.slf4j.*;",
       "import dev.svc.chat.store.sqlite.*;",
+      "import dev.svc.chat.transport.jdk.*;",
       "import dev.svc.chat.android.*;",
       "import dev.svc.chat.reference.*;",
       "import dev.svc.chat.testkit.*;",

@@ -8,6 +8,7 @@ import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.internal.util.SharedHttpClients;
+import dev.svc.chat.transport.Transport;
 import dev.svc.chat.internal.util.SharedTimer;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.util.CallbackExecutor;
@@ -112,7 +113,8 @@ public final class RealChatClient implements ChatClient {
     // events held for a store write count for the inbound gate like those waiting for the handlers
     java.util.function.IntSupplier undelivered = store == null ? hub::undelivered
         : () -> hub.undelivered() + store.journal.waiting();
-    this.engine = new RealtimeEngine(http.webSocket, urls.socketRequest(), actor,
+    Transport transport = options.transport() != null ? options.transport() : http.webSocketTransport;
+    this.engine = new RealtimeEngine(transport, urls.socket, actor,
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);

@@ -39,6 +39,8 @@ public final class FakeGateway implements AutoCloseable {
   public volatile boolean answerClose = true;
   /** The answer to the client's CONNECT, from its auth JSON; null answers nothing. */
   public volatile Function<String, String> onConnect = auth -> "40{\"sid\":\"sio-" + sessionCount.get() + "\"}";
+  /** When set, the answer to every WebSocket upgrade instead of the upgrade (a refusal with an HTTP status). */
+  public volatile MockResponse upgradeAnswer;
   /** Answers REST requests before the scripted queue when set; a null answer falls back to the queue. */
   public volatile Function<RecordedRequest, MockResponse> rest;
 
@@ -77,6 +79,8 @@ public final class FakeGateway implements AutoCloseable {
       @Override
       public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
         if (request.getPath() != null && request.getPath().startsWith("/socket.io/")) {
+          MockResponse refusal = upgradeAnswer;
+          if (refusal != null) return refusal;
           GatewaySession session = new GatewaySession(sessionCount.incrementAndGet(), request, FakeGateway.this);
           sessions.add(session);
           return new MockResponse().withWebSocketUpgrade(session);

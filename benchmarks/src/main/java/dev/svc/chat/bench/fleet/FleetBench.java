@@ -20,7 +20,7 @@ import dev.svc.chat.bench.support.Report;
  * handshake and CONNECT. Each kind runs in a fresh JVM ({@link FleetProbe}).
  *
  * <p>Arguments: {@code --clients N} (default 1,000; 10,000 needs {@code ulimit -n} of about 25,000 in the
- * shell, see docs/fleets.md), {@code --kinds shared,own,raw}. With {@code -Dfleet.histo=DIR} each probe writes
+ * shell, see docs/fleets.md), {@code --kinds shared,own,jdk,raw}. With {@code -Dfleet.histo=DIR} each probe writes
  * its heap's class histogram, once connected and idle, to {@code DIR/KIND.histo} (to see what a client costs).
  */
 public final class FleetBench {
@@ -29,7 +29,7 @@ public final class FleetBench {
 
     public static void main(String[] args) throws Exception {
         int n = Integer.parseInt(Report.option(args, "--clients", "1000"));
-        String[] kinds = Report.option(args, "--kinds", "shared,own,raw").split(",");
+        String[] kinds = Report.option(args, "--kinds", "shared,own,jdk,raw").split(",");
         Map<String, Map<String, String>> results = new HashMap<>();
         try (ServerProcess server = ServerProcess.start()) {
             List<String> users = new ArrayList<>();
@@ -52,11 +52,12 @@ public final class FleetBench {
                 + "3 s idle, minus before, per connected client. Threads: live threads minus before, per client; "
                 + "OkHttp's task-runner threads (writers and pool cleanup, shared by every OkHttpClient, ending after "
                 + "a minute idle) are counted, and shown apart. `shared`: our clients on one `new OkHttpClient()` "
-                + "(default Dispatcher, as a fleet writes it); `own`: a `new OkHttpClient()` each; peer `raw`: raw OkHttp "
+                + "(default Dispatcher, as a fleet writes it); `own`: a `new OkHttpClient()` each; `jdk`: our clients on "
+                + "the JDK transport (`JdkTransport.shared()`, svc-chat-sdk-transport-jdk), REST on one `new OkHttpClient()`; peer `raw`: raw OkHttp "
                 + "WebSockets on one client with the Dispatcher's limits lifted, doing only the Engine.IO handshake, the "
                 + "Socket.IO CONNECT with the token and pongs (no REST, no recovery, no state). Our clients also "
                 + "run recovery's room listing (a REST call) at connect, and retry a failed first attempt with backoff "
-                + "(`connected` counts those up by the deadline of max(60 s, N/50 s)). One run, on a machine others may be loading: "
+                + "(`connected` counts those up by the deadline of max(60 s, N/25 s)). One run, on a machine others may be loading: "
                 + "read the ratios, not the absolute figures.");
         Report.Table t = report.table("kind", "connected", "first attempts failed", "connect all (ms)", "heap per client (KiB)",
                 "ratio to raw", "threads per client", "of which task runners (threads)");
@@ -74,6 +75,10 @@ public final class FleetBench {
                     raw == null ? Double.NaN : Double.parseDouble(raw.get("threadsPerClient")), "threads");
         }
         t.end();
+        report.paragraph("The JDK transport (`jdk`, issue 21's target: 10,000 clients at at most 0.1 thread and 20 KiB each):"
+                + " every socket is read and written by the shared HttpClient's one selector thread, and handed to a"
+                + " reader executor of two threads per core (at least 4); with the SDK's shared engine, callback and timer pools, the"
+                + " threads do not grow with the clients. `benchmarks/run fleet-10k` runs it at 10,000 clients.");
         report.paragraph("Targets of the performance issue: at most 25 KiB heap and 1.1 threads per client. Threads:"
                 + " with one OkHttpClient shared, each client has one thread of its own, its socket's reader (OkHttp"
                 + " runs a WebSocket's reader loop on a thread for the socket's life); the engine and callback pools are"
@@ -93,10 +98,15 @@ public final class FleetBench {
     }
 
     private static Map<String, String> probe(String kind, String apiUrl, Path tokens, int n) throws Exception {
-        List<String> cmd = List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
+        List<String> cmd = new ArrayList<>(List.of(ServerProcess.java(), "-Xss512k", "-Xmx2g",
                 "-Dfleet.debug=" + Boolean.getBoolean("fleet.debug"),
-                "-Dfleet.histo=" + System.getProperty("fleet.histo", ""), "-cp", System.getProperty("java.class.path"),
-                FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n));
+                "-Dfleet.histo=" + System.getProperty("fleet.histo", "")));
+        // the JDK HttpClient's own settings (-Djdk.httpclient.bufsize=...), to compare them on the jdk kind
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("jdk.httpclient.")) cmd.add("-D" + key + "=" + System.getProperty(key));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                FleetProbe.class.getName(), kind, apiUrl, tokens.toString(), Integer.toString(n)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Map<String, String> result = new HashMap<>();
         StringBuilder output = new StringBuilder();
@@ -108,6 +118,8 @@ public final class FleetBench {
                         int eq = kv.indexOf('=');
                         result.put(kv.substring(0, eq), kv.substring(eq + 1));
                     }
+                } else if (line.startsWith("THREADS ")) {
+                    System.err.println(line); // the threads by pool, for the section's reading
                 } else if (Boolean.getBoolean("fleet.debug")) {
                     System.err.println(line);
                 } else if (output.length() < 4000) {
@@ -115,7 +127,7 @@ public final class FleetBench {
                 }
             }
         }
-        if (!p.waitFor(5, TimeUnit.MINUTES)) p.destroyForcibly();
+        if (!p.waitFor(10, TimeUnit.MINUTES)) p.destroyForcibly();
         if (result.isEmpty()) throw new IllegalStateException("probe " + kind + " failed:\n" + output);
         return result;
     }

@@ -15,6 +15,7 @@ import dev.svc.chat.bench.support.Heap;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.transport.jdk.JdkTransport;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -27,7 +28,8 @@ import okhttp3.WebSocketListener;
  * heap (after GC) and the threads they hold. Prints one line {@code RESULT key=value ...}.
  *
  * <p>Kinds: {@code shared} (SDK clients on one {@code new OkHttpClient()}), {@code own} (SDK clients with a
- * {@code new OkHttpClient()} each), {@code raw} (raw OkHttp WebSockets doing the Socket.IO handshake and
+ * {@code new OkHttpClient()} each), {@code jdk} (SDK clients on the JDK transport, {@code JdkTransport.shared()}, REST
+ * on one {@code new OkHttpClient()}), {@code raw} (raw OkHttp WebSockets doing the Socket.IO handshake and
  * CONNECT, answering pings, on one OkHttpClient whose Dispatcher limits are lifted).
  */
 public final class FleetProbe {
@@ -52,14 +54,18 @@ public final class FleetProbe {
                 connected.add(raw(shared, apiUrl, token, open));
             } else {
                 OkHttpClient http = shared != null ? shared : new OkHttpClient();
-                ChatClient c = Svc.init(SvcOptions.builder(apiUrl).okHttpClient(http).build());
+                SvcOptions.Builder options = SvcOptions.builder(apiUrl).okHttpClient(http);
+                if (kind.equals("jdk")) options.transport(JdkTransport.shared());
+                ChatClient c = Svc.init(options.build());
                 open.add(c);
                 connected.add(c.connect(user, token));
             }
         }
         AtomicInteger ok = new AtomicInteger();
         AtomicInteger failed = new AtomicInteger();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(60, n / 50));
+        // connects run about 50 a second on a loaded 2-core machine (64 handshakes in flight, a JWT and a REST
+        // listing each): 10,000 need minutes
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(60, n / 25));
         for (CompletableFuture<Void> f : connected) {
             try {
                 f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -88,6 +94,9 @@ public final class FleetProbe {
             if (t.getName().startsWith("OkHttp TaskRunner")) taskRunners++;
         }
         int live = Math.max(1, ok.get());
+        java.util.Map<String, Integer> pools = new java.util.TreeMap<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) pools.merge(t.getName().replaceAll("\\d+", "N").replace(' ', '_'), 1, Integer::sum);
+        System.out.println("THREADS " + kind + " " + pools);
         if (Boolean.getBoolean("fleet.debug")) debug(connected);
         String histo = System.getProperty("fleet.histo", "");
         if (!histo.isEmpty()) Files.writeString(Path.of(histo, kind + ".histo"), histogram());
@@ -127,7 +136,7 @@ public final class FleetProbe {
     }
 
     private static OkHttpClient sharedClient(String kind) {
-        if (kind.equals("shared")) return new OkHttpClient(); // as a bot fleet writes it
+        if (kind.equals("shared") || kind.equals("jdk")) return new OkHttpClient(); // as a bot fleet writes it
         Dispatcher d = new Dispatcher();
         d.setMaxRequests(Integer.MAX_VALUE); // raw sockets each hold a slot for life
         d.setMaxRequestsPerHost(Integer.MAX_VALUE);

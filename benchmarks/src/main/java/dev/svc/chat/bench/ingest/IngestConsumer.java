@@ -15,6 +15,7 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
+import dev.svc.chat.transport.jdk.JdkTransport;
 import io.socket.client.IO;
 import io.socket.client.Socket;
 import okhttp3.OkHttpClient;
@@ -59,12 +60,26 @@ abstract class IngestConsumer {
     }
   }
 
-  /** Our client: {@code on(NEW_MESSAGE)}, recovery off (the feed serves no REST). */
+  /**
+   * Our client: {@code on(NEW_MESSAGE)}, recovery off (the feed serves no REST); its realtime socket on OkHttp
+   * (the default) or, with {@code jdk}, on the JDK transport.
+   */
   static final class Ours extends IngestConsumer {
+    private final boolean jdk;
+
+    Ours() {
+      this(false);
+    }
+
+    Ours(boolean jdk) {
+      this.jdk = jdk;
+    }
+
     @Override
     double run(int port, int events) throws Exception {
-      ChatClient client = Svc.init(SvcOptions.builder("http://127.0.0.1:" + port + "/v1")
-          .recoverMissedEvents(false).build());
+      SvcOptions.Builder options = SvcOptions.builder("http://127.0.0.1:" + port + "/v1").recoverMissedEvents(false);
+      if (jdk) options.transport(JdkTransport.shared());
+      ChatClient client = Svc.init(options.build());
       try {
         Counter counter = new Counter(events);
         client.on(EventType.NEW_MESSAGE, m -> counter.hit());

@@ -11,6 +11,7 @@ import dev.svc.chat.session.SessionFetcher;
 import dev.svc.chat.session.SessionManager;
 import dev.svc.chat.slf4j.Slf4jChatLogger;
 import dev.svc.chat.store.sqlite.SqliteChatStore;
+import dev.svc.chat.transport.jdk.JdkTransport;
 import java.io.File;
 import java.util.concurrent.BlockingQueue;
 import okhttp3.OkHttpClient;
@@ -27,6 +28,11 @@ public final class ChatFeature {
   /** Returns a client that keeps each user's rooms and messages in SQLite under the directory (svc-chat-sdk-store-sqlite). */
   public static ChatClient offlineClient(String apiUrl, File directory) {
     return Svc.init(SvcOptions.builder(apiUrl).store(SqliteChatStore.provider(directory)).build());
+  }
+
+  /** Returns a bot's client whose realtime socket runs on the JDK's WebSocket (svc-chat-sdk-transport-jdk). */
+  public static ChatClient botClient(String apiUrl) {
+    return Svc.init(SvcOptions.builder(apiUrl).transport(JdkTransport.shared()).build());
   }
 
   /** Puts each new message the client receives into the queue. */

@@ -19,7 +19,7 @@ import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import okhttp3.WebSocket;
+import dev.svc.chat.transport.TransportSocket;
 
 /**
  * One WebSocket to the gateway and the protocol that lives and dies with it, on the actor: the Engine.IO
@@ -63,7 +63,7 @@ final class GatewayConnection {
   /** The actor's reader of event payloads, shared by the engine's connections (all on the actor). */
   private final EventDecoder.Reader decoder;
   private final Log log;
-  WebSocket webSocket;
+  TransportSocket webSocket;
   /** The server's OPEN packet; null until it arrived. */
   EngineIoHandshake handshake;
   /** Whether the gateway accepted our Socket.IO CONNECT. */

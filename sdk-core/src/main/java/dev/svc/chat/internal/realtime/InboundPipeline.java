@@ -4,7 +4,7 @@ import java.util.function.IntSupplier;
 
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import okhttp3.WebSocketListener;
+import dev.svc.chat.transport.TransportListener;
 
 /**
  * The inbound path of a client, from a socket's frame to the app's handler, as stages each in a class of its
@@ -12,7 +12,8 @@ import okhttp3.WebSocketListener;
  * (reader to actor, actor to callbacks).
  *
  * <ol>
- *   <li><b>Socket reader</b> ({@link SocketReader}, the socket's OkHttp reader thread): the frame's size is
+ *   <li><b>Socket reader</b> ({@link SocketReader}, the socket's transport thread: OkHttp's reader
+ *       thread of the socket, or the JDK transport's shared executor): the frame's size is
  *       checked; an event frame's head is scanned ({@code SocketIoCodec.fastEvent}) and passes the
  *       {@link InboundGate} (backpressure: the reader waits for slow handlers, then sheds what recovery
  *       restores; control frames never wait); while the actor is behind, the event's payload is read here by
@@ -60,8 +61,8 @@ final class InboundPipeline {
     return new GatewayConnection(id, owner, actor, acks, actorReader, log);
   }
 
-  /** Returns the OkHttp listener of {@code conn}'s socket: its reader stage and its hand-off to the actor. */
-  WebSocketListener reader(GatewayConnection conn) {
+  /** Returns the transport listener of {@code conn}'s socket: its reader stage and its hand-off to the actor. */
+  TransportListener reader(GatewayConnection conn) {
     return new SocketReader(conn, listener, actor, gate, decoder.reader(), onShed, log);
   }
 

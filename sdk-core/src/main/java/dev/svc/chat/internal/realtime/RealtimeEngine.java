@@ -1,6 +1,7 @@
 package dev.svc.chat.internal.realtime;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -22,12 +23,11 @@ import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
+import dev.svc.chat.transport.Transport;
 
 /**
- * The realtime connection to the gateway: Engine.IO v4 and Socket.IO v5 over an OkHttp WebSocket, as an
- * actor. Every field is confined to the {@link Scheduler}'s thread; public methods and OkHttp callbacks
+ * The realtime connection to the gateway: Engine.IO v4 and Socket.IO v5 over a {@link Transport}'s WebSocket, as an
+ * actor. Every field is confined to the {@link Scheduler}'s thread; public methods and transport callbacks
  * only post to it. It owns the state machine of {@link ConnectionState}, reconnects with backoff, the
  * acknowledgements' registry and the handover of a token refresh; each socket's protocol (handshake,
  * heartbeat, frames) is its {@link GatewayConnection}'s, which reports typed results to it. It parses no
@@ -39,9 +39,9 @@ public final class RealtimeEngine {
   /** How long {@link #shutdown()} blocks at most in all: for the closing task, then for the socket's end. */
   static final long CLOSE_GRACE_MILLIS = 1_000;
 
-  private final OkHttpClient http;
-  /** The request that opens a socket: one shared by the clients of an API URL ({@code ApiUrls}). */
-  private final Request socketRequest;
+  private final Transport transport;
+  /** The gateway's WebSocket URL: one string shared by the clients of an API URL ({@code ApiUrls}). */
+  private final String socketUrl;
   private final Scheduler actor;
   private final ReconnectPolicy reconnectPolicy;
   private final EngineListener listener;
@@ -73,11 +73,11 @@ public final class RealtimeEngine {
    * Creates an engine; {@code decoder} reads the gateway's events (the client's one frame decoder), and
    * {@code undelivered} counts the events not yet handled (for the inbound gate).
    */
-  public RealtimeEngine(OkHttpClient http, Request socketRequest, Scheduler actor, ReconnectPolicy reconnectPolicy,
+  public RealtimeEngine(Transport transport, String socketUrl, Scheduler actor, ReconnectPolicy reconnectPolicy,
       long ackTimeoutMillis, boolean refreshesTokens, EventDecoder decoder, IntSupplier undelivered,
       EngineListener listener, Log log) {
-    this.http = http;
-    this.socketRequest = socketRequest;
+    this.transport = transport;
+    this.socketUrl = socketUrl;
     this.actor = actor;
     this.reconnectPolicy = reconnectPolicy;
     this.listener = listener;
@@ -163,7 +163,7 @@ public final class RealtimeEngine {
 
   /**
    * Closes for good: disconnects politely, waits for the socket to end (one deadline in all), then cancels it
-   * so no OkHttp thread stays behind, and stops the actor. Must not be called on the actor thread.
+   * so no transport thread stays behind, and stops the actor. Must not be called on the actor thread.
    */
   public void shutdown() {
     final GatewayConnection[] last = new GatewayConnection[1];
@@ -279,9 +279,9 @@ public final class RealtimeEngine {
   /** Opens {@code conn}'s socket once it has a handshake slot, unless it was dropped meanwhile; actor only. */
   private void openSocket(final GatewayConnection conn) {
     if (!conn.keepSlot(conn == current && !conn.abandoned)) return;
-    if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketRequest.url());
+    if (log.isDebug()) log.debug("opening connection #" + conn.id + " to " + socketUrl);
     conn.startHandshakeTimer(HANDSHAKE_TIMEOUT_MILLIS);
-    conn.webSocket = http.newWebSocket(socketRequest, pipeline.reader(conn));
+    conn.webSocket = transport.open(socketUrl, Collections.<String, String>emptyMap(), pipeline.reader(conn));
   }
 
   /** Returns how many inbound frames wait for the actor; any thread. */

@@ -10,13 +10,12 @@ import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import okhttp3.Response;
-import okhttp3.WebSocket;
-import okhttp3.WebSocketListener;
-import okio.ByteString;
+import dev.svc.chat.transport.TransportListener;
+import dev.svc.chat.transport.TransportSocket;
 
 /**
- * The first stage of the inbound pipeline: one socket's frames, read on its OkHttp reader thread and handed to
+ * The first stage of the inbound pipeline: one socket's frames, read on its transport's thread (OkHttp: the
+ * socket's reader thread; the JDK transport: its shared executor) and handed to
  * the engine's actor in batches. On the reader: the frame's size checked against the gateway's
  * {@code maxPayload}, an event frame's head scanned ({@link SocketIoCodec#fastEvent}) and passed through the
  * {@link InboundGate} (control frames never wait), its payload read ahead by the socket's own
@@ -30,7 +29,7 @@ import okio.ByteString;
  * grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader never
  * touches the connection's state: that is the actor's.
  */
-final class SocketReader extends WebSocketListener {
+final class SocketReader extends TransportListener {
   private final GatewayConnection conn;
   private final EngineListener listener;
   private final Scheduler actor;
@@ -52,23 +51,19 @@ final class SocketReader extends WebSocketListener {
     this.onShed = onShed;
   }
 
-  @Override
-  public void onMessage(WebSocket webSocket, final String text) {
-    onText(text);
-  }
-
   /**
    * A text frame of the socket, on its reader thread. The frame is kept (queued, not copied) until the actor has
    * read it, so its characters must not change once handed over: a String, or a transport's CharSequence of
-   * its own for this frame.
+   * its own for this frame (see {@link dev.svc.chat.transport.TransportListener#onText}).
    */
-  void onText(CharSequence text) {
+  @Override
+  public void onText(TransportSocket socket, CharSequence text) {
     if (conn.abandoned) return;
     final long limit = conn.inboundLimit;
     if (text.length() > limit / 3) {
       final long size = EngineIoCodec.utf8Size(text);
       if (size > limit) {
-        // OkHttp has read it already; what matters now is not to queue it, and to drop the connection
+        // the transport has read it already; what matters now is not to queue it, and to drop the connection
         task(() -> conn.onOversizedFrame(size, limit));
         return;
       }
@@ -92,29 +87,28 @@ final class SocketReader extends WebSocketListener {
   }
 
   @Override
-  public void onMessage(WebSocket webSocket, ByteString bytes) {
+  public void onBinary(TransportSocket socket) {
     task(conn::onBinary);
   }
 
   @Override
-  public void onClosing(WebSocket webSocket, int code, String reason) {
-    webSocket.close(1000, null); // answer the close so OkHttp finishes the socket now
+  public void onClosing(TransportSocket socket, int code, String reason) {
+    socket.close(1000, null); // answer the close so the transport finishes the socket now
     lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the gateway closed the connection (" + code + ")"));
   }
 
   @Override
-  public void onClosed(WebSocket webSocket, int code, String reason) {
+  public void onClosed(TransportSocket socket, int code, String reason) {
     conn.markGone();
     conn.releaseSlot();
     lost(ConnectionReason.TRANSPORT_CLOSED, new TransportException("the connection closed (" + code + ")"));
   }
 
   @Override
-  public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+  public void onFailure(TransportSocket socket, Throwable t, int httpStatus) {
     conn.markGone();
     conn.releaseSlot();
-    String why = response == null ? "the connection failed" : "the WebSocket upgrade was answered " + response.code();
-    if (response != null) response.close();
+    String why = httpStatus < 0 ? "the connection failed" : "the WebSocket upgrade was answered " + httpStatus;
     lost(ConnectionReason.TRANSPORT_ERROR, new TransportException(why + ": " + t, t));
   }
 

@@ -8,6 +8,8 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.svc.chat.internal.transport.OkHttpTransport;
+import dev.svc.chat.transport.Transport;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
@@ -24,7 +26,7 @@ import okhttp3.OkHttpClient;
  *       connection pool of their own per API origin (OkHttp's default pool: 5 idle connections, 5 minutes), so
  *       that a client whose gateway socket stalled (ping timeout) evicts the idle connections to its own
  *       service only ({@link #evictIdle}), never the app's other connections nor those to another API URL;</li>
- *   <li>{@link #webSocket}: the gateway WebSockets, on a Dispatcher of its own with no practical limit and
+ *   <li>{@link #webSocket}: the gateway WebSockets of the default transport ({@link #webSocketTransport}), on a Dispatcher of its own with no practical limit and
  *       daemon threads, with OkHttp's pings off (Engine.IO does heartbeats). OkHttp 4 runs each WebSocket's
  *       reader on a Dispatcher thread for the socket's whole life, so on the base's Dispatcher (64 slots by
  *       default) the 65th socket would never open and REST calls would queue behind the sockets.</li>
@@ -51,10 +53,13 @@ public final class SharedHttpClients {
   private final Map<String, OkHttpClient> restByOrigin = new HashMap<>(4);
   /** The gateway's WebSockets. */
   public final OkHttpClient webSocket;
+  /** The default transport: OkHttp's WebSocket on {@link #webSocket}. */
+  public final Transport webSocketTransport;
 
   private SharedHttpClients(OkHttpClient restTemplate, OkHttpClient webSocket) {
     this.restTemplate = restTemplate;
     this.webSocket = webSocket;
+    this.webSocketTransport = new OkHttpTransport(webSocket);
   }
 
   /** Returns the client for REST calls to {@code apiUrl}'s origin, shared by the chat clients of that origin. */

@@ -12,6 +12,7 @@ import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.internal.transport.OkHttpTransport;
 import dev.svc.chat.internal.util.ApiUrls;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.GatewayEvents;
@@ -53,7 +54,7 @@ class RealtimeEngineTest {
       public void onEvent(EventDecoder.Event<?> event) {
       }
     };
-    engine = new RealtimeEngine(http, ApiUrls.of(gateway.apiUrl()).socketRequest(), scheduler,
+    engine = new RealtimeEngine(new OkHttpTransport(http), ApiUrls.of(gateway.apiUrl()).socket, scheduler,
         new ReconnectPolicy(500, 30_000, HALF), 10_000, false, GatewayEvents.STANDARD, () -> 0, listener, new Log(ChatLogger.NONE));
   }
 

@@ -1,0 +1,44 @@
+package dev.svc.chat.transport;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One WebSocket opened by a {@link Transport}. Its methods may be called from any thread and never block: text
+ * is queued and written in the order sent, and a close goes after the text queued before it.
+ */
+public interface TransportSocket {
+  /**
+   * Queues a text message. Returns true when it was queued; false when the socket is closing, closed or failed,
+   * or when the queue would pass the transport's limit (then the socket is closed as failed, as OkHttp does at
+   * 16 MiB), and the message will not be sent.
+   *
+   * @param text the message
+   * @return whether the message was queued
+   */
+  boolean send(String text);
+
+  /**
+   * Returns the size in bytes (UTF-8) of the messages queued and not yet written to the network; the engine
+   * reads it for its backpressure.
+   *
+   * @return the queued bytes
+   */
+  long queueSize();
+
+  /**
+   * Starts a normal close: the Close frame goes after the messages queued so far, and the socket ends when the
+   * peer answers (or when {@link #cancel} is called). Returns false when a close was started already or the
+   * socket has ended.
+   *
+   * @param code the close status code (1000 for a normal close)
+   * @param reason the close reason, or null
+   * @return whether this call started the close
+   */
+  boolean close(int code, @Nullable String reason);
+
+  /**
+   * Ends the socket at once, dropping what is queued. The listener hears {@link TransportListener#onFailure}
+   * unless the socket had ended already. Calling it again, or after the end, does nothing.
+   */
+  void cancel();
+}

@@ -1,0 +1,150 @@
+package dev.svc.chat.transport.jdk;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.svc.chat.transport.Transport;
+import dev.svc.chat.transport.TransportListener;
+import dev.svc.chat.transport.TransportSocket;
+
+/**
+ * The realtime transport on the JDK's {@code java.net.http.WebSocket}. The JDK reads and writes every socket of
+ * an {@link HttpClient} on that client's one selector thread; this transport hands each socket's messages from
+ * there to a small executor shared by all its sockets ({@value #READERS_PER_CORE} threads per core, at least
+ * {@value #MIN_READERS}),
+ * one socket at a time in order, and asks the JDK for more only as the listener takes them
+ * ({@link WebSocket#request}): a listener that blocks stops its own socket's reading, and holds one executor
+ * thread while it blocks. Sends are queued per socket and written one at a time, as the JDK allows.
+ *
+ * <p>{@link #shared()} is the process's one instance on one HttpClient (daemon threads, each ending after 2 s
+ * idle): give it to every client of a fleet. The JDK gives each WebSocket three heap buffers of 16 KiB for its
+ * life (the connection's read buffer, the write buffer and the text encoder's), sized by the system properties
+ * {@value #READ_BUFFER_PROPERTY}, {@value #WRITE_BUFFER_PROPERTY} and {@value #ENCODER_BUFFER_PROPERTY}; unless
+ * they are set, {@link #shared()} sets each to {@value #SOCKET_BUFFER_BYTES} bytes, so that an idle bot does not
+ * hold 48 KiB (a larger message is read and written in several passes). They apply to what the JVM's
+ * {@code java.net.http} clients do afterwards, and the read buffer's only if no {@code HttpClient} was made
+ * before (the JDK reads it once). Usage:
+ * <pre>{@code
+ * ChatClient bot = Svc.init(SvcOptions.builder(apiUrl).transport(JdkTransport.shared()).build());
+ * }</pre>
+ */
+public final class JdkTransport implements Transport {
+  /** The shared executor's threads per core. */
+  static final int READERS_PER_CORE = 2;
+  /**
+   * The shared executor's threads at least: a client whose handlers fall far behind makes its reader wait (the
+   * engine's inbound gate, up to seconds), holding one of them meanwhile.
+   */
+  static final int MIN_READERS = 4;
+  /** How long an idle thread of the shared executors lives. */
+  static final long KEEP_ALIVE_MILLIS = 2_000;
+  /** The upgrade's connect timeout, as OkHttp's default. */
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The JDK's property of an HTTP connection's read buffer size (read once, when the first client is made). */
+  static final String READ_BUFFER_PROPERTY = "jdk.httpclient.bufsize";
+  /** The JDK's property of a WebSocket's write buffer size. */
+  static final String WRITE_BUFFER_PROPERTY = "jdk.httpclient.websocket.writeBufferSize";
+  /** The JDK's property of a WebSocket's text encoder buffer size. */
+  static final String ENCODER_BUFFER_PROPERTY = "jdk.httpclient.websocket.intermediateBufferSize";
+  /** The size {@link #shared()} gives the three buffers unless their properties are set. */
+  static final int SOCKET_BUFFER_BYTES = 1024;
+
+  private static JdkTransport shared;
+
+  private final HttpClient client;
+  private final Executor readers;
+
+  private JdkTransport(HttpClient client, Executor readers) {
+    this.client = client;
+    this.readers = readers;
+  }
+
+  /**
+   * Returns the process's shared transport: one {@link HttpClient} (its selector thread, and a cached pool of
+   * daemon threads for its own tasks) and one executor for the sockets' listeners, made at the first call.
+   *
+   * @return the shared transport
+   */
+  public static synchronized JdkTransport shared() {
+    if (shared == null) {
+      defaultProperty(READ_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
+      defaultProperty(WRITE_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
+      defaultProperty(ENCODER_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
+      HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
+          .executor(pool("svc-chat-jdk-http", 0, Integer.MAX_VALUE)).build();
+      int readers = Math.max(MIN_READERS, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
+      shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers, readers));
+    }
+    return shared;
+  }
+
+  /**
+   * Returns a transport that opens its sockets on {@code client} (never closed here) and runs their listeners on
+   * {@code readers}, which must run each task it is given (a socket's tasks never run at once).
+   *
+   * @param client the HTTP client
+   * @param readers the executor of the sockets' listeners
+   * @return a new transport
+   */
+  public static JdkTransport create(HttpClient client, Executor readers) {
+    if (client == null) throw new NullPointerException("client == null");
+    if (readers == null) throw new NullPointerException("readers == null");
+    return new JdkTransport(client, readers);
+  }
+
+  @Override
+  public TransportSocket open(String url, Map<String, String> headers, TransportListener listener) {
+    JdkSocket socket = new JdkSocket(listener, readers);
+    WebSocket.Builder builder = client.newWebSocketBuilder();
+    for (Map.Entry<String, String> h : headers.entrySet()) builder.header(h.getKey(), h.getValue());
+    builder.buildAsync(webSocketUri(url), socket).whenComplete(socket::opened);
+    return socket;
+  }
+
+  /** Returns {@code url} with an {@code http(s)} scheme turned into {@code ws(s)}, as the JDK requires. */
+  static URI webSocketUri(String url) {
+    if (url.regionMatches(true, 0, "http:", 0, 5)) return URI.create("ws:" + url.substring(5));
+    if (url.regionMatches(true, 0, "https:", 0, 6)) return URI.create("wss:" + url.substring(6));
+    return URI.create(url);
+  }
+
+  @Override
+  public String toString() {
+    return "JdkTransport";
+  }
+
+  private static void defaultProperty(String name, String value) {
+    try {
+      if (System.getProperty(name) == null) System.setProperty(name, value);
+    } catch (SecurityException e) {
+      // a security manager forbids it: the JDK's default sizes stay
+    }
+  }
+
+  /** A pool of daemon threads named {@code name-N}; the threads end after {@link #KEEP_ALIVE_MILLIS} idle. */
+  private static ThreadPoolExecutor pool(String name, int core, int max) {
+    final AtomicInteger count = new AtomicInteger();
+    ThreadPoolExecutor pool = core == 0
+        ? new ThreadPoolExecutor(0, max, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
+            new java.util.concurrent.SynchronousQueue<Runnable>(), r -> thread(r, name, count))
+        : new ThreadPoolExecutor(core, max, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<Runnable>(), r -> thread(r, name, count));
+    pool.allowCoreThreadTimeOut(core > 0);
+    return pool;
+  }
+
+  private static Thread thread(Runnable r, String name, AtomicInteger count) {
+    Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+    t.setDaemon(true);
+    return t;
+  }
+}
