@@ -25,22 +25,28 @@ final class ProcessProbe implements AutoCloseable {
   private final String name;
   private final JMXConnector connector;
   private final MemoryMXBean memory;
-  private final ThreadMXBean threads;
   private final OperatingSystemMXBean os;
+  /** The threads a sample counts: all live ones ({@link ThreadMXBean}), or the selection of {@code self(name, count)}. */
+  private final java.util.function.IntSupplier threadCount;
 
   private ProcessProbe(String name, JMXConnector connector, MemoryMXBean memory, ThreadMXBean threads,
-      OperatingSystemMXBean os) {
+      OperatingSystemMXBean os, java.util.function.IntSupplier threadCount) {
     this.name = name;
+    this.threadCount = threadCount != null ? threadCount : threads::getThreadCount;
     this.connector = connector;
     this.memory = memory;
-    this.threads = threads;
     this.os = os;
   }
 
   /** A probe of this JVM. */
   static ProcessProbe self(String name) {
+    return self(name, null);
+  }
+
+  /** A probe of this JVM whose samples count the threads {@code threadCount} counts. */
+  static ProcessProbe self(String name, java.util.function.IntSupplier threadCount) {
     return new ProcessProbe(name, null, ManagementFactory.getMemoryMXBean(), ManagementFactory.getThreadMXBean(),
-        ManagementFactory.getOperatingSystemMXBean());
+        ManagementFactory.getOperatingSystemMXBean(), threadCount);
   }
 
   /** A probe of the JVM with this process id, which must run as this user on this machine. */
@@ -58,7 +64,7 @@ final class ProcessProbe implements AutoCloseable {
         ManagementFactory.newPlatformMXBeanProxy(beans, ManagementFactory.MEMORY_MXBEAN_NAME, MemoryMXBean.class),
         ManagementFactory.newPlatformMXBeanProxy(beans, ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class),
         ManagementFactory.newPlatformMXBeanProxy(beans, ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME,
-            UnixOperatingSystemMXBean.class));
+            UnixOperatingSystemMXBean.class), null);
   }
 
   String name() {
@@ -69,7 +75,7 @@ final class ProcessProbe implements AutoCloseable {
   Sample sample() {
     memory.gc();
     long descriptors = os instanceof UnixOperatingSystemMXBean unix ? unix.getOpenFileDescriptorCount() : -1;
-    return new Sample(memory.getHeapMemoryUsage().getUsed(), threads.getThreadCount(), descriptors);
+    return new Sample(memory.getHeapMemoryUsage().getUsed(), threadCount.getAsInt(), descriptors);
   }
 
   @Override

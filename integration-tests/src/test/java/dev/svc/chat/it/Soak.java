@@ -37,10 +37,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * long time, through a {@link FaultProxy} that cuts and stalls connections at random; meanwhile clients send,
  * disconnect and connect again, are closed and replaced by new instances, join and leave rooms, and their short
  * session tokens expire and are refreshed. Every {@code sampleSeconds} it samples heap after GC, threads and file
- * descriptors of both processes (a table row is printed). At the end it prints the table, writes it and an SVG
- * plot to {@code out}, and returns the problems: growth after the warm-up, a lost or duplicated message (a gap or
- * a repeat in any instance's seqs, an instance not caught up with the last message of each room, a send that
- * failed, a clientMessageId stored twice), an ERROR logged by a client or the server.
+ * descriptors of both processes (a table row is printed, with this JVM's threads by group); the clients' threads
+ * are counted without OkHttp's shared pools and the proxy's ({@link ThreadCensus#NOT_THE_CLIENTS} says why). At
+ * the end it prints the table, writes it and an SVG plot to {@code out}, and returns the problems: growth after
+ * the warm-up (for threads, by group), an operation of the churn still pending (named), a lost or duplicated
+ * message (a gap or a repeat in any instance's seqs, an instance not caught up with the last message of each
+ * room, a send that failed, a clientMessageId stored twice), an ERROR logged by a client or the server.
  */
 final class Soak implements AutoCloseable {
   /** The run's size; {@link #fromSystemProperties()} reads {@code -Dsoak.*}. */
@@ -73,7 +75,8 @@ final class Soak implements AutoCloseable {
   private final ExecutorService work = Executors.newFixedThreadPool(4, ChaosRun.daemon("soak-work"));
   private final List<String> rooms = new ArrayList<>();
   private final List<SoakClient> live = new CopyOnWriteArrayList<>();
-  private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
+  /** The churn's and the sends' futures not yet complete, each with what it is ("u003 joinRoom r"). */
+  private final java.util.Map<CompletableFuture<?>, String> pending = new ConcurrentHashMap<>();
   private final SoakClient.Totals totals = new SoakClient.Totals();
   private final AtomicLong sends = new AtomicLong();
   private final AtomicLong acknowledged = new AtomicLong();
@@ -84,6 +87,8 @@ final class Soak implements AutoCloseable {
   private final AtomicLong joins = new AtomicLong();
   private final AtomicLong refreshes = new AtomicLong();
   private final long started = System.nanoTime();
+  /** This JVM's threads by group at each sample, in the order of the chart's rows. */
+  private final List<ThreadCensus> censuses = new CopyOnWriteArrayList<>();
   private final Path dataDir;
 
   Soak(Config config) throws Exception {
@@ -113,7 +118,8 @@ final class Soak implements AutoCloseable {
       live.add(await(open(user(i), List.of(rooms.get(i % roomCount), rooms.get((i + roomCount / 2 + 1) % roomCount)))));
     }
 
-    ProcessProbe self = ProcessProbe.self("clients");
+    // the clients' threads without the pools that breathe with the load and the proxy's (ThreadCensus says why)
+    ProcessProbe self = ProcessProbe.self("clients", () -> ThreadCensus.now().clients());
     try (ProcessProbe serverProbe = ProcessProbe.attach("server", server.pid())) {
       SoakChart chart = new SoakChart(List.of(serverProbe.name(), self.name()));
       System.out.println(chart.header());
@@ -144,7 +150,12 @@ final class Soak implements AutoCloseable {
           "soak: %d clients, %d min, %.0f sends/s, churn every %d ms", config.clients(), config.duration().toMinutes(),
           config.sendsPerSecond(), config.churnEvery().toMillis())), StandardCharsets.UTF_8);
       int warmUpRows = (int) (config.warmUp().toMillis() / config.sample().toMillis()) + 1;
-      problems.addAll(chart.growth(warmUpRows));
+      for (String grew : chart.growth(warmUpRows)) {
+        // which kinds of thread came: the census after the warm-up against the last one
+        boolean threads = grew.startsWith("clients threads") && censuses.size() > warmUpRows;
+        problems.add(threads ? grew + "; by group: " + censuses.get(censuses.size() - 1).changesSince(
+            censuses.get(warmUpRows)) : grew);
+      }
       if (totals.lost.get() > 0 || totals.duplicated.get() > 0 || totals.errorsLogged.get() > 0) {
         problems.add("lost=" + totals.lost + " duplicated=" + totals.duplicated + " errorsLogged=" + totals.errorsLogged
             + ": " + totals.firstProblems);
@@ -193,7 +204,9 @@ final class Soak implements AutoCloseable {
           .logger((level, message, error) -> holder[0].log(level, message, error))
           .tokenRefresher(() -> {
             refreshes.incrementAndGet();
-            return CompletableFuture.supplyAsync(() -> token(user, config.tokenSeconds()), work);
+            CompletableFuture<String> fresh = CompletableFuture.supplyAsync(() -> token(user, config.tokenSeconds()), work);
+            track(user + " token refresh", fresh);
+            return fresh;
           })
           .build());
       SoakClient c = new SoakClient(user, userRooms, client, totals);
@@ -213,7 +226,11 @@ final class Soak implements AutoCloseable {
    */
   private CompletableFuture<Void> connect(SoakClient c, int attempts) {
     return CompletableFuture.supplyAsync(() -> token(c.userId, config.tokenSeconds()), work)
-        .thenCompose(t -> c.client.connect(c.userId, t))
+        .thenCompose(t -> {
+          CompletableFuture<Void> connected = c.client.connect(c.userId, t);
+          track(c.userId + " connect", connected);
+          return connected;
+        })
         .handle((v, e) -> {
           if (e == null) return CompletableFuture.<Void>completedFuture(null);
           if (attempts <= 1) return CompletableFuture.<Void>failedFuture(e);
@@ -233,7 +250,8 @@ final class Soak implements AutoCloseable {
       abandonedByClose.incrementAndGet();
       return;
     }
-    track(f.whenComplete((m, e) -> {
+    track(c.userId + " sendMessage " + clientMessageId, f);
+    track(c.userId + " send's accounting " + clientMessageId, f.whenComplete((m, e) -> {
       if (e == null) {
         acknowledged.incrementAndGet();
       } else if (c.closing) {
@@ -252,11 +270,14 @@ final class Soak implements AutoCloseable {
     double roll = rnd.nextDouble();
     if (roll < 0.4) {
       reconnects.incrementAndGet();
-      track(c.client.disconnect().thenCompose(v -> connect(c, 5)));
+      CompletableFuture<Void> disconnected = c.client.disconnect();
+      track(c.userId + " disconnect", disconnected);
+      track(c.userId + " disconnect then connect", disconnected.thenCompose(v -> connect(c, 5)));
     } else if (roll < 0.7) {
       replacements.incrementAndGet();
       CompletableFuture<SoakClient> next = open(c.userId, c.rooms);
-      track(next.thenAcceptAsync(n -> {
+      track(c.userId + " replacement's open and connect", next);
+      track(c.userId + " replacement", next.thenAcceptAsync(n -> {
         int at = live.indexOf(c);
         if (at < 0) { // replaced meanwhile by another churn
           n.client.close();
@@ -269,12 +290,15 @@ final class Soak implements AutoCloseable {
     } else {
       joins.incrementAndGet();
       String room = c.rooms.get(rnd.nextInt(c.rooms.size()));
-      track(rnd.nextBoolean() ? c.client.joinRoom(room) : c.client.leaveRoom(room));
+      boolean join = rnd.nextBoolean();
+      track(c.userId + (join ? " joinRoom " : " leaveRoom ") + room,
+          join ? c.client.joinRoom(room) : c.client.leaveRoom(room));
     }
   }
 
-  private void track(CompletableFuture<?> f) {
-    pending.add(f);
+  /** Keeps {@code f} until it completes; {@code what} names it if it does not ({@link #settle()}). */
+  private void track(String what, CompletableFuture<?> f) {
+    pending.put(f, what);
     f.whenComplete((v, e) -> pending.remove(f));
   }
 
@@ -287,15 +311,19 @@ final class Soak implements AutoCloseable {
   private List<String> settle() throws Exception {
     List<String> problems = new ArrayList<>();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    for (CompletableFuture<?> f : List.copyOf(pending)) {
+    for (CompletableFuture<?> f : List.copyOf(pending.keySet())) {
       try {
         f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (java.util.concurrent.ExecutionException e) {
         // a failed churn step: the instance stays as it is; the checks below see whether it caught up
       } catch (java.util.concurrent.TimeoutException e) {
-        problems.add("an operation still pending 120 s after the end");
-        break;
+        break; // the ones still pending are named below
       }
+    }
+    List<String> stuck = new ArrayList<>(pending.values());
+    if (!stuck.isEmpty()) {
+      java.util.Collections.sort(stuck);
+      problems.add(stuck.size() + " operations still pending 120 s after the end: " + stuck);
     }
     // an instance whose churn left it disconnected (a connect cut mid-handshake fails its future) connects again
     List<CompletableFuture<?>> reconnecting = new ArrayList<>();
@@ -364,7 +392,9 @@ final class Soak implements AutoCloseable {
     double minute = (System.nanoTime() - started) / 60e9;
     SoakChart.Row row = new SoakChart.Row(minute, List.of(serverProbe.sample(), self.sample()));
     chart.add(row);
-    System.out.println(chart.format(row));
+    ThreadCensus census = ThreadCensus.now();
+    censuses.add(census);
+    System.out.println(chart.format(row) + " all " + census.total() + " " + census);
   }
 
   private static Runnable guard(Runnable r) {

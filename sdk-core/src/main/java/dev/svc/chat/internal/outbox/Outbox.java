@@ -182,7 +182,8 @@ public final class Outbox {
 
   /**
    * Fails every send not yet ended with {@code ChatStateException("the client is closed")}, including those
-   * whose task the stopped actor never ran. Called after the actor stopped; files stay on disk.
+   * whose task the actor never ran or has yet to run (nothing is sent from now on). Called once the engine was
+   * told to close; files stay on disk.
    */
   public void close() {
     shut = true;
@@ -244,7 +245,7 @@ public final class Outbox {
   }
 
   private void add(OutboxEntry e) {
-    if (closed) {
+    if (closed || shut) { // shut: the client closed, and the actor runs what was queued before its closing task
       e.result.completeExceptionally(closedError());
       return;
     }
@@ -317,7 +318,7 @@ public final class Outbox {
       if (q.inFlight == 0) rooms.remove(roomId);
       return;
     }
-    if (q.halted || !connected || closed) return;
+    if (q.halted || !connected || closed || shut) return;
     SendRoute route = transport.route(roomId);
     if (q.inFlight > 0 && !route.equals(q.route)) return; // the attempts on the other route answer first: order
     int window = route.window();

@@ -3,10 +3,10 @@ package dev.svc.chat.internal.realtime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 
 import dev.svc.chat.ApiException;
@@ -17,7 +17,6 @@ import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
-import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
@@ -67,7 +66,7 @@ public final class RealtimeEngine {
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
   private final Handover handover;
   /** Futures of commands posted to the actor and not yet complete: failed by {@link #shutdown()}. */
-  private final Set<CompletableFuture<?>> openCommands = new OpenSet<>();
+  private final OpenCommands openCommands;
 
   /**
    * Creates an engine; {@code decoder} reads the gateway's events (the client's one frame decoder), and
@@ -87,6 +86,7 @@ public final class RealtimeEngine {
     this.refreshesTokens = refreshesTokens;
     this.pipeline = new InboundPipeline(decoder, undelivered, actor, listener, log);
     this.handover = new Handover(actor, acks, listener);
+    this.openCommands = new OpenCommands(actor);
   }
 
   /** Returns the state as last published; callable from any thread. */
@@ -163,29 +163,42 @@ public final class RealtimeEngine {
 
   /**
    * Closes for good: disconnects politely, waits for the socket to end (one deadline in all), then cancels it
-   * so no transport thread stays behind, and stops the actor. Must not be called on the actor thread.
+   * so no transport thread stays behind. Must not be called on the actor thread. The closing task is the actor's
+   * last (it shuts the actor down), so it runs even when the actor reaches it only after the grace (a loaded
+   * machine): then the app's futures fail at once, and the task cancels the socket itself when it runs.
    */
   public void shutdown() {
     final GatewayConnection[] last = new GatewayConnection[1];
     final CountDownLatch done = new CountDownLatch(1);
+    // set by whichever comes second: the closing task (the closer waits for the socket) or the closer giving up
+    final AtomicBoolean claimed = new AtomicBoolean();
     boolean posted = actor.execute(() -> {
-      last[0] = current;
+      GatewayConnection conn = current;
       stop(ConnectionState.CLOSED, ConnectionReason.CLOSED, new TransportException("the client was closed"));
-      done.countDown();
+      actor.shutdown(); // what is queued behind this task is dropped; its futures fail just below
+      openCommands.failAll();
+      last[0] = conn;
+      if (claimed.compareAndSet(false, true)) {
+        done.countDown();
+      } else if (conn != null && conn.webSocket != null) {
+        conn.webSocket.cancel(); // the closer stopped waiting: no one else ends the socket
+      }
     });
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS);
     try {
-      if (posted) done.await(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      if (posted) done.await(CLOSE_GRACE_MILLIS, TimeUnit.MILLISECONDS); // else its executor was shut down
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (claimed.compareAndSet(false, true)) { // the closing task has not run (yet): the app's futures end now
+      openCommands.failAll();
+      return;
     }
     GatewayConnection conn = last[0];
     if (conn != null && conn.webSocket != null
         && !conn.awaitGone(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))) {
       conn.webSocket.cancel();
     }
-    actor.shutdown();
-    failOpenCommands();
   }
 
   /** Emits an event that expects an acknowledgement; completes with the ACK's argument array (JSON). */
@@ -200,20 +213,7 @@ public final class RealtimeEngine {
    * the command ran, {@code result} fails with a {@link ChatStateException} instead of never completing.
    */
   public void post(final CompletableFuture<?> result, Runnable command) {
-    openCommands.add(result);
-    result.whenComplete(new java.util.function.BiConsumer<Object, Throwable>() {
-      @Override
-      public void accept(Object v, Throwable e) {
-        openCommands.remove(result);
-      }
-    });
-    if (!actor.execute(command)) failOpenCommands();
-  }
-
-  private void failOpenCommands() {
-    for (CompletableFuture<?> f : new ArrayList<>(openCommands)) {
-      f.completeExceptionally(new ChatStateException("the client is closed"));
-    }
+    openCommands.post(result, command);
   }
 
   // ---------------------------------------------------------------- actor side
