@@ -24,8 +24,9 @@ import dev.svc.chat.transport.TransportSocket;
  * ({@link WebSocket#request}): a listener that blocks stops its own socket's reading, and holds one executor
  * thread while it blocks. Sends are queued per socket and written one at a time, as the JDK allows.
  *
- * <p>{@link #shared()} is the process's one instance on one HttpClient (daemon threads, each ending after 2 s
- * idle): give it to every client of a fleet. The JDK gives each WebSocket three heap buffers of 16 KiB for its
+ * <p>{@link #shared()} is the process's one instance on one HttpClient whose own tasks run on the thread that
+ * starts them ({@link #INLINE}), and one executor of daemon threads, each ending after 2 s idle: give it to every
+ * client of a fleet. The JDK gives each WebSocket three heap buffers of 16 KiB for its
  * life (the connection's read buffer, the write buffer and the text encoder's), sized by the system properties
  * {@value #READ_BUFFER_PROPERTY}, {@value #WRITE_BUFFER_PROPERTY} and {@value #ENCODER_BUFFER_PROPERTY}; unless
  * they are set, {@link #shared()} sets each to {@value #SOCKET_BUFFER_BYTES} bytes, so that an idle bot does not
@@ -44,7 +45,7 @@ public final class JdkTransport implements Transport {
    * engine's inbound gate, up to seconds), holding one of them meanwhile.
    */
   static final int MIN_READERS = 4;
-  /** How long an idle thread of the shared executors lives. */
+  /** How long an idle thread of the shared executor lives. */
   static final long KEEP_ALIVE_MILLIS = 2_000;
   /** The upgrade's connect timeout, as OkHttp's default. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -58,6 +59,20 @@ public final class JdkTransport implements Transport {
   /** The size {@link #shared()} gives the three buffers unless their properties are set. */
   static final int SOCKET_BUFFER_BYTES = 1024;
 
+  /**
+   * The shared HttpClient's executor: each task runs on the thread that starts it, mostly the selector thread. The
+   * JDK's WebSocket hands each message to its listener ({@link JdkSocket}, which only queues it) as such a task,
+   * and asks its connection for the next frame only once the listener returned. A peer's TCP close (EOF, no Close
+   * frame) read in between, with no frame asked for, is lost by the JDK (in 17, its transport's
+   * {@code acknowledgeReception} throws an {@code InternalError} on the selector thread and its reading stops):
+   * the listener is never told and the socket looks open until the engine's heartbeat watchdog. Run inline, the
+   * hand-over ends before the selector thread reads again, so the EOF finds the next frame asked for. It does not
+   * when the listener is {@value JdkSocket#WINDOW} messages behind (nothing is asked for then), nor in the instant
+   * after the open (the JDK's first hand-over runs on the thread that finished the upgrade): such a connection's
+   * close waits for the watchdog still.
+   */
+  static final Executor INLINE = Runnable::run;
+
   private static JdkTransport shared;
 
   private final HttpClient client;
@@ -69,8 +84,8 @@ public final class JdkTransport implements Transport {
   }
 
   /**
-   * Returns the process's shared transport: one {@link HttpClient} (its selector thread, and a cached pool of
-   * daemon threads for its own tasks) and one executor for the sockets' listeners, made at the first call.
+   * Returns the process's shared transport: one {@link HttpClient} (its selector thread, which also runs the
+   * client's own tasks) and one executor for the sockets' listeners, made at the first call.
    *
    * @return the shared transport
    */
@@ -79,17 +94,19 @@ public final class JdkTransport implements Transport {
       defaultProperty(READ_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       defaultProperty(WRITE_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       defaultProperty(ENCODER_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
-      HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
-          .executor(pool("svc-chat-jdk-http", 0, Integer.MAX_VALUE)).build();
+      HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).executor(INLINE).build();
       int readers = Math.max(MIN_READERS, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
-      shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers, readers));
+      shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers));
     }
     return shared;
   }
 
   /**
    * Returns a transport that opens its sockets on {@code client} (never closed here) and runs their listeners on
-   * {@code readers}, which must run each task it is given (a socket's tasks never run at once).
+   * {@code readers}, which must run each task it is given (a socket's tasks never run at once). A client whose
+   * executor runs tasks on other threads (the JDK's default) may miss a peer's TCP close that comes right after
+   * a message, until the engine's heartbeat watchdog ends the connection: build it with
+   * {@code .executor(Runnable::run)}, as {@link #shared()} does, to see every close at once.
    *
    * @param client the HTTP client
    * @param readers the executor of the sockets' listeners
@@ -130,15 +147,15 @@ public final class JdkTransport implements Transport {
     }
   }
 
-  /** A pool of daemon threads named {@code name-N}; the threads end after {@link #KEEP_ALIVE_MILLIS} idle. */
-  private static ThreadPoolExecutor pool(String name, int core, int max) {
+  /**
+   * A pool of {@code threads} daemon threads named {@code name-N} over an unbounded queue; the threads end after
+   * {@link #KEEP_ALIVE_MILLIS} idle.
+   */
+  private static ThreadPoolExecutor pool(String name, int threads) {
     final AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor pool = core == 0
-        ? new ThreadPoolExecutor(0, max, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
-            new java.util.concurrent.SynchronousQueue<Runnable>(), r -> thread(r, name, count))
-        : new ThreadPoolExecutor(core, max, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<Runnable>(), r -> thread(r, name, count));
-    pool.allowCoreThreadTimeOut(core > 0);
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<Runnable>(), r -> thread(r, name, count));
+    pool.allowCoreThreadTimeOut(true);
     return pool;
   }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import dev.svc.chat.transport.TransportListener;
 import dev.svc.chat.transport.TransportSocket;
 import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
 import okhttp3.WebSocket;
 import okhttp3.WebSocketListener;
 import okhttp3.mockwebserver.Dispatcher;
@@ -121,6 +122,27 @@ class JdkTransportTest {
     assertTrue(ours.size() <= 20, "100 sockets on " + ours.size() + " threads: " + ours);
   }
 
+  @Test
+  void aTcpCloseRightAfterAMessageEndsTheSocket() throws Exception {
+    // the peer's EOF comes while the JDK hands the second answer to the listener: the JDK's WebSocket lost it when
+    // that ran on another thread than the selector's (its reading stopped, the listener never told: within 50 drops)
+    try (AbruptServer abrupt = new AbruptServer("40")) {
+      for (int i = 0; i < DROPS; i++) {
+        Recorder r = new Recorder();
+        sockets.add(JdkTransport.shared().open(abrupt.url(), Collections.emptyMap(), r));
+        assertEquals("open", r.next());
+        assertTrue(r.socket.send("40"));
+        assertEquals("text 40", r.next());
+        assertTrue(r.socket.send("40")); // answered, then dropped
+        String end = r.nextEnd();
+        assertNotNull(end, "drop #" + i + ": the peer's TCP close was not reported within " + TIMEOUT_SECONDS + " s");
+      }
+    }
+  }
+
+  /** Connections dropped by {@link #aTcpCloseRightAfterAMessageEndsTheSocket}. */
+  private static final int DROPS = 50;
+
   /** Records a socket's events as strings. */
   static final class Recorder extends TransportListener {
     final BlockingQueue<String> events = new LinkedBlockingQueue<>();
@@ -130,6 +152,18 @@ class JdkTransportTest {
       String e = events.poll(TIMEOUT_SECONDS, TimeUnit.SECONDS);
       assertNotNull(e, "no event within " + TIMEOUT_SECONDS + " s");
       return e;
+    }
+
+    /**
+     * Returns the socket's end (a closing or a failure) past its text, or null if none came in time. The answer
+     * before it may be missing: the JDK drops a message it was handing over when its reading fails.
+     */
+    @Nullable String nextEnd() throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+      while (true) {
+        String e = events.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (e == null || e.startsWith("closing") || e.startsWith("failure")) return e;
+      }
     }
 
     @Override
