@@ -211,6 +211,9 @@ class SocketSendsTest {
     assertEquals(429, error.status());
     assertEquals("rate_limited", error.code());
     assertEquals(2_000, error.retryAfterMillis());
+    // the refusal is read before the actor arms the retry: advancing earlier would leave the timer behind the clock
+    long due = time.nowMillis() + 2_000;
+    Await.until("the retry is armed", () -> time.hasTaskDueAt(due));
     time.advance(1_999);
     assertEquals(1, client.pendingSends().get(0).attempts(), "retried before its retryAfter");
     time.advance(1);
