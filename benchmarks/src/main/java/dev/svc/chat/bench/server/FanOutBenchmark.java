@@ -45,7 +45,8 @@ public final class FanOutBenchmark {
 
         /** Returns the server's CPU time a delivery, in microseconds. */
         double serverMicros() {
-            return serverCpu / perSecond * 1e6;
+            // A run that received nothing has no cost a delivery (not an infinite one).
+            return perSecond > 0 ? serverCpu / perSecond * 1e6 : Double.NaN;
         }
 
         /** Returns the server's CPU time a message (all its deliveries), in microseconds. */

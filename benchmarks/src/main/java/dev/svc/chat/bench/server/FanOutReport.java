@@ -208,7 +208,7 @@ final class FanOutReport {
         int big = ours.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         Point o = ours.get(big);
         Point n = node.get(big);
-        if (o != null && big >= apiKeyFrom) {
+        if (o != null && big >= apiKeyFrom && o.perSecond() > 0) {
             String nodeRate = n == null ? "" : " (" + Report.ratio(o.perSecond(), n.perSecond()) + " the Node"
                     + " server's " + Report.num(n.perSecond(), 0) + ", which used " + serverCpu(n) + " of a core, "
                     + Report.num(micros(n), 1) + " µs a delivery, with its members' process at " + cpu(n) + ")";
@@ -239,7 +239,7 @@ final class FanOutReport {
 
     /** The server's CPU time a delivery, in microseconds. */
     private static double micros(Point p) {
-        return p.serverCpu() / p.perSecond() * 1e6;
+        return p.serverMicros();
     }
 
     private static String perDelivery(Point p) {

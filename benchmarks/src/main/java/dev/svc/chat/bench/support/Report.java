@@ -100,9 +100,10 @@ public final class Report {
         return String.format(Locale.ROOT, "%,." + decimals + "f", value);
     }
 
-    /** A ratio for a table, such as {@code 0.62×}. */
+    /** A ratio for a table, such as {@code 0.62×}; {@code -} when either figure is missing or the peer's is 0. */
     public static String ratio(double ours, double peer) {
-        return String.format(Locale.ROOT, "%.2f×", ours / peer);
+        double ratio = ours / peer;
+        return Double.isFinite(ratio) ? String.format(Locale.ROOT, "%.2f×", ratio) : "-";
     }
 
     public static final class Table {
