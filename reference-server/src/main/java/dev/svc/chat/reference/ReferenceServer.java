@@ -92,6 +92,11 @@ public final class ReferenceServer implements AutoCloseable {
         }
     }
 
+    /** Returns the gateway's send pacing (tests hold a send's answer with it). */
+    dev.svc.chat.reference.gateway.SendPacing sendPacing() {
+        return parts.gateway.sendPacing();
+    }
+
     /** Returns the host the server listens on, e.g. {@code 127.0.0.1}. */
     public String host() {
         return options.host;

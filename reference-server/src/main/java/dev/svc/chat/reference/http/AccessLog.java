@@ -28,8 +28,13 @@ public final class AccessLog {
     }
 
     static void request(Context ctx, Float millis) {
+        request(ctx.method().name(), ctx.path(), ctx.statusCode(), millis);
+    }
+
+    /** Logs one request's line: {@code path} without its query string (Javalin's {@code ctx.path()} too). */
+    static void request(String method, String path, int status, float millis) {
         if (LOG.isInfoEnabled()) {
-            LOG.info("{} {} {} {} ms", ctx.method(), ctx.path(), ctx.statusCode(), Math.round(millis));
+            LOG.info("{} {} {} {} ms", method, path, status, Math.round(millis));
         }
     }
 

@@ -31,7 +31,11 @@ final class Credentials {
 
     /** Returns the user of the {@code Authorization: Bearer} session token, else throws 401. */
     Principal session(Context ctx) {
-        String header = ctx.header("Authorization");
+        return session(ctx.header("Authorization"));
+    }
+
+    /** Returns the user of {@code header}, an {@code Authorization} header's value or null, else throws 401. */
+    Principal session(String header) {
         if (header == null || header.length() < 7 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw ApiException.unauthorized();
         }

@@ -7,6 +7,7 @@ import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.service.StrictJson;
 import io.javalin.http.Context;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -28,13 +29,20 @@ final class JsonBody {
 
     /** Reads the body of {@code ctx}: 413 if over the limit, 400 unless it is one JSON object. */
     static JsonBody read(Context ctx, ObjectMapper mapper) {
-        long declared = ctx.req().getContentLengthLong();
+        return read(ctx.req(), mapper);
+    }
+
+    /** Reads the body of {@code request}: 413 if over the limit, 400 unless it is one JSON object. */
+    static JsonBody read(HttpServletRequest request, ObjectMapper mapper) {
+        long declared = request.getContentLengthLong();
         if (declared > Inputs.MAX_BODY_BYTES) {
             throw ApiException.payloadTooLarge(Inputs.MAX_BODY_BYTES);
         }
         byte[] bytes;
-        try (InputStream in = ctx.req().getInputStream()) {
-            bytes = in.readNBytes(Inputs.MAX_BODY_BYTES + 1);
+        try (InputStream in = request.getInputStream()) {
+            // A declared length is read into an array of that size (Jetty delivers no more than it); without
+            // one, one byte past the limit tells an oversized body.
+            bytes = in.readNBytes(declared >= 0 ? (int) declared : Inputs.MAX_BODY_BYTES + 1);
         } catch (IOException e) {
             throw ApiException.badRequest("Cannot read the request body");
         }

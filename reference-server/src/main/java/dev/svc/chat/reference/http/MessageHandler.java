@@ -10,6 +10,7 @@ import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.SendInput;
 import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -66,30 +67,41 @@ final class MessageHandler {
     }
 
     void send(Context ctx) {
-        Principal principal = credentials.session(ctx);
-        JsonBody body = JsonBody.read(ctx, mapper);
-        String roomId = ctx.pathParam("roomId");
-        SendInput input = SendInput.read(body::get);
-        ActingUser.require(principal, body::get, () -> service.room(principal.tenantId(), roomId));
-        ChatService.SendResult result = service.send(principal, roomId, input);
+        Sent sent = accept(credentials.session(ctx), JsonBody.read(ctx, mapper), ctx.pathParam("roomId"));
         // Stored and fanned out already; while the room's connections are behind, the answer waits for them
         // (asynchronously, bounded: docs/server.md, "Send pacing").
-        CompletableFuture<Void> paced = pacing.whenRoomKeepsUp(principal.tenantId(), roomId);
-        if (paced.isDone()) {
-            answer(ctx, result);
+        if (sent.paced().isDone()) {
+            answer(ctx, sent);
         } else {
-            ctx.future(() -> paced.thenRun(() -> answer(ctx, result)));
+            ctx.future(() -> sent.paced().thenRun(() -> answer(ctx, sent)));
         }
     }
 
-    /** Answers a send: the message's encoding made for its event when there is one (a new message). */
-    private void answer(Context ctx, ChatService.SendResult result) {
-        int status = result.created() ? 201 : 200;
-        if (result.json() != null) {
-            responses.json(ctx, status, result.json());
-        } else {
-            responses.json(ctx, status, result.message());
-        }
+    /**
+     * Sends as {@code principal}, whose request's body and room are given (checked in the contract's order after
+     * the credential): the message is stored and fanned out when this returns, its answer due once
+     * {@link Sent#paced()} completes. Both {@link #send(Context)} and {@link SendRoute} answer a send through here.
+     */
+    Sent accept(Principal principal, JsonBody body, String roomId) {
+        SendInput input = SendInput.read(body::get);
+        ActingUser.require(principal, body::get, () -> service.room(principal.tenantId(), roomId));
+        ChatService.SendResult result = service.send(principal, roomId, input);
+        return new Sent(result.created() ? 201 : 200, answerJson(result),
+                pacing.whenRoomKeepsUp(principal.tenantId(), roomId));
+    }
+
+    /** A send stored and fanned out: its answer's status and body, due once {@code paced} completes. */
+    record Sent(int status, byte[] json, CompletableFuture<Void> paced) {
+    }
+
+    private void answer(Context ctx, Sent sent) {
+        ctx.status(sent.status()).contentType("application/json").result(sent.json());
+    }
+
+    /** Returns a send's answer: the message's encoding made for its event when there is one (a new message). */
+    private byte[] answerJson(ChatService.SendResult result) {
+        return result.json() != null ? result.json().getBytes(StandardCharsets.UTF_8)
+                : responses.json(result.message());
     }
 
     /** Returns a non-negative integer query parameter, null when absent or empty, else throws 400. */

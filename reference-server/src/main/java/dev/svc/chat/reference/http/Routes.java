@@ -9,6 +9,7 @@ import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.PushService;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;
+import jakarta.servlet.Filter;
 
 /**
  * The REST API's one route table: wires every route of the contract to the handler of its resource (tokens,
@@ -17,11 +18,18 @@ import io.javalin.Javalin;
  */
 public final class Routes {
 
+    /** The servlet path pattern of the requests {@link #install}'s filter must see. */
+    public static final String SEND_ROUTE_PATHS = "/v1/chat/rooms/*";
+
     private Routes() {
     }
 
-    /** Installs the REST API on {@code app}; sends are answered as {@code pacing} allows. */
-    public static void install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
+    /**
+     * Installs the REST API on {@code app}; sends are answered as {@code pacing} allows. Returns the filter that
+     * answers sends ahead of Javalin ({@link SendRoute}), for the server's servlet context to run first on
+     * {@value #SEND_ROUTE_PATHS}; without it Javalin's own send route answers them the same way.
+     */
+    public static Filter install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
                                ChatService service, MessageActions actions, CallService calls, PushService push,
                                SendPacing pacing) {
         Credentials credentials = new Credentials(store, tokens);
@@ -67,5 +75,6 @@ public final class Routes {
         app.post("/v1/calls/{callId}/end", call::end);
         app.post("/v1/push/devices", devices::register);
         app.delete("/v1/push/devices/{token}", devices::unregister);
+        return new SendRoute(credentials, mapper, responses, messages);
     }
 }
