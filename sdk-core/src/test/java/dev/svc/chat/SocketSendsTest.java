@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.svc.chat.internal.outbox.SendRoute;
+import dev.svc.chat.internal.outbox.SocketSendBudget;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.TestTransport;
@@ -134,12 +134,12 @@ class SocketSendsTest {
   }
 
   /**
-   * Large sends fill a room's window by their characters first: what is in flight stays far below OkHttp's 16 MiB
-   * queue of outgoing frames (over it OkHttp closes the socket), here sends of 10 parts of 4,000 three-byte
-   * characters (120 KB of UTF-8 each).
+   * Large sends fill the connection's budget of bytes before a room's window: what is in flight stays far below
+   * OkHttp's 16 MiB queue of outgoing frames (over it OkHttp closes the socket), here sends of 10 parts of 4,000
+   * three-byte characters (120 KB of UTF-8 each). SocketSendBudgetTest has the budget across rooms.
    */
   @Test
-  void largeSendsFillTheWindowByTheirCharactersAndStayFarBelowOkHttpsQueue() throws Exception {
+  void largeSendsFillTheSocketsBudgetOfBytesAndStayFarBelowOkHttpsQueue() throws Exception {
     gateway.onConnect = auth -> OFFER;
     GatewaySession session = connect(true);
     StringBuilder text = new StringBuilder();
@@ -149,7 +149,8 @@ class SocketSendsTest {
     List<CompletableFuture<Message>> sent = new ArrayList<>();
     for (int i = 0; i < 60; i++) sent.add(client.sendMessage("r1", parts));
     Await.until("all queued", () -> client.pendingSends().size() == 60);
-    int inFlight = SendRoute.WINDOW_CHARS / (10 * (4 + 4_000)); // the characters of type and text of each part
+    String anId = java.util.UUID.randomUUID().toString(); // as long as the client's ids
+    int inFlight = (int) (SocketSendBudget.BYTES / SocketSendBudget.weight("r1", parts, anId, "alice"));
     long bytes = 0;
     List<GatewaySession.Emit> emits = new ArrayList<>();
     for (int i = 0; i < inFlight; i++) {
@@ -157,9 +158,9 @@ class SocketSendsTest {
       bytes += emit.payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
       emits.add(emit);
     }
-    assertNothingMoreSent(session, "sends past the window's characters went out");
+    assertNothingMoreSent(session, "sends past the budget went out");
     assertEquals(inFlight, attempted());
-    assertTrue(bytes < 8L * 1024 * 1024, "in flight: " + bytes + " bytes");
+    assertTrue(bytes <= SocketSendBudget.BYTES, "in flight: " + bytes + " bytes");
     session.ack(emits.get(0), ok(id(emits.get(0).payload), 1));
     assertEquals(1, Await.value(sent.get(0)).seq());
     session.nextEmit("send-message"); // one answered, one more goes

@@ -1,7 +1,6 @@
 package dev.svc.chat.internal.outbox;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,7 +35,8 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * {@link ConnectionState#CONNECTED}; rooms proceed independently. Each attempt takes a {@link SendRoute}, whose
  * ordering rule sets how many of a room may be in flight: over REST one (two HTTP connections may swap two
  * requests); over a gateway connection that offers socket sends (one ordered stream, handled in order by the
- * service) up to {@link SendRoute#SOCKET_WINDOW}. After a retryable
+ * service) up to {@link SendRoute#SOCKET_WINDOW}, within the connection's {@link SocketSendBudget} of bytes in
+ * flight, which its rooms take in turns (so the socket's queue never overflows). After a retryable
  * failure no attempt of the room starts until every attempt in flight has answered; then the oldest unfinished
  * send is retried after the backoff, and the rest follow it in order. A network
  * error, a 5xx or a 429 is retried with exponential backoff and full jitter (at least the answer's
@@ -95,6 +95,7 @@ public final class Outbox {
 
   // actor-confined
   private final Map<String, RoomQueue> rooms = new LinkedHashMap<>();
+  private final SocketSendBudget budget = new SocketSendBudget();
   private String userId;
   private boolean connected;
   private boolean closed;
@@ -209,15 +210,10 @@ public final class Outbox {
     connected = state == ConnectionState.CONNECTED;
     if (!connected || was) return;
     for (String roomId : new ArrayList<>(rooms.keySet())) {
-      RoomQueue q = rooms.get(roomId);
-      OutboxEntry head = q == null ? null : q.entries.peek();
-      // the network failed it; the network is back, so the backoff has done its job
-      if (head != null && head.waitingToRetry() && head.wakeOnConnect) {
-        head.retryTimer.cancel();
-        head.retryTimer = null;
-      }
-      pump(roomId);
+      rooms.get(roomId).connected(); // only enter(roomId) removes a room, and only that one
+      enter(roomId); // every room in line before the first turn: none takes the budget before the others asked
     }
+    takeTurns();
   }
 
   private void startInActor(String user) {
@@ -310,30 +306,64 @@ public final class Outbox {
     pump(e.roomId);
   }
 
-  /** Starts the room's next sends, in order, as far as its window allows and nothing holds them back. */
+  /** Starts the room's next sends, in order, as far as its window, the socket's budget and its turn allow. */
   private void pump(String roomId) {
+    enter(roomId);
+    takeTurns();
+  }
+
+  /** Starts a room's next send over REST; puts a room going over the socket in line for the socket's budget. */
+  private void enter(String roomId) {
     RoomQueue q = rooms.get(roomId);
     if (q == null) return;
     if (q.entries.isEmpty()) {
       if (q.inFlight == 0) rooms.remove(roomId);
       return;
     }
-    if (q.halted || !connected || closed || shut) return;
+    SendRoute route = routeNow(q, roomId);
+    if (route == null) return;
+    if (route.channel() != null) {
+      budget.join(roomId);
+      return;
+    }
+    for (OutboxEntry e = q.nextToStart(route); e != null; e = q.nextToStart(route)) attempt(e, q, route);
+  }
+
+  /** Returns the route on which the room may start a send now, or null when it may not start any. */
+  private SendRoute routeNow(RoomQueue q, String roomId) {
+    if (q.halted || !connected || closed || shut) return null;
     SendRoute route = transport.route(roomId);
-    if (q.inFlight > 0 && !route.equals(q.route)) return; // the attempts on the other route answer first: order
-    int window = route.window();
-    for (OutboxEntry e : q.entries) {
-      if (q.inFlight >= window) return;
-      if (e.inFlight) continue;
-      if (e.waitingToRetry()) return; // nothing overtakes a send waiting to be retried
-      if (q.inFlight > 0 && q.inFlightChars + e.chars > SendRoute.WINDOW_CHARS) return;
-      attempt(e, q, route);
+    return q.inFlight > 0 && !route.equals(q.route) ? null : route; // the other route's attempts answer first: order
+  }
+
+  /**
+   * Gives the rooms in line for the socket's budget their turns, in order, while it lasts: each starts its next
+   * sends up to {@link SocketSendBudget#TURN_BYTES} (at least one) and goes to the back if it has more.
+   */
+  private void takeTurns() {
+    for (String roomId = budget.head(); roomId != null; roomId = budget.head()) {
+      RoomQueue q = rooms.get(roomId);
+      SendRoute route = q == null ? null : routeNow(q, roomId);
+      if (route == null || route.channel() == null) { // it may not send now (its next event pumps it), or by REST
+        budget.endTurn(false);
+        if (route != null) enter(roomId);
+        continue;
+      }
+      OutboxEntry e;
+      for (long turn = 0; (e = q.nextToStart(route)) != null && turn < SocketSendBudget.TURN_BYTES; turn += e.bytes) {
+        if (!budget.admits(route, e.bytes)) { // the head keeps its place: no later or smaller send overtakes it
+          if (turn == 0) return;
+          break;
+        }
+        attempt(e, q, route);
+      }
+      budget.endTurn(e != null);
     }
   }
 
   private void attempt(final OutboxEntry e, final RoomQueue q, SendRoute route) {
     q.inFlight++;
-    q.inFlightChars += e.chars;
+    budget.take(route, e.bytes);
     q.route = route;
     e.inFlight = true;
     e.route = route;
@@ -352,15 +382,17 @@ public final class Outbox {
 
   private void onAnswer(OutboxEntry e, RoomQueue q, Message message, Throwable failure) {
     q.inFlight--;
-    q.inFlightChars -= e.chars;
+    budget.give(e.route, e.bytes);
     e.inFlight = false;
     if (!e.done) {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
       if (error == null) {
         end(e, true);
         if (e.result != null) e.result.complete(message);
-      } else if (SendFailures.isRetryable(error)) {
-        halt(e, q, error);
+      } else if (SendFailures.isRetryable(error)) { // the room starts nothing new until all in flight answered
+        e.lastError = SendFailures.asChatException(error);
+        q.halt(error);
+        publish(e);
       } else {
         // a refusal (or an answer the SDK cannot read) ends the send; a state error is the client's, not the
         // service's, so the entry's file stays for the next start
@@ -372,29 +404,12 @@ public final class Outbox {
     pump(e.roomId);
   }
 
-  /** A retryable failure: the room starts nothing new until every attempt in flight has answered. */
-  private void halt(OutboxEntry e, RoomQueue q, Throwable error) {
-    e.lastError = SendFailures.asChatException(error);
-    if (!q.halted) {
-      q.halted = true;
-      q.haltError = error;
-      q.retryAfterMillis = -1;
-      q.networkOnly = true;
-    }
-    q.retryAfterMillis = Math.max(q.retryAfterMillis, SendFailures.retryAfterMillis(error));
-    q.networkOnly &= SendFailures.isNetworkFailure(error);
-    publish(e);
-  }
-
   /** After a halt, once nothing is in flight: the oldest unfinished send is retried after the backoff. */
   private void retryLater(RoomQueue q) {
-    q.halted = false;
+    Throwable error = q.endHalt();
     final OutboxEntry e = q.entries.peek();
-    Throwable error = q.haltError;
-    q.haltError = null;
     if (e == null || e.waitingToRetry()) return;
-    long delay = backoff.delayMillis(Math.max(0, e.attempts - 1));
-    if (q.retryAfterMillis > delay) delay = q.retryAfterMillis;
+    long delay = Math.max(backoff.delayMillis(Math.max(0, e.attempts - 1)), q.retryAfterMillis);
     e.wakeOnConnect = q.networkOnly;
     log.info("outbox: the " + e + " failed (attempt " + e.attempts + ": " + error.getMessage() + "); retrying in "
         + delay + " ms");
@@ -479,22 +494,5 @@ public final class Outbox {
 
   private static ChatStateException closedError() {
     return new ChatStateException("the client is closed");
-  }
-
-  private static final class RoomQueue {
-    final ArrayDeque<OutboxEntry> entries = new ArrayDeque<>();
-    /** The attempts of this room under way (possibly of entries that have since timed out), and their chars. */
-    int inFlight;
-    long inFlightChars;
-    /** The route of the attempts under way. */
-    SendRoute route;
-    /** Whether an attempt failed with a retryable error: nothing new starts until no attempt is in flight. */
-    boolean halted;
-    /** The first retryable failure of the halt, for the log. */
-    Throwable haltError;
-    /** The longest {@code Retry-After} of the halt's failures, or -1. */
-    long retryAfterMillis = -1;
-    /** Whether every failure of the halt was the network's (a new connection then retries at once). */
-    boolean networkOnly;
   }
 }

@@ -26,8 +26,8 @@ final class OutboxEntry {
   final CompletableFuture<Message> result;
   /** When the send was made, on the actor's monotonic clock (for the deadline). */
   final long enqueuedAtMillis;
-  /** The characters of the parts (type, text, raw fields): what the send weighs in its room's window. */
-  final int chars;
+  /** What the send weighs in the socket's budget: a bound of its frame's bytes ({@link SocketSendBudget#weight}). */
+  final long bytes;
 
   /** The key of the entry in the snapshot of pending sends: the order it was queued in, in this process. */
   long key;
@@ -62,18 +62,7 @@ final class OutboxEntry {
     this.createdAt = createdAt;
     this.result = result;
     this.enqueuedAtMillis = enqueuedAtMillis;
-    this.chars = chars(this.parts);
-  }
-
-  private static int chars(List<MessagePart> parts) {
-    long n = 0;
-    for (MessagePart p : parts) {
-      n += p.type().length() + (p.text() == null ? 0 : p.text().length());
-      for (java.util.Map.Entry<String, String> f : p.rawFields().entrySet()) {
-        n += f.getKey().length() + f.getValue().length();
-      }
-    }
-    return (int) Math.min(Integer.MAX_VALUE, n);
+    this.bytes = SocketSendBudget.weight(roomId, this.parts, clientMessageId, senderId);
   }
 
   /** Returns whether a retry timer is pending. */

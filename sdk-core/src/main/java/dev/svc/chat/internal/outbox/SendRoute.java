@@ -14,7 +14,8 @@ import dev.svc.chat.internal.realtime.SocketSendChannel;
  *       travel on two HTTP connections and be stored in either order, so the next starts only after the
  *       previous answered.
  *   <li>Socket ({@link #socket}): a {@code send-message} event with an ack on one accepted WebSocket, window
- *       {@value #SOCKET_WINDOW} (and at most {@link #WINDOW_CHARS} characters of parts). The server reads a
+ *       {@value #SOCKET_WINDOW}, within the connection's {@link SocketSendBudget} of bytes in flight, which its
+ *       rooms share. The server reads a
  *       connection's events in order and stores each before it reads the next, and after a retryable refusal it
  *       refuses that room's later sends on the connection until the refused one is sent again: so sends in flight
  *       on one connection are stored in the order sent, and a refused one is never overtaken. The rule holds
@@ -31,15 +32,6 @@ public abstract class SendRoute {
    * trip of 50 ms (a collector's pause in either process), where 32 queued them in the outbox past 6 ms.
    */
   public static final int SOCKET_WINDOW = 256;
-
-  /**
-   * The characters of the parts of one room's sends in flight at once (beyond the first): large sends fill the
-   * window sooner, so that what a room has in flight stays far below OkHttp's 16 MiB queue of outgoing frames,
-   * which closes the socket when it overflows. Frames are at most the gateway's {@code maxPayload} (64 KiB on the
-   * reference server), so 1 Mi characters are at most 3 MiB of UTF-8 a room (48 frames of three-byte characters),
-   * where 32 frames of any text could be 2 MiB.
-   */
-  public static final int WINDOW_CHARS = 1024 * 1024;
 
   /** Over REST, one send of a room in flight at a time. */
   public static final SendRoute REST = new Rest();
