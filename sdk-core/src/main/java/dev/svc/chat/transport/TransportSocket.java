@@ -41,4 +41,18 @@ public interface TransportSocket {
    * unless the socket had ended already. Calling it again, or after the end, does nothing.
    */
   void cancel();
+
+  /**
+   * Asks, from within {@link TransportListener#onText}, that the message being handed over be handed to the
+   * listener again after about {@code delayMillis}, with nothing else of this socket handed over meanwhile, so
+   * that the listener waits without holding the transport's thread (a transport that shares its threads among
+   * many sockets). The transport stops reading the socket meanwhile. Returns false when the transport does not
+   * defer (the default): the listener then blocks in onText to wait, which stops this socket's reading only.
+   *
+   * @param delayMillis how long to wait before the message is handed over again
+   * @return whether the message will be handed over again
+   */
+  default boolean deferText(long delayMillis) {
+    return false;
+  }
 }

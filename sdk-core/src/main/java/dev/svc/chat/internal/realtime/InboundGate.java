@@ -7,6 +7,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
+import dev.svc.chat.transport.TransportSocket;
+
 /**
  * Backpressure for a handler slower than the stream, on the socket's reader thread. Only event frames pass
  * through {@link #admit}; control frames (the Engine.IO open, ping and close, the Socket.IO CONNECT answer,
@@ -23,6 +25,10 @@ import java.util.function.LongSupplier;
  * handlers took the one before, so memory stays bounded by the water mark, not by the burst, and nothing is
  * lost. Without recovery ({@code recoverMissedEvents(false)}) nothing is shed and the reader waits as long as
  * the backlog stays high. Per frame the check costs two atomic reads.
+ *
+ * <p>A transport whose threads are shared by many sockets (the JDK's) is not to be held: there the frame is
+ * deferred instead ({@link TransportSocket#deferText}), handed to {@link #admit} again every
+ * {@value #DEFER_MILLIS} ms until the wait ends as above, and the socket's reading stops meanwhile.
  */
 public final class InboundGate {
   /** Frames and events allowed to wait before the reader stops reading. */
@@ -37,6 +43,14 @@ public final class InboundGate {
   /** The longest the reader waits for the handlers before it sheds: far below any heartbeat's timeout. */
   static final long MAX_PARK_MILLIS = 5_000;
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+  /** How long a deferred frame waits before it is admitted again (coarser than a park: no thread waits). */
+  static final long DEFER_MILLIS = 10;
+  /** {@link #admit}: the frame passes. */
+  static final int ADMIT = 0;
+  /** {@link #admit}: the frame is dropped (see {@link #shed}). */
+  static final int SHED = 1;
+  /** {@link #admit}: the transport hands the frame to the reader again later. */
+  static final int DEFERRED = 2;
 
   /** Events delivered but not yet handled. */
   private final IntSupplier backlog;
@@ -50,6 +64,9 @@ public final class InboundGate {
   private volatile boolean shedding;
   /** Whether a shed was reported and the engine has not taken the report yet. */
   private final AtomicBoolean reported = new AtomicBoolean();
+  /** Whether a frame waits (parked or deferred), and until when; the reader only, one frame at a time. */
+  private boolean waiting;
+  private long deadline;
 
   InboundGate(IntSupplier backlog, LongSupplier clock, boolean sheds) {
     this.backlog = backlog;
@@ -83,26 +100,34 @@ public final class InboundGate {
   }
 
   /**
-   * Admits an event frame of {@code conn} on its reader thread: returns at once while the backlog is below
-   * the high water mark, else waits (see the class comment). Returns false when the frame is to be shed
-   * (then {@link #shed} says whether to report it). Never called on the actor or the callback executor.
+   * Admits an event frame of {@code conn} on its reader thread: returns {@link #ADMIT} at once while the
+   * backlog is below the high water mark, else waits (see the class comment): parks, or returns
+   * {@link #DEFERRED} when {@code socket} hands the frame over again later. Returns {@link #SHED} when the
+   * frame is to be dropped (then {@link #shed} says whether to report it). Never called on the actor or the
+   * callback executor.
    */
-  boolean admit(GatewayConnection conn, boolean sheddable) {
+  int admit(GatewayConnection conn, TransportSocket socket, boolean sheddable) {
     if (shedding) {
-      if (backlog() >= LOW_WATER) return !sheddable;
+      if (backlog() >= LOW_WATER) return sheddable ? SHED : ADMIT;
       shedding = false;
     }
-    if (backlog() < HIGH_WATER) return true;
-    long deadline = clock.getAsLong() + conn.parkLimitMillis;
+    if (!waiting) {
+      if (backlog() < HIGH_WATER) return ADMIT;
+      waiting = true;
+      deadline = clock.getAsLong() + conn.parkLimitMillis;
+    }
     while (!conn.abandoned && backlog() >= LOW_WATER) {
       if (sheds && clock.getAsLong() >= deadline) {
+        waiting = false;
         shedding = true;
-        return !sheddable;
+        return sheddable ? SHED : ADMIT;
       }
+      if (socket.deferText(DEFER_MILLIS)) return DEFERRED;
       LockSupport.parkNanos(POLL_NANOS);
-      if (Thread.currentThread().isInterrupted()) return true;
+      if (Thread.currentThread().isInterrupted()) break;
     }
-    return true;
+    waiting = false;
+    return ADMIT;
   }
 
   /** An event was shed; returns true when it is the first since the engine took the last report. */

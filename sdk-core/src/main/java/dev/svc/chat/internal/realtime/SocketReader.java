@@ -71,8 +71,9 @@ final class SocketReader extends TransportListener {
     if (text.length() > 1 && text.charAt(0) == '4' && text.charAt(1) == '2') {
       // an event: its head is scanned here, once; only events pass the gate (control frames never wait)
       SocketIoPacket event = SocketIoCodec.fastEvent(text);
-      if (!gate.admit(conn, event != null && InboundGate.sheddable(event.eventName))) {
-        if (gate.shed()) task(onShed);
+      int admitted = gate.admit(conn, socket, event != null && InboundGate.sheddable(event.eventName));
+      if (admitted != InboundGate.ADMIT) {
+        if (admitted == InboundGate.SHED && gate.shed()) task(onShed); // else deferred: handed over again later
         return;
       }
       if (event != null) {

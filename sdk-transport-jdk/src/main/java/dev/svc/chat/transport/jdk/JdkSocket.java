@@ -10,6 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import dev.svc.chat.transport.TransportListener;
 import dev.svc.chat.transport.TransportSocket;
@@ -19,22 +22,37 @@ import org.jspecify.annotations.Nullable;
  * One socket of the {@link JdkTransport}: the JDK's {@link WebSocket} and its listener, adapted to the SPI.
  *
  * <p>Inbound: the JDK calls back on its selector thread (or its executor), one message part at a time as asked
- * for. A whole text message is queued here as it came (one part: the JDK's {@code CharBuffer}, decoded fresh for
- * each part and never reused, handed on without a copy) or assembled (several parts: one
- * {@link StringBuilder}, handed on as it is); the queue is drained in order by the readers' executor, one task
- * per socket at a time ({@link #run}). At most {@value #WINDOW} messages are asked for ahead of the listener: a
- * listener that blocks stops its own socket's reading, never the selector's.
+ * for. A whole text message is queued here as it came (one part: the JDK's {@code CharBuffer}, handed on without
+ * a copy: this relies on OpenJDK's WebSocket decoding each part into a fresh buffer it never reuses) or assembled
+ * (several parts: one {@link StringBuilder}, handed on as it is); the queue is drained in order by the readers'
+ * executor, one task per socket at a time, at most {@value #BATCH} events a turn before the socket goes to the
+ * back of the executor's queue ({@link #run}). At most {@value #WINDOW} messages are asked for ahead of the
+ * listener. The readers are shared by many sockets, so the listener is not to block: to wait (the engine's
+ * inbound gate) it calls {@link #deferText}, and the message is handed to it again later; meanwhile the socket
+ * hands over nothing, asks for nothing, and TCP pushes back on the peer. A listener that blocks anyway holds a
+ * shared thread and stops the sockets queued behind it.
  *
  * <p>Outbound: the JDK allows one send in flight per socket, so messages (and the Close after them) wait in a
  * queue of their own, counted in UTF-8 bytes for {@link #queueSize}; past {@value #MAX_QUEUE_BYTES} bytes the
  * socket fails, as OkHttp's does. A send is written by the thread that found the queue idle, or by the
- * completion of the write before it.
+ * completion of the write before it. A Close written starts a timer on the transport's shared scheduler: a
+ * peer that has not answered it within the transport's bound ({@link #CLOSE_TIMEOUT_MILLIS}) is aborted.
+ *
+ * <p>Opening: the upgrade's future is kept until it completes, so a cancel before the open cancels the JDK's
+ * exchange (and a success that races the cancel is aborted).
  */
 final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   /** Messages asked for ahead of the listener. */
   static final int WINDOW = 16;
+  /** The most events one drain hands over before it lets the executor's other sockets have their turn. */
+  static final int BATCH = WINDOW;
   /** The most a send queue holds, as OkHttp's: past it the socket fails. */
   static final long MAX_QUEUE_BYTES = 16L * 1024 * 1024;
+  /**
+   * How long a Close written waits for the peer's answer before the socket is aborted (as OkHttp's 60 s: the
+   * engine behaves the same on either transport, and a loaded gateway has time to answer).
+   */
+  static final long CLOSE_TIMEOUT_MILLIS = 60_000;
   /** The close marker in the send queue. */
   private static final Object CLOSE = new Object();
   /** A whole binary message in the inbound queue. */
@@ -44,6 +62,11 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
 
   private final TransportListener listener;
   private final Executor readers;
+  /** The transport's shared scheduler: close timeouts and deferred messages. */
+  private final ScheduledExecutorService timer;
+  private final long closeTimeoutMillis;
+  /** The upgrade in flight, until it completed; cancelled by a cancel before the open. */
+  private volatile @Nullable CompletableFuture<WebSocket> opening;
   /** The JDK's socket once the upgrade succeeded; written under this object's monitor. */
   private volatile @Nullable WebSocket webSocket;
 
@@ -56,6 +79,10 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   private String closeReason = "";
   /** Cancelled or failed: nothing more is sent, and the failure is queued for the listener. */
   private boolean cancelled;
+  /** The peer's Close came: nothing more is sent but our Close. */
+  private boolean peerClosed;
+  /** Aborts the socket if the peer does not answer our Close in time; null when none is armed. */
+  private @Nullable Future<?> closeTimeout;
   private @Nullable ArrayDeque<Object> inbound;
   private boolean draining;
 
@@ -63,10 +90,22 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   private @Nullable StringBuilder parts;
   /** Whether the listener had its last call; the drain only (drains follow each other under the monitor). */
   private boolean ended;
+  /** Whether the drain is in the listener's onText; the drain only. */
+  private boolean inText;
+  /** The delay the listener asked for by {@link #deferText} in its current onText, else -1; the drain only. */
+  private long deferMillis = -1;
 
-  JdkSocket(TransportListener listener, Executor readers) {
+  JdkSocket(TransportListener listener, Executor readers, ScheduledExecutorService timer, long closeTimeoutMillis) {
     this.listener = listener;
     this.readers = readers;
+    this.timer = timer;
+    this.closeTimeoutMillis = closeTimeoutMillis;
+  }
+
+  /** Keeps the upgrade's future so that a cancel before the open cancels it. */
+  void opening(CompletableFuture<WebSocket> upgrade) {
+    opening = upgrade;
+    upgrade.whenComplete(this::opened);
   }
 
   // ---------------------------------------------------------------- TransportSocket (any thread)
@@ -77,7 +116,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     boolean write;
     boolean overflow;
     synchronized (this) {
-      if (cancelled || closeQueued) return false;
+      if (cancelled || closeQueued || peerClosed) return false;
       overflow = queuedBytes + size > MAX_QUEUE_BYTES;
       if (!overflow) queuedBytes += size;
       write = !overflow && queue(text);
@@ -113,6 +152,17 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     fail(new IOException("canceled"));
   }
 
+  /**
+   * Hands the message the listener is given in {@link TransportListener#onText} to it again after about
+   * {@code delayMillis}, and nothing else meanwhile; the drain's thread is let go at once. Works from onText only.
+   */
+  @Override
+  public boolean deferText(long delayMillis) {
+    if (!inText) return false;
+    deferMillis = Math.max(0, delayMillis);
+    return true;
+  }
+
   /** Queues {@code item} to send; returns whether the caller is to write it (the queue was idle and open). */
   private boolean queue(Object item) {
     if (outbound == null) outbound = new ArrayDeque<>(4);
@@ -131,9 +181,20 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       outbound = null;
       queuedBytes = 0;
       w = webSocket;
+      stopCloseTimeout();
     }
-    if (w != null) w.abort();
-    deliver(new Signal(error, -1));
+    if (w != null) {
+      w.abort();
+    } else {
+      CompletableFuture<WebSocket> upgrade = opening;
+      if (upgrade != null) upgrade.cancel(true); // the JDK ends the exchange and closes its connection
+    }
+    deliver(new SocketEnd(error, -1));
+  }
+
+  private void stopCloseTimeout() {
+    if (closeTimeout != null) closeTimeout.cancel(false);
+    closeTimeout = null;
   }
 
   // ---------------------------------------------------------------- writing
@@ -175,10 +236,18 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       if (cancelled || outbound == null) return false;
       outbound.poll();
       if (item != CLOSE) queuedBytes -= utf8Size((String) item);
+      if (item == CLOSE && !peerClosed) {
+        closeTimeout = timer.schedule(this::closeTimedOut, closeTimeoutMillis, TimeUnit.MILLISECONDS);
+      }
     }
     if (error == null || item == CLOSE) return true; // a Close the JDK sent already (echoing the peer's) is fine
     fail(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
     return false;
+  }
+
+  /** The peer did not answer our Close in time: the JDK has no bound of its own, so the socket is aborted. */
+  private void closeTimedOut() {
+    fail(new IOException("the peer did not answer the close within " + closeTimeoutMillis + " ms"));
   }
 
   private static @Nullable Throwable failure(CompletableFuture<?> done) {
@@ -195,6 +264,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
 
   /** The upgrade's outcome (the JDK's thread). */
   void opened(@Nullable WebSocket w, @Nullable Throwable error) {
+    opening = null;
     if (error == null) {
       boolean abort;
       synchronized (this) {
@@ -210,7 +280,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       if (cancelled) return;
       cancelled = true;
     }
-    deliver(new Signal(cause, status));
+    deliver(new SocketEnd(cause, status));
   }
 
   @Override
@@ -271,7 +341,11 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
 
   @Override
   public @Nullable CompletionStage<?> onClose(WebSocket w, int statusCode, String reason) {
-    deliver(new Signal(statusCode, reason));
+    synchronized (this) {
+      peerClosed = true;
+      stopCloseTimeout();
+    }
+    deliver(new SocketEnd(statusCode, reason));
     return null; // the JDK closes the output now unless a Close was sent already
   }
 
@@ -282,8 +356,9 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       cancelled = true;
       outbound = null;
       queuedBytes = 0;
+      stopCloseTimeout();
     }
-    deliver(new Signal(error, -1));
+    deliver(new SocketEnd(error, -1));
   }
 
   // ---------------------------------------------------------------- the hand-off to the listener
@@ -300,10 +375,16 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     if (post) readers.execute(this);
   }
 
-  /** The drain, on the readers' executor: the queued events to the listener in order, then more asked for. */
+  /**
+   * The drain, on the readers' executor: up to {@value #BATCH} queued events to the listener in order, then more
+   * asked for; the rest in a later turn. A deferred message goes back to the queue's head and the drain ends
+   * until the deferral's delay passed ({@link #draining} stays set, so deliveries only queue meanwhile).
+   */
   @Override
   public void run() {
     int taken = 0;
+    int handed = 0;
+    boolean more = false;
     while (true) {
       Object item;
       synchronized (this) {
@@ -312,12 +393,25 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
           draining = false;
           break;
         }
+        if (handed == BATCH) {
+          inbound.addFirst(item);
+          more = true;
+          break;
+        }
       }
+      handed++;
       if (ended) continue;
       try {
         if (item instanceof CharSequence) {
+          if (!text((CharSequence) item)) {
+            synchronized (this) {
+              inbound.addFirst(item);
+            }
+            if (taken > 0) ask(taken);
+            timer.schedule(() -> readers.execute(this), deferMillis, TimeUnit.MILLISECONDS);
+            return;
+          }
           taken++;
-          listener.onText(this, (CharSequence) item);
         } else if (item == BINARY) {
           taken++;
           listener.onBinary(this);
@@ -325,10 +419,12 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
           listener.onOpen(this);
         } else {
           ended = true;
-          ((Signal) item).tell(this, listener);
+          ((SocketEnd) item).tell(this, listener);
         }
-      } catch (RuntimeException e) {
-        fail(e); // a listener that threw cannot be trusted with the rest of the stream: its failure comes next
+      } catch (Throwable e) {
+        // a listener that threw cannot be trusted with the rest of the stream: its failure comes next (an Error
+        // too: rethrown, it would leave the drain marked running and the socket silent for good)
+        fail(e);
       }
       if (taken == WINDOW / 2) {
         ask(taken);
@@ -336,39 +432,24 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       }
     }
     if (taken > 0) ask(taken);
+    if (more) readers.execute(this);
+  }
+
+  /** Hands a message to the listener; returns false when the listener deferred it ({@link #deferText}). */
+  private boolean text(CharSequence message) {
+    deferMillis = -1;
+    inText = true;
+    try {
+      listener.onText(this, message);
+    } finally {
+      inText = false;
+    }
+    return deferMillis < 0;
   }
 
   private void ask(int messages) {
     WebSocket w = webSocket;
     if (w != null && !ended) w.request(messages);
-  }
-
-  /** The end of the socket, for the listener: the peer's close, or a failure. */
-  private static final class Signal {
-    private final @Nullable Throwable error;
-    private final int code;
-    private final String reason;
-
-    Signal(int code, String reason) {
-      this.error = null;
-      this.code = code;
-      this.reason = reason;
-    }
-
-    Signal(Throwable error, int httpStatus) {
-      this.error = error;
-      this.code = httpStatus;
-      this.reason = "";
-    }
-
-    void tell(JdkSocket socket, TransportListener listener) {
-      if (error != null) {
-        listener.onFailure(socket, error, code);
-      } else {
-        listener.onClosing(socket, code, reason);
-        listener.onClosed(socket, code, reason);
-      }
-    }
   }
 
   /** Returns the size of {@code s} in UTF-8. */

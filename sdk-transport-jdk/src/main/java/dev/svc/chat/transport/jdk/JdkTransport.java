@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,9 +21,18 @@ import dev.svc.chat.transport.TransportSocket;
  * an {@link HttpClient} on that client's one selector thread; this transport hands each socket's messages from
  * there to a small executor shared by all its sockets ({@value #READERS_PER_CORE} threads per core, at least
  * {@value #MIN_READERS}),
- * one socket at a time in order, and asks the JDK for more only as the listener takes them
- * ({@link WebSocket#request}): a listener that blocks stops its own socket's reading, and holds one executor
- * thread while it blocks. Sends are queued per socket and written one at a time, as the JDK allows.
+ * one socket at a time in order, a bounded batch per turn, and asks the JDK for more only as the listener takes
+ * them ({@link WebSocket#request}). The executor's threads are shared, so a listener waits without holding one:
+ * it defers the message ({@link TransportSocket#deferText}, as the engine's inbound gate does), and the socket
+ * reads nothing until the message is handed over again. Sends are queued per socket and written one at a time,
+ * as the JDK allows. The upgrade is bounded by {@link #CONNECT_TIMEOUT} (TCP connect, TLS and the answer), and a
+ * cancel before the open ends its exchange; a Close the peer does not answer within 60 s aborts the socket (the
+ * JDK has no such bound), on one shared timer thread.
+ *
+ * <p>The HttpClient's executor being {@link #INLINE}, the JDK starts an upgrade on the thread that calls
+ * {@link #open} (the engine's actor): it resolves the host name there, blocking that client's actor for as long as
+ * the DNS lookup takes (the TCP connect itself does not block), and a {@code wss:} TLS handshake's delegated tasks
+ * run on the selector thread.
  *
  * <p>{@link #shared()} is the process's one instance on one HttpClient whose own tasks run on the thread that
  * starts them ({@link #INLINE}), and one executor of daemon threads, each ending after 2 s idle: give it to every
@@ -40,14 +50,11 @@ import dev.svc.chat.transport.TransportSocket;
 public final class JdkTransport implements Transport {
   /** The shared executor's threads per core. */
   static final int READERS_PER_CORE = 2;
-  /**
-   * The shared executor's threads at least: a client whose handlers fall far behind makes its reader wait (the
-   * engine's inbound gate, up to seconds), holding one of them meanwhile.
-   */
+  /** The shared executor's threads at least. */
   static final int MIN_READERS = 4;
   /** How long an idle thread of the shared executor lives. */
   static final long KEEP_ALIVE_MILLIS = 2_000;
-  /** The upgrade's connect timeout, as OkHttp's default. */
+  /** The upgrade's timeout (TCP connect, TLS and the upgrade's answer), as OkHttp's connect timeout. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   /** The JDK's property of an HTTP connection's read buffer size (read once, when the first client is made). */
@@ -77,10 +84,26 @@ public final class JdkTransport implements Transport {
 
   private final HttpClient client;
   private final Executor readers;
+  /** The bound of the opening handshake (TCP connect, TLS and the upgrade's answer). */
+  private final Duration connectTimeout;
+  /** How long a socket waits for the peer's answer to its Close before it aborts. */
+  private final long closeTimeoutMillis;
 
-  private JdkTransport(HttpClient client, Executor readers) {
+  private JdkTransport(HttpClient client, Executor readers, Duration connectTimeout, long closeTimeoutMillis) {
     this.client = client;
     this.readers = readers;
+    this.connectTimeout = connectTimeout;
+    this.closeTimeoutMillis = closeTimeoutMillis;
+  }
+
+  /** Returns a transport on this one's client with other readers and bounds (tests). */
+  JdkTransport with(Executor readers, Duration connectTimeout, long closeTimeoutMillis) {
+    return new JdkTransport(client, readers, connectTimeout, closeTimeoutMillis);
+  }
+
+  /** Returns this transport's readers (tests). */
+  Executor readers() {
+    return readers;
   }
 
   /**
@@ -96,14 +119,16 @@ public final class JdkTransport implements Transport {
       defaultProperty(ENCODER_BUFFER_PROPERTY, Integer.toString(SOCKET_BUFFER_BYTES));
       HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).executor(INLINE).build();
       int readers = Math.max(MIN_READERS, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
-      shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers));
+      shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers), CONNECT_TIMEOUT,
+          JdkSocket.CLOSE_TIMEOUT_MILLIS);
     }
     return shared;
   }
 
   /**
    * Returns a transport that opens its sockets on {@code client} (never closed here) and runs their listeners on
-   * {@code readers}, which must run each task it is given (a socket's tasks never run at once). A client whose
+   * {@code readers}, which must run each task it is given (a socket's tasks never run at once) on a thread of its
+   * own, never inline on the caller's (the caller may be the HttpClient's selector thread). A client whose
    * executor runs tasks on other threads (the JDK's default) may miss a peer's TCP close that comes right after
    * a message, until the engine's heartbeat watchdog ends the connection: build it with
    * {@code .executor(Runnable::run)}, as {@link #shared()} does, to see every close at once.
@@ -115,15 +140,15 @@ public final class JdkTransport implements Transport {
   public static JdkTransport create(HttpClient client, Executor readers) {
     if (client == null) throw new NullPointerException("client == null");
     if (readers == null) throw new NullPointerException("readers == null");
-    return new JdkTransport(client, readers);
+    return new JdkTransport(client, readers, CONNECT_TIMEOUT, JdkSocket.CLOSE_TIMEOUT_MILLIS);
   }
 
   @Override
   public TransportSocket open(String url, Map<String, String> headers, TransportListener listener) {
-    JdkSocket socket = new JdkSocket(listener, readers);
-    WebSocket.Builder builder = client.newWebSocketBuilder();
+    JdkSocket socket = new JdkSocket(listener, readers, Timer.INSTANCE, closeTimeoutMillis);
+    WebSocket.Builder builder = client.newWebSocketBuilder().connectTimeout(connectTimeout);
     for (Map.Entry<String, String> h : headers.entrySet()) builder.header(h.getKey(), h.getValue());
-    builder.buildAsync(webSocketUri(url), socket).whenComplete(socket::opened);
+    socket.opening(builder.buildAsync(webSocketUri(url), socket));
     return socket;
   }
 
@@ -157,6 +182,24 @@ public final class JdkTransport implements Transport {
         new LinkedBlockingQueue<Runnable>(), r -> thread(r, name, count));
     pool.allowCoreThreadTimeOut(true);
     return pool;
+  }
+
+  /**
+   * The sockets' one scheduler (close timeouts, deferred messages): a daemon thread made at its first use, ending
+   * after {@link #KEEP_ALIVE_MILLIS} idle; a cancelled timeout leaves its queue at once.
+   */
+  static final class Timer {
+    static final ScheduledThreadPoolExecutor INSTANCE = timer();
+
+    private static ScheduledThreadPoolExecutor timer() {
+      final AtomicInteger count = new AtomicInteger();
+      ScheduledThreadPoolExecutor timer =
+          new ScheduledThreadPoolExecutor(1, r -> thread(r, "svc-chat-jdk-timer", count));
+      timer.setKeepAliveTime(KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS);
+      timer.allowCoreThreadTimeOut(true);
+      timer.setRemoveOnCancelPolicy(true);
+      return timer;
+    }
   }
 
   private static Thread thread(Runnable r, String name, AtomicInteger count) {

@@ -1,5 +1,6 @@
 package dev.svc.chat.transport.jdk;
 
+import static java.util.stream.Collectors.toList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -12,6 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.svc.chat.transport.TransportListener;
 import dev.svc.chat.transport.TransportSocket;
@@ -24,7 +29,8 @@ import org.junit.jupiter.api.Test;
 class JdkSocketTest {
   private final Recorder listener = new Recorder();
   private final FakeWebSocket ws = new FakeWebSocket();
-  private final JdkSocket socket = new JdkSocket(listener, Runnable::run);
+  private final JdkSocket socket =
+      new JdkSocket(listener, Runnable::run, JdkTransport.Timer.INSTANCE, JdkSocket.CLOSE_TIMEOUT_MILLIS);
 
   @Test
   void asksForAWindowAtOpenAndMoreAsTheListenerTakesMessages() {
@@ -136,10 +142,80 @@ class JdkSocketTest {
     assertEquals("ws://h/x", JdkTransport.webSocketUri("ws://h/x").toString());
   }
 
+  @Test
+  void afterThePeersCloseNothingIsSentButTheAnsweringClose() {
+    socket.onOpen(ws);
+    socket.onClose(ws, 1001, "going away");
+    assertFalse(socket.send("late"), "the peer closed");
+    assertTrue(socket.close(1000, null));
+  }
+
+  @Test
+  void anErrorFromTheListenerFailsTheSocket() {
+    listener.error = new LinkageError("boom");
+    socket.onOpen(ws);
+    socket.onText(ws, "m", true); // the direct executor would throw it here if the drain let it through
+    assertTrue(ws.aborted);
+    assertEquals(List.of("open", "failure java.lang.LinkageError: boom -1"), listener.events);
+  }
+
+  @Test
+  void aDrainHandsOverABatchThenLetsTheExecutorsOtherTasksRun() {
+    List<Runnable> tasks = new ArrayList<>();
+    JdkSocket queued =
+        new JdkSocket(listener, tasks::add, JdkTransport.Timer.INSTANCE, JdkSocket.CLOSE_TIMEOUT_MILLIS);
+    queued.onOpen(ws);
+    for (int i = 0; i < JdkSocket.BATCH + 4; i++) queued.onText(ws, "m" + i, true);
+    assertEquals(1, tasks.size(), "one drain posted");
+    tasks.remove(0).run();
+    assertEquals(JdkSocket.BATCH - 1, listener.texts.size(), "the open and a batch's texts");
+    assertEquals(1, tasks.size(), "the rest goes to the back of the executor's queue");
+    tasks.remove(0).run();
+    assertEquals(JdkSocket.BATCH + 4, listener.texts.size());
+    assertTrue(tasks.isEmpty());
+  }
+
+  @Test
+  void aDeferredMessageIsHandedOverAgainAndNothingIsAskedForMeanwhile() throws InterruptedException {
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
+    CountDownLatch held = new CountDownLatch(1);
+    try {
+      timer.execute(() -> awaitQuietly(held)); // the deferral's retry waits behind this until the test lets it go
+      JdkSocket deferring = new JdkSocket(listener, Runnable::run, timer, JdkSocket.CLOSE_TIMEOUT_MILLIS);
+      deferring.onOpen(ws);
+      listener.defers = 1;
+      deferring.onText(ws, "a", true);
+      deferring.onText(ws, "b", true);
+      assertTrue(listener.texts.isEmpty(), "nothing handed over while deferred");
+      assertEquals(List.of((long) JdkSocket.WINDOW), ws.requests, "nothing asked for while deferred");
+      held.countDown();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (listener.texts.size() < 2 && System.nanoTime() < deadline) LockSupport.parkNanos(1_000_000);
+      assertEquals(List.of("a", "b"), listener.texts.stream().map(CharSequence::toString).collect(toList()));
+      assertEquals(List.of((long) JdkSocket.WINDOW, 2L), ws.requests, "both asked for again once taken");
+    } finally {
+      held.countDown();
+      timer.shutdownNow();
+      assertTrue(timer.awaitTermination(30, TimeUnit.SECONDS));
+    }
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Records the listener's calls. */
   static final class Recorder extends TransportListener {
     final List<String> events = new CopyOnWriteArrayList<>();
     final List<CharSequence> texts = new CopyOnWriteArrayList<>();
+    /** Thrown by the next onText, when set. */
+    volatile Error error;
+    /** The next onText calls that defer their message. */
+    volatile int defers;
 
     @Override
     public void onOpen(TransportSocket socket) {
@@ -148,6 +224,13 @@ class JdkSocketTest {
 
     @Override
     public void onText(TransportSocket socket, CharSequence text) {
+      Error e = error;
+      error = null;
+      if (e != null) throw e;
+      if (defers > 0 && socket.deferText(0)) {
+        defers--;
+        return;
+      }
       texts.add(text);
     }
 
