@@ -6,12 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
-import dev.svc.chat.ApiException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.EventType;
@@ -254,20 +252,12 @@ public final class Recovery {
 
   private void listRooms(final int epoch) {
     listing = true;
-    whenDone(source.listRooms(), () -> epoch == syncEpoch, new Consumer<List<Room>>() {
-      @Override
-      public void accept(List<Room> list) {
-        onRoomsListed(list);
-      }
-    }, new Consumer<Throwable>() {
-      @Override
-      public void accept(Throwable error) {
-        sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "listing the rooms failed; retrying: "
-            + error.getMessage(), null, error));
-        listRetry = actor.schedule(() -> {
-          if (epoch == syncEpoch && !closed) listRooms(epoch);
-        }, backoff.delayMillis(listAttempt++));
-      }
+    whenDone(source.listRooms(), () -> epoch == syncEpoch, this::onRoomsListed, error -> {
+      sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "listing the rooms failed; retrying: "
+          + error.getMessage(), null, error));
+      listRetry = actor.schedule(() -> {
+        if (epoch == syncEpoch && !closed) listRooms(epoch);
+      }, backoff.delayMillis(listAttempt++));
     });
   }
 
@@ -436,17 +426,7 @@ public final class Recovery {
 
   /** Delivers the held messages that now follow without a gap. */
   void drainHeld(RoomLedger room) {
-    while (!room.held.isEmpty()) {
-      Map.Entry<Long, Message> first = room.held.firstEntry();
-      if (first.getKey() <= room.seq) {
-        room.held.pollFirstEntry();
-      } else if (first.getKey() == room.seq + 1) {
-        room.held.pollFirstEntry();
-        deliverNew(room, first.getValue(), null);
-      } else {
-        return;
-      }
-    }
+    for (Message next = room.nextHeld(); next != null; next = room.nextHeld()) deliverNew(room, next, null);
   }
 
   /** A revision above the watermark is missing: read the changes unless it turns up shortly. */
@@ -464,25 +444,13 @@ public final class Recovery {
    */
   <T> void whenDone(CompletableFuture<T> future, final BooleanSupplier current, final Consumer<T> onValue,
       final Consumer<Throwable> onError) {
-    future.whenComplete(new BiConsumer<T, Throwable>() {
-      @Override
-      public void accept(final T value, final Throwable error) {
-        actor.execute(() -> {
-          if (closed || !current.getAsBoolean()) return;
-          if (error == null) {
-            onValue.accept(value);
-          } else {
-            onError.accept(CallbackExecutor.unwrap(error));
-          }
-        });
+    future.whenComplete((value, error) -> actor.execute(() -> {
+      if (closed || !current.getAsBoolean()) return;
+      if (error == null) {
+        onValue.accept(value);
+      } else {
+        onError.accept(CallbackExecutor.unwrap(error));
       }
-    });
-  }
-
-  /** Returns whether {@code error} means the room is not readable for this user any more. */
-  static boolean lostAccess(Throwable error) {
-    if (!(error instanceof ApiException)) return false;
-    int status = ((ApiException) error).status();
-    return status == 403 || status == 404;
+    }));
   }
 }

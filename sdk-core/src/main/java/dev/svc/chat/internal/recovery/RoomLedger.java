@@ -126,6 +126,15 @@ final class RoomLedger {
     }
   }
 
+  /**
+   * Returns the held message that follows {@link #seq} without a gap, removed, after dropping those at or below
+   * it (repeats); null when none follows yet.
+   */
+  Message nextHeld() {
+    while (!held.isEmpty() && held.firstKey() <= seq) held.pollFirstEntry();
+    return !held.isEmpty() && held.firstKey() == seq + 1 ? held.pollFirstEntry().getValue() : null;
+  }
+
   /** Returns whether {@code receipt} is newer than what was delivered for its user, and records it if so. */
   boolean newerReceipt(Receipt receipt) {
     Long known = receiptSeq.get(receipt.userId());
