@@ -41,7 +41,8 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  *       it. A room whose newest listed message was sent since the acceptance (less the clock-skew margin)
  *       and that must be read before its first live message came starts at the first message sent since
  *       then instead ({@link RoomLedger#startCutoff}), so what was sent after the acceptance is delivered
- *       once and in order whether its live copy comes before, during or after that read, or never.
+ *       once and in order whether its live copy comes before, during or after that read, or never. Once a
+ *       live copy may have been lost (a drop, a shed), a first live message no longer moves the start.
  *   <li>A request that fails is retried with backoff until it succeeds; a gap is never skipped. Only a room
  *       the user can no longer read (403, 404) is given up, and that is reported.
  * </ul>
@@ -80,6 +81,11 @@ public final class Recovery {
   private long firstAcceptedAt;
   /** Wall-clock time of the latest loss not yet recovered from; 0 when none. */
   private long lostAt;
+  /**
+   * A live copy may have been lost (a drop or a shed) since a connection was first accepted: the first live
+   * message of a room whose start is unsure no longer says where its start is.
+   */
+  private boolean liveLost;
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
@@ -138,6 +144,10 @@ public final class Recovery {
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
       rooms.put(room);
+    }
+    if (room.startCutoff > 0 && liveLost) {
+      readFromCutoff(room, m); // live copies may have been lost since the acceptance: it does not say the start
+      return;
     }
     if (room.fresh) {
       // the first live message of a room started by the first listing: live messages come in seq order and
@@ -220,6 +230,7 @@ public final class Recovery {
   public void onConnectionLost(ConnectionReason reason) {
     if (reason == ConnectionReason.PING_TIMEOUT) source.evictIdleConnections();
     if (lostAt == 0) lostAt = wallClock.getAsLong();
+    if (syncEpoch > 0) liveLost = true;
   }
 
   /**
@@ -279,6 +290,7 @@ public final class Recovery {
           if (firstList && newest != null && newest >= acceptance) start.startCutoff = acceptance;
           rooms.put(start);
           journal.watermarks(r.id(), start.seq, start.rev);
+          if (start.startCutoff > 0 && liveLost) backfill(start, 0, 0, -1, true); // its live copies may be lost
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
@@ -422,6 +434,12 @@ public final class Recovery {
   /** The room's watermarks moved without a delivery: recorded for the store. */
   void watermarksMoved(RoomLedger room) {
     journal.watermarks(room.roomId, room.seq, room.rev);
+  }
+
+  /** Holds {@code m} of a room whose start is unsure and reads the room from its cut-off, once. */
+  private void readFromCutoff(RoomLedger room, Message m) {
+    room.hold(m);
+    if (room.backfill == null) backfill(room, 0, 0, -1, true);
   }
 
   /** Delivers the held messages that now follow without a gap. */

@@ -416,6 +416,63 @@ class RecoveryTest {
     assertEquals(Arrays.asList("upd r1#1@" + skipped), only("r1"), "rev 3 once, rev 4 not again");
   }
 
+  /**
+   * The first connection is accepted at t0 and dropped before its listing is answered; message 7 is sent in the
+   * gap (its live copy is lost with the connection). The second connection's listing counts it.
+   */
+  private void aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap() {
+    service.send("r1", 6); // an hour before: history
+    service.holdListing = true;
+    recovery.onConnected(); // t0; the listing is never answered
+    recovery.onConnectionLost();
+    service.now = wallClock + 1_000;
+    service.send("r1", 1); // 7, while no connection was up
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onConnected();
+    service.answerListing(); // r1: lastMessageSeq 7, lastMessageAt t0 + 1 s
+  }
+
+  @Test
+  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostWithTheConnectionIsDeliveredBeforeTheNextLiveOne() {
+    aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 8, live
+    assertEquals(Arrays.asList("new r1#7@7", "new r1#8@8"), delivered, "7 and 8 once, in order");
+  }
+
+  @Test
+  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostIsDeliveredWithoutWaitingForAnotherMessage() {
+    aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap();
+    assertEquals(Arrays.asList("new r1#7@7"), delivered);
+  }
+
+  @Test
+  void aMessageShedBeforeTheFirstListingWasAnsweredIsDeliveredBeforeTheNextLiveOne() {
+    service.send("r1", 4); // an hour before: history
+    service.holdListing = true;
+    recovery.onConnected(); // the listing is not answered yet
+    service.now = wallClock + 1_000;
+    service.send("r1", 2); // 5, whose live copy the inbound gate sheds, and 6
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onEventsShed();
+    service.answerListing(); // r1: lastMessageSeq 6
+    recovery.onNewMessage(service.message("r1", 6));
+    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "5 and 6 once, in order");
+  }
+
+  @Test
+  void aListedMessageWhoseLiveCopyWasLostIsDeliveredWhenTheNextConnectionsLiveMessageBeatsItsListing() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    recovery.onConnectionLost(); // the live copy of 3 is lost with the connection
+    service.holdListing = true;
+    recovery.onConnected();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 4, live, before the listing
+    service.answerListing();
+    recovery.onNewMessage(service.message("r1", third)); // a late copy: a repeat
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "3 and 4 once, in order");
+  }
+
   /** What a store keeps of the journal: the latest watermarks, messages and receipts. */
   private static final class StoreJournalDouble implements RecoveryJournal {
     final Map<String, long[]> marks = new LinkedHashMap<>();
