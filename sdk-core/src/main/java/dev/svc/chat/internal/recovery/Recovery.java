@@ -86,6 +86,8 @@ public final class Recovery {
    * message of a room whose start is unsure no longer says where its start is.
    */
   private boolean liveLost;
+  /** The rooms whose unsure start is not journaled yet; null when none. */
+  private UnsureStarts unsure;
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
@@ -121,8 +123,9 @@ public final class Recovery {
    * user joined meanwhile deliver what was sent since, every room's receipts are read).
    */
   public void restore(dev.svc.chat.store.StoredState state) {
+    if (state.rooms().isEmpty()) return;
+    // rooms stored without watermarks (listed, not started yet) are read as first seen after this loss
     Map<String, RoomLedger> stored = StoredLedgers.of(state);
-    if (stored.isEmpty()) return;
     for (RoomLedger room : stored.values()) rooms.put(room);
     everListed = true;
     lostAt = state.writtenAt() > 0 ? state.writtenAt() : wallClock.getAsLong();
@@ -277,7 +280,8 @@ public final class Recovery {
     boolean firstList = !everListed;
     everListed = true;
     // messages sent from here on may have been sent after the connection was accepted
-    long acceptance = firstAcceptedAt - CLOCK_SKEW_MARGIN_MILLIS;
+    long acceptedAt = firstAcceptedAt;
+    long acceptance = acceptedAt - CLOCK_SKEW_MARGIN_MILLIS;
     firstAcceptedAt = 0;
     for (Room r : list) {
       journal.listed(r);
@@ -289,8 +293,15 @@ public final class Recovery {
           Long newest = r.lastMessageAt();
           if (firstList && newest != null && newest >= acceptance) start.startCutoff = acceptance;
           rooms.put(start);
-          journal.watermarks(r.id(), start.seq, start.rev);
-          if (start.startCutoff > 0 && liveLost) backfill(start, 0, 0, -1, true); // its live copies may be lost
+          if (start.startCutoff == 0) {
+            journal.watermarks(r.id(), start.seq, start.rev);
+            continue;
+          }
+          // journaled once sure: a restart must not resume after messages the app did not receive
+          if (unsure == null) unsure = new UnsureStarts(journal, acceptedAt);
+          unsure.add(r.id());
+          // its live copies may be lost, or a store waits for its start: read it now
+          if (liveLost || journal.durable()) backfill(start, 0, 0, -1, true);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
@@ -404,6 +415,7 @@ public final class Recovery {
   void forget(RoomLedger room) {
     rooms.remove(room);
     journal.forgotten(room.roomId);
+    covered(room);
   }
 
   boolean isClosed() {
@@ -415,13 +427,14 @@ public final class Recovery {
     room.seq = m.seq();
     room.markApplied(m.id(), m.rev());
     journal.delivered(m, room.seq, room.rev); // before the publish: a store's write goes with the event
+    covered(room);
     sink.publish(EventType.NEW_MESSAGE, m);
     if (by != null) by.messages++;
   }
 
   void deliverUpdate(RoomLedger room, Message m, RoomBackfill by) {
     room.markApplied(m.id(), m.rev());
-    journal.delivered(m, room.seq, room.rev);
+    journal.delivered(m, room.startCutoff > 0 ? -1 : room.seq, room.rev); // an unsure start is not journaled
     sink.publish(EventType.MESSAGE_UPDATED, m);
     if (by != null) by.updates++;
   }
@@ -434,6 +447,11 @@ public final class Recovery {
   /** The room's watermarks moved without a delivery: recorded for the store. */
   void watermarksMoved(RoomLedger room) {
     journal.watermarks(room.roomId, room.seq, room.rev);
+    covered(room);
+  }
+
+  private void covered(RoomLedger room) {
+    if (unsure != null && unsure.covered(room.roomId)) unsure = null;
   }
 
   /** Holds {@code m} of a room whose start is unsure and reads the room from its cut-off, once. */

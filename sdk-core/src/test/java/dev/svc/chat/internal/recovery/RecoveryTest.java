@@ -473,6 +473,42 @@ class RecoveryTest {
     assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "3 and 4 once, in order");
   }
 
+  @Test
+  void aListedMessageWhoseLiveCopyHadNotComeWhenTheClientStoppedIsDeliveredAfterTheRestart() {
+    StoreJournalDouble store = new StoreJournalDouble();
+    recovery.journal(store);
+    aListingThatCountsAMessageSentAfterTheConnection(); // 3 is listed; its live copy has not come
+    recovery.onNewMessage(service.message("r2", service.send("r2", 1).get(0))); // other rooms go on
+    recovery.onMessageUpdated(service.message("r1", 1, service.edit("r1", 1))); // an edit of r1's history, live
+    assertEquals(Arrays.asList("upd r1#1@4"), only("r1"));
+    delivered.clear();
+    wallClock += 3_600_000; // the client stops an hour later
+    setUp();
+    recovery.restore(store.state(wallClock));
+    recovery.onConnected();
+    assertEquals(Arrays.asList("new r1#3@3"), only("r1"), "3 once, nothing sent before the first connection");
+  }
+
+  @Test
+  void withAStoreARoomWhoseStartIsUnsureIsReadAtOnceAndItsStartJournaledThen() {
+    StoreJournalDouble store = new StoreJournalDouble();
+    store.durable = true;
+    recovery.journal(store);
+    service.now = wallClock - 120_000; // two minutes before the connection: history
+    service.send("r1", 2);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.now = wallClock + 50;
+    service.send("r1", 1); // 3, after the connection's acceptance; its live copy has not come
+    wallClock += 100;
+    service.answerListing();
+    assertEquals(Arrays.asList("new r1#3@3"), delivered, "read at once from the acceptance");
+    assertEquals(3, store.marks.get("r1")[0], "the start journaled once sure");
+    assertEquals(0, store.unsureSince, "no start is unsure any more: writes are stamped with the time again");
+    recovery.onNewMessage(service.message("r1", 3)); // the late live copy: a repeat
+    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+  }
+
   /** What a store keeps of the journal: the latest watermarks, messages and receipts. */
   private static final class StoreJournalDouble implements RecoveryJournal {
     final Map<String, long[]> marks = new LinkedHashMap<>();
@@ -496,6 +532,25 @@ class RecoveryTest {
       marks.put(roomId, new long[] {seq, rev});
     }
 
+    /** The store's rule: a write is stamped no later than the acceptance since which starts are unsure. */
+    long unsureSince;
+    boolean durable;
+
+    @Override
+    public boolean durable() {
+      return durable;
+    }
+
+    @Override
+    public void startsUnsureSince(long acceptedAt) {
+      unsureSince = acceptedAt;
+    }
+
+    @Override
+    public void listed(Room room) {
+      if (!marks.containsKey(room.id())) marks.put(room.id(), new long[] {-1, -1}); // stored, not started
+    }
+
     dev.svc.chat.store.StoredState state(long writtenAt) {
       List<dev.svc.chat.store.StoredRoom> rooms = new ArrayList<>();
       for (Map.Entry<String, long[]> e : marks.entrySet()) {
@@ -507,7 +562,7 @@ class RecoveryTest {
         if (m.rev() > marks.get(m.roomId())[1]) above.add(m);
       }
       return new dev.svc.chat.store.StoredState(rooms, new ArrayList<>(receipts.values()), above,
-          new ArrayList<>(), writtenAt);
+          new ArrayList<>(), unsureSince > 0 ? Math.min(writtenAt, unsureSince) : writtenAt);
     }
   }
 
