@@ -193,6 +193,10 @@ public final class Recovery {
       if (!room.applied(m.id(), m.rev())) deliverUpdate(room, m, null);
       return;
     }
+    if (room.startCutoff > 0 && m.createdAt() >= room.startCutoff) {
+      readFromCutoff(room, m); // sent since the acceptance: delivered new (in this state) by the read, not changed
+      return;
+    }
     if (room.seq < 0 || m.seq() > room.seq) {
       // its new-message was not delivered yet: deliver it once, in this later state
       boolean underway = room.held.containsKey(m.seq()) || room.seq < 0 || room.backfill != null;

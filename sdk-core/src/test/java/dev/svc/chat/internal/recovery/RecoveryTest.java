@@ -490,6 +490,15 @@ class RecoveryTest {
   }
 
   @Test
+  void aLiveEditOfAMessageSentSinceTheAcceptanceIsDeliveredAsNewInItsLatestStateNotAsAChange() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    long rev = service.edit("r1", third); // its new-message has not come yet
+    recovery.onMessageUpdated(service.message("r1", third, rev));
+    recovery.onNewMessage(service.message("r1", third)); // a late copy: a repeat
+    assertEquals(Arrays.asList("new r1#3@" + rev), delivered, "once, as new, in its latest state");
+  }
+
+  @Test
   void withAStoreARoomWhoseStartIsUnsureIsReadAtOnceAndItsStartJournaledThen() {
     StoreJournalDouble store = new StoreJournalDouble();
     store.durable = true;
