@@ -36,6 +36,8 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
   private final LongSupplier wallClock;
 
   private StoreWrite write;
+  /** Writes are stamped no later than this (recovery's unsure starts, {@link #startsUnsureSince}); 0: now. */
+  private long unsureSince;
   /** The current task's events: type and payload in turn, a report as {@link #REPORT} and the error. */
   private List<Object> events;
   private boolean flushPosted;
@@ -80,6 +82,16 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
   public void watermarks(String roomId, long seq, long rev) {
     StoreWrite w = write();
     if (w != null) w.watermarks(roomId, seq, rev);
+  }
+
+  @Override
+  public boolean durable() {
+    return true;
+  }
+
+  @Override
+  public void startsUnsureSince(long acceptedAt) {
+    unsureSince = acceptedAt;
   }
 
   @Override
@@ -170,7 +182,8 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
     if (w == null || w.isEmpty()) {
       store.write(new StoreWrite(), published); // behind the writes in flight, to keep the order
     } else {
-      store.write(w.writtenAt(wallClock.getAsLong()), published);
+      long now = wallClock.getAsLong();
+      store.write(w.writtenAt(unsureSince > 0 ? Math.min(now, unsureSince) : now), published);
     }
   }
 

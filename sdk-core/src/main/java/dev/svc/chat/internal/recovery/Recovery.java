@@ -6,12 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
-import dev.svc.chat.ApiException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.EventType;
@@ -43,7 +41,8 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  *       it. A room whose newest listed message was sent since the acceptance (less the clock-skew margin)
  *       and that must be read before its first live message came starts at the first message sent since
  *       then instead ({@link RoomLedger#startCutoff}), so what was sent after the acceptance is delivered
- *       once and in order whether its live copy comes before, during or after that read, or never.
+ *       once and in order whether its live copy comes before, during or after that read, or never. Once a
+ *       live copy may have been lost (a drop, a shed), a first live message no longer moves the start.
  *   <li>A request that fails is retried with backoff until it succeeds; a gap is never skipped. Only a room
  *       the user can no longer read (403, 404) is given up, and that is reported.
  * </ul>
@@ -82,6 +81,13 @@ public final class Recovery {
   private long firstAcceptedAt;
   /** Wall-clock time of the latest loss not yet recovered from; 0 when none. */
   private long lostAt;
+  /**
+   * A live copy may have been lost (a drop or a shed) since a connection was first accepted: the first live
+   * message of a room whose start is unsure no longer says where its start is.
+   */
+  private boolean liveLost;
+  /** The rooms whose unsure start is not journaled yet; null when none. */
+  private UnsureStarts unsure;
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
@@ -117,8 +123,9 @@ public final class Recovery {
    * user joined meanwhile deliver what was sent since, every room's receipts are read).
    */
   public void restore(dev.svc.chat.store.StoredState state) {
+    if (state.rooms().isEmpty()) return;
+    // rooms stored without watermarks (listed, not started yet) are read as first seen after this loss
     Map<String, RoomLedger> stored = StoredLedgers.of(state);
-    if (stored.isEmpty()) return;
     for (RoomLedger room : stored.values()) rooms.put(room);
     everListed = true;
     lostAt = state.writtenAt() > 0 ? state.writtenAt() : wallClock.getAsLong();
@@ -140,6 +147,10 @@ public final class Recovery {
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
       rooms.put(room);
+    }
+    if (room.startCutoff > 0 && liveLost) {
+      readFromCutoff(room, m); // live copies may have been lost since the acceptance: it does not say the start
+      return;
     }
     if (room.fresh) {
       // the first live message of a room started by the first listing: live messages come in seq order and
@@ -182,6 +193,10 @@ public final class Recovery {
       if (!room.applied(m.id(), m.rev())) deliverUpdate(room, m, null);
       return;
     }
+    if (room.startCutoff > 0 && m.createdAt() >= room.startCutoff) {
+      readFromCutoff(room, m); // sent since the acceptance: delivered new (in this state) by the read, not changed
+      return;
+    }
     if (room.seq < 0 || m.seq() > room.seq) {
       // its new-message was not delivered yet: deliver it once, in this later state
       boolean underway = room.held.containsKey(m.seq()) || room.seq < 0 || room.backfill != null;
@@ -222,6 +237,7 @@ public final class Recovery {
   public void onConnectionLost(ConnectionReason reason) {
     if (reason == ConnectionReason.PING_TIMEOUT) source.evictIdleConnections();
     if (lostAt == 0) lostAt = wallClock.getAsLong();
+    if (syncEpoch > 0) liveLost = true;
   }
 
   /**
@@ -254,20 +270,12 @@ public final class Recovery {
 
   private void listRooms(final int epoch) {
     listing = true;
-    whenDone(source.listRooms(), () -> epoch == syncEpoch, new Consumer<List<Room>>() {
-      @Override
-      public void accept(List<Room> list) {
-        onRoomsListed(list);
-      }
-    }, new Consumer<Throwable>() {
-      @Override
-      public void accept(Throwable error) {
-        sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "listing the rooms failed; retrying: "
-            + error.getMessage(), null, error));
-        listRetry = actor.schedule(() -> {
-          if (epoch == syncEpoch && !closed) listRooms(epoch);
-        }, backoff.delayMillis(listAttempt++));
-      }
+    whenDone(source.listRooms(), () -> epoch == syncEpoch, this::onRoomsListed, error -> {
+      sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "listing the rooms failed; retrying: "
+          + error.getMessage(), null, error));
+      listRetry = actor.schedule(() -> {
+        if (epoch == syncEpoch && !closed) listRooms(epoch);
+      }, backoff.delayMillis(listAttempt++));
     });
   }
 
@@ -276,7 +284,8 @@ public final class Recovery {
     boolean firstList = !everListed;
     everListed = true;
     // messages sent from here on may have been sent after the connection was accepted
-    long acceptance = firstAcceptedAt - CLOCK_SKEW_MARGIN_MILLIS;
+    long acceptedAt = firstAcceptedAt;
+    long acceptance = acceptedAt - CLOCK_SKEW_MARGIN_MILLIS;
     firstAcceptedAt = 0;
     for (Room r : list) {
       journal.listed(r);
@@ -288,7 +297,15 @@ public final class Recovery {
           Long newest = r.lastMessageAt();
           if (firstList && newest != null && newest >= acceptance) start.startCutoff = acceptance;
           rooms.put(start);
-          journal.watermarks(r.id(), start.seq, start.rev);
+          if (start.startCutoff == 0) {
+            journal.watermarks(r.id(), start.seq, start.rev);
+            continue;
+          }
+          // journaled once sure: a restart must not resume after messages the app did not receive
+          if (unsure == null) unsure = new UnsureStarts(journal, acceptedAt);
+          unsure.add(r.id());
+          // its live copies may be lost, or a store waits for its start: read it now
+          if (liveLost || journal.durable()) backfill(start, 0, 0, -1, true);
           continue;
         }
         room = new RoomLedger(r.id(), -1, -1);
@@ -402,6 +419,7 @@ public final class Recovery {
   void forget(RoomLedger room) {
     rooms.remove(room);
     journal.forgotten(room.roomId);
+    covered(room);
   }
 
   boolean isClosed() {
@@ -413,13 +431,14 @@ public final class Recovery {
     room.seq = m.seq();
     room.markApplied(m.id(), m.rev());
     journal.delivered(m, room.seq, room.rev); // before the publish: a store's write goes with the event
+    covered(room);
     sink.publish(EventType.NEW_MESSAGE, m);
     if (by != null) by.messages++;
   }
 
   void deliverUpdate(RoomLedger room, Message m, RoomBackfill by) {
     room.markApplied(m.id(), m.rev());
-    journal.delivered(m, room.seq, room.rev);
+    journal.delivered(m, room.startCutoff > 0 ? -1 : room.seq, room.rev); // an unsure start is not journaled
     sink.publish(EventType.MESSAGE_UPDATED, m);
     if (by != null) by.updates++;
   }
@@ -432,21 +451,22 @@ public final class Recovery {
   /** The room's watermarks moved without a delivery: recorded for the store. */
   void watermarksMoved(RoomLedger room) {
     journal.watermarks(room.roomId, room.seq, room.rev);
+    covered(room);
+  }
+
+  private void covered(RoomLedger room) {
+    if (unsure != null && unsure.covered(room.roomId)) unsure = null;
+  }
+
+  /** Holds {@code m} of a room whose start is unsure and reads the room from its cut-off, once. */
+  private void readFromCutoff(RoomLedger room, Message m) {
+    room.hold(m);
+    if (room.backfill == null) backfill(room, 0, 0, -1, true);
   }
 
   /** Delivers the held messages that now follow without a gap. */
   void drainHeld(RoomLedger room) {
-    while (!room.held.isEmpty()) {
-      Map.Entry<Long, Message> first = room.held.firstEntry();
-      if (first.getKey() <= room.seq) {
-        room.held.pollFirstEntry();
-      } else if (first.getKey() == room.seq + 1) {
-        room.held.pollFirstEntry();
-        deliverNew(room, first.getValue(), null);
-      } else {
-        return;
-      }
-    }
+    for (Message next = room.nextHeld(); next != null; next = room.nextHeld()) deliverNew(room, next, null);
   }
 
   /** A revision above the watermark is missing: read the changes unless it turns up shortly. */
@@ -464,25 +484,13 @@ public final class Recovery {
    */
   <T> void whenDone(CompletableFuture<T> future, final BooleanSupplier current, final Consumer<T> onValue,
       final Consumer<Throwable> onError) {
-    future.whenComplete(new BiConsumer<T, Throwable>() {
-      @Override
-      public void accept(final T value, final Throwable error) {
-        actor.execute(() -> {
-          if (closed || !current.getAsBoolean()) return;
-          if (error == null) {
-            onValue.accept(value);
-          } else {
-            onError.accept(CallbackExecutor.unwrap(error));
-          }
-        });
+    future.whenComplete((value, error) -> actor.execute(() -> {
+      if (closed || !current.getAsBoolean()) return;
+      if (error == null) {
+        onValue.accept(value);
+      } else {
+        onError.accept(CallbackExecutor.unwrap(error));
       }
-    });
-  }
-
-  /** Returns whether {@code error} means the room is not readable for this user any more. */
-  static boolean lostAccess(Throwable error) {
-    if (!(error instanceof ApiException)) return false;
-    int status = ((ApiException) error).status();
-    return status == 403 || status == 404;
+    }));
   }
 }

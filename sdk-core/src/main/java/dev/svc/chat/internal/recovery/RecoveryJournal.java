@@ -26,6 +26,24 @@ public interface RecoveryJournal {
   default void watermarks(String roomId, long seq, long rev) {
   }
 
+  /**
+   * The starts of rooms listed by the first listing but not journaled yet ({@link #watermarks} follows once each
+   * is sure) are unsure since {@code acceptedAt}, the first connection's acceptance (wall clock); 0: none is.
+   * A store stamps its writes no later than this ({@code StoredState.writtenAt}), so that a restart recovers as
+   * after a loss at that time and reads those rooms from before it.
+   */
+  default void startsUnsureSince(long acceptedAt) {
+  }
+
+  /**
+   * Returns whether what is journaled outlives the client (an offline store): then a room whose start is
+   * unsure is read at once rather than when a live message or a loss asks, so that writes are stamped early
+   * ({@link #startsUnsureSince}) only for as long as that read takes.
+   */
+  default boolean durable() {
+    return false;
+  }
+
   /** The room was listed. */
   default void listed(Room room) {
   }
@@ -57,6 +75,17 @@ public interface RecoveryJournal {
       public void watermarks(String roomId, long seq, long rev) {
         a.watermarks(roomId, seq, rev);
         b.watermarks(roomId, seq, rev);
+      }
+
+      @Override
+      public void startsUnsureSince(long acceptedAt) {
+        a.startsUnsureSince(acceptedAt);
+        b.startsUnsureSince(acceptedAt);
+      }
+
+      @Override
+      public boolean durable() {
+        return a.durable() || b.durable();
       }
 
       @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.svc.chat.ApiException;
 import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.EventType;
@@ -257,7 +258,7 @@ final class RoomBackfill {
       attempt = 0;
       onValue.accept(value);
     }, error -> {
-      if (Recovery.lostAccess(error)) {
+      if (lostAccess(error)) {
         gaveUp = true;
         owner.sink.report(new ClientError(ClientError.Kind.ROOM_ACCESS_LOST,
             "room " + room.roomId + " is not readable any more (" + error.getMessage() + "); its recovery stopped",
@@ -274,5 +275,12 @@ final class RoomBackfill {
         if (!cancelled && !owner.isClosed()) step.run();
       }, delay);
     });
+  }
+
+  /** Returns whether {@code error} means the room is not readable for this user any more. */
+  static boolean lostAccess(Throwable error) {
+    if (!(error instanceof ApiException)) return false;
+    int status = ((ApiException) error).status();
+    return status == 403 || status == 404;
   }
 }

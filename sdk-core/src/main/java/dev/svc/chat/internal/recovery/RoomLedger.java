@@ -46,7 +46,9 @@ final class RoomLedger {
    * For a fresh room whose newest listed message was sent at or after this wall-clock time (the connection's
    * acceptance less the clock-skew margin), so that the listed seq may count messages sent after the acceptance:
    * the time from which a back-fill that must start before the first live message reads the room, its first
-   * message since then being where delivery starts. 0: {@link #seq} is where delivery starts.
+   * message since then being where delivery starts. 0: {@link #seq} is where delivery starts. While set, the
+   * room's watermarks are not journaled ({@link UnsureStarts}), and once a live copy may have been lost (a drop,
+   * a shed) the first live message does not clear it: the room is read from here first.
    */
   long startCutoff;
 
@@ -124,6 +126,15 @@ final class RoomLedger {
     } else if (held.size() < MAX_HELD) {
       held.put(m.seq(), m);
     }
+  }
+
+  /**
+   * Returns the held message that follows {@link #seq} without a gap, removed, after dropping those at or below
+   * it (repeats); null when none follows yet.
+   */
+  Message nextHeld() {
+    while (!held.isEmpty() && held.firstKey() <= seq) held.pollFirstEntry();
+    return !held.isEmpty() && held.firstKey() == seq + 1 ? held.pollFirstEntry().getValue() : null;
   }
 
   /** Returns whether {@code receipt} is newer than what was delivered for its user, and records it if so. */

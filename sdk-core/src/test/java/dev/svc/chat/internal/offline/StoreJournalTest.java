@@ -164,6 +164,19 @@ class StoreJournalTest {
     assertEquals(Arrays.asList("msg 1"), published);
   }
 
+  @Test
+  void whileRecoveryHasUnsureStartsEachWriteIsStampedNoLaterThanTheirAcceptance() {
+    journal.startsUnsureSince(10);
+    deliver(1);
+    runAll();
+    journal.startsUnsureSince(0);
+    deliver(2);
+    runAll();
+    assertEquals(2, committed.size());
+    assertEquals(10L, committed.get(0).writtenAt(), "a restart recovers from the acceptance, not from now");
+    assertEquals(42L, committed.get(1).writtenAt(), "every start journaled: now");
+  }
+
   /** A store that records what it commits, or fails. */
   private final class OneStore extends NoOpChatStore {
     @Override

@@ -416,6 +416,108 @@ class RecoveryTest {
     assertEquals(Arrays.asList("upd r1#1@" + skipped), only("r1"), "rev 3 once, rev 4 not again");
   }
 
+  /**
+   * The first connection is accepted at t0 and dropped before its listing is answered; message 7 is sent in the
+   * gap (its live copy is lost with the connection). The second connection's listing counts it.
+   */
+  private void aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap() {
+    service.send("r1", 6); // an hour before: history
+    service.holdListing = true;
+    recovery.onConnected(); // t0; the listing is never answered
+    recovery.onConnectionLost();
+    service.now = wallClock + 1_000;
+    service.send("r1", 1); // 7, while no connection was up
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onConnected();
+    service.answerListing(); // r1: lastMessageSeq 7, lastMessageAt t0 + 1 s
+  }
+
+  @Test
+  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostWithTheConnectionIsDeliveredBeforeTheNextLiveOne() {
+    aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 8, live
+    assertEquals(Arrays.asList("new r1#7@7", "new r1#8@8"), delivered, "7 and 8 once, in order");
+  }
+
+  @Test
+  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostIsDeliveredWithoutWaitingForAnotherMessage() {
+    aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap();
+    assertEquals(Arrays.asList("new r1#7@7"), delivered);
+  }
+
+  @Test
+  void aMessageShedBeforeTheFirstListingWasAnsweredIsDeliveredBeforeTheNextLiveOne() {
+    service.send("r1", 4); // an hour before: history
+    service.holdListing = true;
+    recovery.onConnected(); // the listing is not answered yet
+    service.now = wallClock + 1_000;
+    service.send("r1", 2); // 5, whose live copy the inbound gate sheds, and 6
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onEventsShed();
+    service.answerListing(); // r1: lastMessageSeq 6
+    recovery.onNewMessage(service.message("r1", 6));
+    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "5 and 6 once, in order");
+  }
+
+  @Test
+  void aListedMessageWhoseLiveCopyWasLostIsDeliveredWhenTheNextConnectionsLiveMessageBeatsItsListing() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    recovery.onConnectionLost(); // the live copy of 3 is lost with the connection
+    service.holdListing = true;
+    recovery.onConnected();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 4, live, before the listing
+    service.answerListing();
+    recovery.onNewMessage(service.message("r1", third)); // a late copy: a repeat
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "3 and 4 once, in order");
+  }
+
+  @Test
+  void aListedMessageWhoseLiveCopyHadNotComeWhenTheClientStoppedIsDeliveredAfterTheRestart() {
+    StoreJournalDouble store = new StoreJournalDouble();
+    recovery.journal(store);
+    aListingThatCountsAMessageSentAfterTheConnection(); // 3 is listed; its live copy has not come
+    recovery.onNewMessage(service.message("r2", service.send("r2", 1).get(0))); // other rooms go on
+    recovery.onMessageUpdated(service.message("r1", 1, service.edit("r1", 1))); // an edit of r1's history, live
+    assertEquals(Arrays.asList("upd r1#1@4"), only("r1"));
+    delivered.clear();
+    wallClock += 3_600_000; // the client stops an hour later
+    setUp();
+    recovery.restore(store.state(wallClock));
+    recovery.onConnected();
+    assertEquals(Arrays.asList("new r1#3@3"), only("r1"), "3 once, nothing sent before the first connection");
+  }
+
+  @Test
+  void aLiveEditOfAMessageSentSinceTheAcceptanceIsDeliveredAsNewInItsLatestStateNotAsAChange() {
+    long third = aListingThatCountsAMessageSentAfterTheConnection();
+    long rev = service.edit("r1", third); // its new-message has not come yet
+    recovery.onMessageUpdated(service.message("r1", third, rev));
+    recovery.onNewMessage(service.message("r1", third)); // a late copy: a repeat
+    assertEquals(Arrays.asList("new r1#3@" + rev), delivered, "once, as new, in its latest state");
+  }
+
+  @Test
+  void withAStoreARoomWhoseStartIsUnsureIsReadAtOnceAndItsStartJournaledThen() {
+    StoreJournalDouble store = new StoreJournalDouble();
+    store.durable = true;
+    recovery.journal(store);
+    service.now = wallClock - 120_000; // two minutes before the connection: history
+    service.send("r1", 2);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.now = wallClock + 50;
+    service.send("r1", 1); // 3, after the connection's acceptance; its live copy has not come
+    wallClock += 100;
+    service.answerListing();
+    assertEquals(Arrays.asList("new r1#3@3"), delivered, "read at once from the acceptance");
+    assertEquals(3, store.marks.get("r1")[0], "the start journaled once sure");
+    assertEquals(0, store.unsureSince, "no start is unsure any more: writes are stamped with the time again");
+    recovery.onNewMessage(service.message("r1", 3)); // the late live copy: a repeat
+    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+  }
+
   /** What a store keeps of the journal: the latest watermarks, messages and receipts. */
   private static final class StoreJournalDouble implements RecoveryJournal {
     final Map<String, long[]> marks = new LinkedHashMap<>();
@@ -439,6 +541,25 @@ class RecoveryTest {
       marks.put(roomId, new long[] {seq, rev});
     }
 
+    /** The store's rule: a write is stamped no later than the acceptance since which starts are unsure. */
+    long unsureSince;
+    boolean durable;
+
+    @Override
+    public boolean durable() {
+      return durable;
+    }
+
+    @Override
+    public void startsUnsureSince(long acceptedAt) {
+      unsureSince = acceptedAt;
+    }
+
+    @Override
+    public void listed(Room room) {
+      if (!marks.containsKey(room.id())) marks.put(room.id(), new long[] {-1, -1}); // stored, not started
+    }
+
     dev.svc.chat.store.StoredState state(long writtenAt) {
       List<dev.svc.chat.store.StoredRoom> rooms = new ArrayList<>();
       for (Map.Entry<String, long[]> e : marks.entrySet()) {
@@ -450,7 +571,7 @@ class RecoveryTest {
         if (m.rev() > marks.get(m.roomId())[1]) above.add(m);
       }
       return new dev.svc.chat.store.StoredState(rooms, new ArrayList<>(receipts.values()), above,
-          new ArrayList<>(), writtenAt);
+          new ArrayList<>(), unsureSince > 0 ? Math.min(writtenAt, unsureSince) : writtenAt);
     }
   }
 
