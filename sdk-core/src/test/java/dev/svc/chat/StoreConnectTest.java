@@ -19,6 +19,7 @@ import dev.svc.chat.testing.FakeGateway;
 import dev.svc.chat.testing.GatewaySession;
 import dev.svc.chat.testing.NoOpChatStore;
 import dev.svc.chat.testing.VirtualTaskScheduler;
+import okhttp3.mockwebserver.MockResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +67,10 @@ class StoreConnectTest {
     // the actor on the calling thread: the outbox asks for its stored sends as early as it can
     ChatClient restarted = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false)
         .engineExecutor(Runnable::run).scheduler(new VirtualTaskScheduler()).store(store).build());
+    // The send is refused as retryable and its retry is never due (the virtual clock stands still), so it stays
+    // pending: answered 404, it would end at once and the wait below could miss the moment it was pending.
+    gateway.rest = request -> new MockResponse().setResponseCode(503)
+        .setBody("{\"error\":{\"code\":\"unavailable\",\"message\":\"not now\"}}");
     try {
       restarted.connect("alice", "good-jwt");
       Await.until("the stored send is pending", () -> restarted.pendingSends().size() == 1);
