@@ -18,8 +18,9 @@ public interface TransportSocket {
   boolean send(String text);
 
   /**
-   * Returns the size in bytes (UTF-8) of the messages queued and not yet written to the network; the engine
-   * reads it for its backpressure.
+   * Returns the size in bytes (UTF-8) of the messages queued and not yet written to the network. The engine keeps
+   * that far below any transport's limit itself (its sends in flight have a budget of bytes per connection), so
+   * this is for diagnostics and tests.
    *
    * @return the queued bytes
    */

@@ -5,8 +5,8 @@ import dev.svc.chat.transport.Transport;
 
 /**
  * The transport the realtime tests run on: OkHttp's (the default) unless {@code -Dsvc.test.transport=jdk}, which
- * the module {@code sdk-transport-jdk} sets to run the same test classes (from this module's test-jar) on
- * {@code JdkTransport.shared()}.
+ * the module {@code sdk-transport-jdk} sets: its subclasses of this module's test classes (from the test-jar; say
+ * {@code RealtimeOnJdkTransportTest}) run them on {@code JdkTransport.shared()}.
  */
 public final class TestTransport {
   /** The property naming the transport: {@code okhttp} (or unset) or {@code jdk}. */
