@@ -1,15 +1,10 @@
 package dev.svc.chat.reference.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.contract.Inputs;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Validates message parts: 1 to 10 objects, each with a string {@code type}; a {@code text} part needs a
@@ -17,9 +12,6 @@ import java.util.Map;
  * newer clients can send kinds this server does not know.
  */
 public final class MessageParts {
-
-    // Immutable, so every stored text part can share it.
-    private static final TextNode TEXT_TYPE = TextNode.valueOf("text");
 
     private MessageParts() {
     }
@@ -49,23 +41,9 @@ public final class MessageParts {
                 }
                 Inputs.text(text.textValue(), "text", Inputs.MAX_TEXT);
             }
-            copies.add(storedCopy(part));
+            // Deep copy: the stored message must not share mutable nodes with the request.
+            copies.add(PartFields.storedCopy(part));
         }
         return copies;
-    }
-
-    /**
-     * Returns a deep copy of a part to keep for as long as its message is stored: it shares no mutable node with
-     * the request, its map is sized to its fields (a default one keeps a table of 16 for a text part's two), and
-     * a {@code "type": "text"} shares one immutable node. Field order is kept: the bytes on the wire are the same.
-     */
-    private static JsonNode storedCopy(JsonNode part) {
-        Map<String, JsonNode> fields = new LinkedHashMap<>(part.size(), 1f);
-        for (Map.Entry<String, JsonNode> field : part.properties()) {
-            JsonNode value = field.getValue();
-            boolean textType = "type".equals(field.getKey()) && TEXT_TYPE.equals(value);
-            fields.put(field.getKey(), textType ? TEXT_TYPE : value.deepCopy());
-        }
-        return new ObjectNode(JsonNodeFactory.instance, fields);
     }
 }

@@ -43,11 +43,12 @@ final class RetainedPerMessage {
             return byClass.values().stream().mapToLong(v -> v[1]).sum() / (double) messages;
         }
 
-        /** Returns the classes with at least 0.5 object per message, most bytes first, as a markdown table. */
+        /** Returns the classes with 0.5 object or 4 bytes a message or more, most bytes first, as a markdown table. */
         String table() {
             StringBuilder out = new StringBuilder("| class | objects / message | bytes / message |\n|---|---:|---:|\n");
             byClass.entrySet().stream()
-                    .filter(e -> Math.abs(e.getValue()[0]) * 2 >= messages)
+                    .filter(e -> Math.abs(e.getValue()[0]) * 2 >= messages
+                            || Math.abs(e.getValue()[1]) >= 4L * messages)
                     .sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
                     .forEach(e -> out.append(String.format(Locale.ROOT, "| `%s` | %.2f | %.1f |%n", e.getKey(),
                             e.getValue()[0] / (double) messages, e.getValue()[1] / (double) messages)));
