@@ -30,8 +30,11 @@ final class MemoryRoom {
     final String id;
     private final String name;
     private final Instant createdAt;
-    /** Guarded by this; changed by the store with the tenant's index. */
-    final LinkedHashSet<String> members = new LinkedHashSet<>();
+    /** Guarded by this; changed by the store with the tenant's index, through the methods below. */
+    private final LinkedHashSet<String> members = new LinkedHashSet<>();
+    // An immutable copy of members that every snapshot shares until the members change (null: make it again),
+    // so that a send does not copy a room's member list: 40 KB for a room of 10,000.
+    private List<String> memberList;
     private final List<Message> messages = new ArrayList<>();
     private final Map<String, Message> byId = new HashMap<>();
     private final Map<String, SenderMessages> bySender = new HashMap<>();
@@ -48,8 +51,39 @@ final class MemoryRoom {
 
     /** Returns an immutable snapshot of the room. */
     synchronized Room snapshot() {
-        // One copy: Room's own List.copyOf keeps an unmodifiable list as it is.
-        return new Room(id, name, List.copyOf(members), createdAt, messages.size(), lastMessageAt, rev);
+        // Room's own List.copyOf keeps an unmodifiable list as it is.
+        return new Room(id, name, memberIds(), createdAt, messages.size(), lastMessageAt, rev);
+    }
+
+    /** Adds a member; returns whether it was not one. */
+    synchronized boolean addMember(String userId) {
+        boolean added = members.add(userId);
+        if (added) {
+            memberList = null;
+        }
+        return added;
+    }
+
+    /** Removes a member; returns whether it was one. */
+    synchronized boolean removeMember(String userId) {
+        boolean removed = members.remove(userId);
+        if (removed) {
+            memberList = null;
+        }
+        return removed;
+    }
+
+    /** Returns whether {@code userId} is a member. */
+    synchronized boolean hasMember(String userId) {
+        return members.contains(userId);
+    }
+
+    /** Returns the members in the order they were added (immutable). */
+    synchronized List<String> memberIds() {
+        if (memberList == null) {
+            memberList = List.copyOf(members);
+        }
+        return memberList;
     }
 
     /** Returns the message stored for that idempotency key, if any. */

@@ -63,8 +63,13 @@ final class RetainedPerMessage {
     private RetainedPerMessage() {
     }
 
-    /** Sends {@code n} messages after a warm-up and returns what they left behind and allocated. */
+    /** Sends {@code n} messages into a room of two after a warm-up: {@link #measure(int, int)}. */
     static Result measure(int n) throws Exception {
+        return measure(n, 2);
+    }
+
+    /** Sends {@code n} messages into a room of {@code members} after a warm-up; returns what they left and made. */
+    static Result measure(int n, int members) throws Exception {
         ObjectMapper mapper = Json.newMapper();
         InMemoryStore store = new InMemoryStore();
         TenantRecord tenant = new TenantRecord("t1", "sk_test_t1", new byte[32]);
@@ -72,8 +77,12 @@ final class RetainedPerMessage {
         ChatService service = new ChatService(store, Clock.systemUTC(),
                 new SendRateLimiter(Clock.systemUTC(), 1_000_000, 1_000_000), (t, room, event, payload) -> { },
                 null, new PayloadEncoder(mapper));
-        String warmRoom = service.createRoom("t1", null, List.of("alice", "bob")).id();
-        String room = service.createRoom("t1", null, List.of("alice", "bob")).id();
+        List<String> memberIds = new ArrayList<>(List.of("alice"));
+        for (int i = 1; i < members; i++) {
+            memberIds.add("member-" + i);
+        }
+        String warmRoom = service.createRoom("t1", null, memberIds).id();
+        String room = service.createRoom("t1", null, memberIds).id();
         Random random = new Random(21);
         List<byte[]> warmBodies = bodies(random, 5_000);
         List<byte[]> bodies = bodies(random, n);
@@ -150,9 +159,10 @@ final class RetainedPerMessage {
         return out;
     }
 
-    /** Prints the table for {@code args[0]} messages (default 20,000). */
+    /** Prints the table for {@code args[0]} messages (default 20,000) into a room of {@code args[1]} (2). */
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        System.out.print(measure(n).table());
+        int members = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+        System.out.print(measure(n, members).table());
     }
 }
