@@ -241,7 +241,10 @@ public final class LatencyBenchmark {
                 + "outbox or in flight; the window is 256 a room), the write calls of each JVM (`syscw` of "
                 + "/proc: a socket write is one; the server sends three frames a message, the ack and the "
                 + "`new-message` to sender and receiver), thread wake-ups (voluntary context switches summed over "
-                + "the JVM's threads), CPU time, and collections (the server's pauses from its `-Xlog:gc`; the "
+                + "the JVM's threads), CPU time, and collections (the server's pauses from its "
+                + "`-Xlog:gc,gc+phases,safepoint`: how many, the longest, their sum and how much of it G1 spent "
+                + "evacuating, that is copying the live young objects, the messages stored since the last one "
+                + "among them; and the longest any safepoint took to reach, the threads' time to stop; the "
                 + "benchmark JVM, sender and receiver, from its collector beans).");
         Report.Table counts = report.table("msg/s", "round", "most unanswered", "server writes", "server wake-ups",
                 "server CPU µs", "server collections", "SDK writes", "SDK wake-ups", "SDK CPU µs",

@@ -31,15 +31,23 @@ public record Message(String id, String roomId, long seq, long rev, String sende
     /** Copies the collections so that the snapshot is immutable; reactions keep their order. */
     public Message {
         parts = List.copyOf(parts);
-        // Insertion order is kept (the emoji reacted with first comes first on the wire).
-        Map<String, List<String>> copy = new LinkedHashMap<>();
-        reactions.forEach((emoji, users) -> copy.put(emoji, List.copyOf(users)));
-        reactions = Collections.unmodifiableMap(copy);
+        reactions = immutableReactions(reactions);
     }
 
     /** Returns this message with {@code rev} as its revision; the store assigns it with the change. */
     public Message withRev(long rev) {
         return new Message(id, roomId, seq, rev, senderId, parts, clientMessageId, createdAt, editedAt, deletedAt,
                 reactions);
+    }
+
+    private static Map<String, List<String>> immutableReactions(Map<String, List<String>> reactions) {
+        // Most messages have none: they share the empty map instead of keeping a map and its wrapper each.
+        if (reactions.isEmpty()) {
+            return Map.of();
+        }
+        // Insertion order is kept (the emoji reacted with first comes first on the wire).
+        Map<String, List<String>> copy = new LinkedHashMap<>();
+        reactions.forEach((emoji, users) -> copy.put(emoji, List.copyOf(users)));
+        return Collections.unmodifiableMap(copy);
     }
 }

@@ -42,7 +42,7 @@ public final class MessageParts {
                 Inputs.text(text.textValue(), "text", Inputs.MAX_TEXT);
             }
             // Deep copy: the stored message must not share mutable nodes with the request.
-            copies.add(part.deepCopy());
+            copies.add(PartFields.storedCopy(part));
         }
         return copies;
     }

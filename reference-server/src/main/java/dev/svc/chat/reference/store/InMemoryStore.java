@@ -109,9 +109,11 @@ public final class InMemoryStore implements Store {
         MemoryTenant data = data(tenantId);
         MemoryRoom room = new MemoryRoom(name, now);
         synchronized (room) {
-            room.members.addAll(memberIds);
+            for (String member : memberIds) {
+                room.addMember(member);
+            }
             data.rooms.put(room.id, room);
-            for (String member : room.members) {
+            for (String member : room.memberIds()) {
                 data.indexMember(member, room.id);
             }
             return room.snapshot();
@@ -133,7 +135,7 @@ public final class InMemoryStore implements Store {
         }
         synchronized (room) {
             for (String userId : userIds) {
-                if (room.members.add(userId)) {
+                if (room.addMember(userId)) {
                     data.indexMember(userId, roomId);
                 }
             }
@@ -149,7 +151,7 @@ public final class InMemoryStore implements Store {
             return Optional.empty();
         }
         synchronized (room) {
-            if (room.members.remove(userId)) {
+            if (room.removeMember(userId)) {
                 data.unindexMember(userId, roomId);
             }
             return Optional.of(room.snapshot());
@@ -169,7 +171,7 @@ public final class InMemoryStore implements Store {
             if (room != null) {
                 synchronized (room) {
                     // The index is updated under the room's monitor; re-check so a racing removal is honoured.
-                    if (room.members.contains(userId)) {
+                    if (room.hasMember(userId)) {
                         rooms.add(room.snapshot());
                     }
                 }
