@@ -59,6 +59,14 @@ public final class FastMessageReader {
   private String[] cache;
   /** The characters of each cached string, compared without String.charAt. */
   private char[][] cacheChars;
+  /**
+   * The builder of the messages this reader reads, reused from one to the next: {@link Message.Builder#build}
+   * copies what it holds (the parts into a list of the message's own), so a message shares nothing with it.
+   * Every optional field is reset before each message and every required one must be read in that message
+   * (the {@code seen} mask), so no field passes from one message to the next. It has no way to forget
+   * reactions: after a message with some it is dropped, and the next message gets a new one.
+   */
+  private Message.Builder builder;
 
   /**
    * A reader for one thread at a time (a connection's socket reader): it keeps its buffer and its cache of
@@ -122,7 +130,13 @@ public final class FastMessageReader {
 
   private Message message() {
     if (!take('{')) return null;
-    Message.Builder b = Message.builder();
+    Message.Builder b = builder;
+    if (b == null) {
+      b = Message.builder();
+      builder = b;
+    } else {
+      b.rev(0).editedAt(null).deletedAt(null); // the optional fields; parts are reset where they are read
+    }
     int seen = 0;
     if (take('}')) return null;
     do {
@@ -220,6 +234,7 @@ public final class FastMessageReader {
         if (!take(']')) return false;
       }
       b.reaction(emoji, users);
+      builder = null; // holds reactions now, which no setter clears: not reused
     } while (take(','));
     return take('}');
   }
