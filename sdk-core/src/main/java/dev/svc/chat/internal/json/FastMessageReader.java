@@ -52,6 +52,12 @@ public final class FastMessageReader {
   private char[] s = NONE;
   private int i;
   /**
+   * The frame being read when it is a String (null otherwise, and between reads, so no frame is kept): a
+   * string value is its substring, a copy of its bytes as they are, where a String of {@link #s}'s chars
+   * would be compressed back to bytes char by char.
+   */
+  private String frame;
+  /**
    * Strings that repeat from message to message (room and sender ids, part types, reactions), by a hash of
    * their characters: a repeat is the same String instance, so no copy, and its hash code is computed once
    * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
@@ -106,11 +112,14 @@ public final class FastMessageReader {
       copy(text, n);
       s[n] = 0;
       i = start;
+      frame = text instanceof String ? (String) text : null;
       Message m = message();
       if (m == null) return null;
       return inEvent ? (i == n - 1 && s[i] == ']' ? m : null) : (i == n ? m : null);
     } catch (RuntimeException e) {
       return null; // out of bounds, not a number, not a timestamp...: the adapter will say what is wrong
+    } finally {
+      frame = null;
     }
   }
 
@@ -334,7 +343,7 @@ public final class FastMessageReader {
     if (end < 0) return null;
     int start = i + 1;
     i = end + 1;
-    return new String(s, start, end - start);
+    return frame != null ? frame.substring(start, end) : new String(s, start, end - start);
   }
 
   /** Same as {@link #string}, as the cached instance when the same characters were read before. */
