@@ -32,7 +32,8 @@ class StalledSocketTest {
       // the watchdog was armed at the OPEN, before the stall: the close comes at most that long after the stall
       // (plus the time the machine takes to run the timer)
       long millis = gateway.millisToClose();
-      assertTrue(millis >= 0 && millis < PING_INTERVAL + PING_TIMEOUT + 10_000, "closed " + millis + " ms after the stall");
+      assertTrue(millis >= 0 && millis < PING_INTERVAL + PING_TIMEOUT + 10_000,
+          "closed " + millis + " ms after the stall");
       assertTrue(gateway.awaitReconnect(), "the client never opened another connection");
     }
   }
