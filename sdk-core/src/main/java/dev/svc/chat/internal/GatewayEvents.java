@@ -79,6 +79,13 @@ public final class GatewayEvents implements EventDecoder {
   /** Reads events for one thread at a time (a socket's reader, or the actor): its fast readers' buffers and caches. */
   public final class ReadAhead implements EventDecoder.Reader {
     private final FastMessageReader messages = new FastMessageReader();
+    /**
+     * The last name looked up and its decoder (null: unknown). A stream of events is mostly one event, and a
+     * gateway's event name is one String instance ({@link SocketIoCodec#fastEvent}), so an identity compare
+     * spares most lookups; another instance of the same name is looked up as before.
+     */
+    private String lastName;
+    private Decoder<?> lastDecoder;
 
     private ReadAhead() {
     }
@@ -90,7 +97,7 @@ public final class GatewayEvents implements EventDecoder {
 
     @Override
     public Event<?> decode(SocketIoPacket event) throws MalformedFrameException, IOException {
-      Decoder<?> decoder = byName.get(event.eventName);
+      Decoder<?> decoder = decoder(event.eventName);
       if (decoder == null) {
         SocketIoCodec.checkArguments(event); // scanned on the fast path: not checked yet
         return null;
@@ -101,7 +108,15 @@ public final class GatewayEvents implements EventDecoder {
 
     /** Reads {@code event}'s payload now if its decoder has a fast reader; never throws. */
     public void read(SocketIoPacket event) {
-      read(event, byName.get(event.eventName));
+      read(event, decoder(event.eventName));
+    }
+
+    private Decoder<?> decoder(String name) {
+      if (name != lastName) {
+        lastDecoder = byName.get(name);
+        lastName = name;
+      }
+      return lastDecoder;
     }
 
     private void read(SocketIoPacket event, Decoder<?> decoder) {

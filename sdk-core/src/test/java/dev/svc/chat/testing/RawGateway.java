@@ -67,7 +67,7 @@ public final class RawGateway implements AutoCloseable {
     }
   }
 
-  private static String readHeaders(InputStream in) throws IOException {
+  static String readHeaders(InputStream in) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     while (!b.toString("ISO-8859-1").endsWith("\r\n\r\n")) {
       int c = in.read();
@@ -77,7 +77,7 @@ public final class RawGateway implements AutoCloseable {
     return b.toString("ISO-8859-1");
   }
 
-  private static void text(OutputStream out, String text) throws IOException {
+  static void text(OutputStream out, String text) throws IOException {
     byte[] payload = text.getBytes(StandardCharsets.UTF_8);
     out.write(0x81);
     if (payload.length < 126) {
@@ -92,7 +92,7 @@ public final class RawGateway implements AutoCloseable {
   }
 
   /** Reads one masked client frame (short ones only) and ignores it. */
-  private static void readFrame(InputStream in) throws IOException {
+  static void readFrame(InputStream in) throws IOException {
     in.read();
     int len = in.read() & 0x7f;
     if (len == 126) len = (in.read() << 8) | in.read();

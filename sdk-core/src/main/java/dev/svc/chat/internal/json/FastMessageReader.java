@@ -52,6 +52,12 @@ public final class FastMessageReader {
   private char[] s = NONE;
   private int i;
   /**
+   * The frame being read when it is a String (null otherwise, and between reads, so no frame is kept): a
+   * string value is its substring, a copy of its bytes as they are, where a String of {@link #s}'s chars
+   * would be compressed back to bytes char by char.
+   */
+  private String frame;
+  /**
    * Strings that repeat from message to message (room and sender ids, part types, reactions), by a hash of
    * their characters: a repeat is the same String instance, so no copy, and its hash code is computed once
    * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
@@ -59,6 +65,14 @@ public final class FastMessageReader {
   private String[] cache;
   /** The characters of each cached string, compared without String.charAt. */
   private char[][] cacheChars;
+  /**
+   * The builder of the messages this reader reads, reused from one to the next: {@link Message.Builder#build}
+   * copies what it holds (the parts into a list of the message's own), so a message shares nothing with it.
+   * Every optional field is reset before each message and every required one must be read in that message
+   * (the {@code seen} mask), so no field passes from one message to the next. It has no way to forget
+   * reactions: after a message with some it is dropped, and the next message gets a new one.
+   */
+  private Message.Builder builder;
 
   /**
    * A reader for one thread at a time (a connection's socket reader): it keeps its buffer and its cache of
@@ -98,11 +112,14 @@ public final class FastMessageReader {
       copy(text, n);
       s[n] = 0;
       i = start;
+      frame = text instanceof String ? (String) text : null;
       Message m = message();
       if (m == null) return null;
       return inEvent ? (i == n - 1 && s[i] == ']' ? m : null) : (i == n ? m : null);
     } catch (RuntimeException e) {
       return null; // out of bounds, not a number, not a timestamp...: the adapter will say what is wrong
+    } finally {
+      frame = null;
     }
   }
 
@@ -122,7 +139,13 @@ public final class FastMessageReader {
 
   private Message message() {
     if (!take('{')) return null;
-    Message.Builder b = Message.builder();
+    Message.Builder b = builder;
+    if (b == null) {
+      b = Message.builder();
+      builder = b;
+    } else {
+      b.rev(0).editedAt(null).deletedAt(null); // the optional fields; parts are reset where they are read
+    }
     int seen = 0;
     if (take('}')) return null;
     do {
@@ -220,6 +243,7 @@ public final class FastMessageReader {
         if (!take(']')) return false;
       }
       b.reaction(emoji, users);
+      builder = null; // holds reactions now, which no setter clears: not reused
     } while (take(','));
     return take('}');
   }
@@ -319,7 +343,7 @@ public final class FastMessageReader {
     if (end < 0) return null;
     int start = i + 1;
     i = end + 1;
-    return new String(s, start, end - start);
+    return frame != null ? frame.substring(start, end) : new String(s, start, end - start);
   }
 
   /** Same as {@link #string}, as the cached instance when the same characters were read before. */

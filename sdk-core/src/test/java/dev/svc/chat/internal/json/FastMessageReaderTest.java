@@ -264,4 +264,37 @@ class FastMessageReaderTest {
         + "\"createdAt\":\"2026-11-21T10:00:00.000Z\",\"clientMessageIx\":\"c1\"}");
     assertNull(FastMessageReader.read(required, required.indexOf('{')), "a required field missing");
   }
+  /**
+   * One reader's messages, one after another, are each what the adapter reads from that frame alone: the
+   * builder the reader reuses carries no field (rev, editedAt, deletedAt, parts, reactions) from one message,
+   * read whole or given up half-way, to the next.
+   */
+  @Test
+  void aReusedReaderCarriesNoFieldFromOneMessageToTheNext() throws Exception {
+    String full = "{" + BASE + ",\"rev\":3,\"parts\":[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"image\"}],"
+        + "\"editedAt\":\"2026-11-21T10:00:01.000Z\",\"deletedAt\":\"2026-11-21T10:00:02.000Z\","
+        + "\"reactions\":{\"x\":[\"bob\"]}}";
+    String minimal = "{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"b\"}]}";
+    String noReactions = "{" + BASE + ",\"rev\":5,\"parts\":[],\"editedAt\":\"2026-11-21T10:00:03.000Z\","
+        + "\"reactions\":{}}";
+    // given up after its optional fields and parts were read: a field this reader does not take comes last
+    String givenUp = "{" + BASE + ",\"rev\":9,\"editedAt\":\"2026-11-21T10:00:04.000Z\",\"parts\":[{\"type\":"
+        + "\"text\",\"text\":\"c\"}],\"reactions\":{\"y\":[\"amy\"]},\"n\":1.5}";
+    String missingRequired = "{\"id\":\"m9\",\"roomId\":\"r1\",\"seq\":7,\"senderId\":\"bob\",\"parts\":[],"
+        + "\"createdAt\":\"2026-11-21T10:00:00.000Z\"}";
+    FastMessageReader reader = new FastMessageReader();
+    String[] sequence = {full, minimal, noReactions, minimal, full, full, givenUp, minimal, missingRequired,
+        minimal, givenUp, noReactions, full, missingRequired, noReactions};
+    for (int k = 0; k < sequence.length; k++) {
+      String frame = frame(sequence[k]);
+      Message read = reader.readMessage(frame, frame.indexOf('{'));
+      if (sequence[k] == givenUp || sequence[k] == missingRequired) {
+        assertNull(read, "message " + k + " is left to the adapter");
+        continue;
+      }
+      Message alone = MessageJsonAdapter.INSTANCE.fromJson(Json.reader(sequence[k]));
+      assertEquals(alone, read, "message " + k);
+      assertEquals(alone.toString(), read.toString(), "message " + k);
+    }
+  }
 }
