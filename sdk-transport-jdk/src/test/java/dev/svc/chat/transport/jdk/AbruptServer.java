@@ -8,11 +8,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A WebSocket server on loopback that answers each of a client's first two messages with a text frame, and closes
@@ -20,8 +15,6 @@ import java.util.regex.Pattern;
  * still handing that answer over. (The first exchange lets the client's open end first.)
  */
 final class AbruptServer implements AutoCloseable {
-  private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-  private static final Pattern KEY = Pattern.compile("(?im)^Sec-WebSocket-Key:\\s*(\\S+)\\s*$");
 
   private final ServerSocket server = new ServerSocket(0, 100, InetAddress.getByName("127.0.0.1"));
   private final Thread acceptor = new Thread(this::acceptAll, "abrupt-server");
@@ -49,14 +42,8 @@ final class AbruptServer implements AutoCloseable {
 
   /** Answers the upgrade and the client's first two frames, and returns: the caller's close is the drop. */
   private void answer(Socket s) throws IOException {
-    String request = readHeaders(s.getInputStream());
-    Matcher m = KEY.matcher(request);
-    if (!m.find()) return;
-    String accept = Base64.getEncoder().encodeToString(sha1(m.group(1) + GUID));
     OutputStream out = s.getOutputStream();
-    out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-    out.flush();
+    if (!RawHandshake.accept(RawHandshake.readHeaders(s.getInputStream()), out)) return;
     byte[] payload = frameText.getBytes(StandardCharsets.UTF_8);
     ByteArrayOutputStream frame = new ByteArrayOutputStream();
     frame.write(0x81); // FIN, text; a server's frames are not masked
@@ -78,23 +65,7 @@ final class AbruptServer implements AutoCloseable {
     }
   }
 
-  private static String readHeaders(InputStream in) throws IOException {
-    StringBuilder sb = new StringBuilder();
-    while (sb.length() < 4 || !sb.substring(sb.length() - 4).equals("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) throw new IOException("the client closed before its headers ended");
-      sb.append((char) b);
-    }
-    return sb.toString();
-  }
 
-  private static byte[] sha1(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.ISO_8859_1));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
-  }
 
   @Override
   public void close() throws Exception {

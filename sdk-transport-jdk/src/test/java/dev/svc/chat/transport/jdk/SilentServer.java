@@ -2,17 +2,10 @@ package dev.svc.chat.transport.jdk;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Base64;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A peer on loopback that never answers: it accepts one TCP connection and reads the upgrade request, then either
@@ -20,8 +13,6 @@ import java.util.regex.Pattern;
  * without ever answering one. It counts down {@link #eof} when the client closes the TCP connection.
  */
 final class SilentServer implements AutoCloseable {
-  private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-  private static final Pattern KEY = Pattern.compile("(?im)^Sec-WebSocket-Key:\\s*(\\S+)\\s*$");
 
   /** Counted down once the upgrade request was read. */
   final CountDownLatch requested = new CountDownLatch(1);
@@ -46,17 +37,9 @@ final class SilentServer implements AutoCloseable {
     try (Socket s = server.accept()) {
       accepted = s;
       InputStream in = s.getInputStream();
-      String request = readHeaders(in);
+      String request = RawHandshake.readHeaders(in);
       requested.countDown();
-      if (upgrade) {
-        Matcher m = KEY.matcher(request);
-        if (!m.find()) return;
-        String accept = Base64.getEncoder().encodeToString(sha1(m.group(1) + GUID));
-        OutputStream out = s.getOutputStream();
-        out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        out.flush();
-      }
+      if (upgrade && !RawHandshake.accept(request, s.getOutputStream())) return;
       while (in.read() >= 0) {
         // swallowed: frames, a Close among them
       }
@@ -66,23 +49,7 @@ final class SilentServer implements AutoCloseable {
     eof.countDown();
   }
 
-  private static String readHeaders(InputStream in) throws IOException {
-    StringBuilder sb = new StringBuilder();
-    while (sb.length() < 4 || !sb.substring(sb.length() - 4).equals("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) throw new IOException("the client closed before its headers ended");
-      sb.append((char) b);
-    }
-    return sb.toString();
-  }
 
-  private static byte[] sha1(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.ISO_8859_1));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
-  }
 
   @Override
   public void close() throws Exception {
