@@ -1,10 +1,8 @@
 package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayDeque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
@@ -91,12 +89,8 @@ public final class Recovery {
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
-  /** The back-fills of the sync under way; null when none (most of a fleet's clients, most of the time). */
-  private Set<RoomBackfill> syncBackfills;
-  private int syncRooms;
-  private int syncMessages;
-  private int syncUpdates;
-  private int syncReceipts;
+  /** The reconnect's recovery under way, set while syncCutoff is; null when none (most clients, most of the time). */
+  private SyncTally sync;
   private int listAttempt;
   private Scheduler.Timer listRetry;
 
@@ -258,7 +252,7 @@ public final class Recovery {
     boolean afterLoss = everListed && lostAt != 0;
     if (afterLoss && syncCutoff == 0) {
       syncCutoff = lostAt - CLOCK_SKEW_MARGIN_MILLIS;
-      syncRooms = syncMessages = syncUpdates = syncReceipts = 0;
+      sync = new SyncTally();
       sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, null, 0, 0, 0, 0));
     }
     lostAt = 0;
@@ -316,7 +310,7 @@ public final class Recovery {
           || room.startCutoff > 0;
       if (syncCutoff > 0) {
         // after a loss every room's receipts are read; its messages and changes only when behind
-        syncBackfill(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
+        sync.add(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
       } else if (behind) {
         backfill(room, 0, 0, -1, true);
       }
@@ -324,14 +318,11 @@ public final class Recovery {
     journal.listingDone();
     // rooms first seen live during the listing but not listed (left again?) start where they are
     for (RoomLedger room : rooms.all()) {
-      if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
+      if (room.seq >= 0 || room.backfill != null) continue;
+      RoomBackfill b = backfill(room, syncCutoff, syncCutoff, -1, true);
+      if (sync != null) sync.add(b);
     }
     maybeFinishSync();
-  }
-
-  private void syncBackfill(RoomBackfill b) {
-    if (syncBackfills == null) syncBackfills = new HashSet<>();
-    syncBackfills.add(b);
   }
 
   private RoomLedger ledger(String roomId) {
@@ -345,13 +336,7 @@ public final class Recovery {
     if (room.backfill == done) room.backfill = null;
     sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, room.roomId, 1,
         done.messages, done.updates, done.receipts));
-    if (syncBackfills != null && syncBackfills.remove(done)) {
-      if (syncBackfills.isEmpty()) syncBackfills = null;
-      syncRooms++;
-      syncMessages += done.messages;
-      syncUpdates += done.updates;
-      syncReceipts += done.receipts;
-    }
+    if (sync != null) sync.finished(done);
     if (!done.gaveUp) {
       drainHeld(room);
       if (!room.held.isEmpty() && room.held.firstKey() > room.seq + 1) backfill(room, 0, 0, -1, true);
@@ -361,10 +346,10 @@ public final class Recovery {
   }
 
   private void maybeFinishSync() {
-    if (syncCutoff == 0 || listing || syncBackfills != null) return;
+    if (syncCutoff == 0 || listing || sync.pending()) return;
     syncCutoff = 0;
-    sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, null, syncRooms,
-        syncMessages, syncUpdates, syncReceipts));
+    sink.publish(EventType.RECOVERY, sync.report());
+    sync = null;
   }
 
   /** Stops every back-fill and retry; nothing is delivered after. */
