@@ -1,10 +1,8 @@
 package dev.svc.chat.internal.recovery;
 
 import java.util.ArrayDeque;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
@@ -42,7 +40,8 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  *       and that must be read before its first live message came starts at the first message sent since
  *       then instead ({@link RoomLedger#startCutoff}), so what was sent after the acceptance is delivered
  *       once and in order whether its live copy comes before, during or after that read, or never. Once a
- *       live copy may have been lost (a drop, a shed), a first live message no longer moves the start.
+ *       live copy may have been lost (a drop, a shed), a first live message no longer moves the start, nor starts a
+ *       room the first listing has not answered for yet: the listing places it as unsure, read from the acceptance.
  *   <li>A request that fails is retried with backoff until it succeeds; a gap is never skipped. Only a room
  *       the user can no longer read (403, 404) is given up, and that is reported.
  * </ul>
@@ -91,12 +90,8 @@ public final class Recovery {
   /** The cut-off of the reconnect's recovery under way (0: not after a loss); rooms first seen use it. */
   private long syncCutoff;
   private boolean listing;
-  /** The back-fills of the sync under way; null when none (most of a fleet's clients, most of the time). */
-  private Set<RoomBackfill> syncBackfills;
-  private int syncRooms;
-  private int syncMessages;
-  private int syncUpdates;
-  private int syncReceipts;
+  /** The reconnect's recovery under way, set while syncCutoff is; null when none (most clients, most of the time). */
+  private SyncTally sync;
   private int listAttempt;
   private Scheduler.Timer listRetry;
 
@@ -137,13 +132,7 @@ public final class Recovery {
   public void onNewMessage(Message m) {
     RoomLedger room = ledger(m.roomId());
     if (room == null) {
-      if (listing && syncCutoff > 0) {
-        // a room the user joined while away: what it missed is read once the rooms are listed
-        room = new RoomLedger(m.roomId(), -1, -1);
-        rooms.put(room);
-        room.hold(m);
-        return;
-      }
+      if (heldForListing(m)) return;
       // a room first seen live: this message is where its delivery starts
       room = new RoomLedger(m.roomId(), m.seq() - 1, m.rev() - 1);
       rooms.put(room);
@@ -185,6 +174,7 @@ public final class Recovery {
   /** A live {@code message-updated}. */
   public void onMessageUpdated(Message m) {
     RoomLedger room = ledger(m.roomId());
+    if (room == null && heldForListing(m)) return; // its new-message may be lost too: delivered new, once
     if (room == null) {
       sink.publish(EventType.MESSAGE_UPDATED, m); // a room with nothing delivered yet: nothing to repeat
       return;
@@ -210,6 +200,20 @@ public final class Recovery {
     }
     deliverUpdate(room, m, null);
     watchRevisionGap(room);
+  }
+
+  /**
+   * Holds {@code m}, of a room first seen live, in a ledger not started yet (seq -1) when the listing under way
+   * is to say where the room starts: after a loss (a room the user joined while away), or before the first
+   * listing once a live copy may have been lost since the acceptance (the first live message may follow a lost
+   * one). Returns whether it was held.
+   */
+  private boolean heldForListing(Message m) {
+    if (!(listing && (syncCutoff > 0 || liveLost && !everListed))) return false;
+    RoomLedger room = new RoomLedger(m.roomId(), -1, -1);
+    rooms.put(room);
+    room.hold(m);
+    return true;
   }
 
   /** A live {@code room-read}. */
@@ -258,7 +262,7 @@ public final class Recovery {
     boolean afterLoss = everListed && lostAt != 0;
     if (afterLoss && syncCutoff == 0) {
       syncCutoff = lostAt - CLOCK_SKEW_MARGIN_MILLIS;
-      syncRooms = syncMessages = syncUpdates = syncReceipts = 0;
+      sync = new SyncTally();
       sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, null, 0, 0, 0, 0));
     }
     lostAt = 0;
@@ -290,12 +294,16 @@ public final class Recovery {
     for (Room r : list) {
       journal.listed(r);
       RoomLedger room = ledger(r.id());
-      if (room == null) {
+      // at the first listing a ledger not started is a room first seen live after a loss: its start is unsure
+      RoomLedger early = firstList && room != null && room.seq < 0 ? room : null;
+      if (room == null || early != null) {
         if (firstList || syncCutoff == 0) {
-          RoomLedger start = new RoomLedger(r.id(), r.lastMessageSeq(), r.rev()); // where delivery starts
+          RoomLedger start = early != null ? early : new RoomLedger(r.id(), r.lastMessageSeq(), r.rev());
+          start.seq = r.lastMessageSeq(); // where delivery starts
+          start.rev = r.rev();
           start.fresh = firstList;
           Long newest = r.lastMessageAt();
-          if (firstList && newest != null && newest >= acceptance) start.startCutoff = acceptance;
+          if (firstList && (early != null || newest != null && newest >= acceptance)) start.startCutoff = acceptance;
           rooms.put(start);
           if (start.startCutoff == 0) {
             journal.watermarks(r.id(), start.seq, start.rev);
@@ -316,22 +324,20 @@ public final class Recovery {
           || room.startCutoff > 0;
       if (syncCutoff > 0) {
         // after a loss every room's receipts are read; its messages and changes only when behind
-        syncBackfill(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
+        sync.add(backfill(room, syncCutoff, room.seq < 0 ? syncCutoff : 0, r.rev(), behind));
       } else if (behind) {
         backfill(room, 0, 0, -1, true);
       }
     }
     journal.listingDone();
-    // rooms first seen live during the listing but not listed (left again?) start where they are
+    // rooms first seen live during the listing but not listed (left again?) deliver what was sent since the
+    // loss, or (before the first listing) since the acceptance: not their whole history
     for (RoomLedger room : rooms.all()) {
-      if (room.seq < 0 && room.backfill == null) syncBackfill(backfill(room, syncCutoff, syncCutoff, -1, true));
+      if (room.seq >= 0 || room.backfill != null) continue;
+      RoomBackfill b = backfill(room, syncCutoff, syncCutoff > 0 ? syncCutoff : acceptance, -1, true);
+      if (sync != null) sync.add(b);
     }
     maybeFinishSync();
-  }
-
-  private void syncBackfill(RoomBackfill b) {
-    if (syncBackfills == null) syncBackfills = new HashSet<>();
-    syncBackfills.add(b);
   }
 
   private RoomLedger ledger(String roomId) {
@@ -345,13 +351,7 @@ public final class Recovery {
     if (room.backfill == done) room.backfill = null;
     sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, room.roomId, 1,
         done.messages, done.updates, done.receipts));
-    if (syncBackfills != null && syncBackfills.remove(done)) {
-      if (syncBackfills.isEmpty()) syncBackfills = null;
-      syncRooms++;
-      syncMessages += done.messages;
-      syncUpdates += done.updates;
-      syncReceipts += done.receipts;
-    }
+    if (sync != null) sync.finished(done);
     if (!done.gaveUp) {
       drainHeld(room);
       if (!room.held.isEmpty() && room.held.firstKey() > room.seq + 1) backfill(room, 0, 0, -1, true);
@@ -361,10 +361,10 @@ public final class Recovery {
   }
 
   private void maybeFinishSync() {
-    if (syncCutoff == 0 || listing || syncBackfills != null) return;
+    if (syncCutoff == 0 || listing || sync.pending()) return;
     syncCutoff = 0;
-    sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.FINISHED, null, syncRooms,
-        syncMessages, syncUpdates, syncReceipts));
+    sink.publish(EventType.RECOVERY, sync.report());
+    sync = null;
   }
 
   /** Stops every back-fill and retry; nothing is delivered after. */

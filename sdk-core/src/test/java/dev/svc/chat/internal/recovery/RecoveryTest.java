@@ -462,6 +462,73 @@ class RecoveryTest {
   }
 
   @Test
+  void aRoomFirstSeenLiveAfterAShedBeforeTheFirstListingWasAnsweredDeliversTheShedMessageFirst() {
+    service.now = wallClock - 120_000; // two minutes before the connection: history, not read
+    service.send("r1", 4);
+    service.holdListing = true;
+    recovery.onConnected(); // the listing is not answered yet
+    service.now = wallClock + 1_000;
+    service.send("r1", 2); // 5, whose live copy the inbound gate sheds, and 6
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onEventsShed();
+    recovery.onNewMessage(service.message("r1", 6)); // before the listing answers: r1 has no ledger yet
+    service.answerListing(); // r1: lastMessageSeq 6
+    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "5 and 6 once, in order");
+  }
+
+  @Test
+  void aRoomFirstSeenLiveAfterADropBeforeTheFirstListingWasAnsweredDeliversTheLostMessageFirst() {
+    service.send("r1", 6); // an hour before: history
+    service.holdListing = true;
+    recovery.onConnected(); // t0; the listing is never answered
+    recovery.onConnectionLost();
+    service.now = wallClock + 1_000;
+    service.send("r1", 2); // 7, lost with the connection, and 8
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onConnected();
+    recovery.onNewMessage(service.message("r1", 8)); // before the listing answers
+    service.answerListing(); // r1: lastMessageSeq 8
+    recovery.onNewMessage(service.message("r1", 8)); // a repeat
+    assertEquals(Arrays.asList("new r1#7@7", "new r1#8@8"), delivered, "7 and 8 once, in order");
+  }
+
+  @Test
+  void aRoomFirstSeenLiveAfterAShedThatTheFirstListingLeavesOutDeliversWhatWasSentSinceTheAcceptanceOnly() {
+    service.now = wallClock - 120_000; // two minutes before the connection: history
+    service.send("r1", 4);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.now = wallClock + 1_000;
+    service.send("r1", 2); // 5 (shed) and 6
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onEventsShed();
+    recovery.onNewMessage(service.message("r1", 6)); // before the listing answers
+    service.unlisted.add("r1"); // the listing leaves r1 out (the user left it again?)
+    service.answerListing();
+    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "from the acceptance, not its history");
+  }
+
+  @Test
+  void aLiveEditInARoomFirstSeenAfterAShedBeforeTheFirstListingWasAnsweredIsNotPublishedAheadOfItsMessage() {
+    service.send("r1", 4); // an hour before: history
+    service.holdListing = true;
+    recovery.onConnected();
+    service.now = wallClock + 1_000;
+    service.send("r1", 2); // 5 and 6, both shed
+    wallClock += 2_000;
+    service.holdListing = true;
+    recovery.onEventsShed();
+    long rev = service.edit("r1", 6);
+    recovery.onMessageUpdated(service.message("r1", 6, rev)); // before the listing answers
+    service.answerListing();
+    recovery.onNewMessage(service.message("r1", 6, 6)); // a late copy in its first state: a repeat
+    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@" + rev), delivered, "6 once, as new, in its latest state");
+  }
+
+  @Test
   void aListedMessageWhoseLiveCopyWasLostIsDeliveredWhenTheNextConnectionsLiveMessageBeatsItsListing() {
     long third = aListingThatCountsAMessageSentAfterTheConnection();
     recovery.onConnectionLost(); // the live copy of 3 is lost with the connection
@@ -587,6 +654,8 @@ class RecoveryTest {
     double failureRate;
     boolean forbidden;
     boolean holdListing;
+    /** Rooms the listing leaves out. */
+    final java.util.Set<String> unlisted = new java.util.HashSet<>();
     boolean holdMessages;
     private final Random random = new Random(7);
     private CompletableFuture<List<Room>> heldListing;
@@ -664,6 +733,7 @@ class RecoveryTest {
     private List<Room> listNow() {
       List<Room> list = new ArrayList<>();
       for (Map.Entry<String, TreeMap<Long, Message>> e : rooms.entrySet()) {
+        if (unlisted.contains(e.getKey())) continue;
         list.add(Room.builder().id(e.getKey()).memberIds(Arrays.asList("me", "bob")).createdAt(1)
             .lastMessageSeq(e.getValue().isEmpty() ? 0 : e.getValue().lastKey()).rev(revs.getOrDefault(e.getKey(), 0L))
             .lastMessageAt(e.getValue().isEmpty() ? null : e.getValue().lastEntry().getValue().createdAt()).build());
