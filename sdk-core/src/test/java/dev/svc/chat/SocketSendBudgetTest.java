@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.svc.chat.internal.outbox.SocketSendBudget;
 import dev.svc.chat.internal.transport.OkHttpTransport;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
@@ -41,6 +42,7 @@ class SocketSendBudgetTest {
   private SlowNetworkTransport network;
   private final VirtualTaskScheduler time = new VirtualTaskScheduler();
   private ChatClient client;
+  private long ackTimeoutMillis = SvcOptions.DEFAULT_ACK_TIMEOUT_MILLIS;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -66,7 +68,7 @@ class SocketSendBudgetTest {
     gateway.onConnect = auth -> null;
     client = Svc.init(SvcOptions.builder(gateway.apiUrl()).transport(network).recoverMissedEvents(false)
         .engineExecutor(Runnable::run).scheduler(time).reconnectDelay(100, 1_000).logger(new RecordingLogger())
-        .socketSends(true).build());
+        .ackTimeoutMillis(ackTimeoutMillis).socketSends(true).build());
     client.connect("alice", "good-jwt");
     GatewaySession session = gateway.nextSession();
     session.awaitConnect();
@@ -178,6 +180,62 @@ class SocketSendBudgetTest {
     assertTrue(next[2].contains("\"text\":\"r1 m0 "), next[2].substring(0, 100));
     ackFrame(session, next, 1, 1);
     assertEquals(1, Await.value(other).seq());
+  }
+
+  /**
+   * A link too slow for the acknowledgements: 20 rooms of 11 large sends (8.8 MB) start 4 MiB, the gateway reads
+   * nothing for several acknowledgement timeouts and backoffs. A send whose acknowledgement timed out is still in
+   * the socket's queue, so its bytes stay counted: the rooms' retries, and the rooms that had not started yet, do
+   * not add to the queue (before, each timeout gave the bytes back and the retries queued the same frames again:
+   * 4 MiB more per round, an overflow in the fourth). Once the gateway reads and acknowledges, the late
+   * acknowledgements give the bytes back and every send completes once, in order per room.
+   */
+  @Test
+  void sendsWhoseAcknowledgementTimedOutStillCountUntilTheGatewayAnswersThem() throws Exception {
+    int rooms = 20;
+    int perRoom = 11;
+    ackTimeoutMillis = 200;
+    GatewaySession session = connecting();
+    List<List<CompletableFuture<Message>>> sent = new ArrayList<>();
+    for (int r = 0; r < rooms; r++) {
+      List<CompletableFuture<Message>> room = new ArrayList<>();
+      for (int i = 0; i < perRoom; i++) room.add(sendLarge(r, i));
+      sent.add(room);
+    }
+    Await.until("all queued", () -> client.pendingSends().size() == rooms * perRoom);
+    accept(session);
+    settle();
+    long bound = SocketSendBudget.BYTES + 66 * 1024; // the budget, the one send beyond it, and the typing emit
+    for (int round = 0; round < 6; round++) {
+      time.advance(ackTimeoutMillis); // every acknowledgement times out (the actor runs on this thread)
+      time.advance(1_000); // the rooms' backoffs end: they retry
+      assertEquals(0, network.overflows(), "round " + round + ": a send overflowed the socket's queue ("
+          + network.maxQueued() + " bytes)");
+      assertTrue(network.maxQueued() <= bound, "round " + round + ": " + network.maxQueued() + " bytes queued");
+    }
+    assertEquals(1, network.opened(), "sockets opened");
+    java.util.Map<String, Long> seqOf = new java.util.HashMap<>(); // the gateway stores each send once
+    int[] stored = new int[rooms];
+    while (seqOf.size() < rooms * perRoom) { // a room's retries come before its later sends: then nothing more
+      String[] frame = nextFrame(session);
+      Matcher m = SEND.matcher(frame[2]);
+      if (!m.find()) {
+        session.send("43" + frame[0] + "[{\"ok\":true}]");
+        continue;
+      }
+      int r = Integer.parseInt(m.group(1));
+      Matcher id = CLIENT_MESSAGE_ID.matcher(frame[2]);
+      assertTrue(id.find());
+      Long seq = seqOf.get(id.group(1));
+      if (seq == null) seqOf.put(id.group(1), seq = (long) ++stored[r]);
+      ackFrame(session, frame, r, seq);
+    }
+    for (int r = 0; r < rooms; r++) {
+      for (int i = 0; i < perRoom; i++) assertEquals(i + 1, Await.value(sent.get(r).get(i)).seq(), "r" + r + " m" + i);
+    }
+    assertTrue(network.maxQueued() <= bound, network.maxQueued() + " bytes queued");
+    assertEquals(ConnectionState.CONNECTED, client.state());
+    assertEquals(1, network.opened(), "sockets opened");
   }
 
   /** Returns the next emit the gateway reads, out of the socket's queue: its ack id, event and payload. */

@@ -68,9 +68,9 @@ public final class Outbox {
       return SendRoute.REST;
     }
 
-    /** Sends once on {@code route}, as {@link #route} answered it in the same actor task. */
+    /** Sends once on {@code route}, as {@link #route} answered it now; {@code read}: see {@link SocketSendBudget}. */
     default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
-        String clientMessageId, String senderId) {
+        String clientMessageId, String senderId, CompletableFuture<Void> read) {
       return send(roomId, parts, clientMessageId, senderId);
     }
 
@@ -371,18 +371,19 @@ public final class Outbox {
     publish(e);
     if (log.isDebug()) log.debug("outbox: " + e + ", attempt " + e.attempts);
     CompletableFuture<Message> answer;
+    final CompletableFuture<Void> read = route.channel() == null ? null : new CompletableFuture<>();
     try {
-      answer = transport.send(route, e.roomId, e.parts, e.clientMessageId, e.senderId);
+      answer = transport.send(route, e.roomId, e.parts, e.clientMessageId, e.senderId, read);
     } catch (RuntimeException ex) {
       answer = new CompletableFuture<>();
       answer.completeExceptionally(ex);
     }
-    answer.whenComplete((message, error) -> actor.execute(() -> onAnswer(e, q, message, error)));
+    answer.whenComplete((message, error) -> actor.execute(() -> onAnswer(e, q, read, message, error)));
   }
 
-  private void onAnswer(OutboxEntry e, RoomQueue q, Message message, Throwable failure) {
+  private void onAnswer(OutboxEntry e, RoomQueue q, CompletableFuture<Void> read, Message message, Throwable failure) {
     q.inFlight--;
-    budget.give(e.route, e.bytes);
+    budget.give(e.route, e.bytes, read, actor, this::takeTurns);
     e.inFlight = false;
     if (!e.done) {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);

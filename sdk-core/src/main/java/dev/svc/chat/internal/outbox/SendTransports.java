@@ -56,19 +56,20 @@ public final class SendTransports implements Outbox.Transport {
   @Override
   public CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId,
       String senderId) {
-    return send(route(roomId), roomId, parts, clientMessageId, senderId);
+    return send(route(roomId), roomId, parts, clientMessageId, senderId, null);
   }
 
   @Override
   public CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
-      String clientMessageId, String senderId) {
+      String clientMessageId, String senderId, CompletableFuture<Void> read) {
     SocketSendChannel channel = route.channel();
     if (channel == null) return rest.send(roomId, parts, clientMessageId, senderId);
     CompletableFuture<String> ack = new CompletableFuture<>();
     if (channel != engine.socketSendsInActor()) {
+      if (read != null) read.complete(null); // never queued
       ack.completeExceptionally(new TransportException("the connection of " + route + " is gone"));
     } else {
-      engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, clientMessageId, senderId), ack);
+      engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, clientMessageId, senderId), ack, read);
     }
     return ack.thenApply(SendAck::read);
   }

@@ -5,18 +5,24 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.internal.util.Scheduler;
 
 /**
  * The bytes of the socket sends in flight on one gateway connection, across its rooms, and the line of rooms
  * waiting to start theirs. Confined to the client's actor.
  *
  * <p>Every frame the engine emits waits in the socket's queue until the network takes it (OkHttp, and the JDK
- * transport's {@code JdkSocket}, fail the socket past 16 MiB queued), and a send in flight is at most in that
- * queue: so the queue holds at most {@value #BYTES} bytes of sends, plus the one send that starts when nothing of
- * the connection is in flight (so that a single large message always goes; the service takes at most 64 KiB of
- * JSON a send), plus the engine's few other frames. Each send weighs
+ * transport's {@code JdkSocket}, fail the socket past 16 MiB queued). A send counts from its start until its
+ * frame left that queue, when the transport completes the attempt's {@code read} future: at its acknowledgement,
+ * which the gateway writes only after reading the frame, even one that comes after the attempt timed out (on a
+ * slow uplink a frame may wait in the queue for longer than the ack timeout), or at the connection's end. So the
+ * queue holds at most {@value #BYTES} bytes of sends, plus the one send that starts when nothing of the connection
+ * is counted (so that a single large message always goes; the service takes at most 64 KiB of JSON a send), plus
+ * the engine's few other frames. A timed-out send that is retried counts twice until both frames were read: both
+ * may be queued. Each send weighs
  * an upper bound of its frame's UTF-8 bytes ({@link #weight}).
  *
  * <p>Rooms take turns in the order they asked: the head of the line starts its next sends in order, up to
@@ -86,8 +92,24 @@ public final class SocketSendBudget {
     inFlight += bytes;
   }
 
-  /** Counts a send on {@code route} answered (a REST route, or an earlier connection, counts nothing). */
-  void give(SendRoute route, long bytes) {
+  /**
+   * Counts a send on {@code route} answered (a REST route, or an earlier connection, counts nothing): its bytes
+   * come back once its frame left the socket's queue ({@code read} done, or null). A send whose acknowledgement
+   * timed out may still be queued, so its bytes stay counted until {@code read} completes (its late
+   * acknowledgement, or the connection's end); then {@code then} runs on {@code actor}, as the bytes came back.
+   */
+  void give(SendRoute route, long bytes, CompletableFuture<Void> read, Scheduler actor, final Runnable then) {
+    if (read == null || read.isDone()) {
+      give(route, bytes);
+      return;
+    }
+    read.thenRun(() -> actor.execute(() -> {
+      give(route, bytes);
+      then.run();
+    }));
+  }
+
+  private void give(SendRoute route, long bytes) {
     if (route.equals(this.route)) inFlight -= bytes;
   }
 

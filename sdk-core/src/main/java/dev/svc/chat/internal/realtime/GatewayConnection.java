@@ -98,6 +98,13 @@ final class GatewayConnection {
   volatile long inboundLimit = EngineIoCodec.DEFAULT_MAX_PAYLOAD;
   /** The longest its reader waits for slow handlers ({@link InboundGate}): a quarter of the ping timeout. */
   volatile long parkLimitMillis = InboundGate.MAX_PARK_MILLIS;
+  /**
+   * Whether a frame of this connection waits in the {@link InboundGate} (parked or deferred), and until when it may
+   * wait; used by this connection's reader only, one frame at a time (a transport hands a deferred frame over again
+   * after the previous call returned).
+   */
+  boolean gateWaiting;
+  long gateDeadline;
   /** Whether the socket closed or failed; guarded by this connection's monitor (a latch each cost a fleet more). */
   private boolean gone;
   /** The {@link HandshakeSlots} this connection holds a slot of; null when it holds none. */

@@ -84,7 +84,7 @@ final class Handover {
     if (conn == null || barrierSent) return;
     barrierSent = true;
     CompletableFuture<String> ack = new CompletableFuture<>();
-    int id = acks.register("leave-room", ack);
+    int id = acks.register("leave-room", ack, null);
     String frame = EngineIoCodec.message(SocketIoCodec.encode(
         SocketIoPacket.event("leave-room", Json.object("roomId", BARRIER_ROOM), id)));
     ack.whenComplete(new BiConsumer<String, Throwable>() {

@@ -64,9 +64,6 @@ public final class InboundGate {
   private volatile boolean shedding;
   /** Whether a shed was reported and the engine has not taken the report yet. */
   private final AtomicBoolean reported = new AtomicBoolean();
-  /** Whether a frame waits (parked or deferred), and until when; the reader only, one frame at a time. */
-  private boolean waiting;
-  private long deadline;
 
   InboundGate(IntSupplier backlog, LongSupplier clock, boolean sheds) {
     this.backlog = backlog;
@@ -104,21 +101,22 @@ public final class InboundGate {
    * backlog is below the high water mark, else waits (see the class comment): parks, or returns
    * {@link #DEFERRED} when {@code socket} hands the frame over again later. Returns {@link #SHED} when the
    * frame is to be dropped (then {@link #shed} says whether to report it). Never called on the actor or the
-   * callback executor.
+   * callback executor. The wait is {@code conn}'s own: a connection abandoned with a frame deferred leaves no wait
+   * (nor its deadline) to the next, and two readers during a handover share no wait state.
    */
   int admit(GatewayConnection conn, TransportSocket socket, boolean sheddable) {
     if (shedding) {
       if (backlog() >= LOW_WATER) return sheddable ? SHED : ADMIT;
       shedding = false;
     }
-    if (!waiting) {
+    if (!conn.gateWaiting) {
       if (backlog() < HIGH_WATER) return ADMIT;
-      waiting = true;
-      deadline = clock.getAsLong() + conn.parkLimitMillis;
+      conn.gateWaiting = true;
+      conn.gateDeadline = clock.getAsLong() + conn.parkLimitMillis;
     }
     while (!conn.abandoned && backlog() >= LOW_WATER) {
-      if (sheds && clock.getAsLong() >= deadline) {
-        waiting = false;
+      if (sheds && clock.getAsLong() >= conn.gateDeadline) {
+        conn.gateWaiting = false;
         shedding = true;
         return sheddable ? SHED : ADMIT;
       }
@@ -126,7 +124,7 @@ public final class InboundGate {
       LockSupport.parkNanos(POLL_NANOS);
       if (Thread.currentThread().isInterrupted()) break;
     }
-    waiting = false;
+    conn.gateWaiting = false;
     return ADMIT;
   }
 

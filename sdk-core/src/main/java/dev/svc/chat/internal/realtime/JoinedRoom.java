@@ -88,7 +88,7 @@ public final class JoinedRoom {
         }
       }
     });
-    engine.emitWithAckInActor("leave-room", Json.object("roomId", id), ack);
+    engine.emitWithAckInActor("leave-room", Json.object("roomId", id), ack, null);
   }
 
   /**
@@ -172,7 +172,7 @@ public final class JoinedRoom {
         }
       }
     });
-    engine.emitWithAckInActor("join-room", Json.object("roomId", id), ack);
+    engine.emitWithAckInActor("join-room", Json.object("roomId", id), ack, null);
   }
 
   private static final class PendingJoin {

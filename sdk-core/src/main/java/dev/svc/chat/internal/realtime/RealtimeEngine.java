@@ -204,7 +204,7 @@ public final class RealtimeEngine {
   /** Emits an event that expects an acknowledgement; completes with the ACK's argument array (JSON). */
   public CompletableFuture<String> emitWithAck(final String event, final String argsJson) {
     final CompletableFuture<String> result = new CompletableFuture<>();
-    post(result, () -> emitWithAckInActor(event, argsJson, result));
+    post(result, () -> emitWithAckInActor(event, argsJson, result, null));
     return result;
   }
 
@@ -221,9 +221,11 @@ public final class RealtimeEngine {
   /**
    * Emits on the actor thread. Without an accepted connection (connecting, reconnecting, or a token
    * refresh under way) the emit waits for the next one, up to the ack timeout; while disconnected or closed
-   * it fails at once.
+   * it fails at once. {@code read} (or null), for an emit of an accepted connection only, completes once the frame
+   * left the socket's queue as far as the client can tell (see {@link PendingAcks}): even after a timeout.
    */
-  public void emitWithAckInActor(String event, String argsJson, CompletableFuture<String> result) {
+  public void emitWithAckInActor(String event, String argsJson, CompletableFuture<String> result,
+      CompletableFuture<Void> read) {
     GatewayConnection conn = current;
     if (state == ConnectionState.DISCONNECTED || state == ConnectionState.CLOSED) {
       result.completeExceptionally(new ChatStateException("cannot emit '" + event + "' while " + state));
@@ -233,7 +235,7 @@ public final class RealtimeEngine {
       queued.add(event, argsJson, result);
       return;
     }
-    int id = acks.register(event, result);
+    int id = acks.register(event, result, read);
     String frame = EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.event(event, argsJson, id)));
     RuntimeException failure = conn.send(frame);
     if (failure != null) acks.fail(id, failure);
@@ -297,7 +299,7 @@ public final class RealtimeEngine {
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
     completeConnectWaiters(null);
     handover.newConnectionAccepted();
-    queued.flush(this::emitWithAckInActor);
+    queued.flush((event, json, result) -> emitWithAckInActor(event, json, result, null));
     listener.onConnectionAccepted();
   }
 
