@@ -20,10 +20,8 @@ import java.util.UUID;
  * One room of {@link InMemoryStore}: its members, messages (seq n at index n - 1: seqs have no holes), revision
  * counter and receipts. Every access holds its monitor; the methods here take it themselves, and the store
  * holds it around a membership change and its tenant's index.
- * What a stored message costs beyond the {@link Message} itself is an entry in the id index and one in its
- * sender's idempotency index (each holding the message as appended: its seq never changes, and the list holds
- * its latest state), and four bytes a revision; the message shares its sender's id string with the sender's
- * index and its room id with the room.
+ * Its messages are packed ({@link PackedMessages}): about 330 bytes a message in a few large arrays, indexed by
+ * seq, id and idempotency key, and four bytes a revision.
  */
 final class MemoryRoom {
 
@@ -35,9 +33,7 @@ final class MemoryRoom {
     // An immutable copy of members that every snapshot shares until the members change (null: make it again),
     // so that a send does not copy a room's member list: 40 KB for a room of 10,000.
     private List<String> memberList;
-    private final List<Message> messages = new ArrayList<>();
-    private final Map<String, Message> byId = new HashMap<>();
-    private final Map<String, SenderMessages> bySender = new HashMap<>();
+    private final PackedMessages messages;
     private final Map<String, Receipt> receipts = new HashMap<>();
     private final RevisionIndex revisions = new RevisionIndex();
     private Instant lastMessageAt;
@@ -47,6 +43,7 @@ final class MemoryRoom {
         this.id = UUID.randomUUID().toString();
         this.name = name;
         this.createdAt = createdAt;
+        this.messages = new PackedMessages(id);
     }
 
     /** Returns an immutable snapshot of the room. */
@@ -88,22 +85,20 @@ final class MemoryRoom {
 
     /** Returns the message stored for that idempotency key, if any. */
     synchronized Optional<Message> messageByClientId(String senderId, String clientMessageId) {
-        return Optional.ofNullable(latest(firstByClientId(senderId, clientMessageId)));
+        int seq = messages.seqOfClientId(senderId, clientMessageId);
+        return seq == 0 ? Optional.empty() : Optional.of(messages.get(seq));
     }
 
     /** Appends a message with the next seq and rev unless its idempotency key is stored (see {@link Store}). */
     synchronized AppendResult append(String senderId, String clientMessageId, List<JsonNode> parts, Instant now) {
-        Message first = firstByClientId(senderId, clientMessageId);
-        if (first != null) {
-            return new AppendResult(latest(first), false, snapshot());
+        int first = messages.seqOfClientId(senderId, clientMessageId);
+        if (first != 0) {
+            return new AppendResult(messages.get(first), false, snapshot());
         }
-        SenderMessages sender = bySender.computeIfAbsent(senderId, SenderMessages::new);
         long seq = messages.size() + 1L;
-        Message message = new Message(UUID.randomUUID().toString(), id, seq, ++rev, sender.senderId, parts,
+        Message message = new Message(UUID.randomUUID().toString(), id, seq, ++rev, senderId, parts,
                 clientMessageId, now, null, null, Map.of());
-        messages.add(message);
-        sender.byClientId.put(clientMessageId, message);
-        byId.put(message.id(), message);
+        messages.append(message);
         revisions.add(message.rev(), seq);
         lastMessageAt = now;
         return new AppendResult(message, true, snapshot());
@@ -124,26 +119,30 @@ final class MemoryRoom {
             from = Math.max(0, to - page.limit());
             hasMore = from > 0;
         }
-        return new MessagePage(new ArrayList<>(messages.subList(from, to)), hasMore);
+        List<Message> out = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+            out.add(messages.get(i + 1L));
+        }
+        return new MessagePage(out, hasMore);
     }
 
     /** Returns the message with that id. */
     synchronized Optional<Message> message(String messageId) {
-        return Optional.ofNullable(latest(byId.get(messageId)));
+        int seq = messages.seqOfId(messageId);
+        return seq == 0 ? Optional.empty() : Optional.of(messages.get(seq));
     }
 
     /** Replaces a stored message with {@code updated} at the room's next rev; returns the stored message. */
     synchronized Message replace(Message updated) {
-        Message appended = byId.get(updated.id());
-        if (appended == null || appended.seq() != updated.seq()) {
+        int seq = messages.seqOfId(updated.id());
+        if (seq == 0 || seq != updated.seq()) {
             throw new NoSuchElementException("no message " + updated.id());
         }
-        int index = (int) (appended.seq() - 1);
         Message stored = updated.withRev(++rev);
         // The index holds each message once, under its latest rev.
-        revisions.supersede(messages.get(index).rev());
-        revisions.add(stored.rev(), stored.seq());
-        messages.set(index, stored);
+        revisions.supersede(messages.rev(seq));
+        revisions.add(stored.rev(), seq);
+        messages.replace(stored);
         return stored;
     }
 
@@ -152,7 +151,7 @@ final class MemoryRoom {
         List<Message> changed = new ArrayList<>();
         long next = revisions.after(since);
         while (next != 0 && changed.size() < limit) {
-            changed.add(messages.get(revisions.seq(next) - 1));
+            changed.add(messages.get(revisions.seq(next)));
             next = revisions.after(next);
         }
         return new ChangesPage(changed, rev, next != 0);
@@ -178,25 +177,5 @@ final class MemoryRoom {
             }
         }
         return out;
-    }
-
-    private Message firstByClientId(String senderId, String clientMessageId) {
-        SenderMessages sender = bySender.get(senderId);
-        return sender == null ? null : sender.byClientId.get(clientMessageId);
-    }
-
-    /** Returns the latest state of a stored message given as appended (null for null). */
-    private Message latest(Message appended) {
-        return appended == null ? null : messages.get((int) (appended.seq() - 1));
-    }
-
-    /** One sender's messages by clientMessageId (the idempotency key), and the sender's id its messages share. */
-    private static final class SenderMessages {
-        final String senderId;
-        final Map<String, Message> byClientId = new HashMap<>();
-
-        SenderMessages(String senderId) {
-            this.senderId = senderId;
-        }
     }
 }
