@@ -29,9 +29,11 @@ import java.util.concurrent.locks.LockSupport;
  * in flight per room).
  * Peer: the official Node pair (node/latency-pair.js: one socket.io-client emits, the official server
  * relays to the room, the other client receives). Each rate runs for {@code --seconds} (default 6) after
- * 300 warm-up messages.
+ * 300 warm-up messages; before the measured rounds each server gets one unmeasured round at the highest rate
+ * ({@code --warm-up-round no} leaves it out).
  *
  * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --rounds 1}, {@code --only ours|rest|node},
+ * {@code --warm-up-round yes|no},
  * {@code --server-args "..."}, {@code --jfr DIR}, {@code --out FILE}.
  */
 public final class LatencyBenchmark {
@@ -71,6 +73,7 @@ public final class LatencyBenchmark {
         int seconds = Integer.parseInt(Report.option(args, "--seconds", "6"));
         int rounds = Integer.parseInt(Report.option(args, "--rounds", "1"));
         String only = Report.option(args, "--only", "both");
+        boolean warmUpRound = !Report.option(args, "--warm-up-round", "yes").equals("no");
         Map<Integer, List<Point>> ours = new LinkedHashMap<>();
         Map<Integer, List<Point>> rest = new LinkedHashMap<>();
         Map<Integer, List<Point>> node = new LinkedHashMap<>();
@@ -80,6 +83,19 @@ public final class LatencyBenchmark {
         try (ServerUnderTest server = runOurs
                 ? ServerUnderTest.ours(args, "latency-ours.jfr", List.of(serverGc.jvmArgument())) : null;
              ServerUnderTest nodeServer = runNode ? ServerUnderTest.node() : null) {
+            // One unmeasured round on each server first, at the highest rate, so that the measured rounds find
+            // JVMs whose JIT compilers have settled (the first seconds of a fresh server JVM are mostly its
+            // compilers: 5 times the CPU a message of the later rounds); Node gets the same.
+            int warmRate = Arrays.stream(rates).max().orElse(1000);
+            if (warmUpRound) {
+                if (runOurs && !only.equals("rest")) {
+                    System.err.println("warm-up (not measured): ours " + ours(server, serverGc, warmRate, seconds,
+                            true));
+                }
+                if (runNode) {
+                    System.err.println("warm-up (not measured): node " + nodePair(nodeServer, warmRate, seconds));
+                }
+            }
             // rounds interleave ours and Node, so that a burst of other load on the machine hits both
             for (int round = 0; round < rounds; round++) {
                 for (int rate : rates) {
@@ -91,18 +107,22 @@ public final class LatencyBenchmark {
                         add(rest, ours(server, serverGc, rate, seconds, false), "ours over REST");
                     }
                     if (runNode) {
-                        try (ChildProcess pair = ChildProcess.node("latency-pair.js", "--url", nodeServer.baseUrl(),
-                                "--rate", String.valueOf(rate), "--seconds", String.valueOf(seconds))) {
-                            JsonNode r = Http.JSON.readTree(pair.await("RESULT", (seconds + 60) * 1000L));
-                            add(node, new Point(rate, r.get("sent").asInt(), r.get("received").asInt(),
-                                    r.get("p50").asDouble(), r.get("p99").asDouble(), r.get("p999").asDouble()),
-                                    "node");
-                        }
+                        add(node, nodePair(nodeServer, rate, seconds), "node");
                     }
                 }
             }
         }
-        report(ours, rest, node, rounds).write(args);
+        report(ours, rest, node, rounds, warmUpRound).write(args);
+    }
+
+    /** Runs the official Node pair through the Node server at {@code rate} for {@code seconds}. */
+    private static Point nodePair(ServerUnderTest nodeServer, int rate, int seconds) throws Exception {
+        try (ChildProcess pair = ChildProcess.node("latency-pair.js", "--url", nodeServer.baseUrl(),
+                "--rate", String.valueOf(rate), "--seconds", String.valueOf(seconds))) {
+            JsonNode r = Http.JSON.readTree(pair.await("RESULT", (seconds + 60) * 1000L));
+            return new Point(rate, r.get("sent").asInt(), r.get("received").asInt(),
+                    r.get("p50").asDouble(), r.get("p99").asDouble(), r.get("p999").asDouble());
+        }
     }
 
     private static void add(Map<Integer, List<Point>> into, Point p, String what) {
@@ -203,9 +223,11 @@ public final class LatencyBenchmark {
     }
 
     static Report report(Map<Integer, List<Point>> ours, Map<Integer, List<Point>> rest,
-            Map<Integer, List<Point>> node, int rounds) {
+            Map<Integer, List<Point>> node, int rounds, boolean warmUpRound) {
         Report report = new Report("Reference server: latency sender → server → receiver");
-        report.paragraph("A fixed send rate for a few seconds after 300 warm-up messages; latency from the send "
+        report.paragraph("A fixed send rate for a few seconds after 300 warm-up messages"
+                + (warmUpRound ? ", each server first warmed up by one unmeasured round at the highest rate" : "")
+                + "; latency from the send "
                 + "call to the receiver's event, ms. Ours: SDK `sendMessage` into the reference server (child JVM), "
                 + "an SDK receiver on `on(NEW_MESSAGE)`; \"socket\" is the SDK's default (sends as `send-message` "
                 + "events on the gateway WebSocket, up to 256 per room in flight), \"REST\" the same sender with "
