@@ -115,8 +115,16 @@ final class ChildProcess implements AutoCloseable {
      * JIT compiler threads are "C1 CompilerThre" and "C2 CompilerThre" (the kernel keeps 15 characters).
      */
     double threadsCpuSeconds(String prefix) {
+        return threadsCpuSeconds(process.pid(), prefix);
+    }
+
+    /**
+     * Returns the CPU time so far of process {@code pid}'s threads whose names start with {@code prefix}, in
+     * seconds (NaN where /proc cannot be read).
+     */
+    static double threadsCpuSeconds(long pid, String prefix) {
         try (Stream<Path> tasks =
-                     Files.list(Paths.get("/proc", String.valueOf(process.pid()), "task"))) {
+                     Files.list(Paths.get("/proc", String.valueOf(pid), "task"))) {
             long ticks = 0;
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 String stat;

@@ -29,8 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * in flight per room).
  * Peer: the official Node pair (node/latency-pair.js: one socket.io-client emits, the official server
  * relays to the room, the other client receives). Each rate runs for {@code --seconds} (default 6) after
- * 300 warm-up messages; before the measured rounds each server gets one unmeasured round at the highest rate
- * ({@code --warm-up-round no} leaves it out).
+ * 300 warm-up messages; before the measured rounds each server gets one unmeasured round of twice that length at each rate
+ * ({@code --warm-up-round no} leaves them out).
  *
  * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --rounds 1}, {@code --only ours|rest|node},
  * {@code --warm-up-round yes|no},
@@ -54,16 +54,16 @@ public final class LatencyBenchmark {
      * Counts per message of one JVM in the measured window (see {@link ProcessCounters}), and its collector's
      * pauses in the window.
      */
-    record Cost(double writes, double wakeUps, double cpuMicros, GcLog.Pauses pauses) {
-        static Cost of(ProcessCounters counted, int messages, GcLog.Pauses pauses) {
+    record Cost(double writes, double wakeUps, double cpuMicros, double jitMicros, GcLog.Pauses pauses) {
+        static Cost of(ProcessCounters counted, int messages, double jitSeconds, GcLog.Pauses pauses) {
             return new Cost(counted.writesPer(messages), counted.wakeUpsPer(messages),
-                    counted.cpuMicrosPer(messages), pauses);
+                    counted.cpuMicrosPer(messages), jitSeconds * 1e6 / Math.max(1, messages), pauses);
         }
 
         @Override
         public String toString() {
-            return String.format(java.util.Locale.ROOT, "%.2f writes, %.2f wake-ups, %.0f µs CPU per message, "
-                    + "collections %s", writes, wakeUps, cpuMicros, pauses);
+            return String.format(java.util.Locale.ROOT, "%.2f writes, %.2f wake-ups, %.0f µs CPU per message "
+                    + "(JIT %.0f), collections %s", writes, wakeUps, cpuMicros, jitMicros, pauses);
         }
     }
 
@@ -83,17 +83,22 @@ public final class LatencyBenchmark {
         try (ServerUnderTest server = runOurs
                 ? ServerUnderTest.ours(args, "latency-ours.jfr", List.of(serverGc.jvmArgument())) : null;
              ServerUnderTest nodeServer = runNode ? ServerUnderTest.node() : null) {
-            // One unmeasured round on each server first, at the highest rate, so that the measured rounds find
-            // JVMs whose JIT compilers have settled (the first seconds of a fresh server JVM are mostly its
-            // compilers: 5 times the CPU a message of the later rounds); Node gets the same.
-            int warmRate = Arrays.stream(rates).max().orElse(1000);
+            // One unmeasured round of twice the seconds on each server at each rate first, so that the measured
+            // rounds find JVMs whose JIT compilers have settled: the first seconds of a fresh server JVM are mostly
+            // its compilers, and code compiled while 5,000/s kept the queues busy is compiled again once 1,000/s
+            // takes the idle paths (warmed by one round at 5,000/s, the first round at 1,000/s took 5 times the
+            // CPU a message of the later ones; by a round of the measured length at each rate, still half of its
+            // server CPU was the compilers'). Node gets the same.
             if (warmUpRound) {
-                if (runOurs && !only.equals("rest")) {
-                    System.err.println("warm-up (not measured): ours " + ours(server, serverGc, warmRate, seconds,
-                            true));
-                }
-                if (runNode) {
-                    System.err.println("warm-up (not measured): node " + nodePair(nodeServer, warmRate, seconds));
+                for (int rate : rates) {
+                    if (runOurs && !only.equals("rest")) {
+                        System.err.println("warm-up (not measured): ours " + ours(server, serverGc, rate,
+                                2 * seconds, true));
+                    }
+                    if (runNode) {
+                        System.err.println("warm-up (not measured): node " + nodePair(nodeServer, rate,
+                                2 * seconds));
+                    }
                 }
             }
             // rounds interleave ours and Node, so that a burst of other load on the machine hits both
@@ -180,6 +185,9 @@ public final class LatencyBenchmark {
             Map<String, Long> selfThreads = ProcessCounters.wakeUpsByThread(ProcessHandle.current().pid());
             long[] gcBefore = collections();
             long serverGcMark = serverGc.mark();
+            long self = ProcessHandle.current().pid();
+            double serverJitBefore = jitSeconds(server.pid());
+            double selfJitBefore = jitSeconds(self);
             long start = System.nanoTime();
             long interval = 1_000_000_000L / rate;
             int sent = 0;
@@ -205,10 +213,17 @@ public final class LatencyBenchmark {
             double[] got = Arrays.copyOf(latencies, n);
             return new Point(rate, sent, n, Report.percentile(got, 50), Report.percentile(got, 99),
                     Report.percentile(got, 99.9), maxUnanswered,
-                    Cost.of(serverCounted, n, serverGc.pausesSince(serverGcMark)),
-                    Cost.of(selfCounted, n, new GcLog.Pauses((int) (gc[0] - gcBefore[0]), Double.NaN,
+                    Cost.of(serverCounted, n, jitSeconds(server.pid()) - serverJitBefore,
+                            serverGc.pausesSince(serverGcMark)),
+                    Cost.of(selfCounted, n, jitSeconds(self) - selfJitBefore, new GcLog.Pauses((int) (gc[0] - gcBefore[0]), Double.NaN,
                             gc[1] - gcBefore[1])));
         }
+    }
+
+    /** Returns the CPU time so far of a JVM's JIT compiler threads (C1 and C2), in seconds. */
+    private static double jitSeconds(long pid) {
+        return ChildProcess.threadsCpuSeconds(pid, "C1 CompilerThre") + ChildProcess.threadsCpuSeconds(pid,
+                "C2 CompilerThre");
     }
 
     /** Returns this JVM's collections so far and their total time in ms. */
@@ -226,7 +241,8 @@ public final class LatencyBenchmark {
             Map<Integer, List<Point>> node, int rounds, boolean warmUpRound) {
         Report report = new Report("Reference server: latency sender → server → receiver");
         report.paragraph("A fixed send rate for a few seconds after 300 warm-up messages"
-                + (warmUpRound ? ", each server first warmed up by one unmeasured round at the highest rate" : "")
+                + (warmUpRound ? ", each server first warmed up by one unmeasured round of twice that length at each"
+                + " rate" : "")
                 + "; latency from the send "
                 + "call to the receiver's event, ms. Ours: SDK `sendMessage` into the reference server (child JVM), "
                 + "an SDK receiver on `on(NEW_MESSAGE)`; \"socket\" is the SDK's default (sends as `send-message` "
@@ -263,13 +279,14 @@ public final class LatencyBenchmark {
                 + "outbox or in flight; the window is 256 a room), the write calls of each JVM (`syscw` of "
                 + "/proc: a socket write is one; the server sends three frames a message, the ack and the "
                 + "`new-message` to sender and receiver), thread wake-ups (voluntary context switches summed over "
-                + "the JVM's threads), CPU time, and collections (the server's pauses from its "
+                + "the JVM's threads), CPU time (and of it the JIT compilers' threads', C1 and C2), and collections (the server's pauses from its "
                 + "`-Xlog:gc,gc+phases,safepoint`: how many, the longest, their sum and how much of it G1 spent "
                 + "evacuating, that is copying the live young objects, the messages stored since the last one "
                 + "among them; and the longest any safepoint took to reach, the threads' time to stop; the "
                 + "benchmark JVM, sender and receiver, from its collector beans).");
         Report.Table counts = report.table("msg/s", "round", "most unanswered", "server writes", "server wake-ups",
-                "server CPU µs", "server collections", "SDK writes", "SDK wake-ups", "SDK CPU µs",
+                "server CPU µs (of it JIT)", "server collections", "SDK writes", "SDK wake-ups",
+                "SDK CPU µs (of it JIT)",
                 "SDK collections");
         for (int rate : rates) {
             List<Point> points = ours.getOrDefault(rate, List.of());
@@ -280,14 +297,18 @@ public final class LatencyBenchmark {
                 }
                 counts.row(Report.num(rate, 0), String.valueOf(i + 1), Report.num(p.maxUnanswered(), 0),
                         Report.num(p.server().writes(), 2), Report.num(p.server().wakeUps(), 2),
-                        Report.num(p.server().cpuMicros(), 0), p.server().pauses().toString(),
+                        cpu(p.server()), p.server().pauses().toString(),
                         Report.num(p.clients().writes(), 2), Report.num(p.clients().wakeUps(), 2),
-                        Report.num(p.clients().cpuMicros(), 0), p.clients().pauses().toString());
+                        cpu(p.clients()), p.clients().pauses().toString());
             }
         }
         counts.end();
         report.paragraph(WHY);
         return report;
+    }
+
+    private static String cpu(Cost cost) {
+        return Report.num(cost.cpuMicros(), 0) + " (" + Report.num(cost.jitMicros(), 0) + ")";
     }
 
     static final String WHY = "Why: over REST the SDK's outbox keeps one send in flight per room (the server numbers a"
@@ -320,17 +341,24 @@ public final class LatencyBenchmark {
             + " keep up (2.8 to 3.1 write calls for a message's 3 frames, before and after); on a saturated machine"
             + " the old writer, woken late, gathered up to 6 frames per write (0.5 write calls a message) where"
             + " frames now leave one per write (2.6), for about the same CPU per message."
-            + "\n\nWhat is left of the tail at 5,000/s is the server's young collections. In the quiet run of 25 Nov"
-            + " 2026 after issue 21's second round, rounds 1 and 2 had 2 to 3 pauses of 45 to 50 ms each, nearly all"
-            + " of it evacuation (125 of 129 ms, 87 of 88 ms) with every safepoint reached within 2.1 ms: the"
-            + " collector copying live objects, not threads waiting for a core; round 3, with 38 short collections"
-            + " (8 ms at most), had a p99 of 6.6 ms. Halving what a stored message keeps in the in-memory store (30"
-            + " objects and 1,260 bytes to 15 and 710, docs/server.md) did not shorten them. A pause target of 10 ms"
-            + " (`--server-jvm-args -XX:MaxGCPauseMillis=10`, tried once that day, ours only, 3 rounds beside 3 on"
-            + " the default) gave 10 to 17 pauses of at most 14 to 20 ms, more pause in all, and no better p99 (39"
-            + " ms against 22). The collector and its pause target are options of the JVM, which an executable jar"
-            + " cannot set for `java -jar`; a collector without young pauses of this kind (generational ZGC) needs"
-            + " Java 21."
+            + "\n\nThe rest of the tail at 5,000/s was the server's young collections. In the quiet run of 25 Nov"
+            + " 2026, rounds 1 and 2 had 2 to 3 pauses of 45 to 50 ms each, nearly all of it evacuation, with every"
+            + " safepoint reached within 2.1 ms. The G1 log with `gc+age=trace` and `gc+phases=debug` (27 Nov 2026,"
+            + " quiet, 3 rounds at 5,000/s) said what was copied: pauses of 54 to 66 ms were 50 to 60 ms of Object"
+            + " Copy for 11 to 17 MB of survivors, of which the messages stored since the last collection were"
+            + " about 6.5 MB at age 1 (some 520 bytes a message) and the older ones were copied again at each age"
+            + " until they tenured. The in-memory store now keeps a room's messages packed as bytes in a few large"
+            + " arrays (docs/server.md, \"What a stored message keeps\"): 0.3 objects and 383 bytes a message"
+            + " instead of 15.3 objects and 711 bytes, so a collection finds almost nothing of them to copy. The"
+            + " same runs before and after on a loaded machine (busy-verify's spinners and a Maven build beside"
+            + " them, two runs of each build, taking turns): the longest pause of a round 59 to 232 ms before and"
+            + " 13 to 48 ms after, a worker's Object Copy at most 64 to 214 ms before and 4 to 21 ms after. A"
+            + " shorter pause target (`-XX:MaxGCPauseMillis=10`, tried on 25 Nov, before the store changed) had"
+            + " given more, shorter pauses and no better p99: it changes how often the collector copies, not what."
+            + " Both servers now get one unmeasured round at each rate before the measured rounds: warmed at"
+            + " 5,000/s alone, the first measured round at 1,000/s was still the server JVM's compilers (885 µs of"
+            + " server CPU a message against 160 in the later rounds, with no collection at all; p99 7.9 ms); the"
+            + " counts table gives the compilers' share that is left."
             + "\n\nLeft, and not changed here: the sender writes each frame in its own write call (1.0 a message:"
             + " OkHttp writes and flushes one frame at a time), and sender and receiver wake about 10 threads a"
             + " message at 1,000/s (the clients' actors 2.7, OkHttp's writer 2.5 and readers 2.0, the callback"
