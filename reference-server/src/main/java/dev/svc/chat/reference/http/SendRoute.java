@@ -65,6 +65,9 @@ final class SendRoute implements Filter {
             if (e.retryAfterSeconds() > 0) {
                 res.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
             }
+            if (e.status() == 413) {
+                res.setHeader("Connection", "close");
+            }
             finish(req, res, started, e.status(), responses.errorJson(e.code(), e.getMessage()));
             return;
         } catch (RuntimeException e) {
