@@ -27,6 +27,7 @@ import java.util.UUID;
  * {@code --messages N} and {@code --warmup N} (a run's messages and its warm-up's in every room, instead of
  * {@link #messagesFor} and a third of it, at most 1,000), {@code --first-warmup N} (the deliveries of warm-up a
  * server's first room gets at least, 400,000 unless given: the JVM's JIT compilers take that long to settle),
+ * {@code --room-warmup N} (the deliveries of warm-up every room gets at least, 200,000 unless given),
  * {@code --server-args "..."} (added to our server's command line),
  * {@code --server-jvm-args "..."} (added to its JVM's), {@code --jfr DIR} (a flight recording of our server per
  * run; {@code --jfr-settings FILE.jfc} instead of {@code profile}), {@code --out FILE}.
@@ -66,11 +67,14 @@ public final class FanOutBenchmark {
     private static int warmupOption = -1;
     // --first-warmup: the deliveries of warm-up a server's first room gets at least (both servers alike).
     private static long firstWarmupDeliveries;
+    // --room-warmup: the deliveries of warm-up every room gets at least (both servers alike).
+    private static long roomWarmupDeliveries;
 
     public static void main(String[] args) throws Exception {
         messagesOption = Integer.parseInt(Report.option(args, "--messages", "0"));
         warmupOption = Integer.parseInt(Report.option(args, "--warmup", "-1"));
         firstWarmupDeliveries = Long.parseLong(Report.option(args, "--first-warmup", "400000"));
+        roomWarmupDeliveries = Long.parseLong(Report.option(args, "--room-warmup", "200000"));
         int[] sizes = Arrays.stream(Report.option(args, "--sizes", "10,100,1000,10000").split(","))
                 .mapToInt(Integer::parseInt).toArray();
         int apiKeyFrom = Integer.parseInt(Report.option(args, "--api-key-from", "10000"));
@@ -144,11 +148,16 @@ public final class FanOutBenchmark {
         // send path partly unwarmed (its first 3,000 sends ran at half the rate of the next 3,000).
         int warmup = warmupOption >= 0 ? warmupOption : Math.max(10, Math.min(1000, messages / 3));
         if (!server.warmedUp) {
-            // A server's first room warms it up for all: our JIT compiler threads were still about 40 % of our
+            // A server's first room warms it up for all: our JIT compilers' threads were still about 40 % of our
             // server's CPU over 15,000 messages that followed a warm-up of 15,000, at 10 members (2 % after 30,000).
             warmup = Math.max(warmup, (int) Math.ceil((double) firstWarmupDeliveries / members));
             server.warmedUp = true;
         }
+        // Every room at least roomWarmupDeliveries: a larger room runs code a smaller one did not (at 100 members,
+        // after the first room's 400,000 deliveries and a warm-up of 666 messages, the compilers were still 48 to
+        // 56 % of our server's CPU over the measured runs). Both servers alike.
+        warmup = Math.max(warmup, (int) Math.min(Integer.MAX_VALUE,
+                (long) Math.ceil((double) roomWarmupDeliveries / members)));
         List<String> memberArgs = new ArrayList<>(List.of("--url", server.baseUrl(), "--count",
                 String.valueOf(members)));
         String sendUrl;
