@@ -138,11 +138,14 @@ final class MemoryRoom {
         if (seq == 0 || seq != updated.seq()) {
             throw new NoSuchElementException("no message " + updated.id());
         }
-        Message stored = updated.withRev(++rev);
-        // The index holds each message once, under its latest rev.
-        revisions.supersede(messages.rev(seq));
-        revisions.add(stored.rev(), seq);
+        Message stored = updated.withRev(rev + 1);
+        long superseded = messages.rev(seq);
+        // First, as it may refuse the change (another sender or key): then the room's rev has not moved.
         messages.replace(stored);
+        rev = stored.rev();
+        // The index holds each message once, under its latest rev.
+        revisions.supersede(superseded);
+        revisions.add(stored.rev(), seq);
         return stored;
     }
 

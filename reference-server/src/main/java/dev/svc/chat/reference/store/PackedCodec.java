@@ -128,14 +128,13 @@ final class PackedCodec {
                     }
                 }
                 case OBJECT -> writeObject(node);
-                // BINARY and POJO nodes never come from parsed JSON: keep their JSON text instead.
-                default -> {
-                    writeByte(TEXT);
-                    writeString(node.asText());
-                }
+                // BINARY and POJO nodes never come from parsed JSON (a stored part is a copy of one): refused rather
+                // than kept as something that would read back as another node.
+                default -> throw new IllegalArgumentException("a stored part holds JSON values only, not " + type);
             }
         }
 
+        /** Writes a number node; a short node (never parsed from JSON) reads back as the int node of its value. */
         private void writeNumber(JsonNode node) {
             switch (node.numberType()) {
                 case INT -> {

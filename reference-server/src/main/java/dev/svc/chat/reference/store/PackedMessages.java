@@ -75,9 +75,17 @@ final class PackedMessages {
         byClientId.add(clientIdHash(sender, message.clientMessageId()), seq);
     }
 
-    /** Stores a message's new state in place of its latest one (same seq and id). */
+    /**
+     * Stores a message's new state in place of its latest one: same seq and id, and the same sender and
+     * idempotency key, which the indexes found it by and which a change never makes another's.
+     */
     void replace(Message message) {
         int seq = Math.toIntExact(message.seq());
+        PackedCodec.Reader in = reader(seq);
+        if (!senders.get(in.readVarInt()).equals(message.senderId()) || !in.stringEquals(message.clientMessageId())) {
+            throw new IllegalArgumentException("a change keeps the message's sender and clientMessageId: "
+                    + message.id());
+        }
         locations[seq - 1] = write(message, sender(message.senderId()));
     }
 
@@ -124,8 +132,11 @@ final class PackedMessages {
         return in.readLong();
     }
 
-    /** Returns the seq of the message with that id, or 0. */
+    /** Returns the seq of the message with that id, or 0 (also for null). */
     int seqOfId(String id) {
+        if (id == null) {
+            return 0;
+        }
         return byId.find(idHash(id), seq -> {
             PackedCodec.Reader in = reader(seq);
             in.readVarInt();

@@ -6,7 +6,7 @@ import java.util.function.IntPredicate;
  * A hash index from a key to the seq of a room's message, in two int arrays (open addressing, linear probing):
  * eight bytes a slot and no object per entry, where a hash map kept an entry object, a key string and its bytes.
  * It holds only the keys' hashes, so two keys may share one: {@link #find} offers every seq stored under the hash
- * to the caller, who compares the key with the message's. Never shrinks (a room's messages are never removed).
+ * to the caller, in the order they were added, who compares the key with the message's. Never shrinks (a room's messages are never removed).
  * Not thread-safe: its room's monitor guards it.
  */
 final class SeqIndex {
@@ -45,9 +45,17 @@ final class SeqIndex {
     private void grow() {
         int[] oldHashes = hashes;
         int[] oldSeqs = seqs;
+        int oldMask = oldHashes.length - 1;
         hashes = new int[oldHashes.length * 2];
         seqs = new int[oldHashes.length * 2];
-        for (int i = 0; i < oldHashes.length; i++) {
+        // From a free slot on (there is one: the table is at most half full), so that a run of slots that wrapped
+        // past the end is re-inserted in its probe order: entries of one hash keep the order they were added in.
+        int start = 0;
+        while (oldHashes[start] != 0) {
+            start++;
+        }
+        for (int k = 1; k <= oldHashes.length; k++) {
+            int i = (start + k) & oldMask;
             if (oldHashes[i] != 0) {
                 insert(hashes, seqs, oldHashes[i], oldSeqs[i]);
             }

@@ -2,6 +2,7 @@ package dev.svc.chat.reference.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -194,6 +195,45 @@ class PackedMessagesTest {
         packed.append(m);
         assertEquals(m, packed.get(1));
         assertEquals(1, packed.seqOfClientId("system", null));
+    }
+
+    @Test
+    void aChangeMustKeepTheSenderAndKeyItIsFoundBy() {
+        PackedMessages packed = new PackedMessages(ROOM);
+        Message m = message(1, "alice", "c1", List.of(textPart("v1")));
+        packed.append(m);
+        Message otherSender = new Message(m.id(), ROOM, 1, 2, "mallory", m.parts(), "c1", m.createdAt(), null, null,
+                Map.of());
+        Message otherKey = new Message(m.id(), ROOM, 1, 2, "alice", m.parts(), "c2", m.createdAt(), null, null,
+                Map.of());
+        assertThrows(IllegalArgumentException.class, () -> packed.replace(otherSender));
+        assertThrows(IllegalArgumentException.class, () -> packed.replace(otherKey));
+        assertEquals(m, packed.get(1));
+        assertEquals(1, packed.seqOfClientId("alice", "c1"));
+        assertEquals(0, packed.seqOfId(null));
+    }
+
+    @Test
+    void aPartThatIsNotJsonIsRefusedRatherThanReadBackAsAnotherNode() {
+        PackedMessages packed = new PackedMessages(ROOM);
+        ObjectNode part = NODES.objectNode();
+        part.set("data", NODES.binaryNode(new byte[] {1, 2}));
+        assertThrows(IllegalArgumentException.class, () -> packed.append(message(1, "alice", "c1", List.of(part))));
+        part.set("data", NODES.pojoNode(List.of(1, 2)));
+        assertThrows(IllegalArgumentException.class, () -> packed.append(message(1, "alice", "c1", List.of(part))));
+    }
+
+    @Test
+    void entriesOfOneHashKeepTheirOrderWhenTheIndexGrows() {
+        // Hash 7 in a table of 8 fills slots 7, 0, 1 and 2 (the run wraps); the fifth entry doubles the table.
+        SeqIndex index = new SeqIndex();
+        for (int seq = 1; seq <= 5; seq++) {
+            index.add(7, seq);
+        }
+        assertEquals(1, index.find(7, seq -> true), "the first one added comes first");
+        assertEquals(3, index.find(7, seq -> seq >= 3));
+        assertEquals(0, index.find(7, seq -> seq > 5));
+        assertEquals(0, index.find(8, seq -> true));
     }
 
     private static Message message(long seq, String sender, String clientMessageId, List<JsonNode> parts) {
