@@ -126,9 +126,22 @@ final class StoredSession {
       final Supplier<CompletableFuture<MessagePage>> service) {
     return offline.messages(roomId, query).thenCompose(page -> {
       if (page != null) return CompletableFuture.completedFuture(page);
-      CompletableFuture<MessagePage> answer = service.get();
-      answer.thenAccept(p -> offline.keep(p.messages())); // the next read of this page, and the next start, have it
-      return answer;
+      return askAndKeep(service, offline::keep); // the next read of this page, and the next start, have it
+    });
+  }
+
+  /**
+   * Asks {@code service} for a page; the future it returns completes only after {@code keep} was given the page's
+   * messages. So the keeping write is queued on the store before the app sees the page, and a {@code close()}
+   * the app makes on seeing it is queued after that write, which then is stored. (A keep registered on the
+   * service's own future beside the app's ran after the app's dependents, which run last-registered first: an
+   * app that closed on the answer closed the store before the page was queued, and the page was lost.)
+   */
+  static CompletableFuture<MessagePage> askAndKeep(Supplier<CompletableFuture<MessagePage>> service,
+      final java.util.function.Consumer<List<dev.svc.chat.Message>> keep) {
+    return service.get().thenApply(p -> {
+      keep.accept(p.messages());
+      return p;
     });
   }
 
