@@ -118,6 +118,11 @@ final class ChildProcess implements AutoCloseable {
         return threadsCpuSeconds(process.pid(), prefix);
     }
 
+    /** Returns the CPU time so far of JVM {@code pid}'s JIT compiler threads (C1 and C2), in seconds. */
+    static double jitCpuSeconds(long pid) {
+        return threadsCpuSeconds(pid, "C1 CompilerThre") + threadsCpuSeconds(pid, "C2 CompilerThre");
+    }
+
     /**
      * Returns the CPU time so far of process {@code pid}'s threads whose names start with {@code prefix}, in
      * seconds (NaN where /proc cannot be read).

@@ -186,8 +186,8 @@ public final class LatencyBenchmark {
             long[] gcBefore = collections();
             long serverGcMark = serverGc.mark();
             long self = ProcessHandle.current().pid();
-            double serverJitBefore = jitSeconds(server.pid());
-            double selfJitBefore = jitSeconds(self);
+            double serverJitBefore = ChildProcess.jitCpuSeconds(server.pid());
+            double selfJitBefore = ChildProcess.jitCpuSeconds(self);
             long start = System.nanoTime();
             long interval = 1_000_000_000L / rate;
             int sent = 0;
@@ -213,17 +213,11 @@ public final class LatencyBenchmark {
             double[] got = Arrays.copyOf(latencies, n);
             return new Point(rate, sent, n, Report.percentile(got, 50), Report.percentile(got, 99),
                     Report.percentile(got, 99.9), maxUnanswered,
-                    Cost.of(serverCounted, n, jitSeconds(server.pid()) - serverJitBefore,
+                    Cost.of(serverCounted, n, ChildProcess.jitCpuSeconds(server.pid()) - serverJitBefore,
                             serverGc.pausesSince(serverGcMark)),
-                    Cost.of(selfCounted, n, jitSeconds(self) - selfJitBefore, new GcLog.Pauses((int) (gc[0] - gcBefore[0]), Double.NaN,
+                    Cost.of(selfCounted, n, ChildProcess.jitCpuSeconds(self) - selfJitBefore, new GcLog.Pauses((int) (gc[0] - gcBefore[0]), Double.NaN,
                             gc[1] - gcBefore[1])));
         }
-    }
-
-    /** Returns the CPU time so far of a JVM's JIT compiler threads (C1 and C2), in seconds. */
-    private static double jitSeconds(long pid) {
-        return ChildProcess.threadsCpuSeconds(pid, "C1 CompilerThre") + ChildProcess.threadsCpuSeconds(pid,
-                "C2 CompilerThre");
     }
 
     /** Returns this JVM's collections so far and their total time in ms. */

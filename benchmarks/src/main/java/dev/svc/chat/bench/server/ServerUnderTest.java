@@ -100,8 +100,7 @@ final class ServerUnderTest implements AutoCloseable {
      * C2 threads); NaN for Node, whose compiler threads have no name of their own.
      */
     double jitCpuSeconds() {
-        return ours ? process.threadsCpuSeconds("C1 CompilerThre") + process.threadsCpuSeconds("C2 CompilerThre")
-                : Double.NaN;
+        return ours ? ChildProcess.jitCpuSeconds(process.pid()) : Double.NaN;
     }
 
     /** Returns the server process's peak resident memory so far, in MiB (-1 where it cannot be read). */
