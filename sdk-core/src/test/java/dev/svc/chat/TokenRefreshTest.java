@@ -144,4 +144,31 @@ class TokenRefreshTest {
     gateway.assertNoSession();
     assertEquals(1, refreshes.get());
   }
+
+  @Test
+  void aFreshTokenThatAgedThroughAnOutageIsRefreshedAgainWhenTheGatewayRefusesIt() throws Exception {
+    // the fresh token's first handshake is cut (the service is down); by the time the gateway answers again it
+    // has expired for real: that is no clock disagreement, so the client refreshes once more instead of giving up
+    AtomicInteger newJwtHandshakes = new AtomicInteger();
+    gateway.onConnect = auth -> {
+      if (auth.contains("new-jwt\"")) {
+        return newJwtHandshakes.incrementAndGet() == 1 ? null
+            : "44{\"message\":\"token_expired\",\"data\":{\"code\":\"token_expired\"}}";
+      }
+      return "40{\"sid\":\"sio-" + auth.length() + "\"}";
+    };
+    GatewaySession first = connect();
+    EventRecorder events = EventRecorder.attach(client);
+    nextToken.complete("new-jwt");
+    first.send("42[\"session-expired\",{\"code\":\"token_expired\"}]");
+    first.send("41");
+    GatewaySession unanswered = gateway.nextSession();
+    assertEquals("{\"token\":\"new-jwt\"}", unanswered.awaitConnect());
+    nextToken = CompletableFuture.completedFuture("newer-jwt");
+    unanswered.cancel(); // the outage: the handshake is never answered
+    assertEquals("{\"token\":\"new-jwt\"}", gateway.nextSession().awaitConnect()); // refused: it expired meanwhile
+    assertEquals("{\"token\":\"newer-jwt\"}", gateway.nextSession().awaitConnect());
+    events.awaitState(ConnectionState.CONNECTED);
+    assertEquals(2, refreshes.get());
+  }
 }

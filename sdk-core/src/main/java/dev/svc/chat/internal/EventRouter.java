@@ -3,6 +3,7 @@ package dev.svc.chat.internal;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventType;
@@ -31,6 +32,12 @@ final class EventRouter implements EngineListener, DeliverySink {
 
     /** The connection was accepted: a later expiry may be refreshed again. */
     void onConnected();
+
+    /**
+     * A connection attempt ended without the gateway refusing its token (cut, timed out, failed): the token
+     * waited for a gateway and may have expired for real by the next handshake.
+     */
+    void onConnectionLost();
   }
 
   private final EventHub hub;
@@ -64,6 +71,9 @@ final class EventRouter implements EngineListener, DeliverySink {
     joinedRoom.onStateChange(change);
     outbox.onConnectionState(change.current());
     ConnectionState now = change.current();
+    if (now == ConnectionState.RECONNECTING && change.reason() != ConnectionReason.TOKEN_EXPIRED) {
+      tokenExpiry.onConnectionLost();
+    }
     if (now == ConnectionState.RECONNECTING || now == ConnectionState.DISCONNECTED) {
       recovery.onConnectionLost(change.reason());
     } else if (now == ConnectionState.CLOSED) {

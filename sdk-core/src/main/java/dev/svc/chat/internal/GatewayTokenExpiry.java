@@ -10,8 +10,11 @@ import dev.svc.chat.internal.realtime.RealtimeEngine;
 
 /**
  * The gateway said the token expired (a refusal, or {@code session-expired} on an open connection): asks the
- * {@link Credentials} to refresh it, once per accepted connection, so that a gateway whose clock disagrees
- * cannot drive a refresh loop. The fresh token reaches the engine as every new token does, through
+ * {@link Credentials} to refresh it. A gateway that refuses the fresh token as expired at its first handshake
+ * disagrees with the token's issuer about the time: refreshing again would loop, so the client gives up. A
+ * fresh token whose handshake was cut, or failed, before the gateway refused it has waited out an outage and
+ * may have expired for real: it is refreshed again (each such round costs a failed attempt, so the reconnect
+ * backoff paces it). The fresh token reaches the engine as every new token does, through
  * {@link Credentials.Listener#tokenChanged}. Without a refresher, or when the refresh fails, the engine is
  * told and stays DISCONNECTED. Runs on the actor.
  */
@@ -20,7 +23,10 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
   private final RealtimeEngine engine;
   private final BooleanSupplier wantsConnection;
   private final Log log;
-  /** Whether the gateway said token_expired since the last accepted connection. */
+  /**
+   * Whether the current token is a refresh's answer that no gateway has yet accepted or failed to answer: a
+   * refusal of it as expired is then a disagreement about the time, not age.
+   */
   private boolean refreshedSinceConnected;
 
   GatewayTokenExpiry(Credentials credentials, RealtimeEngine engine, BooleanSupplier wantsConnection, Log log) {
@@ -32,6 +38,11 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
 
   @Override
   public void onConnected() {
+    refreshedSinceConnected = false;
+  }
+
+  @Override
+  public void onConnectionLost() {
     refreshedSinceConnected = false;
   }
 
