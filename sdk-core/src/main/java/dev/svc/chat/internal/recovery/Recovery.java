@@ -145,6 +145,7 @@ public final class Recovery {
       // the first live message of a room started by the first listing: live messages come in seq order and
       // only for what was sent after the connection, so where it is at or below the listed seq, the listing
       // counted messages sent after the connection: delivery starts just before it instead
+      room.firstLiveChange(m.rev());
       room.started();
       if (m.seq() <= room.seq) room.seq = m.seq() - 1;
     }
@@ -187,6 +188,7 @@ public final class Recovery {
       readFromCutoff(room, m); // sent since the acceptance: delivered new (in this state) by the read, not changed
       return;
     }
+    room.firstLiveChange(m.rev()); // a room started by the first listing: a change the listing counted is no repeat
     if (room.seq < 0 || m.seq() > room.seq) {
       // its new-message was not delivered yet: deliver it once, in this later state
       boolean underway = room.held.containsKey(m.seq()) || room.seq < 0 || room.backfill != null;
@@ -302,6 +304,7 @@ public final class Recovery {
           start.seq = r.lastMessageSeq(); // where delivery starts
           start.rev = r.rev();
           start.fresh = firstList;
+          start.revFresh = firstList;
           Long newest = r.lastMessageAt();
           if (firstList && (early != null || newest != null && newest >= acceptance)) start.startCutoff = acceptance;
           rooms.put(start);

@@ -43,6 +43,12 @@ final class RoomLedger {
    */
   boolean fresh;
   /**
+   * Set for a room started by the first listing until the first live copy of a change to it (a new message or an
+   * update) came, or a back-fill delivered: the listed revision may count changes made after the connection's
+   * acceptance, whose live copies come; see {@link #firstLiveChange}.
+   */
+  boolean revFresh;
+  /**
    * For a fresh room whose newest listed message was sent at or after this wall-clock time (the connection's
    * acceptance less the clock-skew margin), so that the listed seq may count messages sent after the acceptance:
    * the time from which a back-fill that must start before the first live message reads the room, its first
@@ -66,7 +72,20 @@ final class RoomLedger {
   /** Delivery has started where {@link #seq} says: it is not moved by a first live message any more. */
   void started() {
     fresh = false;
+    revFresh = false;
     startCutoff = 0;
+  }
+
+  /**
+   * The first live copy of a change (revision {@code r}) to a room started by the first listing: the listing may
+   * have been answered after it, and after changes that follow it, all of which come live on this connection in
+   * revision order. Nothing of the room was delivered, so none of them is a repeat: the watermark moves to just
+   * below {@code r} (a later read of the changes only repeats what the handlers would dedupe by revision).
+   */
+  void firstLiveChange(long r) {
+    if (!revFresh) return;
+    revFresh = false;
+    if (r - 1 < rev) rev = r - 1;
   }
 
   /** Returns whether the change to revision {@code r} of message {@code id} was applied already. */

@@ -134,6 +134,35 @@ class RecoveryTest {
   }
 
   @Test
+  void aMessageSentAndEditedBeforeTheFirstListingWasAnsweredGetsItsEditLive() {
+    service.send("r1", 2);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.send("r1", 1); // 3@3, sent after the connection
+    service.edit("r1", 3); // 3@4: the late listing says rev 4
+    service.answerListing();
+    recovery.onNewMessage(service.message("r1", 3, 3)); // the live copies follow: first the new message
+    recovery.onMessageUpdated(service.message("r1", 3)); // then its edit
+    time.advance(60_000);
+    List<String> got = only("r1");
+    assertEquals("r1#3@4", got.get(got.size() - 1).substring(4), "the edit was delivered: " + got);
+  }
+
+  @Test
+  void anEditOfAnOlderMessageMadeBeforeTheFirstListingWasAnsweredIsDeliveredLiveOnce() {
+    service.send("r1", 2);
+    service.holdListing = true;
+    recovery.onConnected();
+    service.edit("r1", 1); // 1@3, made after the connection: the late listing says rev 3
+    service.answerListing();
+    recovery.onMessageUpdated(service.message("r1", 1));
+    recovery.onMessageUpdated(service.message("r1", 1)); // a repeat (a second connection's copy)
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    time.advance(60_000);
+    assertEquals(Arrays.asList("upd r1#1@3", "new r1#3@4"), only("r1"));
+  }
+
+  @Test
   void aBackfillBeforeTheFirstLossIsNotDeliveredAgainAfterIt() {
     service.send("r1", 3);
     firstConnect(); // rooms started by the first listing, until the first loss
