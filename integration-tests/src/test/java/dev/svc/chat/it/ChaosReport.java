@@ -160,9 +160,15 @@ final class ChaosReport {
       Message seen = v.latest(truthMessage.id());
       if (seen == null || seen.equals(truthMessage)) continue;
       stale++;
-      diffs.add("seq " + truthMessage.seq() + " saw " + describe(seen) + " server " + describe(truthMessage));
+      diffs.add("seq " + truthMessage.seq() + " saw " + describe(seen) + " server " + describe(truthMessage)
+          + " at rev " + ChaosTruth.rev(truthMessage) + ", its events " + v.trail(truthMessage.id()));
     }
-    if (!diffs.isEmpty()) problems.add(where + ": " + diffs.size() + " messages not in their latest state: " + first(diffs));
+    if (!diffs.isEmpty()) {
+      problems.add(where + ": " + diffs.size() + " messages not in their latest state: " + first(diffs));
+      List<String> drops = v.drops(room);
+      problems.add("   what the SDK dropped in that room, latest last: "
+          + drops.subList(Math.max(0, drops.size() - 12), drops.size()));
+    }
 
     List<Receipt> truthReceipts = truth.receipts().get(room);
     if (truthReceipts != null) {

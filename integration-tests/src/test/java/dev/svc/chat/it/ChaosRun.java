@@ -296,6 +296,7 @@ final class ChaosRun implements AutoCloseable {
     client.on(EventType.ROOM_READ, view::onRead);
     client.on(EventType.CONNECTION_STATE, view::onState);
     client.on(EventType.RECOVERY, view::onRecovery);
+    client.on(EventType.CLIENT_ERROR, view::onClientError);
     await(client.connect(user, tenant.mintToken(shortLived(user)).token()));
     if (joinedRoom != null) await(client.joinRoom(joinedRoom));
     clients.put(user, client);

@@ -1,5 +1,6 @@
 package dev.svc.chat.it;
 
+import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.LogLevel;
@@ -32,6 +33,10 @@ final class ChaosView {
   private final Set<String> updateKeys = new HashSet<>();
   private final Map<String, Map<String, Receipt>> receipts = new HashMap<>();
   private final ArrayDeque<String> log = new ArrayDeque<>();
+  /** Per message id, the events it came in (kind, rev, live or recovered): why a stale message is stale. */
+  private final Map<String, List<String>> trails = new HashMap<>();
+  /** The SDK's debug lines about what it dropped (repeats, skips), the latest ones. */
+  private final ArrayDeque<String> drops = new ArrayDeque<>();
   private long newEvents;
   private long updateEvents;
   private long duplicateUpdates;
@@ -61,11 +66,13 @@ final class ChaosView {
     }
     seqs.add(m.seq());
     // between a room's RecoveryEvent STARTED and FINISHED, its new messages are recovered ones
-    if (recovering.contains(m.roomId())) {
+    boolean inRecovery = recovering.contains(m.roomId());
+    if (inRecovery) {
       recovered++;
     } else {
       live++;
     }
+    trail(m, "new", inRecovery);
     apply(m, false);
   }
 
@@ -77,6 +84,7 @@ final class ChaosView {
     }
     long rev = ChaosTruth.rev(m);
     if (rev > 0 && !updateKeys.add(m.id() + "@" + rev)) duplicateUpdates++;
+    trail(m, "upd", recovering.contains(m.roomId()));
     apply(m, true);
   }
 
@@ -115,8 +123,23 @@ final class ChaosView {
     note("state " + change.previous() + " -> " + change.current() + " (" + change.reason() + ")");
   }
 
+  private void trail(Message m, String kind, boolean inRecovery) {
+    trails.computeIfAbsent(m.id(), k -> new ArrayList<>())
+        .add(kind + "@" + ChaosTruth.rev(m) + (inRecovery ? " recovered" : " live"));
+  }
+
+  /** A problem the client handled and reported: every one but a recovery retry goes to the log, a room's to its drops. */
+  void onClientError(ClientError error) {
+    if (error.kind() == ClientError.Kind.RECOVERY_RETRY) return;
+    note("CLIENT_ERROR " + error);
+    if (error.roomId() != null) drop("client error " + error);
+  }
+
   void log(LogLevel level, String message, Throwable error) {
-    if (level == LogLevel.DEBUG) return;
+    if (level == LogLevel.DEBUG) {
+      if (message.startsWith("dropped") || message.contains("skipped")) drop(message);
+      return;
+    }
     note(level + " " + message + (error == null ? "" : ": " + error));
   }
 
@@ -149,6 +172,25 @@ final class ChaosView {
 
   synchronized List<Long> seqs(String roomId) {
     return new ArrayList<>(newSeqs.get(roomId));
+  }
+
+  private synchronized void drop(String line) {
+    if (drops.size() == 2_000) drops.removeFirst();
+    drops.addLast(line);
+  }
+
+  /** The events message {@code messageId} came in, oldest first. */
+  synchronized List<String> trail(String messageId) {
+    return List.copyOf(trails.getOrDefault(messageId, List.of()));
+  }
+
+  /** The SDK's latest debug lines about what it dropped or skipped in room {@code roomId}. */
+  synchronized List<String> drops(String roomId) {
+    List<String> out = new ArrayList<>();
+    for (String d : drops) {
+      if (d.contains(roomId)) out.add(d);
+    }
+    return out;
   }
 
   synchronized Message latest(String messageId) {
