@@ -27,7 +27,7 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
    * Whether the current token is a refresh's answer that no gateway has yet accepted or failed to answer: a
    * refusal of it as expired is then a disagreement about the time, not age.
    */
-  private boolean refreshedSinceConnected;
+  private boolean freshTokenUntried;
 
   GatewayTokenExpiry(Credentials credentials, RealtimeEngine engine, BooleanSupplier wantsConnection, Log log) {
     this.credentials = credentials;
@@ -38,12 +38,12 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
 
   @Override
   public void onConnected() {
-    refreshedSinceConnected = false;
+    freshTokenUntried = false;
   }
 
   @Override
   public void onConnectionLost() {
-    refreshedSinceConnected = false;
+    freshTokenUntried = false;
   }
 
   @Override
@@ -52,12 +52,12 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
       engine.refreshFailed(new ChatStateException("the session token expired"));
       return;
     }
-    if (refreshedSinceConnected) {
+    if (freshTokenUntried) {
       log.warn("the gateway refused a freshly refreshed token as expired; not refreshing again", null);
       engine.refreshFailed(new ChatStateException("the gateway refused a freshly refreshed token as expired"));
       return;
     }
-    refreshedSinceConnected = true;
+    freshTokenUntried = true;
     // the engine's token is the one that expired; the actor runs this, so it cannot have moved on
     final String expired = engine.tokenInActor();
     credentials.refresh(expired).whenComplete((fresh, error) -> {
