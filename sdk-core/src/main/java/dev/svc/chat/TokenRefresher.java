@@ -12,6 +12,10 @@ import java.util.concurrent.CompletableFuture;
  * overlap share one refresh: the client never calls {@link #refreshToken()} again while a previous call's
  * future is incomplete. An {@code unauthorized} answer (an invalid token, not an expired one) never
  * refreshes.
+ *
+ * <p>The client calls {@link #refreshToken()} on a thread of its own, never on the callback executor nor
+ * on the thread of its connection: the method may block (a synchronous HTTP call, for example), and an event
+ * handler may block on a future of the same client that waits for this refresh.
  */
 public interface TokenRefresher {
   /**
