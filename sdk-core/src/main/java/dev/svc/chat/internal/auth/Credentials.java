@@ -167,7 +167,7 @@ public final class Credentials {
       try {
         Inputs.sessionToken(fresh);
       } catch (RuntimeException bad) {
-        error = new IllegalStateException("the TokenRefresher gave no usable session token");
+        error = new ChatStateException("the TokenRefresher gave no usable session token"); // a refusal
       }
     }
     synchronized (this) {
