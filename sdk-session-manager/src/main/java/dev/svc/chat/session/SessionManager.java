@@ -265,10 +265,10 @@ public final class SessionManager {
       }
     }
     if (e != null) {
-      if (e instanceof ApiException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+      if (FetchFailures.endsSession(e)) {
         fail(e); // not signed in, or an answer no retry will fix
       } else {
-        retryLater(e);
+        retryLater(e); // the network, or the tenant's backend failing (5xx, 408, 429)
       }
       return e;
     }
