@@ -18,7 +18,6 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
@@ -29,8 +28,10 @@ import dev.svc.chat.transport.Transport;
  * actor. Every field is confined to the {@link Scheduler}'s thread; public methods and transport callbacks
  * only post to it. It owns the state machine of {@link ConnectionState}, reconnects with backoff, the
  * acknowledgements' registry and the handover of a token refresh; each socket's protocol (handshake,
- * heartbeat, frames) is its {@link GatewayConnection}'s, which reports typed results to it. It parses no
- * frame: the stages of the inbound path are listed in {@link InboundPipeline}.
+ * heartbeat, frames) is its {@link GatewayConnection}'s, which reports typed results to it, read by
+ * {@link ConnectionReports}. The wait for a fresh token after an expiry is {@link TokenRenewal}'s, the backoff
+ * {@link ReconnectSchedule}'s. It parses no frame: the stages of the inbound path are listed in
+ * {@link InboundPipeline}.
  */
 public final class RealtimeEngine {
   /** How long a WebSocket may take from opening to the gateway's CONNECT answer. */
@@ -48,7 +49,7 @@ public final class RealtimeEngine {
   private final QueuedEmits queued;
   private final InboundPipeline pipeline;
   /** The engine's side of its connections' reports. */
-  private final GatewayConnection.Owner owner = new ConnectionReports();
+  private final GatewayConnection.Owner owner;
   /** The backoff of reconnects (and of refreshes asked again), and its one timer. */
   private final ReconnectSchedule reconnects;
   /** The wait for a fresh token after the gateway said the token expired. */
@@ -83,6 +84,7 @@ public final class RealtimeEngine {
     this.renewal = new TokenRenewal(this, reconnects, listener, refreshesTokens, log);
     this.pipeline = new InboundPipeline(decoder, undelivered, actor, listener, log);
     this.handover = new Handover(actor, acks, listener);
+    this.owner = new ConnectionReports(this, handover, renewal, listener, log);
     this.openCommands = new OpenCommands(actor);
   }
 
@@ -290,6 +292,11 @@ public final class RealtimeEngine {
     return pipeline.queuedFrames();
   }
 
+  /** Returns whether {@code conn} is the current connection (not a stale or a handover's old one); actor. */
+  boolean isCurrent(GatewayConnection conn) {
+    return conn == current;
+  }
+
   void onAccepted(GatewayConnection conn) {
     if (conn.accepted) return;
     conn.accepted = true;
@@ -393,75 +400,6 @@ public final class RealtimeEngine {
   private void abandon(GatewayConnection conn) {
     conn.abandoned = true;
     conn.closePolitely();
-  }
-
-  /** The engine's side of its connections' reports ({@link GatewayConnection.Owner}); actor. */
-  private final class ConnectionReports implements GatewayConnection.Owner {
-    @Override
-    public void accepted(GatewayConnection conn) {
-      if (conn == current) onAccepted(conn);
-    }
-
-    @Override
-    public void lost(GatewayConnection conn, ConnectionReason reason, RuntimeException cause) {
-      onTransportLost(conn, reason, cause);
-    }
-
-    /** The refusal of the CONNECT ({@code error} null: unreadable, so retried with backoff). */
-    @Override
-    public void refused(GatewayConnection conn, ServiceError error) {
-      if (conn != current) return;
-      if (error == null) { // not a refusal the client can read: neither assume "unauthorized" nor give up
-        onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
-        return;
-      }
-      ApiException cause = error.toApiException();
-      if (cause.status() >= 500 || cause.status() == 429) {
-        // the gateway failed (or is overloaded) and did not judge the token: retried with backoff, as the outbox
-        // retries a send answered so; only a refusal (4xx) stops the client
-        log.info("the gateway failed the handshake: " + error.code + "; retrying");
-        onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, cause);
-        return;
-      }
-      log.info("the gateway refused the handshake: " + error.code);
-      if (cause.isTokenExpired()) {
-        renewal.expired(cause);
-      } else {
-        stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
-            : ConnectionReason.REFUSED, cause, false);
-      }
-    }
-
-    /** The gateway's DISCONNECT: the end of a handover's old connection, an expired session, or the end. */
-    @Override
-    public void disconnected(GatewayConnection conn) {
-      if (handover.onLost(conn) || conn != current) return;
-      if (conn.sessionExpired) {
-        renewal.expired(new ApiException(401, "token_expired", "the session token expired"));
-      } else {
-        stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
-            new TransportException("the gateway disconnected the client"), false);
-      }
-    }
-
-    @Override
-    public void event(GatewayConnection conn, EventDecoder.Event<?> event) {
-      if (conn != current) {
-        handover.onEvent(conn, event); // the old connection of a token refresh still delivers
-      } else if (!handover.hold(event)) {
-        listener.onEvent(event);
-      }
-    }
-
-    @Override
-    public void clientError(GatewayConnection conn, ClientError error) {
-      if (conn == current) listener.onClientError(error);
-    }
-
-    @Override
-    public String token() {
-      return tokenInActor();
-    }
   }
 
   /** Moves to {@code next} and reports it; a repeated RECONNECTING is reported too (every attempt is). */
