@@ -330,6 +330,36 @@ class RefusalMatrixTest {
     }
   }
 
+  @Test
+  void reconnectNowAsksAgainAtOnceForARefreshThatFailed() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    ChatClient c = client(true, token -> {
+      CompletableFuture<String> f = new CompletableFuture<>();
+      if (calls.incrementAndGet() == 1) {
+        f.completeExceptionally(new TransportException("the backend is unreachable"));
+      } else {
+        f.complete(token + "-fresh");
+      }
+      return f;
+    }, "jwt-g");
+    EventRecorder events = EventRecorder.attach(c);
+    Await.value(c.connect("alice", "jwt-g"));
+    GatewaySession session = gateway.nextSession();
+    events.awaitState(ConnectionState.CONNECTED);
+    session.send("42[\"session-expired\",{\"code\":\"token_expired\"}]");
+    session.send("41");
+    ConnectionStateChange failed = events.awaitState(ConnectionState.RECONNECTING);
+    while (failed.reason() != ConnectionReason.TOKEN_REFRESH_FAILED) {
+      failed = events.awaitState(ConnectionState.RECONNECTING);
+    }
+    long due = time.nowMillis() + failed.retryDelayMillis();
+    Await.until("the refresh's retry is armed", () -> time.hasTaskDueAt(due));
+    c.reconnectNow(); // the network is back (Android's NetworkCallback): no need to wait out the backoff
+    assertEquals("{\"token\":\"jwt-g-fresh\"}", gateway.nextSession().awaitConnect());
+    events.awaitState(ConnectionState.CONNECTED);
+    assertEquals(2, calls.get());
+  }
+
   /**
    * A gateway that fails (a CONNECT_ERROR with a 5xx-class code such as {@code internal}, or
    * {@code rate_limited}) has not judged the token: the client retries with its capped backoff, RECONNECTING,
