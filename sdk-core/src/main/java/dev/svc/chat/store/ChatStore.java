@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>receipts, one per room and user, whose {@code seq} never moves backwards;
  *   <li>each room's watermarks: the highest {@code seq} delivered with every one below it delivered, and the
  *       revision below which every change was applied;
- *   <li>the pending sends (the outbox) of the user.
+ *   <li>the pending sends (the outbox) of the user, keyed by room and {@code clientMessageId} (the same id in two
+ *       rooms is two sends, as the service's idempotency has it).
  * </ul>
  *
  * A {@link StoreWrite} is applied in one transaction, so what belongs together (a batch of messages and the

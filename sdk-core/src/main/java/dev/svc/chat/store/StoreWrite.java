@@ -9,6 +9,7 @@ import java.util.Map;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The changes of one transaction ({@link ChatStore#write}), gathered by the client. An implementation applies
@@ -50,13 +51,43 @@ public final class StoreWrite {
     }
   }
 
+  /**
+   * A send to remove from the outbox, named as the service's idempotency names it within one user's sends: its
+   * room and its {@code clientMessageId} (the same id in two rooms is two sends).
+   */
+  public static final class EndedSend {
+    private final @Nullable String roomId;
+    private final String clientMessageId;
+
+    EndedSend(@Nullable String roomId, String clientMessageId) {
+      if (clientMessageId == null) throw new NullPointerException("clientMessageId == null");
+      this.roomId = roomId;
+      this.clientMessageId = clientMessageId;
+    }
+
+    /** @return the send's room; null when every send of {@link #clientMessageId()} ends, whatever its room */
+    public @Nullable String roomId() {
+      return roomId;
+    }
+
+    /** @return the send's idempotency key within its room */
+    public String clientMessageId() {
+      return clientMessageId;
+    }
+
+    @Override
+    public String toString() {
+      return "EndedSend{" + clientMessageId + " to " + roomId + "}";
+    }
+  }
+
   private final List<String> removedRooms = new ArrayList<>(0);
   private final Map<String, Room> rooms = new LinkedHashMap<>();
   private final Map<String, Message> messages = new LinkedHashMap<>();
   private final Map<String, Receipt> receipts = new LinkedHashMap<>();
   private final Map<String, Watermark> watermarks = new LinkedHashMap<>();
   private final List<StoredSend> sends = new ArrayList<>(0);
-  private final List<String> endedSends = new ArrayList<>(0);
+  private final List<EndedSend> endedSends = new ArrayList<>(0);
   private final Map<String, Receipt> pendingReads = new LinkedHashMap<>();
   private final Map<String, Long> sentReads = new LinkedHashMap<>();
   private long writtenAt;
@@ -141,11 +172,26 @@ public final class StoreWrite {
   /**
    * Removes a send from the outbox (it was sent, refused or timed out).
    *
-   * @param clientMessageId the send's idempotency key
+   * @param roomId the send's room
+   * @param clientMessageId the send's idempotency key within its room
    * @return this
    */
+  public StoreWrite endSend(String roomId, String clientMessageId) {
+    if (roomId == null) throw new NullPointerException("roomId == null");
+    endedSends.add(new EndedSend(roomId, clientMessageId));
+    return this;
+  }
+
+  /**
+   * Removes every send of {@code clientMessageId} from the outbox, whatever its room.
+   *
+   * @param clientMessageId the sends' idempotency key
+   * @return this
+   * @deprecated a {@code clientMessageId} is unique within a room only: use {@link #endSend(String, String)}
+   */
+  @Deprecated
   public StoreWrite endSend(String clientMessageId) {
-    endedSends.add(clientMessageId);
+    endedSends.add(new EndedSend(null, clientMessageId));
     return this;
   }
 
@@ -217,8 +263,21 @@ public final class StoreWrite {
     return Collections.unmodifiableList(sends);
   }
 
-  /** @return the idempotency keys of the sends to remove */
+  /**
+   * Returns the ids of the sends to remove, without their rooms.
+   *
+   * @return the {@code clientMessageId}s of {@link #endedSendsInRooms()}
+   * @deprecated a {@code clientMessageId} is unique within a room only: use {@link #endedSendsInRooms()}
+   */
+  @Deprecated
   public List<String> endedSends() {
+    List<String> ids = new ArrayList<>(endedSends.size());
+    for (EndedSend e : endedSends) ids.add(e.clientMessageId());
+    return Collections.unmodifiableList(ids);
+  }
+
+  /** @return the sends to remove, each by room and {@code clientMessageId}, in the order ended */
+  public List<EndedSend> endedSendsInRooms() {
     return Collections.unmodifiableList(endedSends);
   }
 

@@ -45,7 +45,7 @@ final class WriteApplier {
     for (Receipt r : write.receipts()) putReceipt(r);
     for (StoreWrite.Watermark w : write.watermarks()) putWatermark(w);
     for (StoredSend s : write.sends()) putSend(s);
-    for (String id : write.endedSends()) db.update("DELETE FROM sends WHERE client_message_id = ?", id);
+    for (StoreWrite.EndedSend e : write.endedSendsInRooms()) endSend(e);
     for (Receipt r : write.pendingReads()) {
       db.update("INSERT OR IGNORE INTO pending_reads (room_id, user_id, message_id, seq, read_at)"
           + " VALUES (?, ?, ?, ?, ?)", r.roomId(), r.userId(), r.messageId(), r.seq(), r.readAt());
@@ -145,6 +145,14 @@ final class WriteApplier {
     db.update("INSERT OR REPLACE INTO sends (client_message_id, room_id, sender_id, parts, created_at, sequence)"
         + " VALUES (?, ?, ?, ?, ?, ?)", s.clientMessageId(), s.roomId(), s.senderId(), RowJson.parts(s.parts()),
         s.createdAt(), s.sequence());
+  }
+
+  private void endSend(StoreWrite.EndedSend e) throws StoreException {
+    if (e.roomId() == null) {
+      db.update("DELETE FROM sends WHERE client_message_id = ?", e.clientMessageId());
+    } else {
+      db.update("DELETE FROM sends WHERE room_id = ? AND client_message_id = ?", e.roomId(), e.clientMessageId());
+    }
   }
 
   private void extendRange(String roomId) throws StoreException {
