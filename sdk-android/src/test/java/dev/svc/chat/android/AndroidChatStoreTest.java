@@ -172,6 +172,22 @@ public class AndroidChatStoreTest {
     assertEquals(Arrays.asList("r2/c2", "r2/c1"), left);
   }
 
+  @Test
+  public void anEditKeptFromAPageIsNotTakenAsDeliveredAfterAReopen() throws Exception {
+    AndroidChatStore provider = AndroidChatStore.provider(app);
+    ChatStore store = open(provider, "alice");
+    Message delivered = message("r", 2, 5).newBuilder().editedAt(T0 + 5).build();
+    Message kept = message("r", 1, 6).newBuilder().editedAt(T0 + 6).build();
+    store.write(batch("r", 1, 3));
+    store.write(new StoreWrite().message(delivered)); // an event delivered it, out of order
+    store.write(new StoreWrite().keptMessage(kept)); // a page showed it, no event did
+    store.close();
+
+    store = open(provider, "alice"); // the app restarted
+    assertEquals(Collections.singletonList(delivered), store.load().changedAbove());
+    assertEquals(kept, store.messages("r", MessageQuery.latest(3)).messages().get(0));
+  }
+
   private static List<String> roomIds(ChatStore store) throws StoreException {
     List<String> ids = new ArrayList<>();
     for (StoredRoom r : store.rooms()) ids.add(r.room().id());

@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
 public interface ChatStore {
   /**
    * Reads what the client needs when it starts: the rooms with their watermarks, the receipts, the changes
-   * applied above each room's revision watermark, and the pending sends.
+   * events delivered above each room's revision watermark (not what was only kept from the service's answers),
+   * and the pending sends.
    *
    * @return the stored state; empty for a new store
    * @throws StoreException when it cannot be read ({@link StoreException.Kind#CORRUPT} for a corrupt database)

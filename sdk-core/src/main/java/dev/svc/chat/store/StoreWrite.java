@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The changes of one transaction ({@link ChatStore#write}), gathered by the client. An implementation applies
- * them in this order: rooms removed, rooms, messages, receipts, watermarks, sends, ended sends; and keeps the
- * rules of {@link ChatStore}: a message older than the stored one is ignored, a receipt never moves
- * backwards. Not thread-safe: the client fills it on its engine and hands it to the I/O queue whole.
+ * them in this order: rooms removed, rooms, messages, kept messages, receipts, watermarks, sends, ended sends;
+ * and keeps the rules of {@link ChatStore}: a message older than the stored one is ignored, a receipt never
+ * moves backwards. Not thread-safe: the client fills it on its engine and hands it to the I/O queue whole.
  */
 public final class StoreWrite {
   /** A room's watermarks as of this write. */
@@ -84,6 +84,7 @@ public final class StoreWrite {
   private final List<String> removedRooms = new ArrayList<>(0);
   private final Map<String, Room> rooms = new LinkedHashMap<>();
   private final Map<String, Message> messages = new LinkedHashMap<>();
+  private final Map<String, Message> keptMessages = new LinkedHashMap<>();
   private final Map<String, Receipt> receipts = new LinkedHashMap<>();
   private final Map<String, Watermark> watermarks = new LinkedHashMap<>();
   private final List<StoredSend> sends = new ArrayList<>(0);
@@ -121,7 +122,9 @@ public final class StoreWrite {
   }
 
   /**
-   * Stores {@code message} unless a revision at least as new is stored (in this write or before).
+   * Stores {@code message}, delivered to the app as an event (by recovery or live), unless a revision at least as
+   * new is stored (in this write or before). Its revision counts as delivered: after a restart it is among
+   * {@link StoredState#changedAbove()} when above its room's revision watermark.
    *
    * @param message the message
    * @return this
@@ -129,6 +132,21 @@ public final class StoreWrite {
   public StoreWrite message(Message message) {
     Message known = messages.get(message.id());
     if (known == null || message.rev() > known.rev()) messages.put(message.id(), message);
+    return this;
+  }
+
+  /**
+   * Keeps {@code message}, read from the service (a page of history, a message a count needed) and given to the
+   * app by no event, for the store's reads only, unless a revision at least as new is stored (in this write or
+   * before). It does not count as delivered: what the store kept this way stays out of
+   * {@link StoredState#changedAbove()}, so recovery delivers its changes as events after a restart.
+   *
+   * @param message the message
+   * @return this
+   */
+  public StoreWrite keptMessage(Message message) {
+    Message known = keptMessages.get(message.id());
+    if (known == null || message.rev() > known.rev()) keptMessages.put(message.id(), message);
     return this;
   }
 
@@ -243,9 +261,19 @@ public final class StoreWrite {
     return Collections.unmodifiableList(new ArrayList<>(rooms.values()));
   }
 
-  /** @return the messages to store, each in the latest revision this write has of it */
+  /** @return the messages delivered as events to store, each in the latest revision this write has of it */
   public List<Message> messages() {
     return Collections.unmodifiableList(new ArrayList<>(messages.values()));
+  }
+
+  /**
+   * Returns the messages kept from the service's answers, which no event delivered ({@link #keptMessage}); a store
+   * applies them after {@link #messages()}.
+   *
+   * @return the messages to keep for reads only, each in the latest revision this write has of it
+   */
+  public List<Message> keptMessages() {
+    return Collections.unmodifiableList(new ArrayList<>(keptMessages.values()));
   }
 
   /** @return the receipts to store, the latest per room and user */
@@ -298,7 +326,8 @@ public final class StoreWrite {
 
   /** @return whether the write changes nothing */
   public boolean isEmpty() {
-    return removedRooms.isEmpty() && rooms.isEmpty() && messages.isEmpty() && receipts.isEmpty()
+    return removedRooms.isEmpty() && rooms.isEmpty() && messages.isEmpty() && keptMessages.isEmpty()
+        && receipts.isEmpty()
         && watermarks.isEmpty() && sends.isEmpty() && endedSends.isEmpty() && pendingReads.isEmpty()
         && sentReads.isEmpty();
   }
@@ -306,7 +335,7 @@ public final class StoreWrite {
   @Override
   public String toString() {
     return "StoreWrite{rooms=" + rooms.size() + ", removed=" + removedRooms.size() + ", messages=" + messages.size()
-        + ", receipts=" + receipts.size() + ", watermarks=" + watermarks.size() + ", sends=" + sends.size()
+        + ", kept=" + keptMessages.size() + ", receipts=" + receipts.size() + ", watermarks=" + watermarks.size() + ", sends=" + sends.size()
         + ", ended=" + endedSends.size() + "}";
   }
 }

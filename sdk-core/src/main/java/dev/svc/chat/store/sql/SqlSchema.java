@@ -26,6 +26,12 @@ import dev.svc.chat.store.StoreException;
  *       read by the database, not by parsing every row.
  *   <li>Version 4: {@code pending_reads}, the user's reads the service has not confirmed (a {@code markRead}
  *       made offline), sent again after a restart.
+ *   <li>Version 5: {@code sends} keyed by room and {@code client_message_id}, as the service's idempotency is
+ *       (the same id in two rooms is two sends); a message's {@code delivered_rev}, the highest revision of it
+ *       an event delivered (-1: none, a message kept from the service's answers only), which alone counts as
+ *       delivered at the next start. Rows of an older database, which did not tell, are taken as delivered in
+ *       their stored revision, as that database took them (else each message above its room's revision
+ *       watermark, new messages included, would come again as an update).
  * </ul>
  */
 final class SqlSchema {
@@ -39,6 +45,8 @@ final class SqlSchema {
       + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL,"
       + " PRIMARY KEY (room_id, client_message_id))";
   private static final String SENDS_SEQUENCE = "CREATE INDEX sends_sequence ON sends (sequence)";
+  private static final String DELIVERED_REV =
+      "ALTER TABLE messages ADD COLUMN delivered_rev INTEGER NOT NULL DEFAULT -1";
   private static final String PENDING_READS = "CREATE TABLE pending_reads (room_id TEXT NOT NULL PRIMARY KEY,"
       + " user_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, read_at INTEGER NOT NULL)";
 
@@ -61,6 +69,7 @@ final class SqlSchema {
       "CREATE INDEX messages_room_rev ON messages (room_id, rev)",
       "ALTER TABLE messages ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''",
       PENDING_READS,
+      DELIVERED_REV,
   };
 
   private SqlSchema() {
@@ -146,8 +155,9 @@ final class SqlSchema {
   }
 
   /**
-   * Version 4 to 5: the outbox keyed by room and clientMessageId. SQLite cannot change a table's key: the rows
-   * move to a new table, which takes the old one's name (the index goes with the old table and is made again).
+   * Version 4 to 5: the outbox keyed by room and clientMessageId, and messages.delivered_rev. SQLite cannot change
+   * a table's key: the rows move to a new table, which takes the old one's name (the index goes with the old table
+   * and is made again).
    */
   private static void migrateTo5(SqlDatabase db) throws StoreException {
     db.update("ALTER TABLE sends RENAME TO sends_v4");
@@ -157,6 +167,8 @@ final class SqlSchema {
         + " SELECT client_message_id, room_id, sender_id, parts, created_at, sequence FROM sends_v4");
     db.update("DROP TABLE sends_v4");
     db.update(SENDS_SEQUENCE);
+    db.update(DELIVERED_REV);
+    db.update("UPDATE messages SET delivered_rev = rev");
   }
 
   private static void inTransaction(SqlDatabase db, int version, Step step) throws StoreException {

@@ -96,11 +96,20 @@ class SchemaMigrationTest {
           + T0 + ", 1)");
       s.executeUpdate("INSERT INTO sends VALUES ('c2', 'r2', 'alice', '[{\"type\":\"text\",\"text\":\"two\"}]', "
           + (T0 + 1) + ", 2)");
+      s.executeUpdate("INSERT INTO rooms (id, seq_watermark, rev_watermark, low_seq) VALUES ('r1', 2, 1, 1)");
+      for (long seq = 1; seq <= 2; seq++) {
+        Message m = message("r1", seq, seq);
+        insertMessage(c, m);
+        s.executeUpdate("UPDATE messages SET sender_id = 'bob' WHERE id = '" + m.id() + "'");
+      }
     }
 
     ChatStore store = provider.open("alice");
     try {
-      List<dev.svc.chat.store.StoredSend> sends = store.load().sends();
+      StoredState state = store.load();
+      assertEquals(Collections.singletonList(message("r1", 2, 2)), state.changedAbove(),
+          "a version 4 row above the revision watermark is taken as delivered, as that store took it");
+      List<dev.svc.chat.store.StoredSend> sends = state.sends();
       assertEquals(2, sends.size(), String.valueOf(sends));
       assertEquals("r1", sends.get(0).roomId());
       assertEquals("c1", sends.get(0).clientMessageId());
@@ -181,7 +190,8 @@ class SchemaMigrationTest {
   }
 
   private static void insertMessage(Connection c, Message m) throws Exception {
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement p = c.prepareStatement(
+        "INSERT INTO messages (id, room_id, seq, rev, created_at, deleted, json) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
       p.setString(1, m.id());
       p.setString(2, m.roomId());
       p.setLong(3, m.seq());
