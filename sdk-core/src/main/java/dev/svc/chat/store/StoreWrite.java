@@ -335,7 +335,7 @@ public final class StoreWrite {
   @Override
   public String toString() {
     return "StoreWrite{rooms=" + rooms.size() + ", removed=" + removedRooms.size() + ", messages=" + messages.size()
-        + ", kept=" + keptMessages.size() + ", receipts=" + receipts.size() + ", watermarks=" + watermarks.size() + ", sends=" + sends.size()
-        + ", ended=" + endedSends.size() + "}";
+        + ", kept=" + keptMessages.size() + ", receipts=" + receipts.size() + ", watermarks=" + watermarks.size()
+        + ", sends=" + sends.size() + ", ended=" + endedSends.size() + "}";
   }
 }
