@@ -49,7 +49,13 @@ public final class ClientError {
      * memory and the service, delivering what it receives; what was not stored may be delivered again after a
      * restart. {@link #cause()} is the store's {@link dev.svc.chat.store.StoreException}.
      */
-    STORE_IO
+    STORE_IO,
+    /**
+     * The handlers fell so far behind a flood from the gateway that events recovery does not restore (call events)
+     * were dropped, past a bound on those kept while the client sheds what recovery restores. Reported once per
+     * flood; read a room's call again with {@code getActiveCall}.
+     */
+    EVENTS_DROPPED
   }
 
   private final Kind kind;

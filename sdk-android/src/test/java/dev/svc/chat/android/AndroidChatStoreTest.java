@@ -128,6 +128,66 @@ public class AndroidChatStoreTest {
     assertEquals(Collections.singletonList("r"), roomIds(store));
   }
 
+  @Test
+  public void aVersion4DatabaseKeepsItsPendingSendsAndKeysThemByRoom() throws Exception {
+    AndroidChatStore provider = AndroidChatStore.provider(app);
+    File file = provider.databaseFile("alice");
+    file.getParentFile().mkdirs();
+    android.database.sqlite.SQLiteDatabase old = android.database.sqlite.SQLiteDatabase.openDatabase(file.getPath(),
+        null, android.database.sqlite.SQLiteDatabase.CREATE_IF_NECESSARY
+            | android.database.sqlite.SQLiteDatabase.NO_LOCALIZED_COLLATORS);
+    try {
+      String sql;
+      try (java.io.InputStream in = getClass().getResourceAsStream("v4.sql")) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[4096];
+        for (int n; (n = in.read(buffer)) > 0; ) bytes.write(buffer, 0, n);
+        sql = new String(bytes.toByteArray(), "UTF-8");
+      }
+      for (String statement : sql.replaceAll("(?m)^--.*$", "").split(";")) {
+        if (!statement.trim().isEmpty()) old.execSQL(statement);
+      }
+      old.execSQL("INSERT INTO sends VALUES ('c1', 'r1', 'alice', '[{\"type\":\"text\",\"text\":\"one\"}]', "
+          + T0 + ", 1)");
+      old.execSQL("INSERT INTO sends VALUES ('c2', 'r2', 'alice', '[{\"type\":\"text\",\"text\":\"two\"}]', "
+          + (T0 + 1) + ", 2)");
+    } finally {
+      old.close();
+    }
+
+    ChatStore store = open(provider, "alice");
+    List<StoredSend> sends = store.load().sends();
+    assertEquals(String.valueOf(sends), 2, sends.size());
+    assertEquals("r1", sends.get(0).roomId());
+    assertEquals("c1", sends.get(0).clientMessageId());
+    assertEquals(Collections.singletonList(MessagePart.text("one")), sends.get(0).parts());
+    assertEquals("r2", sends.get(1).roomId());
+    store.write(new StoreWrite().send(new StoredSend("r2", "c1", "alice",
+        Collections.singletonList(MessagePart.text("three")), T0 + 2, 3)));
+    store.write(new StoreWrite().endSend("r1", "c1"));
+    store.close();
+
+    List<String> left = new ArrayList<>();
+    for (StoredSend send : open(provider, "alice").load().sends()) left.add(send.roomId() + "/" + send.clientMessageId());
+    assertEquals(Arrays.asList("r2/c2", "r2/c1"), left);
+  }
+
+  @Test
+  public void anEditKeptFromAPageIsNotTakenAsDeliveredAfterAReopen() throws Exception {
+    AndroidChatStore provider = AndroidChatStore.provider(app);
+    ChatStore store = open(provider, "alice");
+    Message delivered = message("r", 2, 5).newBuilder().editedAt(T0 + 5).build();
+    Message kept = message("r", 1, 6).newBuilder().editedAt(T0 + 6).build();
+    store.write(batch("r", 1, 3));
+    store.write(new StoreWrite().message(delivered)); // an event delivered it, out of order
+    store.write(new StoreWrite().keptMessage(kept)); // a page showed it, no event did
+    store.close();
+
+    store = open(provider, "alice"); // the app restarted
+    assertEquals(Collections.singletonList(delivered), store.load().changedAbove());
+    assertEquals(kept, store.messages("r", MessageQuery.latest(3)).messages().get(0));
+  }
+
   private static List<String> roomIds(ChatStore store) throws StoreException {
     List<String> ids = new ArrayList<>();
     for (StoredRoom r : store.rooms()) ids.add(r.room().id());

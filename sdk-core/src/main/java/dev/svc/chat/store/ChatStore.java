@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>receipts, one per room and user, whose {@code seq} never moves backwards;
  *   <li>each room's watermarks: the highest {@code seq} delivered with every one below it delivered, and the
  *       revision below which every change was applied;
- *   <li>the pending sends (the outbox) of the user.
+ *   <li>the pending sends (the outbox) of the user, keyed by room and {@code clientMessageId} (the same id in two
+ *       rooms is two sends, as the service's idempotency has it).
  * </ul>
  *
  * A {@link StoreWrite} is applied in one transaction, so what belongs together (a batch of messages and the
@@ -30,7 +31,8 @@ import org.jspecify.annotations.Nullable;
 public interface ChatStore {
   /**
    * Reads what the client needs when it starts: the rooms with their watermarks, the receipts, the changes
-   * applied above each room's revision watermark, and the pending sends.
+   * events delivered above each room's revision watermark (not what was only kept from the service's answers),
+   * and the pending sends.
    *
    * @return the stored state; empty for a new store
    * @throws StoreException when it cannot be read ({@link StoreException.Kind#CORRUPT} for a corrupt database)

@@ -9,12 +9,13 @@ import java.util.Map;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The changes of one transaction ({@link ChatStore#write}), gathered by the client. An implementation applies
- * them in this order: rooms removed, rooms, messages, receipts, watermarks, sends, ended sends; and keeps the
- * rules of {@link ChatStore}: a message older than the stored one is ignored, a receipt never moves
- * backwards. Not thread-safe: the client fills it on its engine and hands it to the I/O queue whole.
+ * them in this order: rooms removed, rooms, messages, kept messages, receipts, watermarks, sends, ended sends;
+ * and keeps the rules of {@link ChatStore}: a message older than the stored one is ignored, a receipt never
+ * moves backwards. Not thread-safe: the client fills it on its engine and hands it to the I/O queue whole.
  */
 public final class StoreWrite {
   /** A room's watermarks as of this write. */
@@ -50,13 +51,44 @@ public final class StoreWrite {
     }
   }
 
+  /**
+   * A send to remove from the outbox, named as the service's idempotency names it within one user's sends: its
+   * room and its {@code clientMessageId} (the same id in two rooms is two sends).
+   */
+  public static final class EndedSend {
+    private final @Nullable String roomId;
+    private final String clientMessageId;
+
+    EndedSend(@Nullable String roomId, String clientMessageId) {
+      if (clientMessageId == null) throw new NullPointerException("clientMessageId == null");
+      this.roomId = roomId;
+      this.clientMessageId = clientMessageId;
+    }
+
+    /** @return the send's room; null when every send of {@link #clientMessageId()} ends, whatever its room */
+    public @Nullable String roomId() {
+      return roomId;
+    }
+
+    /** @return the send's idempotency key within its room */
+    public String clientMessageId() {
+      return clientMessageId;
+    }
+
+    @Override
+    public String toString() {
+      return "EndedSend{" + clientMessageId + " to " + roomId + "}";
+    }
+  }
+
   private final List<String> removedRooms = new ArrayList<>(0);
   private final Map<String, Room> rooms = new LinkedHashMap<>();
   private final Map<String, Message> messages = new LinkedHashMap<>();
+  private final Map<String, Message> keptMessages = new LinkedHashMap<>();
   private final Map<String, Receipt> receipts = new LinkedHashMap<>();
   private final Map<String, Watermark> watermarks = new LinkedHashMap<>();
   private final List<StoredSend> sends = new ArrayList<>(0);
-  private final List<String> endedSends = new ArrayList<>(0);
+  private final List<EndedSend> endedSends = new ArrayList<>(0);
   private final Map<String, Receipt> pendingReads = new LinkedHashMap<>();
   private final Map<String, Long> sentReads = new LinkedHashMap<>();
   private long writtenAt;
@@ -90,7 +122,9 @@ public final class StoreWrite {
   }
 
   /**
-   * Stores {@code message} unless a revision at least as new is stored (in this write or before).
+   * Stores {@code message}, delivered to the app as an event (by recovery or live), unless a revision at least as
+   * new is stored (in this write or before). Its revision counts as delivered: after a restart it is among
+   * {@link StoredState#changedAbove()} when above its room's revision watermark.
    *
    * @param message the message
    * @return this
@@ -98,6 +132,21 @@ public final class StoreWrite {
   public StoreWrite message(Message message) {
     Message known = messages.get(message.id());
     if (known == null || message.rev() > known.rev()) messages.put(message.id(), message);
+    return this;
+  }
+
+  /**
+   * Keeps {@code message}, read from the service (a page of history, a message a count needed) and given to the
+   * app by no event, for the store's reads only, unless a revision at least as new is stored (in this write or
+   * before). It does not count as delivered: what the store kept this way stays out of
+   * {@link StoredState#changedAbove()}, so recovery delivers its changes as events after a restart.
+   *
+   * @param message the message
+   * @return this
+   */
+  public StoreWrite keptMessage(Message message) {
+    Message known = keptMessages.get(message.id());
+    if (known == null || message.rev() > known.rev()) keptMessages.put(message.id(), message);
     return this;
   }
 
@@ -141,11 +190,26 @@ public final class StoreWrite {
   /**
    * Removes a send from the outbox (it was sent, refused or timed out).
    *
-   * @param clientMessageId the send's idempotency key
+   * @param roomId the send's room
+   * @param clientMessageId the send's idempotency key within its room
    * @return this
    */
+  public StoreWrite endSend(String roomId, String clientMessageId) {
+    if (roomId == null) throw new NullPointerException("roomId == null");
+    endedSends.add(new EndedSend(roomId, clientMessageId));
+    return this;
+  }
+
+  /**
+   * Removes every send of {@code clientMessageId} from the outbox, whatever its room.
+   *
+   * @param clientMessageId the sends' idempotency key
+   * @return this
+   * @deprecated a {@code clientMessageId} is unique within a room only: use {@link #endSend(String, String)}
+   */
+  @Deprecated
   public StoreWrite endSend(String clientMessageId) {
-    endedSends.add(clientMessageId);
+    endedSends.add(new EndedSend(null, clientMessageId));
     return this;
   }
 
@@ -197,9 +261,19 @@ public final class StoreWrite {
     return Collections.unmodifiableList(new ArrayList<>(rooms.values()));
   }
 
-  /** @return the messages to store, each in the latest revision this write has of it */
+  /** @return the messages delivered as events to store, each in the latest revision this write has of it */
   public List<Message> messages() {
     return Collections.unmodifiableList(new ArrayList<>(messages.values()));
+  }
+
+  /**
+   * Returns the messages kept from the service's answers, which no event delivered ({@link #keptMessage}); a store
+   * applies them after {@link #messages()}.
+   *
+   * @return the messages to keep for reads only, each in the latest revision this write has of it
+   */
+  public List<Message> keptMessages() {
+    return Collections.unmodifiableList(new ArrayList<>(keptMessages.values()));
   }
 
   /** @return the receipts to store, the latest per room and user */
@@ -217,8 +291,21 @@ public final class StoreWrite {
     return Collections.unmodifiableList(sends);
   }
 
-  /** @return the idempotency keys of the sends to remove */
+  /**
+   * Returns the ids of the sends to remove, without their rooms.
+   *
+   * @return the {@code clientMessageId}s of {@link #endedSendsInRooms()}
+   * @deprecated a {@code clientMessageId} is unique within a room only: use {@link #endedSendsInRooms()}
+   */
+  @Deprecated
   public List<String> endedSends() {
+    List<String> ids = new ArrayList<>(endedSends.size());
+    for (EndedSend e : endedSends) ids.add(e.clientMessageId());
+    return Collections.unmodifiableList(ids);
+  }
+
+  /** @return the sends to remove, each by room and {@code clientMessageId}, in the order ended */
+  public List<EndedSend> endedSendsInRooms() {
     return Collections.unmodifiableList(endedSends);
   }
 
@@ -239,7 +326,8 @@ public final class StoreWrite {
 
   /** @return whether the write changes nothing */
   public boolean isEmpty() {
-    return removedRooms.isEmpty() && rooms.isEmpty() && messages.isEmpty() && receipts.isEmpty()
+    return removedRooms.isEmpty() && rooms.isEmpty() && messages.isEmpty() && keptMessages.isEmpty()
+        && receipts.isEmpty()
         && watermarks.isEmpty() && sends.isEmpty() && endedSends.isEmpty() && pendingReads.isEmpty()
         && sentReads.isEmpty();
   }
@@ -247,7 +335,7 @@ public final class StoreWrite {
   @Override
   public String toString() {
     return "StoreWrite{rooms=" + rooms.size() + ", removed=" + removedRooms.size() + ", messages=" + messages.size()
-        + ", receipts=" + receipts.size() + ", watermarks=" + watermarks.size() + ", sends=" + sends.size()
-        + ", ended=" + endedSends.size() + "}";
+        + ", kept=" + keptMessages.size() + ", receipts=" + receipts.size() + ", watermarks=" + watermarks.size()
+        + ", sends=" + sends.size() + ", ended=" + endedSends.size() + "}";
   }
 }

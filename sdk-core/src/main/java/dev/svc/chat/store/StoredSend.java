@@ -6,7 +6,10 @@ import java.util.List;
 
 import dev.svc.chat.MessagePart;
 
-/** A send of the outbox, stored until it ends (sent, refused or timed out). */
+/**
+ * A send of the outbox, stored until it ends (sent, refused or timed out). A store keys it by room and
+ * {@code clientMessageId}, as the service's idempotency does within one user's sends.
+ */
 public final class StoredSend {
   private final String roomId;
   private final String clientMessageId;
@@ -19,7 +22,8 @@ public final class StoredSend {
    * Creates a stored send.
    *
    * @param roomId the room it goes to
-   * @param clientMessageId its idempotency key, unique among the user's sends
+   * @param clientMessageId its idempotency key, unique among the user's sends to {@code roomId} (the same id in
+   *     another room is another send)
    * @param senderId the user who sent it
    * @param parts what it says
    * @param createdAt when the app made it, epoch milliseconds
@@ -44,7 +48,7 @@ public final class StoredSend {
     return roomId;
   }
 
-  /** @return its idempotency key */
+  /** @return its idempotency key within its room */
   public String clientMessageId() {
     return clientMessageId;
   }

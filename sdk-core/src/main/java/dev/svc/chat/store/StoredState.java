@@ -21,8 +21,9 @@ public final class StoredState {
    *
    * @param rooms the rooms with their watermarks
    * @param receipts the latest receipt per room and user
-   * @param changedAbove the stored messages whose {@code rev} is above their room's revision watermark (the
-   *     changes applied out of order, which recovery must not deliver again)
+   * @param changedAbove the messages events delivered whose {@code rev} is above their room's revision watermark
+   *     (the changes applied out of order, which recovery must not deliver again), each in the revision delivered;
+   *     none the store only kept from the service's answers ({@link StoreWrite#keptMessage})
    * @param sends the pending sends in {@link StoredSend#sequence()} order
    * @param writtenAt when the store was last written, epoch milliseconds (0: never)
    */
@@ -36,7 +37,7 @@ public final class StoredState {
    *
    * @param rooms the rooms with their watermarks
    * @param receipts the latest receipt per room and user
-   * @param changedAbove the stored messages whose {@code rev} is above their room's revision watermark
+   * @param changedAbove the messages events delivered whose {@code rev} is above their room's revision watermark
    * @param sends the pending sends in {@link StoredSend#sequence()} order
    * @param writtenAt when the store was last written, epoch milliseconds (0: never)
    * @param pendingReads the user's reads not confirmed by the service, one per room
@@ -72,7 +73,14 @@ public final class StoredState {
     return receipts;
   }
 
-  /** @return the stored messages whose revision is above their room's revision watermark */
+  /**
+   * Returns the changes events delivered above each room's revision watermark. A message the store only kept from
+   * the service's answers (a page, {@link StoreWrite#keptMessage}), or whose stored revision is newer than the one
+   * delivered, is not among them: recovery delivers its change as an event.
+   *
+   * @return the messages events delivered whose revision is above their room's revision watermark, each in that
+   *     revision
+   */
   public List<Message> changedAbove() {
     return changedAbove;
   }

@@ -190,12 +190,14 @@ public final class OfflineStore {
   /**
    * Keeps messages the service answered to a read (a page of history, the messages a count needed), so that the
    * store holds them for the next read and the next start; no event goes with them. A message older than the
-   * stored one is ignored by the store. A failure is logged: the store only misses a page.
+   * stored one is ignored by the store. They are kept as {@linkplain StoreWrite#keptMessage not delivered}: no
+   * event delivered them, so a restart does not take their revisions as delivered. A failure is logged: the store
+   * only misses a page.
    */
   public void keep(List<Message> messages) {
     if (!active || messages.isEmpty()) return;
     StoreWrite w = new StoreWrite();
-    for (Message m : messages) w.message(m);
+    for (Message m : messages) w.keptMessage(m);
     writeQuietly(w);
   }
 

@@ -1,6 +1,5 @@
 package dev.svc.chat.internal.outbox;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -46,50 +45,22 @@ import dev.svc.chat.internal.realtime.ReconnectPolicy;
  * first attempt and deleted when it ends (not when the client closes), and the entries a user left are loaded
  * at the user's first connect.
  *
- * <p>State is confined to the client's actor: answers of the transport are posted back to it. The files are
- * read, written (with an fsync) and deleted on the client's {@link SerialQueue}, never on the actor: a send enters
- * its room's queue (and may be attempted) only when its write completed and was posted back to the actor, so
- * its file is durable before its first attempt; loads and writes run in the order asked, so the entries a user
- * left are queued before the user's new sends. Futures complete on the actor (or the closing thread): the
- * client relays them to the app's callback executor. Only {@link #enqueue}, {@link #start},
+ * <p>State is confined to the client's actor: answers of the transport are posted back to it. The entries'
+ * records ({@link OutboxRecords}) are read, written and deleted on the client's {@link SerialQueue}, never on the
+ * actor: a send enters its room's queue (and may be attempted) only when its write completed and was posted back
+ * to the actor, so its record is durable before its first attempt; loads and writes run in the order asked, so
+ * the entries a user left are queued before the user's new sends. Futures complete on the actor (or the closing
+ * thread): the client relays them to the app's callback executor. Only {@link #enqueue}, {@link #start},
  * {@link #pendingSends()} and {@link #close()} may be called from any thread.
  */
 public final class Outbox {
-  /** One attempt of a send: completes with the stored message, or fails (on any thread). */
-  public interface Transport {
-    /** Sends once; the future fails with the answer's {@link dev.svc.chat.ApiException} or a transport error. */
-    CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId, String senderId);
-
-    /**
-     * Returns the route an attempt of the room would take now (actor only). Attempts of a room in flight are
-     * all on one route.
-     */
-    default SendRoute route(String roomId) {
-      return SendRoute.REST;
-    }
-
-    /** Sends once on {@code route}, as {@link #route} answered it now; {@code read}: see {@link SocketSendBudget}. */
-    default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
-        String clientMessageId, String senderId, CompletableFuture<Void> read) {
-      return send(roomId, parts, clientMessageId, senderId);
-    }
-
-    /**
-     * A send of the room refused on {@code route} with a retryable error ended without being sent there again
-     * (its deadline): the service may hold the room's later sends on that route back, so use another.
-     */
-    default void abandoned(SendRoute route, String roomId) {
-    }
-  }
-
   private final Scheduler actor;
-  private final Transport transport;
+  private final OutboxTransport transport;
   private final Consumer<ClientError> errors;
   private final ReconnectPolicy backoff;
   private final long sendTimeoutMillis;
-  private final OutboxPersistence store;
-  /** Where {@link #store} is used; null without a store. */
-  private final SerialQueue io;
+  /** The entries' durable records; none for an outbox in memory only. */
+  private final OutboxRecords records;
   private final LongSupplier wallClock;
   private final Log log;
 
@@ -101,12 +72,6 @@ public final class Outbox {
   private boolean closed;
   private long nextSequence = 1;
   private long nextKey = 1;
-  /** Entries whose file is being written: not queued yet, but ended like queued ones by a close or new user. */
-  private final Set<OutboxEntry> writing = new java.util.LinkedHashSet<>();
-
-  // confined to the I/O queue
-  /** The sequence of the next file: above every sequence loaded or written in this process. */
-  private long nextFileSequence = 1;
 
   // any thread
   /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
@@ -119,16 +84,29 @@ public final class Outbox {
    * Creates an outbox. {@code store} is null for one in memory only, else used on {@code io};
    * {@code sendTimeoutMillis} 0 means no deadline; {@code wallClock} gives the {@code createdAt} of new sends.
    */
-  Outbox(Scheduler actor, Transport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
+  Outbox(Scheduler actor, OutboxTransport transport, Consumer<ClientError> errors, ReconnectPolicy backoff,
       long sendTimeoutMillis, OutboxPersistence store, SerialQueue io, LongSupplier wallClock, Log log) {
-    if (store != null && io == null) throw new NullPointerException("a store needs an I/O queue");
     this.actor = actor;
     this.transport = transport;
-    this.io = io;
     this.errors = errors;
     this.backoff = backoff;
     this.sendTimeoutMillis = sendTimeoutMillis;
-    this.store = store;
+    this.records = new OutboxRecords(store, io, actor, new OutboxRecords.Owner() {
+      @Override
+      public void written(OutboxEntry e) {
+        queue(e);
+      }
+
+      @Override
+      public void loaded(String user, List<OutboxEntry> loaded) {
+        Outbox.this.loaded(user, loaded);
+      }
+
+      @Override
+      public void report(ClientError.Kind kind, String message, String roomId, Throwable cause) {
+        Outbox.this.report(kind, message, roomId, cause);
+      }
+    });
     this.wallClock = wallClock;
     this.log = log;
   }
@@ -138,7 +116,7 @@ public final class Outbox {
    * wall clock, errors published as {@link EventType#CLIENT_ERROR}; its entries in {@code offline} when the client
    * has a store (on the store's I/O queue), else in the options' directory on a queue of the shared I/O pool.
    */
-  public static Outbox forClient(SvcOptions options, Scheduler actor, Transport transport, final EventHub hub,
+  public static Outbox forClient(SvcOptions options, Scheduler actor, OutboxTransport transport, final EventHub hub,
       ReconnectPolicy backoff, LongSupplier wallClock, OfflineStore offline, Log log) {
     OutboxPersistence store = offline != null ? new StoreOutbox(offline)
         : options.outboxDirectory() == null ? null : new FileOutboxStore(options.outboxDirectory(), log);
@@ -194,7 +172,7 @@ public final class Outbox {
 
   /** Deletes the entries {@code user} left (logout, after {@link #close()}); completes on the I/O queue. */
   public CompletableFuture<Void> wipe(String user) {
-    return store == null || user == null ? CompletableFuture.<Void>completedFuture(null) : OutboxWipe.run(store, io, user);
+    return records.wipe(user);
   }
 
   // ---------------------------------------------------------------- actor
@@ -220,24 +198,17 @@ public final class Outbox {
     if (closed || user.equals(userId)) return;
     if (userId != null) {
       dropAll(new ChatStateException("the client connected as " + user + "; the pending sends of " + userId
-          + " were stopped" + (store == null ? "" : " (their outbox files stay for that user's next start)")));
+          + " were stopped" + (records.durable() ? " (their outbox files stay for that user's next start)" : "")));
     }
     userId = user;
-    if (store == null) return;
-    final long now = actor.nowMillis();
-    io.execute(() -> {
-      List<OutboxEntry> loaded = store.load(user, now, (kind, message, cause) -> actor.execute(
-          () -> report(kind, message, null, cause)));
-      for (OutboxEntry e : loaded) nextFileSequence = Math.max(nextFileSequence, e.sequence + 1);
-      actor.execute(() -> loaded(user, loaded));
-    });
+    if (records.durable()) records.load(user, actor.nowMillis());
   }
 
   /** The entries {@code user} left, read on the I/O queue: queued before any send written after the load. */
   private void loaded(String user, List<OutboxEntry> loaded) {
     if (closed || !user.equals(userId)) return; // closed, or another user meanwhile: the files stay
     for (OutboxEntry e : loaded) queue(e);
-    if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + store.where());
+    if (!loaded.isEmpty()) log.info("the outbox loaded " + loaded.size() + " pending sends from " + records.where());
   }
 
   private void add(OutboxEntry e) {
@@ -255,43 +226,12 @@ public final class Outbox {
       long left = e.enqueuedAtMillis + sendTimeoutMillis - actor.nowMillis();
       e.deadlineTimer = actor.schedule(() -> expire(e), Math.max(0, left));
     }
-    if (store == null) {
+    if (!records.durable()) {
       e.sequence = nextSequence++;
       queue(e);
       return;
     }
-    writing.add(e);
-    if (!io.execute(() -> write(e))) written(e, null, new IOException("the I/O executor refused the write"));
-  }
-
-  /** On the I/O queue: writes the entry's file (durable when this returns), then hands it back to the actor. */
-  private void write(OutboxEntry e) {
-    e.sequence = nextFileSequence++; // read on the actor after the post below, which publishes it
-    Object file = null;
-    Exception error = null;
-    try {
-      file = store.write(e);
-    } catch (IOException | RuntimeException ex) {
-      error = ex;
-    }
-    final Object written = file;
-    final Exception failure = error;
-    actor.execute(() -> written(e, written, failure)); // refused after close: the file stays, as at close
-  }
-
-  /** The entry's write ended: it enters its room's queue now, unless it ended meanwhile. */
-  private void written(OutboxEntry e, Object file, Exception error) {
-    writing.remove(e);
-    e.handle = file;
-    if (error != null) {
-      report(ClientError.Kind.OUTBOX_IO, "could not write the outbox entry of the " + e + " ("
-          + error.getMessage() + "); it is kept in memory only", e.roomId, error);
-    }
-    if (e.done) {
-      if (e.deleteWhenWritten) deleteFile(e); // its deadline passed while it was being written
-      return;
-    }
-    queue(e);
+    records.write(e); // queued once its record is durable
   }
 
   private void queue(OutboxEntry e) {
@@ -438,25 +378,7 @@ public final class Outbox {
     RoomQueue q = rooms.get(e.roomId);
     if (q != null) q.entries.remove(e);
     pending.remove(e.key);
-    if (deleteFile) deleteFile(e);
-  }
-
-  /** Deletes the entry's file on the I/O queue, or once it is written. */
-  private void deleteFile(final OutboxEntry e) {
-    final Object file = e.handle;
-    if (file == null) {
-      e.deleteWhenWritten = writing.contains(e);
-      return;
-    }
-    e.handle = null;
-    io.execute(() -> {
-      try {
-        store.delete(file);
-      } catch (IOException ex) {
-        actor.execute(() -> report(ClientError.Kind.OUTBOX_IO, "could not delete the outbox file of the ended " + e
-            + "; it will be sent again at the next start (the service ignores the repeat)", e.roomId, ex));
-      }
-    });
+    if (deleteFile) records.delete(e);
   }
 
   private void fail(OutboxEntry e, Throwable error) {
@@ -473,8 +395,7 @@ public final class Outbox {
   private void dropAll(ChatStateException error) {
     List<OutboxEntry> ended = new ArrayList<>();
     for (RoomQueue q : rooms.values()) ended.addAll(q.entries);
-    ended.addAll(writing);
-    writing.clear();
+    ended.addAll(records.takeWriting());
     for (OutboxEntry e : ended) {
       e.done = true;
       e.cancelTimers();

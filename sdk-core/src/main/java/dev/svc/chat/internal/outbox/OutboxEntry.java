@@ -46,7 +46,7 @@ final class OutboxEntry {
   Scheduler.Timer deadlineTimer;
   /** Whether an attempt of this entry is under way. */
   boolean inFlight;
-  /** The route of the latest attempt ({@link Outbox.Transport#route}), null before the first. */
+  /** The route of the latest attempt ({@link OutboxTransport#route}), null before the first. */
   SendRoute route;
   /** Whether the pending retry follows a network failure, so that a new connection may start it early. */
   boolean wakeOnConnect;

@@ -18,16 +18,16 @@ import dev.svc.chat.internal.realtime.SocketSendChannel;
  * CONNECT answer offered sends (docs/protocol.md, "Extension: sends over the socket"), else {@link SendRoute#REST}.
  * Confined to the client's actor (the outbox calls it there).
  */
-public final class SendTransports implements Outbox.Transport {
+public final class SendTransports implements OutboxTransport {
   private final RealtimeEngine engine;
-  private final Outbox.Transport rest;
+  private final OutboxTransport rest;
   /** The socket route of the latest connection that offered sends, made once per connection. */
   private SendRoute socketRoute;
   /** The connection on which some rooms go over REST (a refused send of theirs ended there), and those rooms. */
   private SocketSendChannel restRoomsOf;
   private final Set<String> restRooms = new HashSet<>();
 
-  SendTransports(RealtimeEngine engine, Outbox.Transport rest) {
+  SendTransports(RealtimeEngine engine, OutboxTransport rest) {
     this.engine = engine;
     this.rest = rest;
   }
@@ -36,8 +36,8 @@ public final class SendTransports implements Outbox.Transport {
    * Returns the transport of a client: REST only if its options turn socket sends off. A REST send answered tells
    * the engine ({@link RealtimeEngine#serviceAnswered}): the proof that lets its reconnect backoff start over.
    */
-  public static Outbox.Transport of(SvcOptions options, RealtimeEngine engine, Outbox.Transport rest) {
-    Outbox.Transport proving = (roomId, parts, clientMessageId, senderId) -> {
+  public static OutboxTransport of(SvcOptions options, RealtimeEngine engine, OutboxTransport rest) {
+    OutboxTransport proving = (roomId, parts, clientMessageId, senderId) -> {
       CompletableFuture<Message> answer = rest.send(roomId, parts, clientMessageId, senderId);
       answer.thenRun(engine::serviceAnswered);
       return answer;

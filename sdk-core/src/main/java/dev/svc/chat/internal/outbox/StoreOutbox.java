@@ -25,12 +25,13 @@ final class StoreOutbox implements OutboxPersistence {
   public Object write(OutboxEntry e) throws IOException {
     apply(new StoreWrite().send(new StoredSend(e.roomId, e.clientMessageId, e.senderId, e.parts, e.createdAt,
         e.sequence)));
-    return e.clientMessageId;
+    return new StoredSend(e.roomId, e.clientMessageId, e.senderId, e.parts, e.createdAt, e.sequence);
   }
 
   @Override
   public void delete(Object handle) throws IOException {
-    apply(new StoreWrite().endSend((String) handle));
+    StoredSend send = (StoredSend) handle; // a send is its room's and clientMessageId's, as the service keys it
+    apply(new StoreWrite().endSend(send.roomId(), send.clientMessageId()));
   }
 
   private void apply(StoreWrite write) throws IOException {
@@ -53,7 +54,7 @@ final class StoreOutbox implements OutboxPersistence {
       OutboxEntry e = new OutboxEntry(s.roomId(), s.parts(), s.clientMessageId(), s.senderId(), s.createdAt(), null,
           nowMillis);
       e.sequence = s.sequence();
-      e.handle = s.clientMessageId();
+      e.handle = s;
       entries.add(e);
     }
     return entries;

@@ -26,6 +26,11 @@ import dev.svc.chat.transport.TransportSocket;
  * lost. Without recovery ({@code recoverMissedEvents(false)}) nothing is shed and the reader waits as long as
  * the backlog stays high. Per frame the check costs two atomic reads.
  *
+ * <p>While it sheds, the events it never sheds are bounded too: {@code typing} and {@code tenant-presence} are
+ * superseded by the latest per room and user (per user), so the reader keeps only the latest of each until the
+ * backlog is low ({@link SocketReader}); the others (call events, few in any real stream) are kept up to
+ * {@link #MAX_KEPT_WHILE_SHEDDING} per flood, and past that dropped and reported once ({@link #dropped}).
+ *
  * <p>A transport whose threads are shared by many sockets (the JDK's) is not to be held: there the frame is
  * deferred instead ({@link TransportSocket#deferText}), handed to {@link #admit} again every
  * {@value #DEFER_MILLIS} ms until the wait ends as above, and the socket's reading stops meanwhile.
@@ -45,6 +50,8 @@ public final class InboundGate {
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
   /** How long a deferred frame waits before it is admitted again (coarser than a park: no thread waits). */
   static final long DEFER_MILLIS = 10;
+  /** Events neither shed nor coalesced (call events) kept while the gate sheds, per flood. */
+  static final int MAX_KEPT_WHILE_SHEDDING = 256;
   /** {@link #admit}: the frame passes. */
   static final int ADMIT = 0;
   /** {@link #admit}: the frame is dropped (see {@link #shed}). */
@@ -64,6 +71,10 @@ public final class InboundGate {
   private volatile boolean shedding;
   /** Whether a shed was reported and the engine has not taken the report yet. */
   private final AtomicBoolean reported = new AtomicBoolean();
+  /** Events kept by {@link #keepWhileShedding} since the gate began to shed. */
+  private final AtomicInteger keptWhileShedding = new AtomicInteger();
+  /** Whether a drop past {@link #MAX_KEPT_WHILE_SHEDDING} was reported since the gate began to shed. */
+  private final AtomicBoolean dropReported = new AtomicBoolean();
 
   InboundGate(IntSupplier backlog, LongSupplier clock, boolean sheds) {
     this.backlog = backlog;
@@ -91,6 +102,29 @@ public final class InboundGate {
     return frames.get() + backlog.getAsInt();
   }
 
+  /** Returns whether the gate sheds (any thread): events it never sheds are then bounded. */
+  boolean shedding() {
+    return shedding;
+  }
+
+  /** Returns whether only the latest event of this name per room and user matters: typing and presence. */
+  static boolean coalescible(String eventName) {
+    return "typing".equals(eventName) || "tenant-presence".equals(eventName);
+  }
+
+  /**
+   * While the gate sheds, returns whether one more event it neither sheds nor coalesces may be kept: true up to
+   * {@link #MAX_KEPT_WHILE_SHEDDING} per flood.
+   */
+  boolean keepWhileShedding() {
+    return keptWhileShedding.incrementAndGet() <= MAX_KEPT_WHILE_SHEDDING;
+  }
+
+  /** An event past the bound was dropped; returns true for the first since the gate began to shed. */
+  boolean dropped() {
+    return dropReported.compareAndSet(false, true);
+  }
+
   /** Returns whether an event of this name may be shed: recovery restores what it carried. */
   static boolean sheddable(String eventName) {
     return "new-message".equals(eventName) || "message-updated".equals(eventName) || "room-read".equals(eventName);
@@ -108,6 +142,8 @@ public final class InboundGate {
     if (shedding) {
       if (backlog() >= LOW_WATER) return sheddable ? SHED : ADMIT;
       shedding = false;
+      keptWhileShedding.set(0);
+      dropReported.set(false);
     }
     if (!conn.gateWaiting) {
       if (backlog() < HIGH_WATER) return ADMIT;

@@ -1,8 +1,12 @@
 package dev.svc.chat.internal.realtime;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 
+import com.squareup.moshi.JsonReader;
+import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
@@ -12,6 +16,7 @@ import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.transport.TransportListener;
 import dev.svc.chat.transport.TransportSocket;
+import okio.Buffer;
 
 /**
  * The first stage of the inbound pipeline: one socket's frames, read on its transport's thread (OkHttp: the
@@ -28,6 +33,12 @@ import dev.svc.chat.transport.TransportSocket;
  * dropped. Once idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst
  * grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader never
  * touches the connection's state: that is the actor's.
+ *
+ * <p>While the gate sheds, a {@code typing} or {@code tenant-presence} event is parked instead of queued, the
+ * latest per room and user (per user for presence) replacing the one before, at most {@value #MAX_PARKED} keys;
+ * the parked events are queued, in the order their keys came, once the backlog is low: at the next event frame
+ * read then, or by a check on the actor every {@value #PARKED_CHECK_MILLIS} ms. Other events the gate never sheds
+ * are kept up to its bound, and past it dropped and reported ({@link ClientError.Kind#EVENTS_DROPPED}).
  */
 final class SocketReader extends TransportListener {
   private final GatewayConnection conn;
@@ -71,11 +82,14 @@ final class SocketReader extends TransportListener {
     if (text.length() > 1 && text.charAt(0) == '4' && text.charAt(1) == '2') {
       // an event: its head is scanned here, once; only events pass the gate (control frames never wait)
       SocketIoPacket event = SocketIoCodec.fastEvent(text);
-      int admitted = gate.admit(conn, socket, event != null && InboundGate.sheddable(event.eventName));
+      boolean sheddable = event != null && InboundGate.sheddable(event.eventName);
+      int admitted = gate.admit(conn, socket, sheddable);
       if (admitted != InboundGate.ADMIT) {
         if (admitted == InboundGate.SHED && gate.shed()) task(onShed); // else deferred: handed over again later
         return;
       }
+      if (event != null && !sheddable && gate.shedding() && !keepWhileShedding(event)) return;
+      if (parkedCount != 0 && !gate.shedding()) queueParked();
       if (event != null) {
         // its payload is read here too while the actor is behind (frames wait for it), else on the actor:
         // the reading goes to whichever thread has time, so the reader and the actor share it on 2 cores
@@ -115,6 +129,119 @@ final class SocketReader extends TransportListener {
 
   private void lost(final ConnectionReason reason, final TransportException cause) {
     task(() -> conn.lost(reason, cause));
+  }
+
+  // ---------------------------------------------------------------- events never shed, while the gate sheds
+
+  /** Typing and presence keys parked at most; an event of another key then counts as any other. */
+  static final int MAX_PARKED = 1_024;
+  /** How often the actor checks whether parked events may be queued. */
+  static final long PARKED_CHECK_MILLIS = 100;
+  /** The latest typing or presence event per key while the gate sheds; guarded by {@link #lock}. */
+  private final LinkedHashMap<String, SocketIoPacket> parked = new LinkedHashMap<>();
+  /** How many events are parked (read without the lock by the reader, which alone adds them). */
+  private volatile int parkedCount;
+  private final Runnable parkedCheck = this::parkedCheck;
+
+  /**
+   * While the gate sheds, decides what becomes of an event it does not shed (reader thread): returns true to
+   * queue it; false when it was parked (typing, presence) or dropped past the gate's bound (reported once).
+   */
+  private boolean keepWhileShedding(SocketIoPacket event) {
+    if (InboundGate.coalescible(event.eventName)) {
+      String key = coalesceKey(event);
+      if (key != null && park(key, event)) return false;
+    }
+    if (gate.keepWhileShedding()) return true;
+    if (gate.dropped()) {
+      final String name = event.eventName;
+      log.warn("the handlers are behind a flood: dropping '" + name + "' events past "
+          + InboundGate.MAX_KEPT_WHILE_SHEDDING, null);
+      task(() -> listener.onClientError(new ClientError(ClientError.Kind.EVENTS_DROPPED, "the handlers are behind a"
+          + " flood of events: '" + name + "' events past " + InboundGate.MAX_KEPT_WHILE_SHEDDING
+          + " were dropped", null, null)));
+    }
+    return false;
+  }
+
+  /** Parks {@code event} as the latest of {@code key}; false when {@link #MAX_PARKED} other keys are parked. */
+  private boolean park(String key, SocketIoPacket event) {
+    boolean first;
+    synchronized (lock) {
+      if (parked.size() >= MAX_PARKED && !parked.containsKey(key)) return false;
+      parked.put(key, event); // replaces the one before: the latest state of that room and user is all that matters
+      first = parkedCount == 0;
+      parkedCount = parked.size();
+    }
+    if (first) actor.schedule(parkedCheck, PARKED_CHECK_MILLIS);
+    return true;
+  }
+
+  /** On the actor: queues the parked events once the backlog is low, else checks again later. */
+  private void parkedCheck() {
+    if (parkedCount == 0) return;
+    if (gate.shedding() && gate.backlog() >= InboundGate.LOW_WATER && !conn.abandoned) {
+      actor.schedule(parkedCheck, PARKED_CHECK_MILLIS);
+      return;
+    }
+    queueParked();
+  }
+
+  /**
+   * Queues the parked events, in one hold of the lock: a newer event of the same key, queued by the reader after
+   * this, comes after them.
+   */
+  private void queueParked() {
+    boolean post;
+    synchronized (lock) {
+      if (parked.isEmpty()) return;
+      for (SocketIoPacket e : parked.values()) {
+        gate.queued();
+        pending.add(e);
+      }
+      parked.clear();
+      parkedCount = 0;
+      post = !scheduled;
+      scheduled = true;
+    }
+    if (post) actor.execute(drain);
+  }
+
+  /** Returns the parked events, oldest key first (tests). */
+  List<SocketIoPacket> parked() {
+    synchronized (lock) {
+      return new ArrayList<>(parked.values());
+    }
+  }
+
+  /**
+   * Returns what a typing or presence event supersedes: its name with its room and user ({@code roomId},
+   * {@code userId} of its first argument), or null when they cannot be read (the event is then kept as any other).
+   */
+  static String coalesceKey(SocketIoPacket event) {
+    CharSequence frame = event.frame();
+    if (frame == null || event.argsStart() < 0) return null;
+    String roomId = null;
+    String userId = null;
+    try {
+      JsonReader reader = JsonReader.of(new Buffer().writeUtf8(frame.subSequence(event.argsStart(),
+          frame.length()).toString()));
+      reader.beginObject();
+      while (reader.hasNext()) {
+        String name = reader.nextName();
+        if ("roomId".equals(name) && reader.peek() == JsonReader.Token.STRING) {
+          roomId = reader.nextString();
+        } else if ("userId".equals(name) && reader.peek() == JsonReader.Token.STRING) {
+          userId = reader.nextString();
+        } else {
+          reader.skipValue();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return null; // the actor reads it again and reports what is wrong
+    }
+    if (userId == null) return null;
+    return event.eventName + '\n' + (roomId == null ? "" : roomId) + '\n' + userId;
   }
 
   // ---------------------------------------------------------------- the hand-off to the actor

@@ -14,8 +14,9 @@ final class StoredLedgers {
   }
 
   /**
-   * Returns a ledger per stored room whose watermarks are known, with the changes applied above its revision
-   * watermark and the receipts delivered recorded, so that none of them is delivered again.
+   * Returns a ledger per stored room whose watermarks are known, with the changes events delivered above its
+   * revision watermark and the receipts delivered recorded, so that none of them is delivered again. What the
+   * store only kept from pages is not among {@link StoredState#changedAbove()}: recovery delivers it.
    */
   static Map<String, RoomLedger> of(StoredState state) {
     Map<String, RoomLedger> ledgers = new LinkedHashMap<>();

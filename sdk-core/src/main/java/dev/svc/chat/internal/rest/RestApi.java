@@ -70,7 +70,14 @@ public final class RestApi {
     }
   };
 
+  /** Idempotent requests (GETs, sends): OkHttp may send them again on a connection that failed. */
   private final OkHttpClient http;
+  /**
+   * Requests that must not be repeated when their outcome is unknown (a reaction toggle, an edit, a call's
+   * moves): derived from {@link #http}, whose pool and dispatcher it shares, with OkHttp's retry on connection
+   * failure off, which would otherwise send them again after a pooled connection dropped mid-request.
+   */
+  private final OkHttpClient once;
   private final HttpUrl apiUrl;
   /** The token of every request, and the refresh after a {@code 401 token_expired}. */
   private final Credentials credentials;
@@ -83,6 +90,7 @@ public final class RestApi {
 
   public RestApi(OkHttpClient http, HttpUrl apiUrl, Credentials credentials, Scheduler timers, Log log) {
     this.http = http;
+    this.once = http.newBuilder().retryOnConnectionFailure(false).build(); // a derived client: http is untouched
     this.apiUrl = apiUrl;
     this.credentials = credentials;
     this.timers = timers;
@@ -122,14 +130,14 @@ public final class RestApi {
     HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("calls").build();
     RequestBody body = RequestBody.create(Json.object("kind", kind.wireName()), JSON);
-    return call(new Request.Builder().url(url).post(body), CallJsonAdapter.INSTANCE, 0);
+    return callOnce(new Request.Builder().url(url).post(body), CallJsonAdapter.INSTANCE);
   }
 
   /** {@code POST /v1/calls/{callId}/<action>} for {@code accept}, {@code decline} and {@code end}. */
   public CompletableFuture<dev.svc.chat.Call> moveCall(String callId, String action) {
     HttpUrl url = apiUrl.newBuilder().addPathSegment("calls").addPathSegment(callId).addPathSegment(action).build();
-    return call(new Request.Builder().url(url).post(RequestBody.create(new byte[0], null)),
-        CallJsonAdapter.INSTANCE, 0);
+    return callOnce(new Request.Builder().url(url).post(RequestBody.create(new byte[0], null)),
+        CallJsonAdapter.INSTANCE);
   }
 
   /** {@code GET /v1/chat/rooms/{roomId}/calls/active}; a 404 {@code not_found} completes with null. */
@@ -168,11 +176,14 @@ public final class RestApi {
     return call(new Request.Builder().url(url).delete(), NO_BODY, 0);
   }
 
-  /** {@code PATCH /v1/chat/rooms/{roomId}/messages/{messageId}}; retried on transport failures (idempotent). */
+  /**
+   * {@code PATCH /v1/chat/rooms/{roomId}/messages/{messageId}}; never sent again once it may have reached the
+   * service: repeated later, an old edit could overwrite a newer one.
+   */
   public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
     RequestBody body = RequestBody.create(MessagingAdapters.partsBody(parts), JSON);
-    return call(new Request.Builder().url(messageUrl(roomId, messageId).build()).patch(body),
-        MessageJsonAdapter.INSTANCE, SEND_RETRIES);
+    return callOnce(new Request.Builder().url(messageUrl(roomId, messageId).build()).patch(body),
+        MessageJsonAdapter.INSTANCE);
   }
 
   /** {@code DELETE /v1/chat/rooms/{roomId}/messages/{messageId}}; retried on transport failures (idempotent). */
@@ -181,11 +192,11 @@ public final class RestApi {
         MessageJsonAdapter.INSTANCE, SEND_RETRIES);
   }
 
-  /** {@code POST .../messages/{messageId}/reactions}; never retried: a toggle repeated undoes itself. */
+  /** {@code POST .../messages/{messageId}/reactions}; never sent again: a toggle repeated undoes itself. */
   public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
     RequestBody body = RequestBody.create(dev.svc.chat.internal.json.Json.object("emoji", emoji), JSON);
-    return call(new Request.Builder().url(messageUrl(roomId, messageId).addPathSegment("reactions").build())
-        .post(body), MessageJsonAdapter.INSTANCE, 0);
+    return callOnce(new Request.Builder().url(messageUrl(roomId, messageId).addPathSegment("reactions").build())
+        .post(body), MessageJsonAdapter.INSTANCE);
   }
 
   /** {@code POST /v1/chat/rooms/{roomId}/read}; retried on transport failures (receipts never go back). */
@@ -239,7 +250,26 @@ public final class RestApi {
     for (CompletableFuture<?> f : open) f.completeExceptionally(new TransportException("the client was closed"));
   }
 
+  /**
+   * Makes a request that must not be carried out twice: OkHttp does not send it again on a failed connection,
+   * and a failure after it may have gone out (or a 2xx answer that could not be read) ends it with a
+   * {@link TransportException} whose {@link TransportException#outcomeUnknown()} is true.
+   */
+  private <T> CompletableFuture<T> callOnce(Request.Builder request, JsonAdapter<T> adapter) {
+    return call(request, adapter, 0, false);
+  }
+
   private <T> CompletableFuture<T> call(Request.Builder request, JsonAdapter<T> adapter, int retries) {
+    return call(request, adapter, retries, true);
+  }
+
+  /**
+   * Makes a request; an {@code idempotent} one (the same outcome however often it is carried out: a GET, a send
+   * the service deduplicates on its clientMessageId, a delete, a read receipt that never goes back) may be sent
+   * again after a network failure, by OkHttp on a failed connection and here {@code retries} times.
+   */
+  private <T> CompletableFuture<T> call(Request.Builder request, JsonAdapter<T> adapter, int retries,
+      boolean idempotent) {
     final CompletableFuture<T> result = new CompletableFuture<>();
     open.add(result);
     result.whenComplete(new java.util.function.BiConsumer<T, Throwable>() {
@@ -256,7 +286,7 @@ public final class RestApi {
     } else {
       Request r = request.header("Authorization", "Bearer " + token)
           .header("Accept", "application/json").build();
-      enqueue(r, adapter, retries, true, result);
+      enqueue(r, adapter, retries, true, idempotent, result);
     }
     return result;
   }
@@ -266,7 +296,7 @@ public final class RestApi {
    * new token. Returns false when there is no refresher (the caller fails the call with {@code error}).
    */
   private <T> boolean retryAfterRefresh(final Request request, final JsonAdapter<T> adapter,
-      final int retriesLeft, final ApiException error, final CompletableFuture<T> result) {
+      final int retriesLeft, final boolean idempotent, final ApiException error, final CompletableFuture<T> result) {
     String header = request.header("Authorization");
     String used = header != null && header.startsWith("Bearer ") ? header.substring(7) : null;
     if (!credentials.refreshes()) return false;
@@ -278,32 +308,55 @@ public final class RestApi {
         if (refreshError != null || token == null) {
           result.completeExceptionally(error);
         } else {
+          // the service refused the expired token: the request was not carried out, so it may go again
           enqueue(request.newBuilder().header("Authorization", "Bearer " + token).build(), adapter, retriesLeft,
-              false, result);
+              false, idempotent, result);
         }
       }
     });
     return true;
   }
 
+  /**
+   * The failure of a request that is not sent again: its outcome is unknown unless it surely never left (the
+   * connection could not be made), or the client cancelled it.
+   */
+  private TransportException unknownOutcome(Request request, IOException e, Integer status) {
+    String what = request.method() + " " + request.url().encodedPath();
+    if (status != null) {
+      return new TransportException(what + " was answered " + status + " but its answer could not be read ("
+          + e.getMessage() + "): the outcome is unknown, and it is not sent again", e, true);
+    }
+    if (closed) return new TransportException(what + " failed: the client was closed", e, true);
+    if (e instanceof java.net.ConnectException || e instanceof java.net.UnknownHostException) {
+      return new TransportException(what + " failed: " + e.getMessage(), e, false);
+    }
+    return new TransportException(what + " failed (" + e.getMessage() + "): the outcome is unknown, and it is not"
+        + " sent again", e, true);
+  }
+
   private <T> void enqueue(final Request request, final JsonAdapter<T> adapter, final int retriesLeft,
-      final boolean mayRefresh, final CompletableFuture<T> result) {
+      final boolean mayRefresh, final boolean idempotent, final CompletableFuture<T> result) {
     if (closed) {
       result.completeExceptionally(new TransportException("the client was closed"));
       return;
     }
-    final Call call = http.newCall(request);
+    final Call call = (idempotent ? http : once).newCall(request);
     inFlight.add(call);
     call.enqueue(new Callback() {
       @Override
       public void onFailure(Call c, IOException e) {
         inFlight.remove(c);
+        if (!idempotent) {
+          result.completeExceptionally(unknownOutcome(request, e, null));
+          return;
+        }
         if (retriesLeft > 0 && !closed && !c.isCanceled()) {
           log.info(request.method() + " " + request.url().encodedPath() + " failed (" + e + "); retrying");
           timers.schedule(new Runnable() {
             @Override
             public void run() {
-              enqueue(request, adapter, retriesLeft - 1, mayRefresh, result);
+              enqueue(request, adapter, retriesLeft - 1, mayRefresh, true, result);
             }
           }, RETRY_DELAY_MILLIS * (SEND_RETRIES - retriesLeft + 1));
           return;
@@ -319,8 +372,8 @@ public final class RestApi {
           if (!response.isSuccessful()) {
             ApiException error = ServiceError.fromHttp(response.code(), body == null ? "" : body.string(),
                 RetryAfter.millis(response));
-            if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, error,
-                result))) {
+            if (!(mayRefresh && error.isTokenExpired() && retryAfterRefresh(request, adapter, retriesLeft, idempotent,
+                error, result))) {
               result.completeExceptionally(error);
             }
             return;
@@ -337,7 +390,11 @@ public final class RestApi {
           result.completeExceptionally(new ChatException("malformed answer to " + request.method() + " "
               + request.url().encodedPath() + ": " + e.getMessage(), e));
         } catch (IOException e) {
-          onFailure(c, e);
+          if (idempotent) {
+            onFailure(c, e);
+          } else { // the service answered 2xx: the request was carried out, what it made is unknown
+            result.completeExceptionally(unknownOutcome(request, e, response.code()));
+          }
         } catch (JsonDataException | IllegalArgumentException | IllegalStateException e) {
           result.completeExceptionally(new ChatException("malformed answer to " + request.method() + " "
               + request.url().encodedPath() + ": " + e.getMessage(), e));

@@ -177,7 +177,7 @@ public final class RoomListModel implements RecoveryJournal {
 
   /** A fill read what a count needed (called by {@link UnreadFill}). */
   void filled(RoomTally t) {
-    t.filling = false;
+    t.fillEnded();
     if (rooms.get(t.room.id()) == t) changed(t);
   }
 

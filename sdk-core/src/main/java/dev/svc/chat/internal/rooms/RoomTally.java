@@ -1,6 +1,8 @@
 package dev.svc.chat.internal.rooms;
 
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import dev.svc.chat.Message;
@@ -32,6 +34,12 @@ final class RoomTally {
   final TreeMap<Long, Message> recent = new TreeMap<>();
   /** Whether a fill runs for this room. */
   boolean filling;
+  /**
+   * The seqs below {@link #knownFrom} deleted while a fill runs: a page the fill read before the delete still
+   * shows the message, and must not count it. Emptied when the fill ends, so it holds at most the deletes of the
+   * range one fill reads.
+   */
+  final Set<Long> deletedWhileFilling = new HashSet<>();
   /** Whether a fill found the room unreadable (403, 404): not tried again. */
   boolean unfillable;
   /** The summary of the last snapshot; null when something changed since. */
@@ -76,6 +84,7 @@ final class RoomTally {
   void message(Message m, String me, int cap) {
     if (m.seq() < knownFrom && (knownFrom == Long.MAX_VALUE || m.seq() == knownFrom - 1)) knownFrom = m.seq();
     if (m.isDeleted()) {
+      if (filling && m.seq() < knownFrom) deletedWhileFilling.add(m.seq());
       unread.remove(m.seq());
       recent.remove(m.seq());
     } else {
@@ -93,11 +102,21 @@ final class RoomTally {
     summary = null;
   }
 
-  /** A message seen by a fill: below {@link #knownFrom}, read in seq order up to it. */
+  /**
+   * A message seen by a fill: below {@link #knownFrom}, read in seq order up to it, possibly before a delete the
+   * tally has seen since.
+   */
   void filled(Message m, String me) {
     if (m.isDeleted() || m.senderId().equals(me) || m.seq() <= readSeq || m.seq() >= knownFrom) return;
+    if (deletedWhileFilling.contains(m.seq())) return;
     unread.put(m.seq(), m.id());
     summary = null;
+  }
+
+  /** The fill of this room ended: what it read is counted, and the deletes seen meanwhile are no longer needed. */
+  void fillEnded() {
+    filling = false;
+    deletedWhileFilling.clear();
   }
 
   /** The user read up to {@code seq} (on this device or another): a receipt never moves back. */

@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>A message is stored in its latest revision: a write of a {@code rev} at or below the stored one is
- *       ignored. A receipt's {@code seq} never moves backwards.
+ *       ignored. A receipt's {@code seq} never moves backwards. The store tells what events delivered
+ *       ({@link StoreWrite#messages()}) from what it kept from the service's answers
+ *       ({@link StoreWrite#keptMessages()}): only the former is among {@link StoredState#changedAbove()}.
  *   <li>A room's stored range runs without a gap from its oldest message kept up to its {@code seq}
  *       watermark. {@link #messages} answers a page only when the range holds all of it: the latest page ends
  *       at the watermark (the store knows nothing newer); an {@code after} page is answered only when it ends
@@ -92,8 +94,11 @@ public final class SqlChatStore implements ChatStore {
         row -> receipts.add(Receipt.of(RoomRange.text(row, 0), RoomRange.text(row, 1), RoomRange.text(row, 2),
             row.integer(3), row.integer(4))));
     List<Message> changedAbove = new ArrayList<>();
-    db.query("SELECT m.json FROM rooms r JOIN messages m ON m.room_id = r.id AND m.rev > r.rev_watermark"
-        + " ORDER BY r.id, m.rev", row -> changedAbove.add(RowJson.message(RoomRange.text(row, 0), rows)));
+    // what events delivered above the watermark, in the revision they delivered: a row a page moved past its
+    // delivered revision (or kept alone) is left out, and recovery delivers its change
+    db.query("SELECT m.json FROM rooms r JOIN messages m ON m.room_id = r.id AND m.delivered_rev > r.rev_watermark"
+        + " AND m.delivered_rev = m.rev ORDER BY r.id, m.rev",
+        row -> changedAbove.add(RowJson.message(RoomRange.text(row, 0), rows)));
     List<StoredSend> sends = new ArrayList<>();
     db.query("SELECT room_id, client_message_id, sender_id, parts, created_at, sequence FROM sends"
         + " ORDER BY sequence, client_message_id", row -> sends.add(new StoredSend(RoomRange.text(row, 0),

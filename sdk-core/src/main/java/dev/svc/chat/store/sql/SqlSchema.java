@@ -26,14 +26,27 @@ import dev.svc.chat.store.StoreException;
  *       read by the database, not by parsing every row.
  *   <li>Version 4: {@code pending_reads}, the user's reads the service has not confirmed (a {@code markRead}
  *       made offline), sent again after a restart.
+ *   <li>Version 5: {@code sends} keyed by room and {@code client_message_id}, as the service's idempotency is
+ *       (the same id in two rooms is two sends); a message's {@code delivered_rev}, the highest revision of it
+ *       an event delivered (-1: none, a message kept from the service's answers only), which alone counts as
+ *       delivered at the next start. Rows of an older database, which did not tell, are taken as delivered in
+ *       their stored revision, as that database took them (else each message above its room's revision
+ *       watermark, new messages included, would come again as an update).
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
       "pending_reads");
+  /** The outbox since version 5: the columns of version 1, keyed by room and clientMessageId. */
+  private static final String SENDS = "CREATE TABLE sends (client_message_id TEXT NOT NULL, room_id TEXT NOT NULL,"
+      + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL,"
+      + " PRIMARY KEY (room_id, client_message_id))";
+  private static final String SENDS_SEQUENCE = "CREATE INDEX sends_sequence ON sends (sequence)";
+  private static final String DELIVERED_REV =
+      "ALTER TABLE messages ADD COLUMN delivered_rev INTEGER NOT NULL DEFAULT -1";
   private static final String PENDING_READS = "CREATE TABLE pending_reads (room_id TEXT NOT NULL PRIMARY KEY,"
       + " user_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, read_at INTEGER NOT NULL)";
 
@@ -50,13 +63,13 @@ final class SqlSchema {
       "CREATE UNIQUE INDEX messages_room_seq ON messages (room_id, seq)",
       "CREATE TABLE receipts (room_id TEXT NOT NULL, user_id TEXT NOT NULL, message_id TEXT NOT NULL,"
           + " seq INTEGER NOT NULL, read_at INTEGER NOT NULL, PRIMARY KEY (room_id, user_id))",
-      "CREATE TABLE sends (client_message_id TEXT NOT NULL PRIMARY KEY, room_id TEXT NOT NULL,"
-          + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL)",
-      "CREATE INDEX sends_sequence ON sends (sequence)",
+      SENDS,
+      SENDS_SEQUENCE,
       "CREATE INDEX rooms_activity ON rooms (activity_at)",
       "CREATE INDEX messages_room_rev ON messages (room_id, rev)",
       "ALTER TABLE messages ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''",
       PENDING_READS,
+      DELIVERED_REV,
   };
 
   private SqlSchema() {
@@ -99,6 +112,8 @@ final class SqlSchema {
         return SqlSchema::migrateTo3;
       case 4:
         return d -> d.update(PENDING_READS);
+      case 5:
+        return SqlSchema::migrateTo5;
       default:
         throw new AssertionError("no migration to " + version);
     }
@@ -137,6 +152,23 @@ final class SqlSchema {
     for (int i = 0; i < ids.size(); i++) {
       db.update("UPDATE messages SET sender_id = ? WHERE id = ?", senders.get(i), ids.get(i));
     }
+  }
+
+  /**
+   * Version 4 to 5: the outbox keyed by room and clientMessageId, and messages.delivered_rev. SQLite cannot change
+   * a table's key: the rows move to a new table, which takes the old one's name (the index goes with the old table
+   * and is made again).
+   */
+  private static void migrateTo5(SqlDatabase db) throws StoreException {
+    db.update("ALTER TABLE sends RENAME TO sends_v4");
+    db.update("DROP INDEX IF EXISTS sends_sequence");
+    db.update(SENDS);
+    db.update("INSERT INTO sends (client_message_id, room_id, sender_id, parts, created_at, sequence)"
+        + " SELECT client_message_id, room_id, sender_id, parts, created_at, sequence FROM sends_v4");
+    db.update("DROP TABLE sends_v4");
+    db.update(SENDS_SEQUENCE);
+    db.update(DELIVERED_REV);
+    db.update("UPDATE messages SET delivered_rev = rev");
   }
 
   private static void inTransaction(SqlDatabase db, int version, Step step) throws StoreException {

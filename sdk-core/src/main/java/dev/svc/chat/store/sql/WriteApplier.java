@@ -17,9 +17,9 @@ import dev.svc.chat.store.StoredSend;
 
 /**
  * Applies one {@link StoreWrite} inside the transaction {@link SqlChatStore#write} opened, in the order
- * StoreWrite documents (rooms removed, rooms, messages, receipts, watermarks, sends, ended sends), then keeps
- * the ranges and the bounds: the stored range of each room touched, each such room's oldest messages beyond
- * the limit, the least recently active rooms beyond the limit. Every message and receipt belongs to a room
+ * StoreWrite documents (rooms removed, rooms, messages, kept messages, receipts, watermarks, sends, ended sends),
+ * then keeps the ranges and the bounds: the stored range of each room touched, each such room's oldest messages
+ * beyond the limit, the least recently active rooms beyond the limit. Every message and receipt belongs to a room
  * row (created with its id only when needed), so the bounds reach everything stored.
  */
 final class WriteApplier {
@@ -41,11 +41,12 @@ final class WriteApplier {
   void apply(StoreWrite write) throws StoreException {
     for (String roomId : write.removedRooms()) removeRoom(db, roomId);
     for (Room room : write.rooms()) putRoom(room);
-    for (Message m : write.messages()) putMessage(m);
+    for (Message m : write.messages()) putMessage(m, true);
+    for (Message m : write.keptMessages()) putMessage(m, false);
     for (Receipt r : write.receipts()) putReceipt(r);
     for (StoreWrite.Watermark w : write.watermarks()) putWatermark(w);
     for (StoredSend s : write.sends()) putSend(s);
-    for (String id : write.endedSends()) db.update("DELETE FROM sends WHERE client_message_id = ?", id);
+    for (StoreWrite.EndedSend e : write.endedSendsInRooms()) endSend(e);
     for (Receipt r : write.pendingReads()) {
       db.update("INSERT OR IGNORE INTO pending_reads (room_id, user_id, message_id, seq, read_at)"
           + " VALUES (?, ?, ?, ?, ?)", r.roomId(), r.userId(), r.messageId(), r.seq(), r.readAt());
@@ -88,13 +89,19 @@ final class WriteApplier {
     active(room.id(), Math.max(room.createdAt(), last == null ? 0 : last));
   }
 
-  private void putMessage(Message m) throws StoreException {
+  /**
+   * Stores a message in its latest revision. {@code delivered_rev} is the highest revision of it an event
+   * delivered (-1: none): a message kept from a page never raises it, so after a restart recovery takes as
+   * delivered only what events delivered.
+   */
+  private void putMessage(Message m, boolean delivered) throws StoreException {
     ensureRoom(m.roomId());
     String json = RowJson.message(m);
+    long deliveredRev = delivered ? m.rev() : -1;
     // a new message (the common case) is one statement; IGNORE leaves a stored one to the rev check below
-    if (db.update("INSERT OR IGNORE INTO messages (id, room_id, seq, rev, created_at, deleted, json, sender_id)"
-        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)", m.id(), m.roomId(), m.seq(), m.rev(), m.createdAt(),
-        m.isDeleted() ? 1 : 0, json, m.senderId()) > 0) {
+    if (db.update("INSERT OR IGNORE INTO messages (id, room_id, seq, rev, created_at, deleted, json, sender_id,"
+        + " delivered_rev) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", m.id(), m.roomId(), m.seq(), m.rev(), m.createdAt(),
+        m.isDeleted() ? 1 : 0, json, m.senderId(), deliveredRev) > 0) {
       touched(m);
       return;
     }
@@ -105,10 +112,15 @@ final class WriteApplier {
       throw new StoreException(StoreException.Kind.IO, "message " + m.id() + " takes the seq " + m.seq()
           + " of another message of room " + m.roomId(), null);
     } else if (m.rev() > stored[0]) {
-      db.update("UPDATE messages SET room_id = ?, seq = ?, rev = ?, created_at = ?, deleted = ?, json = ? WHERE id = ?",
-          m.roomId(), m.seq(), m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, json, m.id());
+      db.update("UPDATE messages SET room_id = ?, seq = ?, rev = ?, created_at = ?, deleted = ?, json = ?,"
+          + " delivered_rev = max(delivered_rev, ?) WHERE id = ?",
+          m.roomId(), m.seq(), m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, json, deliveredRev, m.id());
     } else {
-      return; // a revision at least as new is stored: an older one never replaces it
+      // a revision at least as new is stored: an older one never replaces it, but its delivery counts
+      if (delivered) {
+        db.update("UPDATE messages SET delivered_rev = max(delivered_rev, ?) WHERE id = ?", m.rev(), m.id());
+      }
+      return;
     }
     touched(m);
   }
@@ -145,6 +157,14 @@ final class WriteApplier {
     db.update("INSERT OR REPLACE INTO sends (client_message_id, room_id, sender_id, parts, created_at, sequence)"
         + " VALUES (?, ?, ?, ?, ?, ?)", s.clientMessageId(), s.roomId(), s.senderId(), RowJson.parts(s.parts()),
         s.createdAt(), s.sequence());
+  }
+
+  private void endSend(StoreWrite.EndedSend e) throws StoreException {
+    if (e.roomId() == null) {
+      db.update("DELETE FROM sends WHERE client_message_id = ?", e.clientMessageId());
+    } else {
+      db.update("DELETE FROM sends WHERE room_id = ? AND client_message_id = ?", e.roomId(), e.clientMessageId());
+    }
   }
 
   private void extendRange(String roomId) throws StoreException {

@@ -121,7 +121,8 @@ class OfflineStoreTest {
     offline.keep(Collections.<Message>emptyList());
     runAll();
     assertEquals(1, writes.size(), "one write for the page, none for an empty one");
-    assertEquals(2, writes.get(0).messages().size());
+    assertEquals(2, writes.get(0).keptMessages().size());
+    assertTrue(writes.get(0).messages().isEmpty(), "kept, not delivered: no event brought them");
   }
 
   @Test

@@ -147,6 +147,22 @@ class RoomListModelTest {
   }
 
   @Test
+  void aMessageDeletedWhileItsFillPageIsInFlightIsNotCounted() {
+    service.post("r1", "bob");
+    Message second = service.post("r1", "bob");
+    service.post("r1", "bob");
+    service.holdPages = true;
+    subscribe(); // the listing starts the fill: the receipts, then a page read before the delete, held
+    assertEquals(1, service.held.size(), "the fill's page is in flight");
+    Message deleted = second.newBuilder().rev(10).deletedAt(9L).parts(Collections.<MessagePart>emptyList()).build();
+    model.delivered(deleted, 3, deleted.rev()); // the delete's event overtakes the page
+    run();
+    service.held.poll().run(); // the page answers, #2 in it as it was when read
+    run();
+    assertEquals(2, unread("r1"), "#1 and #3: #2 was deleted");
+  }
+
+  @Test
   void aRoomWithMoreUnreadThanTheCapIsCappedAndFlagged() {
     for (int i = 0; i < 12; i++) service.post("r1", "bob");
     subscribe();
@@ -208,6 +224,9 @@ class RoomListModelTest {
     final List<Receipt> receipts = new ArrayList<>();
     long clock = 1_000;
     int reads;
+    /** Whether pages are answered only when the test runs them from {@link #held}. */
+    boolean holdPages;
+    final ArrayDeque<Runnable> held = new ArrayDeque<>();
 
     Message post(String roomId, String sender) {
       List<Message> list = rooms.computeIfAbsent(roomId, r -> new ArrayList<>());
@@ -246,7 +265,11 @@ class RoomListModelTest {
         if (m.seq() > q.after() && out.size() < q.limit()) out.add(m);
       }
       boolean more = !out.isEmpty() && out.get(out.size() - 1).seq() < all.size();
-      return CompletableFuture.completedFuture(new MessagePage(out, more));
+      MessagePage page = new MessagePage(out, more); // the page as read now, whenever it is answered
+      if (!holdPages) return CompletableFuture.completedFuture(page);
+      CompletableFuture<MessagePage> answer = new CompletableFuture<>();
+      held.add(() -> answer.complete(page));
+      return answer;
     }
 
     @Override

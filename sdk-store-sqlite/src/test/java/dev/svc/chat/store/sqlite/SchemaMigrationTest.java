@@ -36,7 +36,7 @@ import dev.svc.chat.store.StoredState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A database of schema version 1 (the fixture v1.sql) opened by this SDK: migrated, its data kept. */
+/** A database of an older schema (the fixtures v1.sql, v4.sql) opened by this SDK: migrated, its data kept. */
 class SchemaMigrationTest {
   @TempDir File dir;
 
@@ -82,7 +82,64 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(4, userVersion(file));
+    assertEquals(5, userVersion(file));
+  }
+
+  @Test
+  void aVersion4DatabaseKeepsItsPendingSendsAndKeysThemByRoom() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    File file = provider.file("alice");
+    try (Connection c = Fixtures.connect(file)) {
+      createFrom(c, "v4.sql");
+      Statement s = c.createStatement();
+      s.executeUpdate("INSERT INTO sends VALUES ('c1', 'r1', 'alice', '[{\"type\":\"text\",\"text\":\"one\"}]', "
+          + T0 + ", 1)");
+      s.executeUpdate("INSERT INTO sends VALUES ('c2', 'r2', 'alice', '[{\"type\":\"text\",\"text\":\"two\"}]', "
+          + (T0 + 1) + ", 2)");
+      s.executeUpdate("INSERT INTO rooms (id, seq_watermark, rev_watermark, low_seq) VALUES ('r1', 2, 1, 1)");
+      for (long seq = 1; seq <= 2; seq++) {
+        Message m = message("r1", seq, seq);
+        insertMessage(c, m);
+        s.executeUpdate("UPDATE messages SET sender_id = 'bob' WHERE id = '" + m.id() + "'");
+      }
+    }
+
+    ChatStore store = provider.open("alice");
+    try {
+      StoredState state = store.load();
+      assertEquals(Collections.singletonList(message("r1", 2, 2)), state.changedAbove(),
+          "a version 4 row above the revision watermark is taken as delivered, as that store took it");
+      List<dev.svc.chat.store.StoredSend> sends = state.sends();
+      assertEquals(2, sends.size(), String.valueOf(sends));
+      assertEquals("r1", sends.get(0).roomId());
+      assertEquals("c1", sends.get(0).clientMessageId());
+      assertEquals(Collections.singletonList(MessagePart.text("one")), sends.get(0).parts());
+      assertEquals(T0, sends.get(0).createdAt());
+      assertEquals(1, sends.get(0).sequence());
+      assertEquals("r2", sends.get(1).roomId());
+      assertEquals(Collections.singletonList(MessagePart.text("two")), sends.get(1).parts());
+      // keyed by room now: c1 in another room is another send, and ending one leaves the other
+      store.write(new StoreWrite().send(new dev.svc.chat.store.StoredSend("r2", "c1", "alice",
+          Collections.singletonList(MessagePart.text("three")), T0 + 2, 3)));
+      store.write(new StoreWrite().endSend("r1", "c1"));
+      List<String> left = new ArrayList<>();
+      for (dev.svc.chat.store.StoredSend send : store.load().sends()) left.add(send.roomId() + "/" + send.clientMessageId());
+      assertEquals(Arrays.asList("r2/c2", "r2/c1"), left);
+    } finally {
+      store.close();
+    }
+    assertEquals(5, userVersion(file));
+  }
+
+  @Test
+  void aMigratedVersion4SchemaIsTheSchemaOfANewDatabase() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    try (Connection c = Fixtures.connect(provider.file("old"))) {
+      createFrom(c, "v4.sql");
+    }
+    provider.open("old").close();
+    provider.open("new").close();
+    assertEquals(schema(provider.file("new")), schema(provider.file("old")));
   }
 
   @Test
@@ -103,18 +160,23 @@ class SchemaMigrationTest {
     store.write(Fixtures.batch("r", 1, 2));
     store.close();
     try (Connection c = Fixtures.connect(provider.file("alice"))) {
-      c.createStatement().execute("PRAGMA user_version = 5");
+      c.createStatement().execute("PRAGMA user_version = 6");
     }
     StoreException e = assertThrows(StoreException.class, () -> provider.open("alice"));
     assertEquals(StoreException.Kind.NEWER_SCHEMA, e.kind());
-    assertEquals(5, userVersion(provider.file("alice")), "left as it was");
+    assertEquals(6, userVersion(provider.file("alice")), "left as it was");
     provider.delete("alice");
     provider.open("alice").close();
   }
 
   static void createV1(Connection c) throws Exception {
+    createFrom(c, "v1.sql");
+  }
+
+  /** Runs a fixture's statements: a database as an older SDK made it. */
+  static void createFrom(Connection c, String fixture) throws Exception {
     String sql;
-    try (InputStream in = SchemaMigrationTest.class.getResourceAsStream("v1.sql")) {
+    try (InputStream in = SchemaMigrationTest.class.getResourceAsStream(fixture)) {
       sql = new String(readAll(in), StandardCharsets.UTF_8);
     }
     Statement s = c.createStatement();
@@ -128,7 +190,8 @@ class SchemaMigrationTest {
   }
 
   private static void insertMessage(Connection c, Message m) throws Exception {
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement p = c.prepareStatement(
+        "INSERT INTO messages (id, room_id, seq, rev, created_at, deleted, json) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
       p.setString(1, m.id());
       p.setString(2, m.roomId());
       p.setLong(3, m.seq());

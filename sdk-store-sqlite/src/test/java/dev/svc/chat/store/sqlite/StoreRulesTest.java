@@ -198,7 +198,7 @@ class StoreRulesTest {
     w.watermarks("r", 5, 3).watermarks("new", 0, 0).receipt(Receipt.of("r", "bob", "r-m4", 4, T0))
         .send(send("c3", 3)).send(send("c1", 1)).send(send("c2", 2)).writtenAt(T0 + 42);
     store.write(w);
-    store.write(new StoreWrite().endSend("c2"));
+    store.write(new StoreWrite().endSend("r", "c2"));
 
     StoredState state = store.load();
     assertEquals(T0 + 42, state.writtenAt());
