@@ -122,7 +122,7 @@ public final class RealChatClient implements ChatClient {
     credentials.listen(engine::tokenChanged); // a refresh or updateToken; connect gives its token itself
     this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), store == null ? router : store.journal, backoff,
-        wallClock, options.recoverMissedEvents(), log);
+        options.recoverMissedEvents(), log);
     this.roomList = new RoomListModel(actor, callbacks, options.unreadCap(), log);
     this.unreadFill = new UnreadFill(actor, RecoveryReads.over(rest), backoff, log);
     unreadFill.attach(roomList);

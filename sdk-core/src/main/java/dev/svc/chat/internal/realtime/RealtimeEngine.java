@@ -298,9 +298,10 @@ public final class RealtimeEngine {
     log.info("connected (connection #" + conn.id + ")");
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
     completeConnectWaiters(null);
+    StartPositions positions = handover.underway() ? conn.positions.duringHandover() : conn.positions;
     handover.newConnectionAccepted();
     queued.flush((event, json, result) -> emitWithAckInActor(event, json, result, null));
-    listener.onConnectionAccepted();
+    listener.onConnectionAccepted(positions);
   }
 
   /**
