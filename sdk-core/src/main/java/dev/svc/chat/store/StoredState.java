@@ -24,7 +24,8 @@ public final class StoredState {
    * @param changedAbove the stored messages whose {@code rev} is above their room's revision watermark (the
    *     changes applied out of order, which recovery must not deliver again)
    * @param sends the pending sends in {@link StoredSend#sequence()} order
-   * @param writtenAt when the store was last written, epoch milliseconds (0: never)
+   * @param writtenAt the service's time of the last thing the client saw when the store was last written, epoch
+   *     milliseconds by the service's clock (0: not known); a room joined meanwhile is read from it
    */
   public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
       List<StoredSend> sends, long writtenAt) {
@@ -38,7 +39,8 @@ public final class StoredState {
    * @param receipts the latest receipt per room and user
    * @param changedAbove the stored messages whose {@code rev} is above their room's revision watermark
    * @param sends the pending sends in {@link StoredSend#sequence()} order
-   * @param writtenAt when the store was last written, epoch milliseconds (0: never)
+   * @param writtenAt the service's time of the last thing the client saw when the store was last written, epoch
+   *     milliseconds by the service's clock (0: not known); a room joined meanwhile is read from it
    * @param pendingReads the user's reads not confirmed by the service, one per room
    */
   public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
@@ -87,7 +89,10 @@ public final class StoredState {
     return pendingReads;
   }
 
-  /** @return when the store was last written, epoch milliseconds; 0 when never */
+  /**
+   * @return the service's time of the last thing the client saw when the store was last written (epoch
+   *     milliseconds by the service's clock); 0 when not known
+   */
   public long writtenAt() {
     return writtenAt;
   }
