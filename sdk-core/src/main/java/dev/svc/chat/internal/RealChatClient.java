@@ -169,6 +169,16 @@ public final class RealChatClient implements ChatClient {
     credentials.update(token);
   }
 
+  /**
+   * Returns each room's recovery state and ledger, one line a room, read on the actor: a diagnostic for tests and
+   * reports (not an API: this class is internal).
+   */
+  public CompletableFuture<String> describeRecovery() {
+    final CompletableFuture<String> out = new CompletableFuture<>();
+    engine.actor().execute(() -> out.complete(recovery.describeRooms()));
+    return out;
+  }
+
   @Override
   public CompletableFuture<Void> disconnect() {
     if (closed.get()) return completed(null);
