@@ -33,6 +33,13 @@ public enum ConnectionReason {
    */
   TOKEN_EXPIRED("token_expired"),
   /**
+   * The {@link TokenRefresher} failed to refresh an expired token without refusing it (a network error, or the
+   * tenant's backend answering 5xx, 408 or 429; the cause is its error): the client stays
+   * {@link ConnectionState#RECONNECTING} and asks the refresher again after the change's
+   * {@linkplain ConnectionStateChange#retryDelayMillis() retry delay}, the reconnect backoff.
+   */
+  TOKEN_REFRESH_FAILED("token_refresh_failed"),
+  /**
    * The gateway refused the handshake with another 4xx-class service error (see the cause's code); there is no
    * automatic reconnect.
    */

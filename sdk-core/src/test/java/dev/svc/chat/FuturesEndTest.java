@@ -1,5 +1,6 @@
 package dev.svc.chat;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -123,8 +124,20 @@ class FuturesEndTest {
     gateway.onConnect = auth -> EXPIRED;
     CompletableFuture<Void> connecting = client.connect("alice", "old-jwt");
     events.awaitState(ConnectionState.RECONNECTING);
+    // a transient failure: the client keeps trying (RECONNECTING), and the connect ends as for a lost attempt
     nextToken.completeExceptionally(new IllegalStateException("the backend is down"));
-    Await.failure(connecting, ApiException.class);
+    Await.failure(connecting, TransportException.class);
+  }
+
+  @Test
+  void aConnectWaitingForATokenRefreshThatIsRefusedEnds() throws Exception {
+    client();
+    EventRecorder events = EventRecorder.attach(client);
+    gateway.onConnect = auth -> EXPIRED;
+    CompletableFuture<Void> connecting = client.connect("alice", "old-jwt");
+    events.awaitState(ConnectionState.RECONNECTING);
+    nextToken.completeExceptionally(new ApiException(401, "unauthorized", "signed out"));
+    assertEquals("token_expired", Await.failure(connecting, ApiException.class).code());
   }
 
   @Test

@@ -93,6 +93,29 @@ class InternalFuturesTest {
   }
 
   @Test
+  void aHandlerMayBlockOnAFutureOfItsOwnClientWhoseTokenMustBeRefreshed() throws Exception {
+    // the handler holds the app's (one) callback thread while its call waits for a refresh: the app's
+    // TokenRefresher must then run elsewhere, or the call waits behind the handler that waits for it
+    GatewaySession session = connect(SvcOptions.builder(gateway.apiUrl()).callbackExecutor(callbacks)
+        .tokenRefresher(() -> CompletableFuture.completedFuture("fresh-jwt")));
+    CompletableFuture<Integer> seen = new CompletableFuture<>();
+    client.on(EventType.NEW_MESSAGE, m -> {
+      try {
+        seen.complete(client.getMessages(m.roomId()).get(10, TimeUnit.SECONDS).messages().size());
+      } catch (Exception e) {
+        seen.completeExceptionally(e);
+      }
+    });
+    gateway.enqueueRest(json(401, "{\"error\":{\"code\":\"token_expired\",\"message\":\"the token expired\"}}"));
+    gateway.enqueueRest(json(200, "{\"messages\":[" + Frames.messageJson("m1", "r1", 1, "hello") + "],"
+        + "\"hasMore\":false}"));
+    session.send(Frames.newMessage("m1", "r1", 1, "hello"));
+    assertEquals(1, Await.value(seen));
+    assertEquals("Bearer good-jwt", gateway.takeRest().getHeader("Authorization"));
+    assertEquals("Bearer fresh-jwt", gateway.takeRest().getHeader("Authorization"));
+  }
+
+  @Test
   void aStateHandlerMayBlockOnAFutureOfItsOwnClient() throws Exception {
     // state changes run on the lane ahead, as a task of their own: a wait there is seen as a wait behind itself too
     client = Svc.init(SvcOptions.builder(gateway.apiUrl()).callbackExecutor(callbacks).recoverMissedEvents(false)

@@ -82,7 +82,7 @@ class RefusalMatrixTest {
 
   private static CompletableFuture<String> failed() {
     CompletableFuture<String> f = new CompletableFuture<>();
-    f.completeExceptionally(new IllegalStateException("signed out of the backend"));
+    f.completeExceptionally(new ApiException(401, "unauthorized", "signed out of the backend")); // a refusal
     return f;
   }
 
@@ -282,6 +282,82 @@ class RefusalMatrixTest {
     time.advance(TEN_MINUTES);
     assertNull(gateway.pollSession(QUIET_MILLIS), "a handshake after the refusal"); // load can only hide a bug here
     assertEquals(1, refreshes.get());
+  }
+
+  /**
+   * A refresher that fails for a while (the tenant's backend is down: a network error, or a 5xx answer) has not
+   * refused the user: the client stays RECONNECTING, says why and when it asks again, asks again after the
+   * capped reconnect backoff, and connects with the token the refresher gives once the backend is back.
+   */
+  @Test
+  void aRefreshThatFailsOnTheNetworkOrWithA5xxIsRetriedWithBackoffWhileReconnecting() throws Exception {
+    List<Throwable> outages = Arrays.asList(new TransportException("the backend is unreachable"),
+        new java.io.IOException("connection reset"), new ApiException(503, "unavailable", "try again later"));
+    for (Throwable outage : outages) {
+      AtomicInteger calls = new AtomicInteger();
+      ChatClient c = client(true, token -> {
+        if (calls.incrementAndGet() <= 2) { // down for two attempts, then back
+          CompletableFuture<String> f = new CompletableFuture<>();
+          f.completeExceptionally(outage);
+          return f;
+        }
+        return CompletableFuture.completedFuture(token + "-fresh");
+      }, "jwt-g");
+      EventRecorder events = EventRecorder.attach(c);
+      CompletableFuture<Void> connected = c.connect("alice", "jwt-g");
+      GatewaySession session = gateway.nextSession();
+      session.awaitConnect();
+      Await.value(connected);
+      events.awaitState(ConnectionState.CONNECTED);
+      session.send("42[\"session-expired\",{\"code\":\"token_expired\"}]");
+      session.send("41");
+      assertEquals("token_expired", events.assertNextState(ConnectionState.RECONNECTING).reason().code());
+      for (int attempt = 1; attempt <= 2; attempt++) {
+        ConnectionStateChange failed = events.assertNextState(ConnectionState.RECONNECTING);
+        assertEquals("token_refresh_failed", failed.reason().code(), outage + ": " + failed);
+        assertEquals(outage.getClass(), failed.cause().getClass(), failed.toString());
+        long delay = failed.retryDelayMillis();
+        assertTrue(delay >= 0 && delay <= 30_000, "delay " + delay);
+        assertEquals(attempt, calls.get());
+        long due = time.nowMillis() + delay;
+        Await.until("the refresh's retry is armed", () -> time.hasTaskDueAt(due));
+        time.advance(delay);
+      }
+      assertEquals("{\"token\":\"jwt-g-fresh\"}", gateway.nextSession().awaitConnect());
+      events.assertNextState(ConnectionState.CONNECTED);
+      assertEquals(3, calls.get());
+      c.close();
+    }
+  }
+
+  @Test
+  void reconnectNowAsksAgainAtOnceForARefreshThatFailed() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    ChatClient c = client(true, token -> {
+      CompletableFuture<String> f = new CompletableFuture<>();
+      if (calls.incrementAndGet() == 1) {
+        f.completeExceptionally(new TransportException("the backend is unreachable"));
+      } else {
+        f.complete(token + "-fresh");
+      }
+      return f;
+    }, "jwt-g");
+    EventRecorder events = EventRecorder.attach(c);
+    Await.value(c.connect("alice", "jwt-g"));
+    GatewaySession session = gateway.nextSession();
+    events.awaitState(ConnectionState.CONNECTED);
+    session.send("42[\"session-expired\",{\"code\":\"token_expired\"}]");
+    session.send("41");
+    ConnectionStateChange failed = events.awaitState(ConnectionState.RECONNECTING);
+    while (failed.reason() != ConnectionReason.TOKEN_REFRESH_FAILED) {
+      failed = events.awaitState(ConnectionState.RECONNECTING);
+    }
+    long due = time.nowMillis() + failed.retryDelayMillis();
+    Await.until("the refresh's retry is armed", () -> time.hasTaskDueAt(due));
+    c.reconnectNow(); // the network is back (Android's NetworkCallback): no need to wait out the backoff
+    assertEquals("{\"token\":\"jwt-g-fresh\"}", gateway.nextSession().awaitConnect());
+    events.awaitState(ConnectionState.CONNECTED);
+    assertEquals(2, calls.get());
   }
 
   /**

@@ -157,7 +157,8 @@ class RefusalsEndToEndTest {
     clock.advance(Duration.ofMinutes(2));
     ChatClient c = client(() -> {
       CompletableFuture<String> f = new CompletableFuture<>();
-      f.completeExceptionally(new IllegalStateException("signed out of the backend"));
+      // a refusal (TokenRefresher's rule): any other failure would be retried after the backoff
+      f.completeExceptionally(new ApiException(401, "unauthorized", "signed out of the backend"));
       return f;
     });
     RecordingHandler<ConnectionStateChange> states = states(c);

@@ -73,6 +73,7 @@ final class EventRouter implements EngineListener, DeliverySink {
     outbox.onConnectionState(change.current());
     ConnectionState now = change.current();
     if (now == ConnectionState.RECONNECTING && change.reason() != ConnectionReason.TOKEN_EXPIRED) {
+      // a lost connection, or a refresh that failed (TOKEN_REFRESH_FAILED): no fresh token is untried now
       tokenExpiry.onConnectionLost();
     }
     if (now == ConnectionState.RECONNECTING || now == ConnectionState.DISCONNECTED) {

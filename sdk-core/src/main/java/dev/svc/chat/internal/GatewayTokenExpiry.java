@@ -1,6 +1,7 @@
 package dev.svc.chat.internal;
 
 import dev.svc.chat.internal.auth.Credentials;
+import dev.svc.chat.internal.auth.RefreshFailures;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Log;
 import java.util.function.BooleanSupplier;
@@ -15,8 +16,10 @@ import dev.svc.chat.internal.realtime.RealtimeEngine;
  * fresh token whose handshake was cut, or failed, before the gateway refused it has waited out an outage and
  * may have expired for real: it is refreshed again (each such round costs a failed attempt, so the reconnect
  * backoff paces it). The fresh token reaches the engine as every new token does, through
- * {@link Credentials.Listener#tokenChanged}. Without a refresher, or when the refresh fails, the engine is
- * told and stays DISCONNECTED. Runs on the actor.
+ * {@link Credentials.Listener#tokenChanged}. A refresh that failed transiently (see {@link RefreshFailures})
+ * is asked for again by the engine after its backoff; a failure reported as RECONNECTING that way also clears
+ * {@link #freshTokenUntried} (through {@link #onConnectionLost}), since no fresh token came. Without a
+ * refresher, or when the refresh is refused, the engine is told and stays DISCONNECTED. Runs on the actor.
  */
 final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
   private final Credentials credentials;
@@ -49,12 +52,12 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
   @Override
   public void onGatewayTokenExpired() {
     if (!credentials.refreshes() || !wantsConnection.getAsBoolean()) {
-      engine.refreshFailed(new ChatStateException("the session token expired"));
+      engine.refreshRefused(new ChatStateException("the session token expired"));
       return;
     }
     if (freshTokenUntried) {
       log.warn("the gateway refused a freshly refreshed token as expired; not refreshing again", null);
-      engine.refreshFailed(new ChatStateException("the gateway refused a freshly refreshed token as expired"));
+      engine.refreshRefused(new ChatStateException("the gateway refused a freshly refreshed token as expired"));
       return;
     }
     freshTokenUntried = true;
@@ -62,10 +65,15 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
     final String expired = engine.tokenInActor();
     credentials.refresh(expired).whenComplete((fresh, error) -> {
       if (error != null) {
-        engine.refreshFailed(CallbackExecutor.unwrap(error));
+        Throwable cause = CallbackExecutor.unwrap(error);
+        if (RefreshFailures.isRefusal(cause)) {
+          engine.refreshRefused(cause);
+        } else {
+          engine.refreshFailed(cause); // the backend may answer again: asked after the backoff
+        }
       } else if (fresh.equals(expired)) {
         // no change reaches the engine: connecting again with the refused token would only be refused again
-        engine.refreshFailed(new ChatStateException("the TokenRefresher answered with the expired token"));
+        engine.refreshRefused(new ChatStateException("the TokenRefresher answered with the expired token"));
       } // else the credentials' listener brought the fresh token to the engine (or it had it already)
     });
   }

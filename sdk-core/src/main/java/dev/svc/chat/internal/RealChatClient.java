@@ -118,7 +118,7 @@ public final class RealChatClient implements ChatClient {
         backoff, options.ackTimeoutMillis(), options.tokenRefresher() != null, GatewayEvents.STANDARD, undelivered,
         router, log);
     this.joinedRoom = new JoinedRoom(engine, log);
-    this.credentials = new Credentials(options.tokenRefresher(), callbacks, log);
+    this.credentials = new Credentials(options.tokenRefresher(), ClientThreads.refreshes(), log);
     credentials.listen(engine::tokenChanged); // a refresh or updateToken; connect gives its token itself
     this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), store == null ? router : store.journal, backoff,

@@ -21,7 +21,8 @@ enum ConnectionVerdict {
       case CONNECTED:
         return READY;
       case RECONNECTING:
-        // an expired token being refreshed by the client is not "offline": it is invisible to the app
+        // an expired token being refreshed by the client is not "offline": it is invisible to the app; a refresh
+        // that failed for now (TOKEN_REFRESH_FAILED: the backend is unreachable) is, and the client asks again
         return change.reason() != ConnectionReason.TOKEN_EXPIRED
             && (status == SessionStatus.READY || status == SessionStatus.LOADING) ? OFFLINE : NONE;
       case DISCONNECTED:
@@ -38,8 +39,8 @@ enum ConnectionVerdict {
       return change.cause() != null ? change.cause()
           : new ApiException(401, "unauthorized", "the session token was refused");
     }
-    // the client refreshed once already (through the manager) and the fresh token was refused as expired
-    // too, or could not be fetched: the clocks disagree; retrying would loop
+    // the refresh (through the manager) was refused, or the fresh token was refused as expired too (the clocks
+    // disagree; retrying would loop); a refresh that failed for now keeps the client RECONNECTING instead
     return new ApiException(401, "token_expired", "the service refused a freshly fetched token as expired");
   }
 }

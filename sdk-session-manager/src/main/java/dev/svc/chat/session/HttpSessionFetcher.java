@@ -52,8 +52,11 @@ final class HttpSessionFetcher implements SessionFetcher {
       public void onResponse(Call call, Response response) {
         try (ResponseBody body = response.body()) {
           if (!response.isSuccessful()) {
-            result.completeExceptionally(new ApiException(response.code(), "unauthorized",
-                "not signed in: the session route answered " + response.code()));
+            int status = response.code();
+            boolean outage = status >= 500 || status == 408 || status == 429; // retried by the manager
+            result.completeExceptionally(outage
+                ? new ApiException(status, "http_" + status, "the session route failed: it answered " + status)
+                : new ApiException(status, "unauthorized", "not signed in: the session route answered " + status));
             return;
           }
           result.complete(read(body));

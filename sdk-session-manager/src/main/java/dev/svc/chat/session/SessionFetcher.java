@@ -6,9 +6,11 @@ import okhttp3.OkHttpClient;
 
 /**
  * Fetches the current session: the JS SDK's {@code fetchSession}. Implementations fail the future with an
- * {@link dev.svc.chat.ApiException} when the tenant route answered non-2xx (not signed in: the manager goes
- * to {@link SessionStatus#ERROR} without retrying), and with a {@link dev.svc.chat.TransportException} (or
- * any other exception) on network failures (the manager goes {@link SessionStatus#OFFLINE} and retries).
+ * {@link dev.svc.chat.ApiException} of the route's status when the tenant route answered non-2xx: a 4xx other
+ * than 408 and 429 means not signed in (the manager goes to {@link SessionStatus#ERROR} without retrying), a
+ * 5xx, 408 or 429 that the tenant's backend failed for now (retried). On network failures they fail it with a
+ * {@link dev.svc.chat.TransportException} (or an {@link java.io.IOException}): the manager goes
+ * {@link SessionStatus#OFFLINE} (unless the client is still connected) and retries with backoff.
  */
 public interface SessionFetcher {
   /**

@@ -5,19 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
-import dev.svc.chat.ApiException;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatLogger;
-import dev.svc.chat.ChatStateException;
-import dev.svc.chat.ConnectionState;
-import dev.svc.chat.ConnectionStateChange;
-import dev.svc.chat.LogLevel;
 import org.jspecify.annotations.Nullable;
 import dev.svc.chat.SerialExecutor;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TokenRefresher;
-import dev.svc.chat.TransportException;
 import okhttp3.OkHttpClient;
 
 /**
@@ -38,39 +32,21 @@ public final class SessionManager {
   /** The default refresh lead time: 5 minutes before the token expires. */
   public static final long DEFAULT_REFRESH_LEAD_MILLIS = 5 * 60 * 1000;
 
-  private final SessionFetcher fetcher;
   private final SessionScheduler scheduler;
   private final boolean ownsScheduler;
   private final SerialExecutor callbacks;
-  private final SessionLog log;
-
-  // guarded by this
-  private final StatusBoard board;
-  private final RefreshTimer timer;
   private final SessionClient client;
-  private @Nullable Session session;
-  private boolean started;
-  private boolean closed;
-  /**
-   * Bumped by start, stop and error: a timer or a connect answer of an earlier run is ignored. A fetch is not
-   * tied to a run: it serves whichever run is started when it completes, and connects nothing when none is.
-   */
-  private int generation;
-  private @Nullable CompletableFuture<String> refreshInFlight;
-  /** The run that called connect: later sessions of that run are refreshes, given by updateToken. */
-  private int connectedRun = -1;
+  private final SessionLifecycle lifecycle;
 
   private SessionManager(Builder b) {
-    this.fetcher = b.fetcher;
     this.ownsScheduler = b.scheduler == null;
     this.scheduler = b.scheduler != null ? b.scheduler : new SystemSessionScheduler();
-    this.log = new SessionLog(b.logger);
     this.callbacks = b.callbackExecutor != null ? SerialExecutor.on(b.callbackExecutor, b.logger)
         : SerialExecutor.ownThread("svc-session-callbacks", b.logger);
-    this.board = new StatusBoard(b.listener, callbacks);
     this.client = new SessionClient(b.clientFactory, b.logger, b.callbackExecutor, b.outboxDirectory, b.okHttpClient,
         b.clientOptions);
-    this.timer = new RefreshTimer(scheduler, new RefreshPolicy(b.refreshLeadMillis), this::onTimer);
+    this.lifecycle = new SessionLifecycle(b.fetcher, scheduler, b.refreshLeadMillis,
+        new StatusBoard(b.listener, callbacks), client, new SessionLog(b.logger));
   }
 
   /**
@@ -101,8 +77,8 @@ public final class SessionManager {
    *
    * @return an immutable snapshot
    */
-  public synchronized SessionState state() {
-    return board.snapshot(client.get(), session);
+  public SessionState state() {
+    return lifecycle.state();
   }
 
   /**
@@ -113,20 +89,7 @@ public final class SessionManager {
    * @throws IllegalStateException after {@link #close()}
    */
   public void start() {
-    boolean fetch;
-    synchronized (this) {
-      if (closed) throw new IllegalStateException("the session manager is closed");
-      if (started) return;
-      started = true;
-      generation++;
-      timer.resetRetries();
-      setStatus(SessionStatus.LOADING, null);
-      Session s = session;
-      fetch = s == null || client.get() == null || timer.tooCloseToExpiry(s);
-      if (!fetch) connect(s);
-    }
-    client.drain();
-    if (fetch) refresh();
+    lifecycle.start();
   }
 
   /**
@@ -136,29 +99,15 @@ public final class SessionManager {
    * The client is left disconnected even when a fetch or a connect completes on another thread meanwhile.
    */
   public void stop() {
-    synchronized (this) {
-      if (!started) {
-        if (board.status() == SessionStatus.ERROR) setStatus(SessionStatus.IDLE, null);
-        return;
-      }
-      started = false;
-      generation++;
-      timer.cancel();
-      setStatus(SessionStatus.IDLE, null);
-      client.disconnect();
-    }
-    client.drain();
+    lifecycle.stop();
   }
 
   /**
    * Stops, closes the client and releases the manager's threads. A closed manager cannot start again.
    */
   public void close() {
-    stop();
-    synchronized (this) {
-      if (closed) return;
-      closed = true;
-    }
+    lifecycle.stop();
+    if (!lifecycle.close()) return;
     client.close();
     if (ownsScheduler) scheduler.shutdown();
     callbacks.shutdown();
@@ -169,9 +118,8 @@ public final class SessionManager {
    * {@code NetworkCallback.onLost}). A started manager goes {@link SessionStatus#OFFLINE} at once rather than
    * when the connection times out; the client keeps its own reconnect schedule. Does nothing when stopped.
    */
-  public synchronized void networkLost() {
-    if (!started || board.status() == SessionStatus.OFFLINE) return;
-    setStatus(SessionStatus.OFFLINE, new TransportException("the device has no network"));
+  public void networkLost() {
+    lifecycle.networkLost();
   }
 
   /**
@@ -182,20 +130,7 @@ public final class SessionManager {
    * Does nothing when stopped.
    */
   public void networkAvailable() {
-    boolean fetchNow;
-    synchronized (this) {
-      if (!started) return;
-      ChatClient c = client.get();
-      if (board.status() == SessionStatus.OFFLINE && c != null && c.state() == ConnectionState.CONNECTED) {
-        onConnected();
-        return;
-      }
-      fetchNow = timer.waitingToRetry() && refreshInFlight == null;
-      if (fetchNow) timer.cancel();
-      client.reconnectNow();
-    }
-    if (fetchNow) refresh();
-    client.drain();
+    lifecycle.networkAvailable();
   }
 
   /**
@@ -206,157 +141,7 @@ public final class SessionManager {
    * @return a future of the new token; failed when stopped, not signed in, or the network failed
    */
   public CompletableFuture<String> refresh() {
-    final CompletableFuture<String> result;
-    synchronized (this) {
-      if (!started) {
-        CompletableFuture<String> f = new CompletableFuture<>();
-        f.completeExceptionally(new ChatStateException("the session manager is not started"));
-        return f;
-      }
-      if (refreshInFlight != null) return refreshInFlight;
-      result = new CompletableFuture<>();
-      refreshInFlight = result;
-      timer.cancel();
-    }
-    SessionLog.fetch(fetcher).whenComplete((s, e) -> {
-      onFetched(result, s, e);
-      client.drain();
-    });
-    return result;
-  }
-
-  private void onTimer(int g) {
-    synchronized (this) {
-      if (g != generation || !started) return;
-      timer.fired();
-    }
-    refresh();
-  }
-
-  /** A fetch completed: answers the refresh's future, without the lock (its dependents are the client's). */
-  private void onFetched(CompletableFuture<String> result, @Nullable Session s, @Nullable Throwable e) {
-    Throwable failure = applyFetched(result, s, SessionLog.cause(e));
-    if (failure == null) {
-      result.complete(s.token());
-    } else {
-      result.completeExceptionally(failure);
-    }
-  }
-
-  /**
-   * Keeps the fetched session and, if a run is started, connects with it (the run's first session) or hands
-   * its token to the client (a refresh). Returns why the fetch failed the refresh, or null.
-   */
-  private synchronized @Nullable Throwable applyFetched(CompletableFuture<String> result, @Nullable Session s,
-      @Nullable Throwable e) {
-    if (refreshInFlight == result) refreshInFlight = null;
-    if (e == null && s == null) e = new IllegalStateException("the session fetcher gave no session");
-    if (e == null) e = s.cannotFollow(session);
-    if (!started) {
-      // stopped meanwhile: keep a good session for the next start(); connect nothing
-      if (e == null && client.get() != null) session = s;
-      return new ChatStateException("the session manager was stopped");
-    }
-    if (e == null && client.get() == null) {
-      try {
-        client.create(s.apiUrl(), this::refresh, this::onClientState);
-      } catch (RuntimeException bad) {
-        e = bad;
-      }
-    }
-    if (e != null) {
-      if (e instanceof ApiException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
-        fail(e); // not signed in, or an answer no retry will fix
-      } else {
-        retryLater(e);
-      }
-      return e;
-    }
-    session = s;
-    if (connectedRun == generation) {
-      client.updateToken(s); // a refresh: the client's credentials take it; connect only starts a run
-      scheduleRefresh(); // for the new token; the client follows its connection by itself
-    } else {
-      connect(s);
-    }
-    return null;
-  }
-
-  // ---------------------------------------------------------------- guarded by this
-
-  /** Queues the connect with {@code s}'s token; its answer counts only for this run and this session. */
-  private void connect(final Session s) {
-    final int g = generation;
-    connectedRun = g;
-    client.connect(s, e -> onConnectResult(g, s, SessionLog.cause(e)));
-  }
-
-  private synchronized void onConnectResult(int g, Session s, @Nullable Throwable e) {
-    if (g != generation || !started || s != session) return;
-    if (e == null) {
-      onConnected();
-    } else if (e instanceof ApiException && !((ApiException) e).isTokenExpired()) {
-      fail(e); // unauthorized: an invalid token is not retried
-    } else if (!(e instanceof ApiException) && !(e instanceof ChatStateException)) {
-      // the network: the client keeps reconnecting by itself; keep the refresh timer for this token
-      if (board.status() != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
-      scheduleRefresh();
-    }
-    // token_expired is handled by the client, which asks refresh() through its TokenRefresher
-  }
-
-  private void onConnected() {
-    timer.resetRetries();
-    if (board.status() != SessionStatus.READY) setStatus(SessionStatus.READY, null);
-    scheduleRefresh();
-  }
-
-  /** Follows the client's connection (reported on the client's callback executor). */
-  private synchronized void onClientState(ConnectionStateChange change) {
-    if (!started) return;
-    switch (ConnectionVerdict.of(change, board.status())) {
-      case READY:
-        onConnected();
-        break;
-      case OFFLINE:
-        setStatus(SessionStatus.OFFLINE, change.cause());
-        break;
-      case FAILED:
-        fail(ConnectionVerdict.failure(change));
-        break;
-      default:
-        break;
-    }
-  }
-
-  private void scheduleRefresh() {
-    Session s = session;
-    if (s == null || refreshInFlight != null) return;
-    long delay = timer.refreshBeforeExpiry(s, generation);
-    if (delay >= 0) log.log(LogLevel.DEBUG, "refreshing the session token in " + delay + " ms", null);
-  }
-
-  private void retryLater(Throwable e) {
-    ChatClient c = client.get();
-    boolean connected = c != null && c.state() == ConnectionState.CONNECTED;
-    if (!connected && board.status() != SessionStatus.OFFLINE) setStatus(SessionStatus.OFFLINE, e);
-    long delay = timer.retryLater(session, generation);
-    log.log(LogLevel.INFO, "fetching the session failed (" + e.getClass().getSimpleName() + "); retrying in " + delay
-        + " ms", null);
-  }
-
-  /** Goes ERROR and disconnects; the caller drains the client's calls once it let go of the lock. */
-  private void fail(Throwable e) {
-    log.log(LogLevel.WARN, "the session failed: " + e.getMessage(), null);
-    started = false;
-    generation++;
-    timer.cancel();
-    setStatus(SessionStatus.ERROR, e);
-    client.disconnect();
-  }
-
-  private void setStatus(SessionStatus next, @Nullable Throwable cause) {
-    board.set(next, cause, client.get(), session);
+    return lifecycle.refresh();
   }
 
   /** Creates the client from options the manager prepared (with its token refresher); tests pass fakes. */

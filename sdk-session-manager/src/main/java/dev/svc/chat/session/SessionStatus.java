@@ -6,9 +6,9 @@ package dev.svc.chat.session;
  * <pre>
  * IDLE    --start()------------------------------------------&gt; LOADING
  * LOADING --session fetched and client connected-------------&gt; READY
- * LOADING --network failure (fetch or connect)---------------&gt; OFFLINE (retries by itself)
+ * LOADING --network failure, route 5xx/408/429, or connect----&gt; OFFLINE (retries by itself)
  * LOADING --route answered non-2xx, or token unauthorized----&gt; ERROR
- * READY   --connection lost (client reconnecting)------------&gt; OFFLINE
+ * READY   --connection lost, or its token refresh failed-----&gt; OFFLINE (the client reconnecting)
  * READY   --networkLost() (LOADING too)----------------------&gt; OFFLINE
  * READY   --refresh: route answered non-2xx, user changed----&gt; ERROR (client disconnected)
  * OFFLINE --network back: fetched and connected--------------&gt; READY
@@ -27,7 +27,10 @@ public enum SessionStatus {
   LOADING,
   /** Connected: the state's client is usable. */
   READY,
-  /** The network failed: retrying with backoff, back to {@link #READY} by itself. */
+  /**
+   * The network or the tenant's backend failed (a session fetch, or the client's connection): retrying with
+   * backoff, back to {@link #READY} by itself.
+   */
   OFFLINE,
   /** Not signed in, or the token was refused as invalid: no retry until {@code start()} is called again. */
   ERROR

@@ -4,10 +4,13 @@
  * when the service says it expired, and follows the network. Start with
  * {@link dev.svc.chat.session.SessionManager#create}.
  *
- * <p>Inside the manager: {@code StatusBoard} (status and listener), {@code RefreshTimer} (the refresh before expiry
- * and the fetch retries), {@code SessionClient} (the client and the ordered calls on it) and
- * {@code ConnectionVerdict} (what the client's connection means for the status), all under the manager's lock;
- * calls on the client run outside it, in the order they were decided.
+ * <p>Inside the manager: {@code SessionManager} holds the public methods and options, {@code SessionLifecycle}
+ * what they do (the runs, the session held, the fetches and what a fetched session does), whose lock is "the
+ * manager's lock"; under it {@code StatusBoard} (status and listener), {@code RefreshTimer} (the refresh before
+ * expiry and the fetch retries), {@code SessionClient} (the client and the ordered calls on it),
+ * {@code ConnectionVerdict} (what the client's connection means for the status) and {@code FetchFailures} (a
+ * failed fetch: the end of the session, or an outage retried). Calls on the client run outside the lock, in
+ * the order they were decided.
  */
 @NullMarked
 package dev.svc.chat.session;

@@ -172,6 +172,33 @@ class SessionManagerTest {
   }
 
   @Test
+  void aTenantRouteAnswering503IsRetried() throws Exception {
+    try (MockWebServer route = new MockWebServer()) {
+      route.enqueue(new MockResponse().setResponseCode(503).setBody("upstream unavailable"));
+      route.enqueue(new MockResponse().setHeader("Content-Type", "application/json").setBody("{\"token\":\"jwt-9\","
+          + "\"apiUrl\":\"http://127.0.0.1:1/v1\",\"chatUserId\":\"alice\",\"expiresAt\":"
+          + (time.nowMillis() + 60 * MINUTE) + "}"));
+      route.start();
+      OkHttpClient http = new OkHttpClient();
+      try {
+        manager(SessionFetcher.http(route.url("/api/chat/session").toString(), http)).start();
+        Await.until("the route's answer", () -> manager.state().status() != SessionStatus.LOADING);
+        assertEquals(SessionStatus.OFFLINE, manager.state().status());
+        ApiException error = (ApiException) manager.state().error();
+        assertEquals(503, error.status());
+        assertEquals("http_503", error.code());
+        time.advance(1_000);
+        Await.until("the retry's answer", () -> manager.state().status() == SessionStatus.READY);
+        assertEquals(2, route.getRequestCount());
+        assertEquals(List.of("jwt-9"), clients.get(0).tokens);
+      } finally {
+        http.dispatcher().executorService().shutdown();
+        http.connectionPool().evictAll();
+      }
+    }
+  }
+
+  @Test
   void theDefaultFetcherReadsTheSessionWithTheAppsCookies() throws Exception {
     try (MockWebServer route = new MockWebServer()) {
       route.enqueue(new MockResponse().setBody("{\"token\":\"jwt-x\",\"apiUrl\":\"http://127.0.0.1:9/v1\","
@@ -325,6 +352,63 @@ class SessionManagerTest {
     time.advance(1_000);
     assertEquals(3, fetches.get());
     assertEquals(List.of("jwt-1", "jwt-3"), clients.get(0).tokens);
+  }
+
+  @Test
+  void aSessionRouteFailingWith5xxIsRetriedWithBackoffNotAnError() {
+    // the tenant's backend is down for a moment (502, 503, 504; 408 and 429 too): the user is still signed in
+    answers.add(new ApiException(503, "http_503", "the session route answered 503"));
+    answers.add(new ApiException(429, "http_429", "the session route answered 429"));
+    manager(fetcher()).start();
+    assertEquals(List.of(SessionStatus.LOADING, SessionStatus.OFFLINE), statuses);
+    assertEquals(503, ((ApiException) manager.state().error()).status());
+    time.advance(1_000); // 1 s, then 2 s
+    assertEquals(2, fetches.get());
+    assertEquals(SessionStatus.OFFLINE, manager.state().status());
+    time.advance(2_000);
+    assertEquals(3, fetches.get());
+    assertEquals(List.of(SessionStatus.LOADING, SessionStatus.OFFLINE, SessionStatus.READY), statuses);
+
+    // a refresh the backend fails while connected: still READY, retried, never ERROR
+    answers.add(new ApiException(500, "http_500", "the session route answered 500"));
+    time.advance(55 * MINUTE);
+    assertEquals(4, fetches.get());
+    assertEquals(SessionStatus.READY, manager.state().status(), "the connection still works");
+    time.advance(1_000);
+    assertEquals(5, fetches.get());
+    assertEquals(List.of("jwt-3", "jwt-5"), clients.get(0).tokens);
+    assertEquals(0, clients.get(0).disconnects);
+  }
+
+  @Test
+  void theClientsRefreshFailingOnTheNetworkIsOfflineNotAnError() throws Exception {
+    manager(fetcher()).start();
+    FakeChatClient client = clients.get(0);
+    // the gateway said the token expired; the client asks the manager, whose fetch fails on the network
+    client.setState(ConnectionState.RECONNECTING, "token_expired");
+    answers.add(new TransportException("no route to host"));
+    CompletableFuture<String> refresh = client.options.tokenRefresher().refreshToken();
+    assertTrue(refresh.isCompletedExceptionally());
+    // the client reports the failed refresh and asks again after its backoff, RECONNECTING
+    client.setState(ConnectionState.RECONNECTING, "token_refresh_failed");
+    assertEquals(SessionStatus.OFFLINE, manager.state().status());
+    time.advance(1_000); // the manager's own retry
+    assertEquals(3, fetches.get());
+    assertEquals(List.of("jwt-1", "jwt-3"), client.tokens);
+    client.setState(ConnectionState.CONNECTED, "connected");
+    assertEquals(SessionStatus.READY, manager.state().status());
+    assertEquals(0, client.disconnects);
+  }
+
+  @Test
+  void aSessionRouteAnswering403IsAnError() {
+    manager(fetcher()).start();
+    answers.add(new ApiException(403, "unauthorized", "the session route answered 403"));
+    time.advance(55 * MINUTE);
+    assertEquals(SessionStatus.ERROR, manager.state().status());
+    assertEquals(1, clients.get(0).disconnects);
+    time.advance(24 * 60 * MINUTE);
+    assertEquals(2, fetches.get(), "no retry");
   }
 
   @Test

@@ -1,11 +1,12 @@
 package dev.svc.chat.internal.auth;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.svc.chat.ChatStateException;
 import dev.svc.chat.TokenRefresher;
-import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.util.Log;
 
@@ -25,6 +26,10 @@ import dev.svc.chat.internal.util.Log;
  *
  * <p>Thread-safe. The listener (and a sign-in's connect) is called under this object's lock, in the order of
  * the changes, so it must only post (the engine posts to its actor).
+ *
+ * <p>The refresher runs on the client's own threads ({@code ClientThreads.refreshes()}), never on the app's
+ * callback executor nor the engine's actor: a handler may block on a future of its own client that waits for
+ * this refresh, and the refresher itself may block.
  */
 public final class Credentials {
   /** Follows the token. */
@@ -34,7 +39,8 @@ public final class Credentials {
   }
 
   private final TokenRefresher refresher;
-  private final CallbackExecutor callbacks;
+  /** Runs the refresher: threads of the SDK, never the app's callback executor (see the class comment). */
+  private final Executor refreshThreads;
   private final Log log;
 
   // guarded by this
@@ -44,10 +50,13 @@ public final class Credentials {
   private CompletableFuture<String> inFlight;
   private boolean closed;
 
-  /** Creates the credentials of a client; {@code refresher} is the app's, or null without one. */
-  public Credentials(TokenRefresher refresher, CallbackExecutor callbacks, Log log) {
+  /**
+   * Creates the credentials of a client; {@code refresher} is the app's, or null without one, and
+   * {@code refreshThreads} runs it.
+   */
+  public Credentials(TokenRefresher refresher, Executor refreshThreads, Log log) {
     this.refresher = refresher;
-    this.callbacks = callbacks;
+    this.refreshThreads = refreshThreads;
     this.log = log;
   }
 
@@ -113,8 +122,8 @@ public final class Credentials {
   /**
    * Returns a future of a token newer than {@code expiredToken}: the current one if it already is newer, the
    * refresh under way if there is one, else a new refresh through the {@link TokenRefresher}, run on the
-   * callback executor (never on the engine's actor or an OkHttp thread). Its answer becomes the current token
-   * before the future completes. Fails at once without a refresher, or when closed.
+   * refresh threads (never on the app's callback executor, the engine's actor or an OkHttp thread). Its answer
+   * becomes the current token before the future completes. Fails at once without a refresher, or when closed.
    */
   public CompletableFuture<String> refresh(String expiredToken) {
     final CompletableFuture<String> result;
@@ -130,17 +139,21 @@ public final class Credentials {
       inFlight = result;
     }
     log.info("the session token expired; refreshing it");
-    callbacks.execute(() -> {
-      CompletableFuture<String> fetched;
-      try {
-        fetched = refresher.refreshToken();
-        if (fetched == null) throw new NullPointerException("the TokenRefresher returned a null future");
-      } catch (RuntimeException e) {
-        finish(result, null, e);
-        return;
-      }
-      fetched.whenComplete((fresh, error) -> finish(result, fresh, error));
-    });
+    try {
+      refreshThreads.execute(() -> {
+        CompletableFuture<String> fetched;
+        try {
+          fetched = refresher.refreshToken();
+          if (fetched == null) throw new NullPointerException("the TokenRefresher returned a null future");
+        } catch (RuntimeException e) {
+          finish(result, null, e);
+          return;
+        }
+        fetched.whenComplete((fresh, error) -> finish(result, fresh, error));
+      });
+    } catch (RejectedExecutionException e) {
+      finish(result, null, e);
+    }
     return result;
   }
 
@@ -154,7 +167,7 @@ public final class Credentials {
       try {
         Inputs.sessionToken(fresh);
       } catch (RuntimeException bad) {
-        error = new IllegalStateException("the TokenRefresher gave no usable session token");
+        error = new ChatStateException("the TokenRefresher gave no usable session token"); // a refusal
       }
     }
     synchronized (this) {

@@ -17,7 +17,8 @@ public interface EngineListener {
 
   /**
    * The token expired and the engine waits, RECONNECTING, for a fresh one: the client refreshes it and calls
-   * {@link RealtimeEngine#connect}, or {@link RealtimeEngine#refreshFailed}. Only for engines that refresh.
+   * {@link RealtimeEngine#tokenChanged}, {@link RealtimeEngine#refreshFailed} (asked again after the backoff)
+   * or {@link RealtimeEngine#refreshRefused}. Only for engines that refresh.
    */
   default void onTokenExpired() {
   }

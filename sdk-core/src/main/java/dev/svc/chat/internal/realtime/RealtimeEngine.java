@@ -18,7 +18,6 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
@@ -29,8 +28,10 @@ import dev.svc.chat.transport.Transport;
  * actor. Every field is confined to the {@link Scheduler}'s thread; public methods and transport callbacks
  * only post to it. It owns the state machine of {@link ConnectionState}, reconnects with backoff, the
  * acknowledgements' registry and the handover of a token refresh; each socket's protocol (handshake,
- * heartbeat, frames) is its {@link GatewayConnection}'s, which reports typed results to it. It parses no
- * frame: the stages of the inbound path are listed in {@link InboundPipeline}.
+ * heartbeat, frames) is its {@link GatewayConnection}'s, which reports typed results to it, read by
+ * {@link ConnectionReports}. The wait for a fresh token after an expiry is {@link TokenRenewal}'s, the backoff
+ * {@link ReconnectSchedule}'s. It parses no frame: the stages of the inbound path are listed in
+ * {@link InboundPipeline}.
  */
 public final class RealtimeEngine {
   /** How long a WebSocket may take from opening to the gateway's CONNECT answer. */
@@ -42,26 +43,23 @@ public final class RealtimeEngine {
   /** The gateway's WebSocket URL: one string shared by the clients of an API URL ({@code ApiUrls}). */
   private final String socketUrl;
   private final Scheduler actor;
-  private final ReconnectPolicy reconnectPolicy;
   private final EngineListener listener;
   private final Log log;
   private final PendingAcks acks;
   private final QueuedEmits queued;
   private final InboundPipeline pipeline;
   /** The engine's side of its connections' reports. */
-  private final GatewayConnection.Owner owner = new ConnectionReports();
-  /** Whether an expired token is refreshed by the client (then the engine waits for the new token). */
-  private final boolean refreshesTokens;
+  private final GatewayConnection.Owner owner;
+  /** The backoff of reconnects (and of refreshes asked again), and its one timer. */
+  private final ReconnectSchedule reconnects;
+  /** The wait for a fresh token after the gateway said the token expired. */
+  private final TokenRenewal renewal;
 
   private ConnectionState state = ConnectionState.DISCONNECTED;
   private volatile ConnectionState publishedState = ConnectionState.DISCONNECTED;
   private String token;
   private GatewayConnection current;
   private int connectionCount;
-  private int reconnectAttempt;
-  private Scheduler.Timer reconnectTimer;
-  /** The refusal of the latest expired token, for the outcome if no fresh one comes. */
-  private ApiException expiredBy;
   private final List<CompletableFuture<Void>> connectWaiters = new ArrayList<>(1);
   /** The previous connection of a token refresh, kept delivering until the new one took over. */
   private final Handover handover;
@@ -78,14 +76,15 @@ public final class RealtimeEngine {
     this.transport = transport;
     this.socketUrl = socketUrl;
     this.actor = actor;
-    this.reconnectPolicy = reconnectPolicy;
     this.listener = listener;
     this.log = log;
     this.acks = new PendingAcks(actor, ackTimeoutMillis);
     this.queued = new QueuedEmits(actor, ackTimeoutMillis);
-    this.refreshesTokens = refreshesTokens;
+    this.reconnects = new ReconnectSchedule(reconnectPolicy, actor);
+    this.renewal = new TokenRenewal(this, reconnects, listener, refreshesTokens, log);
     this.pipeline = new InboundPipeline(decoder, undelivered, actor, listener, log);
     this.handover = new Handover(actor, acks, listener);
+    this.owner = new ConnectionReports(this, handover, renewal, listener, log);
     this.openCommands = new OpenCommands(actor);
   }
 
@@ -150,13 +149,15 @@ public final class RealtimeEngine {
     return result;
   }
 
-  /** Starts the pending reconnect attempt now, if the engine is waiting out a backoff delay. */
+  /**
+   * Starts the pending reconnect attempt now (or asks again for the refresh that failed), if the engine is
+   * waiting out a backoff delay.
+   */
   public void reconnectNow() {
     actor.execute(() -> {
-      if (state == ConnectionState.RECONNECTING && current == null && reconnectTimer != null) {
-        cancelReconnectTimer();
+      if (state == ConnectionState.RECONNECTING && current == null && reconnects.pending()) {
         log.info("reconnecting now, as asked");
-        open();
+        reconnects.runNow();
       }
     });
   }
@@ -254,7 +255,7 @@ public final class RealtimeEngine {
     }
     connectWaiters.add(result);
     if (sameToken && current != null && !current.accepted) return; // the attempt under way will answer
-    cancelReconnectTimer();
+    reconnects.cancel();
     GatewayConnection old = current;
     if (old != null) {
       // a refresh: the old handshake carried the old token, so start over on a new socket. Make before
@@ -266,7 +267,7 @@ public final class RealtimeEngine {
       } // else the old connection stays open: its pending acknowledgements still arrive through the handover
     }
     if (state == ConnectionState.DISCONNECTED) {
-      reconnectAttempt = 0;
+      reconnects.reset();
       setState(ConnectionState.CONNECTING, ConnectionReason.CONNECT, null, 0, -1);
     } // else a new token while connected or reconnecting: invisible to the app, the state stays
     open();
@@ -291,52 +292,53 @@ public final class RealtimeEngine {
     return pipeline.queuedFrames();
   }
 
+  /** Returns whether {@code conn} is the current connection (not a stale or a handover's old one); actor. */
+  boolean isCurrent(GatewayConnection conn) {
+    return conn == current;
+  }
+
   void onAccepted(GatewayConnection conn) {
     if (conn.accepted) return;
     conn.accepted = true;
     conn.handshakeDone();
     log.info("connected (connection #" + conn.id + ")");
-    setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnectAttempt, -1);
-    completeConnectWaiters(null);
+    setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnects.attempt(), -1);
+    answerConnectWaiters(null);
     StartPositions positions = handover.underway() ? conn.positions.duringHandover() : conn.positions;
     handover.newConnectionAccepted();
     queued.flush((event, json, result) -> emitWithAckInActor(event, json, result, null));
     listener.onConnectionAccepted(positions);
   }
 
+  /** The client cannot have a fresh token for the expired one (refused, or no refresher): stay DISCONNECTED. */
+  public void refreshRefused(final Throwable error) {
+    actor.execute(() -> renewal.refused(error));
+  }
+
+  /** The refresh of the expired token failed transiently: asked again after the reconnect backoff. */
+  public void refreshFailed(final Throwable error) {
+    actor.execute(() -> renewal.failed(error));
+  }
+
+  /** Returns whether the engine waits, RECONNECTING with no connection, for a fresh token; actor only. */
+  boolean awaitsToken() {
+    return state == ConnectionState.RECONNECTING && current == null;
+  }
+
   /**
-   * The token expired (refused, or {@code session-expired} on an open connection). With a refresher the
-   * engine waits, RECONNECTING, for the credentials' new token ({@link #tokenChanged}) or for
-   * {@link #refreshFailed}; without one it stays DISCONNECTED.
+   * Drops the connection without a DISCONNECT (the gateway ended the session) and fails what waits on it with
+   * {@code failure}, leaving the state to the caller.
    */
-  void tokenExpired(ApiException cause) {
-    if (!refreshesTokens) {
-      stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
-      return;
-    }
+  void dropConnection(RuntimeException failure) {
     handover.finish();
     cancelTimers();
     GatewayConnection conn = current;
     current = null;
     if (conn != null) {
-      conn.accepted = false; // the gateway ended the session: no DISCONNECT from us
+      conn.accepted = false;
       abandon(conn);
     }
-    acks.failAll(new TransportException("the session token expired; reconnecting with a fresh one", cause));
-    expiredBy = cause;
-    setState(ConnectionState.RECONNECTING, ConnectionReason.TOKEN_EXPIRED, cause, reconnectAttempt + 1, -1);
-    listener.onTokenExpired();
-  }
-
-  /** The client could not refresh an expired token: stay DISCONNECTED. */
-  public void refreshFailed(final Throwable error) {
-    actor.execute(() -> {
-      if (state != ConnectionState.RECONNECTING || current != null) return;
-      log.info("the expired token could not be refreshed: " + error);
-      ApiException cause = expiredBy != null ? expiredBy
-          : new ApiException(401, "token_expired", "the session token expired");
-      stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
-    });
+    acks.failAll(failure);
   }
 
   /** Reports a problem the engine handled to the client (a rejoin refused). */
@@ -352,22 +354,21 @@ public final class RealtimeEngine {
     current = null;
     abandon(conn);
     if (conn.webSocket != null) conn.webSocket.cancel();
-    if (conn.proved()) reconnectAttempt = 0; // a working connection cut: start the backoff over
+    if (conn.proved()) reconnects.reset(); // a working connection cut: start the backoff over
     log.info("connection #" + conn.id + " lost: " + reason.code());
-    final long delay = reconnectPolicy.delayMillis(reconnectAttempt++);
-    if (log.isDebug()) log.debug("reconnect attempt " + reconnectAttempt + " in " + delay + " ms");
-    setState(ConnectionState.RECONNECTING, reason, cause, reconnectAttempt, delay);
+    final long delay = reconnects.next();
+    if (log.isDebug()) log.debug("reconnect attempt " + reconnects.attempt() + " in " + delay + " ms");
+    setState(ConnectionState.RECONNECTING, reason, cause, reconnects.attempt(), delay);
     acks.failAll(new TransportException("the connection was lost (" + reason.code() + ")", cause));
-    completeConnectWaiters(new TransportException("could not connect (" + reason.code() + "); retrying", cause));
-    reconnectTimer = actor.schedule(() -> {
-      reconnectTimer = null;
+    answerConnectWaiters(new TransportException("could not connect (" + reason.code() + "); retrying", cause));
+    reconnects.schedule(delay, () -> {
       if (state == ConnectionState.RECONNECTING && current == null) open();
-    }, delay);
+    });
   }
 
   private void cancelTimers() {
-    cancelReconnectTimer();
-    if (current != null && current.proved()) reconnectAttempt = 0;
+    reconnects.cancel();
+    if (current != null && current.proved()) reconnects.reset();
   }
 
   /** Ends the connection without reconnecting, in state {@code target}; says DISCONNECT first. */
@@ -393,7 +394,7 @@ public final class RealtimeEngine {
     setState(target, reason, cause instanceof TransportException ? null : cause, 0, -1);
     acks.failAll(failure);
     queued.failAll(failure);
-    completeConnectWaiters(cause);
+    answerConnectWaiters(cause);
   }
 
   /** Drops {@code conn} for good: its reader stops waiting, then it is closed politely. */
@@ -402,77 +403,8 @@ public final class RealtimeEngine {
     conn.closePolitely();
   }
 
-  /** The engine's side of its connections' reports ({@link GatewayConnection.Owner}); actor. */
-  private final class ConnectionReports implements GatewayConnection.Owner {
-    @Override
-    public void accepted(GatewayConnection conn) {
-      if (conn == current) onAccepted(conn);
-    }
-
-    @Override
-    public void lost(GatewayConnection conn, ConnectionReason reason, RuntimeException cause) {
-      onTransportLost(conn, reason, cause);
-    }
-
-    /** The refusal of the CONNECT ({@code error} null: unreadable, so retried with backoff). */
-    @Override
-    public void refused(GatewayConnection conn, ServiceError error) {
-      if (conn != current) return;
-      if (error == null) { // not a refusal the client can read: neither assume "unauthorized" nor give up
-        onTransportLost(conn, ConnectionReason.PROTOCOL_ERROR, new TransportException("unreadable CONNECT_ERROR"));
-        return;
-      }
-      ApiException cause = error.toApiException();
-      if (cause.status() >= 500 || cause.status() == 429) {
-        // the gateway failed (or is overloaded) and did not judge the token: retried with backoff, as the outbox
-        // retries a send answered so; only a refusal (4xx) stops the client
-        log.info("the gateway failed the handshake: " + error.code + "; retrying");
-        onTransportLost(conn, ConnectionReason.HANDSHAKE_FAILED, cause);
-        return;
-      }
-      log.info("the gateway refused the handshake: " + error.code);
-      if (cause.isTokenExpired()) {
-        tokenExpired(cause);
-      } else {
-        stop(ConnectionState.DISCONNECTED, "unauthorized".equals(error.code) ? ConnectionReason.UNAUTHORIZED
-            : ConnectionReason.REFUSED, cause, false);
-      }
-    }
-
-    /** The gateway's DISCONNECT: the end of a handover's old connection, an expired session, or the end. */
-    @Override
-    public void disconnected(GatewayConnection conn) {
-      if (handover.onLost(conn) || conn != current) return;
-      if (conn.sessionExpired) {
-        tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
-      } else {
-        stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
-            new TransportException("the gateway disconnected the client"), false);
-      }
-    }
-
-    @Override
-    public void event(GatewayConnection conn, EventDecoder.Event<?> event) {
-      if (conn != current) {
-        handover.onEvent(conn, event); // the old connection of a token refresh still delivers
-      } else if (!handover.hold(event)) {
-        listener.onEvent(event);
-      }
-    }
-
-    @Override
-    public void clientError(GatewayConnection conn, ClientError error) {
-      if (conn == current) listener.onClientError(error);
-    }
-
-    @Override
-    public String token() {
-      return tokenInActor();
-    }
-  }
-
   /** Moves to {@code next} and reports it; a repeated RECONNECTING is reported too (every attempt is). */
-  private void setState(ConnectionState next, ConnectionReason reason, Throwable cause, int attempt, long delay) {
+  void setState(ConnectionState next, ConnectionReason reason, Throwable cause, int attempt, long delay) {
     if (state == next && next != ConnectionState.RECONNECTING) return;
     ConnectionState previous = state;
     state = next;
@@ -480,7 +412,8 @@ public final class RealtimeEngine {
     listener.onStateChange(new ConnectionStateChange(previous, next, reason, cause, attempt, delay));
   }
 
-  private void completeConnectWaiters(RuntimeException error) {
+  /** Completes the futures of {@link #connect}: with {@code error}, or successfully when it is null. */
+  void answerConnectWaiters(RuntimeException error) {
     if (connectWaiters.isEmpty()) return;
     List<CompletableFuture<Void>> waiters = new ArrayList<>(connectWaiters);
     connectWaiters.clear();
@@ -491,10 +424,5 @@ public final class RealtimeEngine {
         f.completeExceptionally(error);
       }
     }
-  }
-
-  private void cancelReconnectTimer() {
-    if (reconnectTimer != null) reconnectTimer.cancel();
-    reconnectTimer = null;
   }
 }
