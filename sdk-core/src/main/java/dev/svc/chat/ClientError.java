@@ -27,8 +27,18 @@ public final class ClientError {
     REJOIN_REFUSED,
     /** A recovery request failed; it is retried with backoff until it succeeds, never skipped. */
     RECOVERY_RETRY,
-    /** The user lost access to a room while away ({@link #roomId()}); its recovery stopped. */
+    /**
+     * The user could not read a room ({@link #roomId()}, 403 or 404); its recovery stopped until a live event of the
+     * room shows access is back, and then reads on from what was delivered.
+     */
     ROOM_ACCESS_LOST,
+    /**
+     * The service's position of a room ({@link #roomId()}) is below what the client delivered: the service went back
+     * to an older state (a restore from a backup). The client takes the service's state: the room's delivery starts
+     * again at the service's position, so later messages are delivered even where they reuse a {@code seq} already
+     * delivered. An app that keeps messages by {@code seq} should reload the room.
+     */
+    ROOM_REWOUND,
     /** An entry of the file-backed outbox could not be read; it was set aside, not sent. */
     OUTBOX_CORRUPT,
     /** The file-backed outbox could not write or delete an entry; the send goes on from memory. */

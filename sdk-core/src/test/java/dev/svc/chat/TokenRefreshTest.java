@@ -77,6 +77,26 @@ class TokenRefreshTest {
   }
 
   @Test
+  void aSendWhoseTokenCannotBeRefreshedYetIsRetriedNotFailed() throws Exception {
+    connect();
+    AtomicInteger stored = new AtomicInteger();
+    gateway.rest = request -> {
+      if (!"Bearer new-jwt".equals(request.getHeader("Authorization"))) return json(401, EXPIRED);
+      stored.incrementAndGet();
+      return json(201, Frames.messageJson("m1", "r1", 1, "hello"));
+    };
+    nextToken.completeExceptionally(new java.io.IOException("the tenant's backend is restarting"));
+    CompletableFuture<Message> sent = client.sendText("r1", "hello");
+    Await.until("the send's first attempt ended", () -> sent.isDone() || !client.pendingSends().isEmpty()
+        && client.pendingSends().get(0).lastError() != null);
+    assertFalse(sent.isCompletedExceptionally(), "the send was failed: " + sent);
+    // the refresher answers again: the send goes out with the new token and the same id, once
+    nextToken = CompletableFuture.completedFuture("new-jwt");
+    assertEquals("hello", Await.value(sent).text());
+    assertEquals(1, stored.get());
+  }
+
+  @Test
   void aSecondTokenExpiredFailsTheCallWithoutAnotherRefresh() throws Exception {
     connect();
     nextToken.complete("new-jwt");

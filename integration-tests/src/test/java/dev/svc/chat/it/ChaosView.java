@@ -128,9 +128,8 @@ final class ChaosView {
         .add(kind + "@" + ChaosTruth.rev(m) + (inRecovery ? " recovered" : " live"));
   }
 
-  /** A problem the client handled and reported: every one but a recovery retry goes to the log, a room's to its drops. */
+  /** A problem the client handled and reported: each goes to the log, a room's to its drops. */
   void onClientError(ClientError error) {
-    if (error.kind() == ClientError.Kind.RECOVERY_RETRY) return;
     note("CLIENT_ERROR " + error);
     if (error.roomId() != null) drop("client error " + error);
   }

@@ -57,7 +57,9 @@ class GatewayTest {
             assertEquals(1_000_000, open.get("maxPayload").asInt());
             client.send("40{\"token\":\"" + token + "\"}");
             String connected = client.next();
-            assertTrue(connected.matches("40\\{\"sid\":\"[A-Za-z0-9_-]{20}\",\"svc\":\\{\"sendMessage\":true}}"), connected);
+            // alice is in no room; ConnectPositionsTest covers the positions
+            assertTrue(connected.matches("40\\{\"sid\":\"[A-Za-z0-9_-]{20}\",\"svc\":\\{\"sendMessage\":true},"
+                    + "\"rooms\":\\[],\"at\":\"2026-11-21T10:00:00.000Z\"}"), connected);
         }
     }
 

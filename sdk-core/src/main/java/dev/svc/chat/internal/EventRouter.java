@@ -15,6 +15,7 @@ import dev.svc.chat.internal.realtime.EventDecoder;
 import dev.svc.chat.internal.realtime.JoinedRoom;
 import dev.svc.chat.internal.realtime.InboundGate;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
+import dev.svc.chat.internal.realtime.StartPositions;
 import dev.svc.chat.internal.recovery.DeliverySink;
 import dev.svc.chat.internal.recovery.Recovery;
 
@@ -94,10 +95,10 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   @Override
-  public void onConnectionAccepted() {
+  public void onConnectionAccepted(StartPositions positions) {
     tokenExpiry.onConnected();
     joinedRoom.onConnectionAccepted();
-    recovery.onConnected();
+    recovery.onConnected(positions);
   }
 
   @Override

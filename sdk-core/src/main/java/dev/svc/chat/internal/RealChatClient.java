@@ -122,7 +122,7 @@ public final class RealChatClient implements ChatClient {
     credentials.listen(engine::tokenChanged); // a refresh or updateToken; connect gives its token itself
     this.rest = new RestApi(http.rest(urls.api), urls.api, credentials, actor, log);
     this.recovery = new Recovery(actor, RecoveryReads.over(rest), store == null ? router : store.journal, backoff,
-        wallClock, options.recoverMissedEvents(), log);
+        options.recoverMissedEvents(), log);
     this.roomList = new RoomListModel(actor, callbacks, options.unreadCap(), log);
     this.unreadFill = new UnreadFill(actor, RecoveryReads.over(rest), backoff, log);
     unreadFill.attach(roomList);
@@ -167,6 +167,16 @@ public final class RealChatClient implements ChatClient {
   public void updateToken(String token) {
     Inputs.sessionToken(token);
     credentials.update(token);
+  }
+
+  /**
+   * Returns each room's recovery state and ledger, one line a room, read on the actor: a diagnostic for tests and
+   * reports (not an API: this class is internal).
+   */
+  public CompletableFuture<String> describeRecovery() {
+    final CompletableFuture<String> out = new CompletableFuture<>();
+    engine.actor().execute(() -> out.complete(recovery.describeRooms()));
+    return out;
   }
 
   @Override

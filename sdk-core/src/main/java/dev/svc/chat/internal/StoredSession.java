@@ -66,7 +66,7 @@ final class StoredSession {
     if (options.store() == null) return null;
     OfflineStore offline = new OfflineStore(options.store(), SerialQueue.io(log), actor,
         e -> hub.publish(EventType.CLIENT_ERROR, e), options.unreadCap(), log);
-    return new StoredSession(offline, new StoreJournal(router, hub, offline, actor, wallClock), actor, log);
+    return new StoredSession(offline, new StoreJournal(router, hub, offline, actor), actor, log);
   }
 
   /** Hands the stored state to {@code recovery} at the first connect (recovery delivers through the journal). */

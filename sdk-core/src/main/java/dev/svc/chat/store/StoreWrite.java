@@ -241,9 +241,10 @@ public final class StoreWrite {
   }
 
   /**
-   * Records when this write was made.
+   * Records the service's time of the last thing the client saw when this write was made (0: not known); the
+   * store keeps the latest and returns it as {@link StoredState#writtenAt()}.
    *
-   * @param epochMillis wall-clock time
+   * @param epochMillis the service's time, epoch milliseconds
    * @return this
    */
   public StoreWrite writtenAt(long epochMillis) {

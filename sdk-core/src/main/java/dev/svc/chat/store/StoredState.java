@@ -25,7 +25,8 @@ public final class StoredState {
    *     (the changes applied out of order, which recovery must not deliver again), each in the revision delivered;
    *     none the store only kept from the service's answers ({@link StoreWrite#keptMessage})
    * @param sends the pending sends in {@link StoredSend#sequence()} order
-   * @param writtenAt when the store was last written, epoch milliseconds (0: never)
+   * @param writtenAt the service's time of the last thing the client saw when the store was last written, epoch
+   *     milliseconds by the service's clock (0: not known); a room joined meanwhile is read from it
    */
   public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
       List<StoredSend> sends, long writtenAt) {
@@ -39,7 +40,8 @@ public final class StoredState {
    * @param receipts the latest receipt per room and user
    * @param changedAbove the messages events delivered whose {@code rev} is above their room's revision watermark
    * @param sends the pending sends in {@link StoredSend#sequence()} order
-   * @param writtenAt when the store was last written, epoch milliseconds (0: never)
+   * @param writtenAt the service's time of the last thing the client saw when the store was last written, epoch
+   *     milliseconds by the service's clock (0: not known); a room joined meanwhile is read from it
    * @param pendingReads the user's reads not confirmed by the service, one per room
    */
   public StoredState(List<StoredRoom> rooms, List<Receipt> receipts, List<Message> changedAbove,
@@ -95,7 +97,10 @@ public final class StoredState {
     return pendingReads;
   }
 
-  /** @return when the store was last written, epoch milliseconds; 0 when never */
+  /**
+   * @return the service's time of the last thing the client saw when the store was last written (epoch
+   *     milliseconds by the service's clock); 0 when not known
+   */
   public long writtenAt() {
     return writtenAt;
   }

@@ -178,6 +178,11 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         this.seam = seam;
     }
 
+    /** Returns the test's seam, {@link FanOutSeam#NONE} in production. */
+    FanOutSeam seam() {
+        return seam;
+    }
+
     /** Returns how sends are paced. */
     SendPacing pacing() {
         return pacing;

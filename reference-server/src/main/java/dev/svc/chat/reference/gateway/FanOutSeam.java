@@ -20,4 +20,15 @@ interface FanOutSeam {
     /** Called on a handshake's thread just before {@code connection} is indexed (the delivery order's write side). */
     default void registering(GatewayConnection connection) {
     }
+
+    /**
+     * Called on a handshake's thread after {@code connection} was indexed and before the positions of its
+     * user's rooms are read (session-token connections only).
+     */
+    default void readingPositions(GatewayConnection connection) {
+    }
+
+    /** Called on a handshake's thread after the positions were read and before the answer is queued. */
+    default void answering(GatewayConnection connection) {
+    }
 }

@@ -2,6 +2,8 @@ package dev.svc.chat.reference.gateway;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.model.RoomPosition;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +37,19 @@ final class Frames {
     }
 
     /**
-     * Returns the CONNECT answer of an accepted handshake. Besides the {@code sid} of Socket.IO it offers this
-     * server's extensions, {@code "svc":{"sendMessage":true}} (the {@code send-message} event, docs/protocol.md);
-     * official clients ignore the extra key.
+     * Returns the CONNECT answer of an accepted handshake: the {@code sid} of Socket.IO; this server's
+     * extensions, {@code "svc":{"sendMessage":true}} (the {@code send-message} event, docs/protocol.md); for a
+     * session-token connection the positions of the user's rooms ({@code rooms}, null for an API-key connection:
+     * the key is left out); and {@code at}, the service's time. Official clients ignore the extra keys.
      */
-    OutFrame connected(String socketSid) {
+    OutFrame connected(String socketSid, List<RoomPosition> rooms, Instant at) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("sid", socketSid);
         answer.put("svc", Map.of("sendMessage", true));
+        if (rooms != null) {
+            answer.put("rooms", rooms);
+        }
+        answer.put("at", at);
         return OutFrame.of("40" + json(answer));
     }
 

@@ -6,6 +6,7 @@ import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.auth.RandomIds;
 import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.model.RoomPosition;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -179,6 +181,11 @@ public final class Gateway implements AutoCloseable {
             }
         }
         throw ApiException.unauthorized();
+    }
+
+    /** Returns where each of the user's rooms stands: one read of the store (contract section 8). */
+    List<RoomPosition> positions(Principal principal) {
+        return store.positionsOf(principal.tenantId(), principal.userId());
     }
 
     String newSocketSid() {

@@ -3,6 +3,7 @@ package dev.svc.chat.reference.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.contract.ApiException;
+import dev.svc.chat.reference.model.RoomPosition;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -245,19 +246,41 @@ final class GatewayConnection {
         FanOut fanOut = gateway.fanOut();
         fanOut.countOnline(who, now());
         fanOut.register(this, who);
+        // Read after the indexing (contract section 8): a change committed after this read is published after
+        // its commit, so to this connection; one committed before is at or below the position. Outside the
+        // monitor too: it is a read of the store.
+        List<RoomPosition> rooms = null;
+        RuntimeException unread = null;
+        if (!who.isApiKey()) {
+            fanOut.seam().readingPositions(this);
+            try {
+                rooms = gateway.positions(who);
+            } catch (RuntimeException e) {
+                unread = e;
+            }
+        }
+        fanOut.seam().answering(this);
         boolean ended;
         synchronized (this) {
             registering = false;
             ended = principal == null; // closed or expired meanwhile: endSession left the unregistering here
-            if (ended) {
+            if (ended || unread != null) {
                 gate.drop();
-            } else {
-                gate.open(gateway.frames().connected(gateway.newSocketSid()));
+            }
+            if (!ended && unread != null) {
+                endSession(); // unregisters: the client may CONNECT again, as after a refusal
+                connectTimer = schedule(this::connectTimedOut, gateway.config().connectTimeout());
+            } else if (!ended) {
+                gate.open(gateway.frames().connected(gateway.newSocketSid(), rooms, now()));
                 scheduleExpiryCheck();
             }
         }
         if (ended) {
             fanOut.unregister(this, who, null, now());
+        } else if (unread != null) {
+            LOG.error("handshake of connection {} refused: the positions of its rooms could not be read", engineSid,
+                    unread);
+            out.send(gateway.frames().connectError(ApiException.internal().code()));
         }
     }
 

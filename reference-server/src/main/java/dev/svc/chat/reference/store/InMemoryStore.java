@@ -8,6 +8,7 @@ import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.PushRecord;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.RoomPosition;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
 import java.time.Instant;
@@ -178,6 +179,24 @@ public final class InMemoryStore implements Store {
             }
         }
         return rooms;
+    }
+
+    @Override
+    public List<RoomPosition> positionsOf(String tenantId, String userId) {
+        MemoryTenant data = data(tenantId);
+        Set<String> ids = data.roomIdsByUser.get(userId);
+        if (ids == null) {
+            return List.of();
+        }
+        List<RoomPosition> positions = new ArrayList<>(ids.size());
+        for (String id : ids) {
+            MemoryRoom room = data.rooms.get(id);
+            RoomPosition position = room == null ? null : room.positionFor(userId);
+            if (position != null) {
+                positions.add(position);
+            }
+        }
+        return positions;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static dev.svc.chat.reference.store.SqlValues.bind;
 import static dev.svc.chat.reference.store.SqlValues.instant;
 
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.RoomPosition;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -87,6 +88,27 @@ final class JdbcRooms {
             }
         }
         return rooms;
+    }
+
+    /**
+     * Returns where each of the user's rooms stands, in one query: the user's memberships by their index, and
+     * each room's counters by its primary key. Subqueries rather than a join: with statistics not yet analyzed
+     * (tables just filled) PostgreSQL joined every membership with every room of the tenant, 200 ms for 1,000
+     * rooms; a subquery is planned as one primary-key lookup per membership whatever the statistics say.
+     */
+    List<RoomPosition> positionsOf(Connection c, String tenantId, String userId) throws SQLException {
+        List<RoomPosition> positions = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT m.room_id,"
+                + " (SELECT r.last_seq FROM rooms r WHERE r.tenant_id = m.tenant_id AND r.id = m.room_id),"
+                + " (SELECT r.rev FROM rooms r WHERE r.tenant_id = m.tenant_id AND r.id = m.room_id)"
+                + " FROM room_members m WHERE m.tenant_id = ? AND m.user_id = ?")) {
+            try (ResultSet rs = bind(ps, tenantId, userId).executeQuery()) {
+                while (rs.next()) {
+                    positions.add(new RoomPosition(rs.getString(1), rs.getLong(2), rs.getLong(3)));
+                }
+            }
+        }
+        return positions;
     }
 
     /** Moves the room's counters after a send or a change (its row is locked by the caller). */

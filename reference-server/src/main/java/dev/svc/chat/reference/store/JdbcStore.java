@@ -11,6 +11,7 @@ import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.PushRecord;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.RoomPosition;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
 import java.sql.Connection;
@@ -204,6 +205,11 @@ public final class JdbcStore implements Store {
     @Override
     public List<Room> roomsOf(String tenantId, String userId) {
         return db.tx(c -> rooms.roomsOf(c, tenantId, userId));
+    }
+
+    @Override
+    public List<RoomPosition> positionsOf(String tenantId, String userId) {
+        return db.tx(c -> rooms.positionsOf(c, tenantId, userId));
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.RoomPosition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +51,14 @@ final class MemoryRoom {
     synchronized Room snapshot() {
         // Room's own List.copyOf keeps an unmodifiable list as it is.
         return new Room(id, name, memberIds(), createdAt, messages.size(), lastMessageAt, rev);
+    }
+
+    /**
+     * Returns where the room stands if {@code userId} is a member, else null (the tenant's index of the user's
+     * rooms is updated under this monitor, so a racing removal is honoured here).
+     */
+    synchronized RoomPosition positionFor(String userId) {
+        return members.contains(userId) ? new RoomPosition(id, messages.size(), rev) : null;
     }
 
     /** Adds a member; returns whether it was not one. */

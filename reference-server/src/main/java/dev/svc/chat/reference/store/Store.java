@@ -8,6 +8,7 @@ import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.PushRecord;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.RoomPosition;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
 import java.time.Instant;
@@ -73,6 +74,13 @@ public interface Store extends AutoCloseable {
 
     /** Returns the rooms the user is a member of, in no particular order. */
     List<Room> roomsOf(String tenantId, String userId);
+
+    /**
+     * Returns where each room the user is a member of stands (its newest seq and its rev), in no particular
+     * order, without the rooms' members: one query in the SQL backends however many rooms the user has. Each
+     * room's position includes every change committed before it was read.
+     */
+    List<RoomPosition> positionsOf(String tenantId, String userId);
 
     /** Returns the message stored for that idempotency key, if any. */
     Optional<Message> messageByClientId(String tenantId, String roomId, String senderId, String clientMessageId);

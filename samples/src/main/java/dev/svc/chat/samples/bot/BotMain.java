@@ -70,10 +70,30 @@ public final class BotMain {
     MintRequest asBot = MintRequest.builder(user).username("Bot").build();
     MintedToken first = svc.mintToken(asBot);
     ChatClient client = Svc.init(SvcOptions.builder(first.apiUrl())
-        .tokenRefresher(() -> svc.mintTokenAsync(asBot).thenApply(MintedToken::token))
+        .tokenRefresher(() -> freshToken(svc.mintTokenAsync(asBot)))
         .build());
     client.connect(user, first.token()).get(10, TimeUnit.SECONDS);
     return client;
+  }
+
+  /**
+   * Returns the minted token, or fails as the SDK's refresher contract reads it: the service refusing the mint
+   * (a 4xx) as an {@link dev.svc.chat.ApiException}, which ends the session; anything else (the network, a 5xx)
+   * as it is, which the client retries with backoff.
+   */
+  private static java.util.concurrent.CompletableFuture<String> freshToken(
+      java.util.concurrent.CompletableFuture<MintedToken> mint) {
+    return mint.handle((minted, error) -> {
+      if (error == null) return minted.token();
+      Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      if (cause instanceof dev.svc.chat.server.ServerApiException) {
+        dev.svc.chat.server.ServerApiException refused = (dev.svc.chat.server.ServerApiException) cause;
+        throw new dev.svc.chat.ApiException(refused.status(), refused.code(), refused.getMessage());
+      }
+      throw cause instanceof RuntimeException ? (RuntimeException) cause
+          : new java.util.concurrent.CompletionException(cause);
+    });
   }
 
   private static void tryEveryCommand(ServerClient svc, String botUser, TaskScheduler scheduler) throws Exception {

@@ -43,6 +43,8 @@ public final class ChatController implements AutoCloseable {
   private TenantPresenceTracker presence;
   private RoomSubscription room;
   private ComposerTypingController typing;
+  /** Whether the user opened the room on screen (not the app at start): only then is it marked read. */
+  private boolean looked;
   /** The message the room on screen was last marked read up to: one markRead per newest message. */
   private String markedId;
 
@@ -115,7 +117,7 @@ public final class ChatController implements AutoCloseable {
     model.rooms(list);
     synchronized (this) {
       if (model.selectedRoom() == null && !list.rooms().isEmpty()) {
-        select(list.rooms().get(0).room().id()); // the most recently active room
+        open(list.rooms().get(0).room().id(), false); // the most recently active room, shown but not read
       } else {
         markRead();
       }
@@ -129,9 +131,22 @@ public final class ChatController implements AutoCloseable {
    * @param roomId the room
    */
   public synchronized void select(String roomId) {
-    if (client == null || roomId.equals(model.selectedRoom()) && room != null) return;
+    open(roomId, true);
+  }
+
+  /** Shows {@code roomId}; {@code byUser}: the user opened it, so what it shows counts as read. */
+  private void open(String roomId, boolean byUser) {
+    if (client == null) return;
+    if (roomId.equals(model.selectedRoom()) && room != null) {
+      if (byUser && !looked) {
+        looked = true;
+        markRead();
+      }
+      return;
+    }
     model.select(roomId);
     markedId = null;
+    looked = byUser;
     show(roomId);
     markRead();
   }
@@ -178,6 +193,7 @@ public final class ChatController implements AutoCloseable {
    * per newest message; the SDK lowers the badge at once, and offline sends the receipt once connected.
    */
   private synchronized void markRead() {
+    if (!looked) return; // shown when the app started, not opened by the user: not read
     String roomId = model.selectedRoom();
     RoomSummary s = roomId == null ? null : model.roomList().room(roomId);
     if (client == null || s == null || s.unreadCount() == 0 || s.lastMessage() == null) return;

@@ -33,11 +33,10 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
   private final EventHub hub;
   private final OfflineStore store;
   private final Scheduler actor;
-  private final LongSupplier wallClock;
 
   private StoreWrite write;
-  /** Writes are stamped no later than this (recovery's unsure starts, {@link #startsUnsureSince}); 0: now. */
-  private long unsureSince;
+  /** The service's time of the latest thing the client saw ({@link #serviceTime}); writes are stamped with it. */
+  private long serviceTime;
   /** The current task's events: type and payload in turn, a report as {@link #REPORT} and the error. */
   private List<Object> events;
   private boolean flushPosted;
@@ -51,12 +50,11 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
 
   private static final Object REPORT = new Object();
 
-  public StoreJournal(DeliverySink sink, EventHub hub, OfflineStore store, Scheduler actor, LongSupplier wallClock) {
+  public StoreJournal(DeliverySink sink, EventHub hub, OfflineStore store, Scheduler actor) {
     this.sink = sink;
     this.hub = hub;
     this.store = store;
     this.actor = actor;
-    this.wallClock = wallClock;
   }
 
   /** Returns how many events wait for their write (any thread). */
@@ -85,13 +83,8 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
   }
 
   @Override
-  public boolean durable() {
-    return true;
-  }
-
-  @Override
-  public void startsUnsureSince(long acceptedAt) {
-    unsureSince = acceptedAt;
+  public void serviceTime(long at) {
+    serviceTime = at;
   }
 
   @Override
@@ -182,8 +175,7 @@ public final class StoreJournal implements RecoveryJournal, DeliverySink {
     if (w == null || w.isEmpty()) {
       store.write(new StoreWrite(), published); // behind the writes in flight, to keep the order
     } else {
-      long now = wallClock.getAsLong();
-      store.write(w.writtenAt(unsureSince > 0 ? Math.min(now, unsureSince) : now), published);
+      store.write(w.writtenAt(serviceTime), published);
     }
   }
 

@@ -8,8 +8,11 @@ public interface EngineListener {
   /** The connection state changed. */
   void onStateChange(ConnectionStateChange change);
 
-  /** A connection was accepted: a first connect, a reconnect, or the new connection of a token refresh. */
-  default void onConnectionAccepted() {
+  /**
+   * A connection was accepted: a first connect, a reconnect, or the new connection of a token refresh;
+   * {@code positions} says where its delivery starts (contract section 8; not given by every service).
+   */
+  default void onConnectionAccepted(StartPositions positions) {
   }
 
   /**

@@ -70,6 +70,8 @@ final class GatewayConnection {
   boolean accepted;
   /** The offer of socket sends in the gateway's CONNECT answer, or null. */
   SocketSendChannel sendChannel;
+  /** Where delivery starts on this connection, from the CONNECT answer; {@link StartPositions#NONE} until then. */
+  StartPositions positions = StartPositions.NONE;
   /**
    * Whether the gateway answered on this connection (a ping, or an acknowledgement of an emit): with
    * {@link #accepted}, the proof that the connection worked, which starts the reconnect backoff over.
@@ -223,6 +225,7 @@ final class GatewayConnection {
     switch (packet.type) {
       case CONNECT:
         sendChannel = SocketSendChannel.offered(id, packet.data(), maxPayload());
+        positions = StartPositions.parse(packet.data());
         owner.accepted(this);
         break;
       case CONNECT_ERROR:

@@ -79,6 +79,11 @@ final class Handover {
   }
 
   /** The new connection was accepted: emit the barrier on the old one. */
+  /** Returns whether a handover is under way: the old connection still delivers. */
+  boolean underway() {
+    return old != null;
+  }
+
   void newConnectionAccepted() {
     final GatewayConnection conn = old;
     if (conn == null || barrierSent) return;

@@ -304,9 +304,10 @@ public final class RealtimeEngine {
     log.info("connected (connection #" + conn.id + ")");
     setState(ConnectionState.CONNECTED, ConnectionReason.CONNECTED, null, reconnects.attempt(), -1);
     answerConnectWaiters(null);
+    StartPositions positions = handover.underway() ? conn.positions.duringHandover() : conn.positions;
     handover.newConnectionAccepted();
     queued.flush((event, json, result) -> emitWithAckInActor(event, json, result, null));
-    listener.onConnectionAccepted();
+    listener.onConnectionAccepted(positions);
   }
 
   /** The client cannot have a fresh token for the expired one (refused, or no refresher): stay DISCONNECTED. */

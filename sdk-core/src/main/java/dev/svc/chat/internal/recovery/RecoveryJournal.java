@@ -27,21 +27,11 @@ public interface RecoveryJournal {
   }
 
   /**
-   * The starts of rooms listed by the first listing but not journaled yet ({@link #watermarks} follows once each
-   * is sure) are unsure since {@code acceptedAt}, the first connection's acceptance (wall clock); 0: none is.
-   * A store stamps its writes no later than this ({@code StoredState.writtenAt}), so that a restart recovers as
-   * after a loss at that time and reads those rooms from before it.
+   * The service's time of the latest thing the client saw from it moved to {@code at} (epoch milliseconds, by the
+   * service's clock). A store keeps it ({@code StoredState.writtenAt}), so that after a restart a room the user
+   * joined meanwhile delivers what was sent from then on.
    */
-  default void startsUnsureSince(long acceptedAt) {
-  }
-
-  /**
-   * Returns whether what is journaled outlives the client (an offline store): then a room whose start is
-   * unsure is read at once rather than when a live message or a loss asks, so that writes are stamped early
-   * ({@link #startsUnsureSince}) only for as long as that read takes.
-   */
-  default boolean durable() {
-    return false;
+  default void serviceTime(long at) {
   }
 
   /** The room was listed. */
@@ -78,14 +68,9 @@ public interface RecoveryJournal {
       }
 
       @Override
-      public void startsUnsureSince(long acceptedAt) {
-        a.startsUnsureSince(acceptedAt);
-        b.startsUnsureSince(acceptedAt);
-      }
-
-      @Override
-      public boolean durable() {
-        return a.durable() || b.durable();
+      public void serviceTime(long at) {
+        a.serviceTime(at);
+        b.serviceTime(at);
       }
 
       @Override

@@ -21,17 +21,17 @@ import dev.svc.chat.internal.util.Scheduler;
  * One room's catching up, in steps that each read a page and deliver it:
  *
  * <ol>
- *   <li>history: for a room first seen after a loss, the messages sent since the loss (read backwards); for a
- *       room whose start the first listing left unsure ({@link RoomLedger#startCutoff}), those up to the listed
- *       seq sent since the connection's acceptance, with the clock-skew margin;
+ *   <li>history: for a room the client holds nothing of (first seen after a loss), the messages created since the
+ *       service time asked for, read backwards from its position;
  *   <li>messages: every message after the ledger's seq, as {@link EventType#NEW_MESSAGE} in its latest state;
  *   <li>changes: every change after the watermark to a message already delivered, as
  *       {@link EventType#MESSAGE_UPDATED}, then the watermark moves to the room's revision;
  *   <li>receipts: after a loss, every receipt newer than the one delivered.
  * </ol>
  *
- * A step that fails is retried with backoff, from where it stopped; nothing is skipped. Live new messages of
- * the room are held meanwhile (see {@link Recovery#onNewMessage}). Confined to the actor.
+ * A step that fails, by the network or by throwing, is retried with backoff from where it stopped; nothing is
+ * skipped. Live new messages of the room are held meanwhile (see {@link Recovery#onNewMessage}). Confined to the
+ * actor.
  */
 final class RoomBackfill {
   static final int PAGE = 100;
@@ -40,7 +40,7 @@ final class RoomBackfill {
   final RoomLedger room;
   /** After a loss: deliver receipts newer than those known, or (users not known) read from this time. */
   private long receiptsSince;
-  /** For a room new to the client: deliver the messages sent from this wall-clock time. */
+  /** For a room new to the client: deliver the messages created from this service time. */
   private long historySince;
   /** The history is read below this seq (0: from the newest message). */
   private long historyBelow;
@@ -49,8 +49,12 @@ final class RoomBackfill {
   /** Whether this pass reads messages and changes (false: only receipts). */
   private boolean messagesToo;
   private boolean again;
+  /** Whether it was given a slot ({@link BackfillSlots}), which it gives back when it finishes. */
+  boolean started;
   boolean cancelled;
   boolean gaveUp;
+  /** Set once it finished (or was cancelled): nothing more is delivered by it. */
+  boolean done;
   int messages;
   int updates;
   int receipts;
@@ -61,30 +65,33 @@ final class RoomBackfill {
   private final List<Message> history = new ArrayList<>();
   private long newestSeen;
 
-  RoomBackfill(Recovery owner, RoomLedger room, long receiptsSince, long historySince, long baseRev,
-      boolean messagesToo) {
+  RoomBackfill(Recovery owner, RoomLedger room, Ask ask) {
     this.owner = owner;
-    this.messagesToo = messagesToo;
     this.room = room;
-    this.receiptsSince = receiptsSince;
-    this.historySince = historySince;
-    this.baseRev = baseRev;
+    this.messagesToo = ask.messages;
+    this.receiptsSince = ask.receiptsSince;
+    this.historySince = ask.historySince;
+    this.historyBelow = ask.historyBelow;
+    this.baseRev = ask.baseRev;
   }
 
-  /** Asks for one more pass once this one ends, with the receipts or history asked for now. */
-  void again(long receiptsSince, long historySince, long baseRev, boolean messagesToo) {
+  /** Asks for one more pass once this one ends, with what {@code ask} asks for too. */
+  void again(Ask ask) {
     again = true;
-    this.messagesToo |= messagesToo;
-    if (receiptsSince > 0 && (this.receiptsSince == 0 || receiptsSince < this.receiptsSince)) {
-      this.receiptsSince = receiptsSince;
+    this.messagesToo |= ask.messages;
+    if (ask.receiptsSince > 0 && (receiptsSince == 0 || ask.receiptsSince < receiptsSince)) {
+      receiptsSince = ask.receiptsSince;
     }
-    if (historySince > 0 && room.seq < 0 && this.historySince == 0) {
-      this.historySince = historySince;
-      this.baseRev = baseRev;
+    if (ask.historySince > 0 && room.seq < 0 && historySince == 0) {
+      historySince = ask.historySince;
+      historyBelow = ask.historyBelow;
+      baseRev = ask.baseRev;
     }
   }
 
   void start() {
+    started = true;
+    room.moveTo(RoomState.CATCHING_UP);
     owner.sink.publish(EventType.RECOVERY, new RecoveryEvent(RecoveryEvent.Phase.STARTED, room.roomId, 0, 0, 0, 0));
     pass();
   }
@@ -95,13 +102,6 @@ final class RoomBackfill {
   }
 
   private void pass() {
-    if (room.startCutoff > 0) {
-      // nothing delivered yet and the listed seq may count messages sent after the connection's acceptance
-      historySince = room.startCutoff;
-      historyBelow = room.seq + 1;
-      room.seq = -1; // live messages are held meanwhile
-      room.started();
-    }
     if (room.seq < 0) {
       history.clear();
       newestSeen = 0;
@@ -138,15 +138,17 @@ final class RoomBackfill {
       return;
     }
     // the room starts just before its first message since the cut-off (or after its newest one read)
-    room.seq = history.isEmpty() ? newestSeen : history.get(0).seq() - 1;
-    if (room.rev < 0) { // new to the client: its changes are read from its history's highest revision
-      long rev = baseRev;
+    room.seq = history.isEmpty() ? (historyBelow > 0 ? historyBelow - 1 : newestSeen) : history.get(0).seq() - 1;
+    if (baseRev >= 0) {
+      room.raiseWatermark(baseRev); // its changes are read from its position
+    } else if (room.rev < 0) { // no position: its changes are read from its history's highest revision
+      long rev = -1;
       for (Message m : history) rev = Math.max(rev, m.rev());
       room.rev = Math.max(0, rev);
     }
     List<Message> deliver = new ArrayList<>(history);
     history.clear();
-    owner.watermarksMoved(room);
+    owner.watermarksMoved(room, true);
     for (Message m : deliver) {
       if (m.seq() == room.seq + 1) owner.deliverNew(room, latest(m), this);
     }
@@ -204,7 +206,7 @@ final class RoomBackfill {
     }
     long before = room.rev;
     room.raiseWatermark(page.rev());
-    if (room.rev != before) owner.watermarksMoved(room);
+    if (room.rev != before) owner.watermarksMoved(room, true);
     if (receiptsSince > 0) {
       readReceipts();
     } else {
@@ -223,7 +225,6 @@ final class RoomBackfill {
       boolean fresh = room.knowsReceiptOf(r.userId()) || r.readAt() >= receiptsSince;
       if (fresh && room.newerReceipt(r)) {
         owner.receiptDelivered(r);
-        owner.sink.publish(EventType.ROOM_READ, r);
         receipts++;
       }
     }
@@ -249,32 +250,49 @@ final class RoomBackfill {
    */
   private <T> void fetch(final Supplier<CompletableFuture<T>> read, final Consumer<T> onValue, final Runnable step) {
     owner.sink.whenHandled(() -> {
-      if (!cancelled && !owner.isClosed() && room.backfill == this) fetchNow(read.get(), onValue, step);
+      if (cancelled || owner.isClosed() || room.backfill != this) return;
+      CompletableFuture<T> future;
+      try {
+        future = read.get();
+      } catch (RuntimeException e) {
+        future = new CompletableFuture<>();
+        future.completeExceptionally(e);
+      }
+      fetchNow(future, onValue, step);
     });
   }
 
   private <T> void fetchNow(CompletableFuture<T> future, final Consumer<T> onValue, final Runnable step) {
     owner.whenDone(future, () -> !cancelled && room.backfill == this, value -> {
-      attempt = 0;
-      onValue.accept(value);
+      try {
+        onValue.accept(value);
+        attempt = 0;
+      } catch (RuntimeException e) {
+        // what the step delivered stays delivered (the ledger says so); the retry reads on from there
+        failed(e, step);
+      }
     }, error -> {
       if (lostAccess(error)) {
         gaveUp = true;
         owner.sink.report(new ClientError(ClientError.Kind.ROOM_ACCESS_LOST,
-            "room " + room.roomId + " is not readable any more (" + error.getMessage() + "); its recovery stopped",
-            room.roomId, error));
-        owner.forget(room);
+            "room " + room.roomId + " is not readable (" + error.getMessage() + "); its recovery stopped until a "
+            + "live event shows access is back", room.roomId, error));
+        owner.lostAccess(room);
         owner.onBackfillFinished(this);
         return;
       }
-      long delay = owner.backoff.delayMillis(attempt++);
-      owner.sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "recovering room " + room.roomId
-          + " failed (" + error.getMessage() + "); retry " + attempt + " in " + delay + " ms", room.roomId, error));
-      retry = owner.actor.schedule(() -> {
-        retry = null;
-        if (!cancelled && !owner.isClosed()) step.run();
-      }, delay);
+      failed(error, step);
     });
+  }
+
+  private void failed(Throwable error, final Runnable step) {
+    long delay = owner.backoff.delayMillis(attempt++);
+    owner.sink.report(new ClientError(ClientError.Kind.RECOVERY_RETRY, "recovering room " + room.roomId
+        + " failed (" + error + "); retry " + attempt + " in " + delay + " ms", room.roomId, error));
+    retry = owner.actor.schedule(() -> {
+      retry = null;
+      if (!cancelled && !owner.isClosed() && room.backfill == this) step.run();
+    }, delay);
   }
 
   /** Returns whether {@code error} means the room is not readable for this user any more. */

@@ -35,57 +35,35 @@ final class RoomLedger {
   /** The receipt seq delivered per user. */
   private final Map<String, Long> receiptSeq = new HashMap<>();
 
+  /** Where the room's recovery stands; moved only by {@link #moveTo}. */
+  private RoomState state;
   /**
-   * Set for a room whose starting point came from the first listing of the rooms, until its delivery started:
-   * the listing may have been answered after messages the connection delivers live were sent, so the first live
-   * message, if it comes first, says where delivery really starts. Once a back-fill delivered (a new connection's
-   * sync), delivery has started and a late live copy is a repeat.
+   * Whether a back-fill's read moved this room's ledger since the connection was last lost: such a read may have
+   * been answered after the next connection's position was read, so the ledger above that position is no sign of
+   * a service that went back.
    */
-  boolean fresh;
-  /**
-   * Set for a room started by the first listing until the first live copy of a change to it (a new message or an
-   * update) came, or a back-fill delivered: the listed revision may count changes made after the connection's
-   * acceptance, whose live copies come; see {@link #firstLiveChange}.
-   */
-  boolean revFresh;
-  /**
-   * For a fresh room whose newest listed message was sent at or after this wall-clock time (the connection's
-   * acceptance less the clock-skew margin), so that the listed seq may count messages sent after the acceptance:
-   * the time from which a back-fill that must start before the first live message reads the room, its first
-   * message since then being where delivery starts. 0: {@link #seq} is where delivery starts. While set, the
-   * room's watermarks are not journaled ({@link UnsureStarts}), and once a live copy may have been lost (a drop,
-   * a shed) the first live message does not clear it: the room is read from here first.
-   */
-  long startCutoff;
+  boolean readSinceLoss;
 
   /** The back-fill of this room, while one runs or waits its turn. */
   RoomBackfill backfill;
   /** The timer that reads the changes if a revision gap stays open. */
   dev.svc.chat.internal.util.Scheduler.Timer gapTimer;
 
-  RoomLedger(String roomId, long seq, long rev) {
+  RoomLedger(String roomId, long seq, long rev, RoomState state) {
     this.roomId = roomId;
     this.seq = seq;
     this.rev = rev;
+    this.state = state;
   }
 
-  /** Delivery has started where {@link #seq} says: it is not moved by a first live message any more. */
-  void started() {
-    fresh = false;
-    revFresh = false;
-    startCutoff = 0;
+  RoomState state() {
+    return state;
   }
 
-  /**
-   * The first live copy of a change (revision {@code r}) to a room started by the first listing: the listing may
-   * have been answered after it, and after changes that follow it, all of which come live on this connection in
-   * revision order. Nothing of the room was delivered, so none of them is a repeat: the watermark moves to just
-   * below {@code r} (a later read of the changes only repeats what the handlers would dedupe by revision).
-   */
-  void firstLiveChange(long r) {
-    if (!revFresh) return;
-    revFresh = false;
-    if (r - 1 < rev) rev = r - 1;
+  /** Moves the room to {@code next}; a move {@link RoomState} does not list is a defect of the caller. */
+  void moveTo(RoomState next) {
+    if (!state.mayMoveTo(next)) throw new IllegalStateException("room " + roomId + ": " + state + " -> " + next);
+    state = next;
   }
 
   /** Returns whether the change to revision {@code r} of message {@code id} was applied already. */
@@ -171,6 +149,7 @@ final class RoomLedger {
 
   @Override
   public String toString() {
-    return "RoomLedger{" + roomId + ", seq=" + seq + ", rev=" + rev + ", held=" + held.size() + "}";
+    return "RoomLedger{" + roomId + ", " + state + ", seq=" + seq + ", rev=" + rev + ", revisions above=" + appliedAbove
+        + ", held=" + (held.isEmpty() ? "none" : held.size() + " from " + held.firstKey()) + ", backfill=" + (backfill != null) + "}";
   }
 }

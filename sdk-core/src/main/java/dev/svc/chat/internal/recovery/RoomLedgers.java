@@ -1,8 +1,9 @@
 package dev.svc.chat.internal.recovery;
 
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,9 +42,12 @@ final class RoomLedgers {
     if (get(ledger.roomId) == ledger) rooms.remove(ledger.roomId);
   }
 
-  /** Returns the ledgers, least recently active first (a live view). */
-  Collection<RoomLedger> all() {
-    return rooms == null ? Collections.<RoomLedger>emptyList() : rooms.values();
+  /**
+   * Returns the ledgers, least recently active first, as a copy: the map is ordered by access, so a
+   * {@link #get} while iterating a live view would restructure it under the iteration.
+   */
+  List<RoomLedger> all() {
+    return rooms == null ? Collections.<RoomLedger>emptyList() : new ArrayList<>(rooms.values());
   }
 
   /** Returns the number of rooms remembered. */

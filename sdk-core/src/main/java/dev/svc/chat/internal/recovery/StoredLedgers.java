@@ -22,7 +22,7 @@ final class StoredLedgers {
     Map<String, RoomLedger> ledgers = new LinkedHashMap<>();
     for (StoredRoom stored : state.rooms()) {
       if (stored.seq() < 0 || stored.rev() < 0) continue; // never started: listed afresh
-      ledgers.put(stored.room().id(), new RoomLedger(stored.room().id(), stored.seq(), stored.rev()));
+      ledgers.put(stored.room().id(), new RoomLedger(stored.room().id(), stored.seq(), stored.rev(), RoomState.LIVE));
     }
     for (Message m : state.changedAbove()) {
       RoomLedger room = ledgers.get(m.roomId());

@@ -19,12 +19,19 @@ final class SyncTally {
 
   /** Counts {@code backfill} in this recovery. */
   void add(RoomBackfill backfill) {
-    running.add(backfill);
+    if (backfill.done) {
+      count(backfill); // it finished before it was handed over (its reads were answered at once)
+    } else {
+      running.add(backfill);
+    }
   }
 
   /** Adds what {@code done} delivered if it is one of this recovery's back-fills. */
   void finished(RoomBackfill done) {
-    if (!running.remove(done)) return;
+    if (running.remove(done)) count(done);
+  }
+
+  private void count(RoomBackfill done) {
     rooms++;
     messages += done.messages;
     updates += done.updates;

@@ -293,7 +293,9 @@ public final class RestApi {
 
   /**
    * After a {@code 401 token_expired}: waits for the shared refresh and sends the request once more with the
-   * new token. Returns false when there is no refresher (the caller fails the call with {@code error}).
+   * new token. Returns false when there is no refresher (the caller fails the call with {@code error}). A refresh
+   * refused fails the call with {@code error}; one that failed for now (RefreshFailures) with a
+   * {@link TransportException}, so that a send is retried with its id rather than lost.
    */
   private <T> boolean retryAfterRefresh(final Request request, final JsonAdapter<T> adapter,
       final int retriesLeft, final boolean idempotent, final ApiException error, final CompletableFuture<T> result) {
@@ -305,7 +307,13 @@ public final class RestApi {
     fresh.whenComplete(new java.util.function.BiConsumer<String, Throwable>() {
       @Override
       public void accept(String token, Throwable refreshError) {
-        if (refreshError != null || token == null) {
+        Throwable cause = refreshError == null ? null : dev.svc.chat.internal.util.CallbackExecutor.unwrap(refreshError);
+        if (cause != null && !dev.svc.chat.internal.auth.RefreshFailures.isRefusal(cause)) {
+          // the refresher could not answer for now (a network error, its backend's 5xx): the call did not
+          // happen, so it fails as a network failure would, and what retries those (the outbox) tries again
+          result.completeExceptionally(new TransportException("the token expired and could not be refreshed yet ("
+              + cause + ")", cause));
+        } else if (cause != null || token == null) {
           result.completeExceptionally(error);
         } else {
           // the service refused the expired token: the request was not carried out, so it may go again

@@ -63,7 +63,7 @@ class StoreJournalTest {
     runIo();
     runActor();
     assertTrue(offline.active());
-    journal = new StoreJournal(sink, hub, offline, actor, () -> 42L);
+    journal = new StoreJournal(sink, hub, offline, actor);
   }
 
   private void runIo() {
@@ -104,7 +104,6 @@ class StoreJournalTest {
     assertEquals(1, committed.size(), "one task's deliveries in one write");
     assertEquals(2, committed.get(0).messages().size());
     assertEquals(2, committed.get(0).watermarks().get(0).seq(), "the watermark that covers them, in the same write");
-    assertEquals(42L, committed.get(0).writtenAt());
     assertEquals(Arrays.asList("msg 1", "msg 2"), published);
     assertEquals(0, journal.waiting());
   }
@@ -165,16 +164,15 @@ class StoreJournalTest {
   }
 
   @Test
-  void whileRecoveryHasUnsureStartsEachWriteIsStampedNoLaterThanTheirAcceptance() {
-    journal.startsUnsureSince(10);
+  void eachWriteIsStampedWithTheServiceTimeOfTheLatestThingSeen() {
     deliver(1);
     runAll();
-    journal.startsUnsureSince(0);
+    journal.serviceTime(10);
     deliver(2);
     runAll();
     assertEquals(2, committed.size());
-    assertEquals(10L, committed.get(0).writtenAt(), "a restart recovers from the acceptance, not from now");
-    assertEquals(42L, committed.get(1).writtenAt(), "every start journaled: now");
+    assertEquals(0L, committed.get(0).writtenAt(), "no service time seen yet");
+    assertEquals(10L, committed.get(1).writtenAt(), "a restart reads rooms joined meanwhile from here");
   }
 
   /** A store that records what it commits, or fails. */

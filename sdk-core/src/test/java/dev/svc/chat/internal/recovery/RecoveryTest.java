@@ -28,6 +28,8 @@ import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
+import dev.svc.chat.internal.realtime.RoomPosition;
+import dev.svc.chat.internal.realtime.StartPositions;
 import dev.svc.chat.testing.VirtualTaskScheduler;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,6 @@ class RecoveryTest {
   /** While true the app's handlers are behind: reads that wait for them are held in {@link #waiting}. */
   private boolean handlersBehind;
   private final List<Runnable> waiting = new ArrayList<>();
-  private long wallClock = 1_000_000;
   private Recovery recovery;
 
   @BeforeEach
@@ -79,8 +80,8 @@ class RecoveryTest {
         }
       }
     };
-    recovery = new Recovery(actor, service, sink, new ReconnectPolicy(100, 1_000, new Random(1)), () -> wallClock,
-        true, new Log(ChatLogger.NONE));
+    recovery = new Recovery(actor, service, sink, new ReconnectPolicy(100, 1_000, new Random(1)), true,
+        new Log(ChatLogger.NONE));
   }
 
   private List<String> only(String roomId) {
@@ -91,89 +92,77 @@ class RecoveryTest {
     return out;
   }
 
-  /** Connects with the rooms listed as they are now: the starting point, nothing delivered. */
+  /** Connects with the positions as they are now: the starting point, nothing delivered. */
   private void firstConnect() {
-    recovery.onConnected();
+    connect();
     delivered.clear();
   }
 
+  /** A connection is accepted; its CONNECT answer gives the rooms' positions as they are now. */
+  private void connect() {
+    recovery.onConnected(service.positions());
+  }
+
+  /** A reconnect: the connection is lost, changes happen ({@code away}), and a new connection is accepted. */
+  private void reconnect(Runnable away) {
+    recovery.onConnectionLost();
+    away.run();
+    connect();
+  }
+
   @Test
-  void theFirstListingIsTheStartingPointAndLiveMessagesFollowIt() {
+  void theFirstConnectionStartsAtItsPositionsAndLiveMessagesFollowThem() {
     service.send("r1", 3);
     firstConnect();
     recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
     assertEquals(Arrays.asList("new r1#4@4"), delivered);
-    assertEquals(1, service.listings);
+    assertEquals(0, service.pages, "nothing read: the position is where delivery starts");
   }
 
   @Test
-  void aLiveMessageSentBeforeTheListingWasAnsweredIsStillDelivered() {
+  void aMessageAndAnEditMadeAfterThePositionsWereReadAreDeliveredLiveOnceWhenTheListingIsLate() {
     service.send("r1", 2);
-    service.holdListing = true; // the listing is answered after message 3 was sent and before it arrives
-    recovery.onConnected();
-    service.send("r1", 1);
+    service.holdListing = true; // the listing (for the journal) is answered late: it no longer matters
+    connect();
+    service.send("r1", 1); // 3@3, after the positions were read
+    service.edit("r1", 1); // 1@4, an edit of an older message
     service.answerListing();
-    recovery.onNewMessage(service.message("r1", 3));
-    recovery.onNewMessage(service.message("r1", 3)); // a repeat
-    assertEquals(Arrays.asList("new r1#3@3"), delivered);
-  }
-
-  @Test
-  void aListingThatLaggedTheFirstLiveMessageThenABackfillThenALossDeliversEachSeqOnce() {
-    service.send("r1", 2);
-    service.holdListing = true;
-    recovery.onConnected();
-    service.send("r1", 2); // 3 and 4, sent after the connection: the late listing counts them
-    service.answerListing();
-    recovery.onNewMessage(service.message("r1", 3)); // live
-    service.send("r1", 3); // 5..7; only 7 arrives live (4, 5 and 6 are back-filled)
-    recovery.onNewMessage(service.message("r1", 7));
-    recovery.onConnectionLost();
-    recovery.onConnected();
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5", "new r1#6@6", "new r1#7@7"), delivered);
-  }
-
-  @Test
-  void aMessageSentAndEditedBeforeTheFirstListingWasAnsweredGetsItsEditLive() {
-    service.send("r1", 2);
-    service.holdListing = true;
-    recovery.onConnected();
-    service.send("r1", 1); // 3@3, sent after the connection
-    service.edit("r1", 3); // 3@4: the late listing says rev 4
-    service.answerListing();
-    recovery.onNewMessage(service.message("r1", 3, 3)); // the live copies follow: first the new message
-    recovery.onMessageUpdated(service.message("r1", 3)); // then its edit
-    time.advance(60_000);
-    List<String> got = only("r1");
-    assertEquals("r1#3@4", got.get(got.size() - 1).substring(4), "the edit was delivered: " + got);
-  }
-
-  @Test
-  void anEditOfAnOlderMessageMadeBeforeTheFirstListingWasAnsweredIsDeliveredLiveOnce() {
-    service.send("r1", 2);
-    service.holdListing = true;
-    recovery.onConnected();
-    service.edit("r1", 1); // 1@3, made after the connection: the late listing says rev 3
-    service.answerListing();
+    recovery.onNewMessage(service.message("r1", 3, 3));
     recovery.onMessageUpdated(service.message("r1", 1));
-    recovery.onMessageUpdated(service.message("r1", 1)); // a repeat (a second connection's copy)
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    recovery.onMessageUpdated(service.message("r1", 1)); // a repeat
     time.advance(60_000);
-    assertEquals(Arrays.asList("upd r1#1@3", "new r1#3@4"), only("r1"));
+    assertEquals(Arrays.asList("new r1#3@3", "upd r1#1@4"), only("r1"));
+  }
+
+  @Test
+  void anEditOfARoomIdleAtTheConnectWhoseLiveCopyWasLostIsReadAtTheReconnect() {
+    service.send("r1", 2);
+    firstConnect();
+    service.edit("r1", 1); // its live copy is lost with the connection
+    reconnect(() -> { });
+    assertEquals(Arrays.asList("upd r1#1@3"), only("r1"));
+  }
+
+  @Test
+  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostIsDeliveredAtTheReconnect() {
+    service.send("r1", 2);
+    firstConnect();
+    service.send("r1", 1); // 3: its live copy is lost with the connection
+    reconnect(() -> { });
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), only("r1"));
   }
 
   @Test
   void aBackfillBeforeTheFirstLossIsNotDeliveredAgainAfterIt() {
     service.send("r1", 3);
-    firstConnect(); // rooms started by the first listing, until the first loss
+    firstConnect();
     List<Long> sent = service.send("r1", 3); // 4..6; only 6 arrives live: 4 and 5 are back-filled
     recovery.onNewMessage(service.message("r1", sent.get(2)));
     assertEquals(Arrays.asList("new r1#4@4", "new r1#5@5", "new r1#6@6"), delivered);
-    recovery.onConnectionLost();
-    recovery.onConnected();
+    reconnect(() -> { });
     recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
-    assertEquals(Arrays.asList("new r1#4@4", "new r1#5@5", "new r1#6@6", "new r1#7@7"), delivered,
-        "each seq once across the first loss");
+    assertEquals(Arrays.asList("new r1#4@4", "new r1#5@5", "new r1#6@6", "new r1#7@7"), delivered);
   }
 
   @Test
@@ -186,7 +175,7 @@ class RecoveryTest {
     RecoveryEvent done = recoveries.get(recoveries.size() - 1);
     assertEquals(RecoveryEvent.Phase.FINISHED, done.phase());
     assertEquals("r1", done.roomId());
-    assertEquals(4, done.messages()); // 2 to 5: the page carried 5 too, which had arrived live and was held
+    assertEquals(4, done.messages());
   }
 
   @Test
@@ -194,17 +183,16 @@ class RecoveryTest {
     service.send("r1", 2);
     service.send("r2", 1);
     firstConnect();
-    recovery.onConnectionLost();
-    service.send("r1", 2); // 3, 4
-    service.edit("r1", 1); // rev 5
-    service.edit("r2", 1); // rev 2
-    service.read("r1", "bob", 4, wallClock + 10);
-    recovery.onConnected();
-    // in order within each room (rooms are caught up side by side)
+    reconnect(() -> {
+      service.send("r1", 2); // 3, 4
+      service.edit("r1", 1); // rev 5
+      service.edit("r2", 1); // rev 2
+      service.read("r1", "bob", 4, service.now + 10);
+    });
     assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "upd r1#1@5", "read r1 bob@4"), only("r1"));
     assertEquals(Arrays.asList("upd r2#1@2"), only("r2"));
     RecoveryEvent whole = recoveries.get(recoveries.size() - 1);
-    assertEquals(null, whole.roomId());
+    assertEquals(null, whole.roomId(), recoveries.toString());
     assertEquals(RecoveryEvent.Phase.FINISHED, whole.phase());
     assertEquals(2, whole.messages());
     assertEquals(2, whole.updates());
@@ -215,25 +203,35 @@ class RecoveryTest {
   void aFailedBackfillIsRetriedUntilItSucceedsAndNothingIsSkipped() {
     service.send("r1", 1);
     firstConnect();
-    recovery.onConnectionLost();
-    service.send("r1", 300);
     service.failureRate = 0.7; // seven requests in ten fail
-    recovery.onConnected();
+    reconnect(() -> service.send("r1", 300));
     for (int i = 0; i < 2_000 && delivered.size() < 300; i++) time.advance(1_000);
-    // live messages keep coming during the retries and are merged in order
     assertEquals(300, delivered.size(), "every missed message, whatever failed");
     for (int i = 0; i < 300; i++) assertEquals("new r1#" + (i + 2) + "@" + (i + 2), delivered.get(i));
     assertTrue(errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.RECOVERY_RETRY));
   }
 
   @Test
+  void aBackfillStepThatThrowsIsRetriedAndGivesItsSlotBack() {
+    for (int i = 1; i <= 6; i++) service.send("r" + i, 1);
+    firstConnect();
+    service.throwingReads = 5; // more than the back-fills running at once
+    reconnect(() -> {
+      for (int i = 1; i <= 6; i++) service.send("r" + i, 1);
+    });
+    time.advance(60_000);
+    for (int i = 1; i <= 6; i++) {
+      assertEquals(Arrays.asList("new r" + i + "#2@2"), only("r" + i), "room r" + i + " was caught up");
+    }
+    assertEquals(RecoveryEvent.Phase.FINISHED, recoveries.get(recoveries.size() - 1).phase());
+  }
+
+  @Test
   void liveMessagesDuringABackfillAreHeldAndMergedInOrderWithoutRepeats() {
     service.send("r1", 1);
     firstConnect();
-    recovery.onConnectionLost();
-    service.send("r1", 3); // 2, 3, 4
     service.holdMessages = true;
-    recovery.onConnected();
+    reconnect(() -> service.send("r1", 3)); // 2, 3, 4
     service.send("r1", 2); // 5, 6 arrive live while the back-fill is under way
     recovery.onNewMessage(service.message("r1", 5));
     recovery.onNewMessage(service.message("r1", 4)); // a late live copy of a missed one
@@ -258,29 +256,117 @@ class RecoveryTest {
   }
 
   @Test
-  void aRoomFirstSeenAfterALossDeliversWhatWasSentSinceTheLossNotItsHistory() {
-    firstConnect();
+  void aRoomJoinedWhileAwayDeliversWhatWasSentSinceTheLastThingSeenNotItsHistory() {
+    firstConnect(); // the service's time at the answer: now
     recovery.onConnectionLost();
-    long lostAt = wallClock;
-    service.now = lostAt - 3_600_000;
-    service.send("new-room", 250); // an hour before the loss: history
-    service.now = lostAt + 1_000;
+    service.now -= 3_600_000;
+    service.send("new-room", 250); // an hour before: history
+    service.now += 3_600_000 + 1_000;
     service.send("new-room", 3); // while away
-    recovery.onConnected();
+    connect();
     assertEquals(Arrays.asList("new new-room#251@251", "new new-room#252@252", "new new-room#253@253"), delivered);
   }
 
   @Test
-  void aRoomTheUserCanNoLongerReadIsReportedAndForgotten() {
+  void aRoomJoinedSinceTheConnectionStartsAtItsFirstLiveMessage() {
+    firstConnect();
+    service.send("joined", 4);
+    recovery.onNewMessage(service.message("joined", 4));
+    recovery.onNewMessage(service.message("joined", service.send("joined", 1).get(0)));
+    assertEquals(Arrays.asList("new joined#4@4", "new joined#5@5"), delivered);
+  }
+
+  @Test
+  void aRoomNotReadableIsReportedAndReadOnFromItsLedgerWhenAccessComesBack() {
     service.send("r1", 1);
     firstConnect();
-    recovery.onConnectionLost();
-    service.send("r1", 1);
     service.forbidden = true;
-    recovery.onConnected();
-    assertTrue(errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.ROOM_ACCESS_LOST
-        && "r1".equals(e.roomId())));
-    assertEquals(0, recovery.roomCount());
+    reconnect(() -> service.send("r1", 1)); // 2: not readable now
+    assertTrue(errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.ROOM_ACCESS_LOST && "r1".equals(e.roomId())));
+    service.forbidden = false;
+    service.edit("r1", 1); // rev 3, while access was lost
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 3@4: access is back
+    assertEquals(Arrays.asList("new r1#2@2", "new r1#3@4", "upd r1#1@3"), only("r1"),
+        "what was missed while access was lost is read, not skipped");
+  }
+
+  @Test
+  void aPositionBelowTheLedgerIsReportedAndLaterMessagesAreNotDroppedAsRepeats() {
+    service.send("r1", 5);
+    firstConnect();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 6, delivered live
+    recovery.onConnectionLost();
+    service.rewind("r1", 3); // the service is restored from a backup: messages 4 and 5 are gone
+    connect();
+    List<Long> later = service.send("r1", 2); // 4 and 5 again, other messages
+    recovery.onNewMessage(service.message("r1", later.get(0)));
+    recovery.onNewMessage(service.message("r1", later.get(1)));
+    assertEquals(Arrays.asList("new r1#6@6", "new r1#4@4", "new r1#5@5"), only("r1"));
+    assertTrue(errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.ROOM_REWOUND && "r1".equals(e.roomId())),
+        "reported: " + errors);
+  }
+
+  @Test
+  void aLedgerAboveThePositionByAReadAnsweredDuringTheReconnectIsNoRewind() {
+    service.send("r1", 2);
+    firstConnect();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 2).get(1))); // 4 skips 3: read
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), only("r1"));
+    recovery.onConnectionLost();
+    StartPositions before = service.positions(); // the next connection's positions are read here
+    service.holdMessages = true;
+    recovery.onNewMessage(service.message("r1", service.send("r1", 2).get(1))); // 6 skips 5: a read starts
+    service.answerMessages(); // and is answered before the new connection's answer is handled
+    recovery.onConnected(before);
+    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5", "new r1#6@6"), only("r1"));
+    assertTrue(errors.stream().noneMatch(e -> e.kind() == ClientError.Kind.ROOM_REWOUND), "no rewind: " + errors);
+  }
+
+  @Test
+  void aHandoverPositionBelowWhatTheOldConnectionDeliveredIsNoRewind() {
+    service.send("r1", 2);
+    firstConnect();
+    StartPositions newConnection = service.positions();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // the old connection delivers 3
+    recovery.onConnected(handover(newConnection));
+    recovery.onNewMessage(service.message("r1", 3)); // its copy on the new connection: a repeat
+    assertEquals(Arrays.asList("new r1#3@3"), only("r1"));
+    assertTrue(errors.stream().noneMatch(e -> e.kind() == ClientError.Kind.ROOM_REWOUND), "no rewind: " + errors);
+  }
+
+  private static StartPositions handover(StartPositions p) {
+    try {
+      java.lang.reflect.Method m = StartPositions.class.getDeclaredMethod("duringHandover");
+      m.setAccessible(true);
+      return (StartPositions) m.invoke(p);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void aServiceWithoutPositionsIsListedAndTheListingPlacesTheRooms() {
+    service.send("r1", 2);
+    recovery.onConnected(StartPositions.NONE);
+    delivered.clear();
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+    assertEquals(1, service.listings);
+  }
+
+  @Test
+  void shedEventsAreReadFromTheHistoryAndARoomFirstSeenMeanwhileIsPlacedByTheListing() {
+    service.send("r1", 1);
+    firstConnect();
+    service.now += 1_000;
+    service.send("r1", 2); // 2, 3: shed
+    service.send("joined", 2); // a room joined since: its first two messages shed
+    service.holdListing = true;
+    recovery.onEventsShed();
+    recovery.onNewMessage(service.message("joined", service.send("joined", 1).get(0))); // 3 arrives live
+    service.answerListing();
+    assertEquals(Arrays.asList("new r1#2@2", "new r1#3@3"), only("r1"));
+    assertEquals(Arrays.asList("new joined#1@1", "new joined#2@2", "new joined#3@3"), only("joined"));
   }
 
   @Test
@@ -313,119 +399,28 @@ class RecoveryTest {
   }
 
   @Test
-  void aMessageBackFilledBeforeTheFirstLiveMessageOfAListedRoomIsNotDeliveredAgainByItsLateLiveCopy() {
-    service.send("r1", 2);
-    firstConnect(); // r1 starts at seq 2 from the first listing, waiting for its first live message
-    long third = service.send("r1", 1).get(0); // its live copy is late (a token refresh's second connection)
-    recovery.onConnected(); // the new connection's sync back-fills it
-    assertEquals(Arrays.asList("new r1#3@3"), delivered);
-    recovery.onNewMessage(service.message("r1", third)); // the late live copy
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "each seq once");
-  }
-
-  /**
-   * The first listing is answered after message 3 was sent: it counts it, but 3 came after the connection was
-   * accepted, so it is not history. Its live copy comes late (the old connection of a token refresh reads its
-   * frames after the new one's sync) or never (the connection is cut first).
-   */
-  private long aListingThatCountsAMessageSentAfterTheConnection() {
-    service.send("r1", 1); // an hour before: history
-    service.now = wallClock - 120_000; // two minutes before the connection: history too
-    service.send("r1", 1);
-    service.holdListing = true;
-    recovery.onConnected();
-    service.now = wallClock + 50;
-    long third = service.send("r1", 1).get(0); // after the connection's acceptance
-    wallClock += 100;
-    service.answerListing();
-    assertEquals(Arrays.asList(), delivered);
-    return third;
-  }
-
-  @Test
-  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyComesAfterABackfillIsDeliveredOnceInOrder() {
-    long third = aListingThatCountsAMessageSentAfterTheConnection();
-    service.send("r1", 1); // 4
-    recovery.onConnected(); // a token refresh's new connection: its sync back-fills the room
-    recovery.onNewMessage(service.message("r1", third)); // the late live copy, on the old connection
-    recovery.onNewMessage(service.message("r1", 4)); // a repeat too
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5"), delivered,
-        "every message sent after the connection once, in order; nothing sent before it");
-  }
-
-  @Test
-  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyNeverComesIsDeliveredAfterTheLoss() {
-    aListingThatCountsAMessageSentAfterTheConnection();
-    recovery.onConnectionLost(); // its live copy is lost with the connection; nothing newer is sent
-    recovery.onConnected();
-    assertEquals(Arrays.asList("new r1#3@3"), delivered);
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered);
-  }
-
-  @Test
-  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyComesDuringTheBackfillIsDeliveredOnceInOrder() {
-    long third = aListingThatCountsAMessageSentAfterTheConnection();
-    service.send("r1", 2); // 4, 5
-    service.holdMessages = true;
-    recovery.onConnected();
-    recovery.onNewMessage(service.message("r1", third)); // live copies while the room is read
-    recovery.onNewMessage(service.message("r1", 5));
-    recovery.onNewMessage(service.message("r1", 4));
-    assertEquals(Arrays.asList(), delivered, "held while the room is read");
-    service.answerMessages();
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4", "new r1#5@5"), delivered);
-  }
-
-  @Test
-  void aMessageSentBeforeTheFirstListingWasAnsweredWhoseLiveCopyComesFirstStartsTheRoomWithoutARead() {
-    long third = aListingThatCountsAMessageSentAfterTheConnection();
-    recovery.onNewMessage(service.message("r1", third));
-    service.send("r1", 1);
-    int pages = service.pages;
-    recovery.onConnected();
-    recovery.onNewMessage(service.message("r1", 4)); // a late live copy of what the sync delivered
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered);
-    assertEquals(pages + 1, service.pages, "the sync read only what followed the start the live message gave");
-  }
-
-  @Test
-  void aRoomIdleWhenTheConnectionWasAcceptedStartsAtItsListedSeqAndIsNotReadAgain() {
-    service.send("r1", 3); // an hour before the connection
-    firstConnect();
-    recovery.onConnected(); // a token refresh: the room is not behind
-    recovery.onConnectionLost();
-    recovery.onConnected();
-    assertEquals(0, service.pages, "an idle room's start is sure: nothing is read");
-    assertEquals(Arrays.asList(), delivered);
-  }
-
-  @Test
   void aRestartFromTheStoreDeliversWhatWasMissedOnceInOrderAndNothingTwice() {
     StoreJournalDouble store = new StoreJournalDouble();
     recovery.journal(store);
     service.send("r1", 2);
-    service.send("r2", 1);
     firstConnect();
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // #3, live
-    recovery.onMessageUpdated(service.message("r1", 1, service.edit("r1", 1))); // rev 4, live
-    service.read("r1", "bob", 3, wallClock);
-    recovery.onReceipt(Receipt.of("r1", "bob", "r1-m3", 3, wallClock));
-    assertEquals(Arrays.asList("new r1#3@3", "upd r1#1@4", "read r1 bob@3"), delivered);
-
-    // the app is stopped; meanwhile two messages, an edit and a receipt of another user
-    service.send("r1", 2); // seq 4, 5 (revs 5, 6)
-    service.edit("r1", 3); // rev 7
-    service.read("r1", "carol", 6, wallClock + 5);
+    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0)));
+    service.read("r1", "bob", 3, service.now);
+    recovery.onReceipt(Receipt.of("r1", "bob", "r1-m3", 3, service.now));
+    recovery.close();
+    // a new process, from the store: 4 and 5 were sent, 1 edited, carol read, a room joined, meanwhile
+    service.now += 5_000;
+    service.send("r1", 2);
+    service.edit("r1", 1);
+    service.read("r1", "carol", 5, service.now);
+    service.send("joined", 1);
     delivered.clear();
     setUp();
-    recovery.restore(store.state(wallClock));
-    recovery.onConnected();
-    assertEquals(Arrays.asList("new r1#4@5", "new r1#5@6", "upd r1#3@7", "read r1 carol@6"), only("r1"),
-        "what arrived while the app was stopped, once and in order; nothing it had before");
-    assertEquals(Arrays.asList(), only("r2"));
+    recovery.journal(store);
+    recovery.restore(store.state());
+    connect();
+    assertEquals(Arrays.asList("new r1#4@4", "new r1#5@5", "upd r1#1@6", "read r1 carol@5"), only("r1"));
+    assertEquals(Arrays.asList("new joined#1@1"), only("joined"));
   }
 
   @Test
@@ -434,184 +429,15 @@ class RecoveryTest {
     recovery.journal(store);
     service.send("r1", 2);
     firstConnect();
-    long skipped = service.edit("r1", 1); // rev 3, never arrives live
-    long applied = service.edit("r1", 2); // rev 4, arrives live: above the watermark (3 is missing)
-    recovery.onMessageUpdated(service.message("r1", 2, applied));
-    assertEquals(Arrays.asList("upd r1#2@4"), delivered);
+    service.edit("r1", 1); // rev 3: its live copy is lost
+    recovery.onMessageUpdated(service.message("r1", 2, service.edit("r1", 2))); // rev 4, applied above the gap
+    recovery.close();
     delivered.clear();
     setUp();
-    recovery.restore(store.state(wallClock)); // before the grace timer read the changes
-    recovery.onConnected();
-    assertEquals(Arrays.asList("upd r1#1@" + skipped), only("r1"), "rev 3 once, rev 4 not again");
-  }
-
-  /**
-   * The first connection is accepted at t0 and dropped before its listing is answered; message 7 is sent in the
-   * gap (its live copy is lost with the connection). The second connection's listing counts it.
-   */
-  private void aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap() {
-    service.send("r1", 6); // an hour before: history
-    service.holdListing = true;
-    recovery.onConnected(); // t0; the listing is never answered
-    recovery.onConnectionLost();
-    service.now = wallClock + 1_000;
-    service.send("r1", 1); // 7, while no connection was up
-    wallClock += 2_000;
-    service.holdListing = true;
-    recovery.onConnected();
-    service.answerListing(); // r1: lastMessageSeq 7, lastMessageAt t0 + 1 s
-  }
-
-  @Test
-  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostWithTheConnectionIsDeliveredBeforeTheNextLiveOne() {
-    aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap();
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 8, live
-    assertEquals(Arrays.asList("new r1#7@7", "new r1#8@8"), delivered, "7 and 8 once, in order");
-  }
-
-  @Test
-  void aMessageSentAfterTheFirstAcceptanceWhoseLiveCopyWasLostIsDeliveredWithoutWaitingForAnotherMessage() {
-    aFirstListingAnsweredAfterALostConnectionCountsAMessageSentInTheGap();
-    assertEquals(Arrays.asList("new r1#7@7"), delivered);
-  }
-
-  @Test
-  void aMessageShedBeforeTheFirstListingWasAnsweredIsDeliveredBeforeTheNextLiveOne() {
-    service.send("r1", 4); // an hour before: history
-    service.holdListing = true;
-    recovery.onConnected(); // the listing is not answered yet
-    service.now = wallClock + 1_000;
-    service.send("r1", 2); // 5, whose live copy the inbound gate sheds, and 6
-    wallClock += 2_000;
-    service.holdListing = true;
-    recovery.onEventsShed();
-    service.answerListing(); // r1: lastMessageSeq 6
-    recovery.onNewMessage(service.message("r1", 6));
-    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "5 and 6 once, in order");
-  }
-
-  @Test
-  void aRoomFirstSeenLiveAfterAShedBeforeTheFirstListingWasAnsweredDeliversTheShedMessageFirst() {
-    service.now = wallClock - 120_000; // two minutes before the connection: history, not read
-    service.send("r1", 4);
-    service.holdListing = true;
-    recovery.onConnected(); // the listing is not answered yet
-    service.now = wallClock + 1_000;
-    service.send("r1", 2); // 5, whose live copy the inbound gate sheds, and 6
-    wallClock += 2_000;
-    service.holdListing = true;
-    recovery.onEventsShed();
-    recovery.onNewMessage(service.message("r1", 6)); // before the listing answers: r1 has no ledger yet
-    service.answerListing(); // r1: lastMessageSeq 6
-    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "5 and 6 once, in order");
-  }
-
-  @Test
-  void aRoomFirstSeenLiveAfterADropBeforeTheFirstListingWasAnsweredDeliversTheLostMessageFirst() {
-    service.send("r1", 6); // an hour before: history
-    service.holdListing = true;
-    recovery.onConnected(); // t0; the listing is never answered
-    recovery.onConnectionLost();
-    service.now = wallClock + 1_000;
-    service.send("r1", 2); // 7, lost with the connection, and 8
-    wallClock += 2_000;
-    service.holdListing = true;
-    recovery.onConnected();
-    recovery.onNewMessage(service.message("r1", 8)); // before the listing answers
-    service.answerListing(); // r1: lastMessageSeq 8
-    recovery.onNewMessage(service.message("r1", 8)); // a repeat
-    assertEquals(Arrays.asList("new r1#7@7", "new r1#8@8"), delivered, "7 and 8 once, in order");
-  }
-
-  @Test
-  void aRoomFirstSeenLiveAfterAShedThatTheFirstListingLeavesOutDeliversWhatWasSentSinceTheAcceptanceOnly() {
-    service.now = wallClock - 120_000; // two minutes before the connection: history
-    service.send("r1", 4);
-    service.holdListing = true;
-    recovery.onConnected();
-    service.now = wallClock + 1_000;
-    service.send("r1", 2); // 5 (shed) and 6
-    wallClock += 2_000;
-    service.holdListing = true;
-    recovery.onEventsShed();
-    recovery.onNewMessage(service.message("r1", 6)); // before the listing answers
-    service.unlisted.add("r1"); // the listing leaves r1 out (the user left it again?)
-    service.answerListing();
-    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@6"), delivered, "from the acceptance, not its history");
-  }
-
-  @Test
-  void aLiveEditInARoomFirstSeenAfterAShedBeforeTheFirstListingWasAnsweredIsNotPublishedAheadOfItsMessage() {
-    service.send("r1", 4); // an hour before: history
-    service.holdListing = true;
-    recovery.onConnected();
-    service.now = wallClock + 1_000;
-    service.send("r1", 2); // 5 and 6, both shed
-    wallClock += 2_000;
-    service.holdListing = true;
-    recovery.onEventsShed();
-    long rev = service.edit("r1", 6);
-    recovery.onMessageUpdated(service.message("r1", 6, rev)); // before the listing answers
-    service.answerListing();
-    recovery.onNewMessage(service.message("r1", 6, 6)); // a late copy in its first state: a repeat
-    assertEquals(Arrays.asList("new r1#5@5", "new r1#6@" + rev), delivered, "6 once, as new, in its latest state");
-  }
-
-  @Test
-  void aListedMessageWhoseLiveCopyWasLostIsDeliveredWhenTheNextConnectionsLiveMessageBeatsItsListing() {
-    long third = aListingThatCountsAMessageSentAfterTheConnection();
-    recovery.onConnectionLost(); // the live copy of 3 is lost with the connection
-    service.holdListing = true;
-    recovery.onConnected();
-    recovery.onNewMessage(service.message("r1", service.send("r1", 1).get(0))); // 4, live, before the listing
-    service.answerListing();
-    recovery.onNewMessage(service.message("r1", third)); // a late copy: a repeat
-    assertEquals(Arrays.asList("new r1#3@3", "new r1#4@4"), delivered, "3 and 4 once, in order");
-  }
-
-  @Test
-  void aListedMessageWhoseLiveCopyHadNotComeWhenTheClientStoppedIsDeliveredAfterTheRestart() {
-    StoreJournalDouble store = new StoreJournalDouble();
     recovery.journal(store);
-    aListingThatCountsAMessageSentAfterTheConnection(); // 3 is listed; its live copy has not come
-    recovery.onNewMessage(service.message("r2", service.send("r2", 1).get(0))); // other rooms go on
-    recovery.onMessageUpdated(service.message("r1", 1, service.edit("r1", 1))); // an edit of r1's history, live
-    assertEquals(Arrays.asList("upd r1#1@4"), only("r1"));
-    delivered.clear();
-    wallClock += 3_600_000; // the client stops an hour later
-    setUp();
-    recovery.restore(store.state(wallClock));
-    recovery.onConnected();
-    assertEquals(Arrays.asList("new r1#3@3"), only("r1"), "3 once, nothing sent before the first connection");
-  }
-
-  @Test
-  void aLiveEditOfAMessageSentSinceTheAcceptanceIsDeliveredAsNewInItsLatestStateNotAsAChange() {
-    long third = aListingThatCountsAMessageSentAfterTheConnection();
-    long rev = service.edit("r1", third); // its new-message has not come yet
-    recovery.onMessageUpdated(service.message("r1", third, rev));
-    recovery.onNewMessage(service.message("r1", third)); // a late copy: a repeat
-    assertEquals(Arrays.asList("new r1#3@" + rev), delivered, "once, as new, in its latest state");
-  }
-
-  @Test
-  void withAStoreARoomWhoseStartIsUnsureIsReadAtOnceAndItsStartJournaledThen() {
-    StoreJournalDouble store = new StoreJournalDouble();
-    store.durable = true;
-    recovery.journal(store);
-    service.now = wallClock - 120_000; // two minutes before the connection: history
-    service.send("r1", 2);
-    service.holdListing = true;
-    recovery.onConnected();
-    service.now = wallClock + 50;
-    service.send("r1", 1); // 3, after the connection's acceptance; its live copy has not come
-    wallClock += 100;
-    service.answerListing();
-    assertEquals(Arrays.asList("new r1#3@3"), delivered, "read at once from the acceptance");
-    assertEquals(3, store.marks.get("r1")[0], "the start journaled once sure");
-    assertEquals(0, store.unsureSince, "no start is unsure any more: writes are stamped with the time again");
-    recovery.onNewMessage(service.message("r1", 3)); // the late live copy: a repeat
-    assertEquals(Arrays.asList("new r1#3@3"), delivered);
+    recovery.restore(store.state()); // before the grace timer read the changes
+    connect();
+    assertEquals(Arrays.asList("upd r1#1@3"), only("r1"), "rev 4 not again");
   }
 
   /** What a store keeps of the journal: the latest watermarks, messages and receipts. */
@@ -637,18 +463,12 @@ class RecoveryTest {
       marks.put(roomId, new long[] {seq, rev});
     }
 
-    /** The store's rule: a write is stamped no later than the acceptance since which starts are unsure. */
-    long unsureSince;
-    boolean durable;
+    /** The service's time a write is stamped with. */
+    long serviceTime;
 
     @Override
-    public boolean durable() {
-      return durable;
-    }
-
-    @Override
-    public void startsUnsureSince(long acceptedAt) {
-      unsureSince = acceptedAt;
+    public void serviceTime(long at) {
+      serviceTime = at;
     }
 
     @Override
@@ -656,7 +476,7 @@ class RecoveryTest {
       if (!marks.containsKey(room.id())) marks.put(room.id(), new long[] {-1, -1}); // stored, not started
     }
 
-    dev.svc.chat.store.StoredState state(long writtenAt) {
+    dev.svc.chat.store.StoredState state() {
       List<dev.svc.chat.store.StoredRoom> rooms = new ArrayList<>();
       for (Map.Entry<String, long[]> e : marks.entrySet()) {
         rooms.add(new dev.svc.chat.store.StoredRoom(Room.builder().id(e.getKey()).createdAt(1).build(),
@@ -667,7 +487,7 @@ class RecoveryTest {
         if (m.rev() > marks.get(m.roomId())[1]) above.add(m);
       }
       return new dev.svc.chat.store.StoredState(rooms, new ArrayList<>(receipts.values()), above,
-          new ArrayList<>(), unsureSince > 0 ? Math.min(writtenAt, unsureSince) : writtenAt);
+          new ArrayList<>(), serviceTime);
     }
   }
 
@@ -678,11 +498,13 @@ class RecoveryTest {
     final Map<String, List<Receipt>> receipts = new LinkedHashMap<>();
     int listings;
     int pages;
-    /** When the service stores what is sent: an hour before the tests' connections unless a test moves it. */
-    long now = 1_000_000 - 3_600_000;
+    /** The service's clock: what is sent is created at this time. */
+    long now = 1_000_000;
     double failureRate;
     boolean forbidden;
     boolean holdListing;
+    /** How many reads of messages throw at once (a defect of the reading code, not a failed request). */
+    int throwingReads;
     /** Rooms the listing leaves out. */
     final java.util.Set<String> unlisted = new java.util.HashSet<>();
     boolean holdMessages;
@@ -759,6 +581,22 @@ class RecoveryTest {
       return f;
     }
 
+    /** The CONNECT answer's positions as they are now, at the service's time. */
+    StartPositions positions() {
+      List<RoomPosition> list = new ArrayList<>();
+      for (Room r : listNow()) list.add(new RoomPosition(r.id(), r.lastMessageSeq(), r.rev()));
+      return StartPositions.of(list, now);
+    }
+
+    /** The service goes back to an older state of {@code roomId}: what is above {@code seq} is gone. */
+    void rewind(String roomId, long seq) {
+      TreeMap<Long, Message> room = rooms.get(roomId);
+      room.tailMap(seq, false).clear();
+      long rev = 0;
+      for (Message m : room.values()) rev = Math.max(rev, m.rev());
+      revs.put(roomId, rev);
+    }
+
     private List<Room> listNow() {
       List<Room> list = new ArrayList<>();
       for (Map.Entry<String, TreeMap<Long, Message>> e : rooms.entrySet()) {
@@ -783,6 +621,7 @@ class RecoveryTest {
 
     @Override
     public CompletableFuture<MessagePage> messages(String roomId, MessageQuery q) {
+      if (throwingReads-- > 0) throw new IllegalStateException("a read that throws");
       pages++;
       if (holdMessages) {
         CompletableFuture<MessagePage> f = new CompletableFuture<>();

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class RoomLedgerTest {
   @Test
   void revisionsInOrderMoveTheWatermarkAndOutOfOrderOnesAreTrackedUntilTheGapCloses() {
-    RoomLedger room = new RoomLedger("r1", 0, 0);
+    RoomLedger room = new RoomLedger("r1", 0, 0, RoomState.LIVE);
     room.markApplied("a", 1); // the next revision: the watermark moves
     room.markApplied("b", 2);
     assertEquals(2, room.rev);
