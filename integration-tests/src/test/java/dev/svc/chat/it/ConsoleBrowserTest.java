@@ -146,6 +146,9 @@ class ConsoleBrowserTest {
 
   /** Writes the page as target/NAME.png (best effort: a failed screenshot must not hide the test's failure). */
   private void screenshot(String name) {
+    if (ChatFixture.isCluster()) {
+      name += "-cluster"; // the console shows the connections of the node it was opened on only
+    }
     try {
       File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
       Files.copy(shot.toPath(), Path.of("target", name + ".png"), StandardCopyOption.REPLACE_EXISTING);
