@@ -36,8 +36,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console (docs/console.md) in a real browser: Debian's headless Chromium driven by its chromedriver
  * through Selenium. Signs in with the API key, watches a message an SDK client sent appear in the room's
- * tail, sends as a user from the page and sees the SDK client receive it, and finds a message text that is
- * HTML rendered as text. A failure leaves a screenshot in {@code target/}; the run leaves the console's
+ * tail, sends as a user from the page and sees the SDK client receive it, finds a message text that is
+ * HTML rendered as text, edits and deletes as the sender, and injects a fault. A failure leaves a screenshot in {@code target/}; the run leaves the console's
  * screenshots there too (docs/console.md's images come from them).
  */
 class ConsoleBrowserTest {
@@ -124,6 +124,19 @@ class ConsoleBrowserTest {
       assertEquals(XSS, row.findElement(By.className("text")).getText());
       assertTrue(browser.findElements(By.cssSelector("#tail img")).isEmpty(), "the text became an element");
       assertThrows(NoAlertPresentException.class, () -> browser.switchTo().alert());
+
+      // Edit, then delete, as the sender, from the page.
+      browser.findElement(By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Edit']")).click();
+      WebElement text = browser.findElement(By.id("send-text"));
+      text.clear();
+      text.sendKeys("edited from the page");
+      browser.findElement(By.id("send-button")).click();
+      By first = By.xpath("//ol[@id='tail']/li[@data-seq='1']");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "edited from the page"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "(edited)"));
+      wait.until(ExpectedConditions.elementToBeClickable(
+          By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Delete']"))).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "deleted"));
 
       // A fault injected from the page answers the tenant's next request; the request log shows it.
       browser.findElement(By.cssSelector("#fault-form button[type='submit']")).click();

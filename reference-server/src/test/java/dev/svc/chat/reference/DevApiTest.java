@@ -154,7 +154,19 @@ class DevApiTest {
     }
 
     @Test
+    void aLatencyFaultHoldsTheNextRequestThenAnswersIt() {
+        Http.Response added = http.apiKey("POST", "/v1/dev/faults", ACME, Map.of("latencyMs", 400, "count", 1));
+        assertEquals(201, added.status(), added.json().toString());
+        long started = System.nanoTime();
+        assertEquals(200, http.bearer("GET", "/v1/chat/rooms", aliceToken, null).status());
+        long heldMs = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(heldMs >= 400, "held " + heldMs + " ms");
+        assertEquals(0, http.apiKey("GET", "/v1/dev/faults", ACME, null).json().path("faults").size());
+    }
+
+    @Test
     void aFaultOutsideTheContractsStatusesIsRefused() {
+        assertEquals(400, http.apiKey("POST", "/v1/dev/faults", ACME, Map.of("count", 2)).status());
         assertEquals(400, http.apiKey("POST", "/v1/dev/faults", ACME, Map.of("status", 200)).status());
         assertEquals(400, http.apiKey("POST", "/v1/dev/faults", ACME,
                 Map.of("status", 500, "routePrefix", "/v1/dev/")).status());

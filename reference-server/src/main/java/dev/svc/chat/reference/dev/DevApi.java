@@ -33,6 +33,8 @@ import java.util.Set;
 public final class DevApi {
 
     private static final Set<Integer> FAULT_STATUSES = Set.of(429, 500, 502, 503, 504);
+    /** The longest latency a fault may add: longer ones would only tie up the server's threads. */
+    private static final long MAX_LATENCY_MS = 30_000;
 
     private final DevAccess access;
     private final Store store;
@@ -183,7 +185,11 @@ public final class DevApi {
         TenantRecord tenant = tenant(ctx);
         DevBody body = DevBody.read(ctx, mapper);
         Long status = body.optionalLong("status", 100, 599);
-        if (status == null || !FAULT_STATUSES.contains(status.intValue())) {
+        Long latency = body.optionalLong("latencyMs", 1, MAX_LATENCY_MS);
+        if (status == null && latency == null) {
+            throw ApiException.badRequest("a fault needs a status, a latencyMs, or both");
+        }
+        if (status != null && !FAULT_STATUSES.contains(status.intValue())) {
             throw ApiException.badRequest("status must be one of " + new java.util.TreeSet<>(FAULT_STATUSES));
         }
         Long count = body.optionalLong("count", 1, 1_000_000);
@@ -195,8 +201,9 @@ public final class DevApi {
         } else if (!prefix.startsWith("/v1/") || prefix.startsWith("/v1/dev/")) {
             throw ApiException.badRequest("routePrefix must start with /v1/ and not be under /v1/dev/");
         }
-        DevFaults.Fault fault = tools.faults().add(tenant.id(), status.intValue(),
-                retryAfter != null ? retryAfter : status == 429 ? 1 : 0,
+        int code = status != null ? status.intValue() : 0;
+        DevFaults.Fault fault = tools.faults().add(tenant.id(), code, latency != null ? latency : 0,
+                retryAfter != null ? retryAfter : code == 429 ? 1 : 0,
                 count == null && seconds == null ? Long.valueOf(1) : count,
                 seconds != null ? clock.instant().plus(Duration.ofSeconds(seconds)) : null, prefix);
         json(ctx, 201, fault);

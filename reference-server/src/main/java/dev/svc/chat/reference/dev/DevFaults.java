@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The faults a tenant injected through the dev API: its own REST requests answered with an error status for
- * the next N requests or until a time, optionally only those whose path starts with a prefix. A fault touches
+ * The faults a tenant injected through the dev API: its own REST requests held for a while, answered with an
+ * error status, or both, for the next N requests or until a time, optionally only those whose path starts
+ * with a prefix. A fault touches
  * only requests made with the injecting tenant's key or its users' tokens, never another tenant's.
  */
 public final class DevFaults {
@@ -18,13 +19,14 @@ public final class DevFaults {
      * One injected fault.
      *
      * @param id its id, for the list
-     * @param status the HTTP status answered: 429, 500, 502, 503 or 504
+     * @param status the HTTP status answered: 429, 500, 502, 503 or 504; 0 to answer as usual after the latency
+     * @param latencyMs how long the request is held before it is answered, 0 for none
      * @param retryAfterSeconds the {@code Retry-After} header's seconds, 0 for none
      * @param remaining how many more requests it answers, or -1 while {@code until} holds
      * @param until when it stops, or null to count requests only
      * @param routePrefix the path prefix it applies to
      */
-    public record Fault(long id, int status, long retryAfterSeconds, long remaining, Instant until,
+    public record Fault(long id, int status, long latencyMs, long retryAfterSeconds, long remaining, Instant until,
                         String routePrefix) {
     }
 
@@ -38,9 +40,9 @@ public final class DevFaults {
     }
 
     /** Adds a fault for the tenant and returns it. */
-    public synchronized Fault add(String tenantId, int status, long retryAfterSeconds, Long count, Instant until,
-                                  String routePrefix) {
-        Fault fault = new Fault(nextId++, status, retryAfterSeconds, count != null ? count : -1, until,
+    public synchronized Fault add(String tenantId, int status, long latencyMs, long retryAfterSeconds, Long count,
+                                  Instant until, String routePrefix) {
+        Fault fault = new Fault(nextId++, status, latencyMs, retryAfterSeconds, count != null ? count : -1, until,
                 routePrefix);
         byTenant.computeIfAbsent(tenantId, k -> new ArrayList<>()).add(fault);
         return fault;
@@ -83,7 +85,7 @@ public final class DevFaults {
                 continue;
             }
             if (fault.remaining() > 0) {
-                Fault counted = new Fault(fault.id(), fault.status(), fault.retryAfterSeconds(),
+                Fault counted = new Fault(fault.id(), fault.status(), fault.latencyMs(), fault.retryAfterSeconds(),
                         fault.remaining() - 1, fault.until(), fault.routePrefix());
                 faults.set(i, counted);
             }

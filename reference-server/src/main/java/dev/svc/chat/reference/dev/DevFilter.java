@@ -59,7 +59,10 @@ public final class DevFilter implements Filter {
         Principal who = principal(req);
         if (who != null && faults.any()) {
             DevFaults.Fault fault = faults.take(who.tenantId(), path);
-            if (fault != null) {
+            if (fault != null && !hold(fault)) {
+                return; // interrupted: the server is stopping
+            }
+            if (fault != null && fault.status() > 0) {
                 answer(res, fault);
                 note(who, req, at, started, fault.status(), true);
                 return;
@@ -75,6 +78,23 @@ public final class DevFilter implements Filter {
                     note(who, req, at, started, res.getStatus(), false);
                 }
             }
+        }
+    }
+
+    /**
+     * Holds the request for the fault's latency on its own thread (a dev tool's delay: the thread is Jetty's
+     * and waits as a slow handler would). Returns false if interrupted.
+     */
+    private static boolean hold(DevFaults.Fault fault) {
+        if (fault.latencyMs() <= 0) {
+            return true;
+        }
+        try {
+            Thread.sleep(fault.latencyMs());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

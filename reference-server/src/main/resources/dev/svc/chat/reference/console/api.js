@@ -36,6 +36,10 @@ export function devClient(apiKey) {
     state: () => call('GET', '/v1/dev/state'),
     tail: (roomId, limit = 50) => call('GET', room(roomId) + '/messages?limit=' + limit),
     sendAs: (roomId, userId, text) => call('POST', room(roomId) + '/messages', { userId, text }),
+    editAs: (roomId, messageId, userId, text) =>
+      call('PATCH', room(roomId) + '/messages/' + encodeURIComponent(messageId), { userId, text }),
+    deleteAs: (roomId, messageId, userId) =>
+      call('DELETE', room(roomId) + '/messages/' + encodeURIComponent(messageId), { userId }),
     createUser: (userId, username) => call('POST', '/v1/dev/users', { userId, username: username || null }),
     createRoom: (name, members) => call('POST', '/v1/dev/rooms', { name: name || null, members }),
     expireSessions: (userId) => call('POST', user(userId) + '/expire-sessions'),

@@ -9,6 +9,7 @@ let api = null;          // the dev API client, holding the key; null when signe
 let timer = null;
 let openRoomId = null;
 let polling = false;
+let editing = null;      // the message being edited: {id, senderId}, or null
 const drawn = new Map(); // view -> JSON of what it shows, to redraw only on change
 
 function say(message, isError = false) {
@@ -87,7 +88,8 @@ function renderRooms(rooms) {
 }
 
 function renderFaults(faults) {
-  $('faults').replaceChildren(...faults.map((f) => el('li', { text: f.status + ' on ' + f.routePrefix
+  $('faults').replaceChildren(...faults.map((f) => el('li', { text: (f.status ? f.status : 'no error')
+    + (f.latencyMs ? ' after ' + f.latencyMs + ' ms' : '') + ' on ' + f.routePrefix
     + (f.remaining >= 0 ? ' for the next ' + f.remaining + ' requests' : '')
     + (f.until ? ' until ' + time(f.until) : '')
     + (f.retryAfterSeconds ? ', Retry-After ' + f.retryAfterSeconds + ' s' : '') })));
@@ -103,7 +105,11 @@ function renderTail(tail) {
     m.deletedAt ? el('span', { class: 'deleted text', text: 'deleted' }) : el('span', { class: 'text',
       text: partsText(m.parts) }),
     Object.keys(m.reactions || {}).length ? el('span', { class: 'meta', text: ' ' + Object.entries(m.reactions)
-      .map(([emoji, users]) => emoji + ' ' + users.length).join(' ') }) : '')));
+      .map(([emoji, users]) => emoji + ' ' + users.length).join(' ') }) : '',
+    m.deletedAt ? '' : el('span', { class: 'message-actions' }, ' ',
+      button('Edit', 'edit:' + m.id, () => startEdit(m), 'Edit message ' + m.seq + ' as ' + m.senderId), ' ',
+      button('Delete', 'delete:' + m.id, () => act('Delete message ' + m.seq + ' as ' + m.senderId,
+        () => api.deleteAs(openRoomId, m.id, m.senderId)), 'Delete message ' + m.seq + ' as ' + m.senderId)))));
   if (atBottom) {
     list.scrollTop = list.scrollHeight;
   }
@@ -158,10 +164,29 @@ async function poll() {
 
 async function openRoom(roomId) {
   openRoomId = roomId;
+  endEdit();
   drawn.delete('rooms');
   drawn.delete('tail');
   await poll();
   $('send-text').focus();
+}
+
+function startEdit(message) {
+  editing = { id: message.id, senderId: message.senderId };
+  $('send-as').value = message.senderId;
+  $('send-as').disabled = true;
+  $('send-text').value = partsText(message.parts);
+  $('send-button').textContent = 'Save edit';
+  $('cancel-edit').hidden = false;
+  $('send-text').focus();
+}
+
+function endEdit() {
+  editing = null;
+  $('send-as').disabled = false;
+  $('send-text').value = '';
+  $('send-button').textContent = 'Send';
+  $('cancel-edit').hidden = true;
 }
 
 async function mint(userId) {
@@ -196,6 +221,7 @@ function signOut(message) {
   clearInterval(timer);
   timer = null;
   openRoomId = null;
+  endEdit();
   drawn.clear();
   $('minted-token').value = '';
   $('token-output').hidden = true;
@@ -235,6 +261,15 @@ function wire() {
       return;
     }
     const text = $('send-text').value;
+    if (editing) {
+      const { id, senderId } = editing;
+      act('Edit as ' + senderId, () => api.editAs(openRoomId, id, senderId, text)).then((done) => {
+        if (done) {
+          endEdit();
+        }
+      });
+      return;
+    }
     act('Send as ' + $('send-as').value, () => api.sendAs(openRoomId, $('send-as').value, text))
       .then((sent) => {
         if (sent) {
@@ -242,6 +277,7 @@ function wire() {
         }
       });
   });
+  $('cancel-edit').addEventListener('click', endEdit);
   $('user-form').addEventListener('submit', (event) => {
     event.preventDefault();
     act('Create user', () => api.createUser($('new-user-id').value.trim(), $('new-user-name').value.trim()));
@@ -253,7 +289,14 @@ function wire() {
   });
   $('fault-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    const fault = { status: Number($('fault-status').value), routePrefix: $('fault-prefix').value.trim() || '/v1/' };
+    const fault = { routePrefix: $('fault-prefix').value.trim() || '/v1/' };
+    if ($('fault-status').value !== '0') {
+      fault.status = Number($('fault-status').value);
+    }
+    const latency = numberOrNull('fault-latency');
+    if (latency !== null) {
+      fault.latencyMs = latency;
+    }
     const seconds = numberOrNull('fault-seconds');
     const count = numberOrNull('fault-count');
     const retry = numberOrNull('fault-retry');
