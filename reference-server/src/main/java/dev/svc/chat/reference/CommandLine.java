@@ -37,6 +37,9 @@ final class CommandLine {
             "  --database-url URL       keep everything in PostgreSQL (jdbc:postgresql://host:5432/db); user and",
             "                           password from env SVC_DB_USER and SVC_DB_PASSWORD (or in the URL)",
             "  --database-schema NAME   use (and create) this schema of that database instead of the default",
+            "  --dev-api on|off         the dev API under /v1/dev/ (default: on when bound to loopback only)",
+            "  --console on|off         the web console at /console/ (default: on when bound to loopback only)",
+            "  --seed FILE.json         load users, rooms and messages at start, idempotently (docs/console.md)",
             "  --help                   print this and exit",
             "  DUR is a number with ms, s or m (500ms, 25s, 2m); a bare number is seconds",
             "  env SVC_API_KEY          the dev tenant's API key (must start with sk_); generated when unset",
@@ -59,6 +62,9 @@ final class CommandLine {
     String databaseSchema;
     boolean webSocketCompression;
     boolean noSendPacing;
+    Boolean devApi;
+    Boolean console;
+    Path seed;
 
     private CommandLine() {
     }
@@ -85,6 +91,9 @@ final class CommandLine {
                 case "--data-dir" -> line.dataDir = Path.of(value(args, ++i));
                 case "--database-url" -> line.databaseUrl = value(args, ++i);
                 case "--database-schema" -> line.databaseSchema = value(args, ++i);
+                case "--dev-api" -> line.devApi = onOff(flag, value(args, ++i));
+                case "--console" -> line.console = onOff(flag, value(args, ++i));
+                case "--seed" -> line.seed = Path.of(value(args, ++i));
                 default -> throw new IllegalArgumentException("unknown argument: " + flag);
             }
         }
@@ -119,6 +128,15 @@ final class CommandLine {
         builder.host(host).port(port).webSocketCompression(webSocketCompression).sendPacing(!noSendPacing);
         for (TenantConfig tenant : tenants) {
             builder.tenant(tenant);
+        }
+        if (devApi != null) {
+            builder.devApi(devApi);
+        }
+        if (console != null) {
+            builder.console(console);
+        }
+        if (seed != null) {
+            builder.seed(seed);
         }
         if (pingInterval != null) {
             builder.pingInterval(pingInterval);
@@ -164,6 +182,14 @@ final class CommandLine {
             throw new IllegalArgumentException("--tenant must be ID:KEY, e.g. acme:sk_test_acme_key");
         }
         return TenantConfig.of(value.substring(0, colon), value.substring(colon + 1));
+    }
+
+    private static boolean onOff(String flag, String value) {
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException(flag + " must be on or off: " + value);
+        };
     }
 
     private static int port(String value) {

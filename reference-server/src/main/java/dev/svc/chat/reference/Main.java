@@ -112,6 +112,7 @@ public final class Main {
         }
         boolean generated = envApiKey == null || envApiKey.isEmpty();
         out.println("svc reference server listening on " + server.apiUrl());
+        server.consoleUrl().ifPresent(url -> out.println("console: " + url + " (sign in with the API key)"));
         out.println("storage: " + server.storage());
         if (generated && !server.storage().equals("memory")) {
             out.println("dev tenant \"" + server.tenantId() + "\" API key: " + server.apiKey()

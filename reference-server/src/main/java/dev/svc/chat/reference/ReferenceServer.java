@@ -52,6 +52,9 @@ public final class ReferenceServer implements AutoCloseable {
         this.tenants = new TenantProvisioning(parts.store, options);
         try {
             this.apiKey = tenants.provisionAll();
+            if (options.seed != null) {
+                Seeding.load(options.seed, parts.store, parts.mapper, tenants, parts.dev.importer());
+            }
         } catch (RuntimeException e) {
             close(); // every thread and connection started so far, not only the store
             throw e;
@@ -110,6 +113,21 @@ public final class ReferenceServer implements AutoCloseable {
     /** Returns the Socket.IO endpoint, {@code ws://<host>:<port>/socket.io/?EIO=4&transport=websocket}. */
     public String socketUrl() {
         return "ws://" + hostForUrl() + ":" + port() + Gateway.PATH + "?EIO=4&transport=websocket";
+    }
+
+    /**
+     * Returns the web console's address, {@code http://<host>:<port>/console/}, or empty when the console is
+     * off (by default on a bind other than loopback; see {@link Builder#console}).
+     */
+    public java.util.Optional<String> consoleUrl() {
+        return parts.devAccess.console()
+                ? java.util.Optional.of("http://" + hostForUrl() + ":" + port() + "/console/")
+                : java.util.Optional.empty();
+    }
+
+    /** Returns whether the dev API under {@code /v1/dev/} answers (see {@link Builder#devApi}). */
+    public boolean devApiEnabled() {
+        return parts.devAccess.devApi();
     }
 
     /** Returns the API key of the dev tenant. */
@@ -417,6 +435,33 @@ public final class ReferenceServer implements AutoCloseable {
         /** Injects faults into a cluster's event bus (tests of its gaps). */
         Builder busFaults(BusFaults faults) {
             options.busFaults = Objects.requireNonNull(faults, "faults");
+            return this;
+        }
+
+        /**
+         * Turns the dev API ({@code /v1/dev/}, docs/console.md) on or off. Default: on when the server listens
+         * on a loopback address only, off otherwise.
+         */
+        public Builder devApi(boolean enabled) {
+            options.devApi = enabled;
+            return this;
+        }
+
+        /**
+         * Turns the web console ({@code /console/}) on or off; it is never served without the dev API. Default:
+         * on when the server listens on a loopback address only, off otherwise.
+         */
+        public Builder console(boolean enabled) {
+            options.console = enabled;
+            return this;
+        }
+
+        /**
+         * Loads a seed file at start (docs/console.md): users, rooms and messages in the export format, added
+         * idempotently. A bad file fails {@link #build()} with {@link IllegalArgumentException}.
+         */
+        public Builder seed(Path file) {
+            options.seed = Objects.requireNonNull(file, "file");
             return this;
         }
 

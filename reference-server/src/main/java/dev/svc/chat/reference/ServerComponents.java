@@ -3,6 +3,8 @@ package dev.svc.chat.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.cluster.Cluster;
+import dev.svc.chat.reference.dev.DevAccess;
+import dev.svc.chat.reference.dev.DevTools;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
@@ -44,6 +46,8 @@ final class ServerComponents {
     final PushService push;
     final WebhookDispatcher webhooks;
     final Gateway gateway;
+    final DevAccess devAccess;
+    final DevTools dev;
     private final Cluster cluster;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
@@ -78,6 +82,8 @@ final class ServerComponents {
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
                 options.outboundQueueBytes, options.webSocketCompression, options.sendPacing),
                 mapper, options.clock, store, tokens, fanOut, service);
+        this.devAccess = DevAccess.forBind(options.host, options.devApi, options.console);
+        this.dev = new DevTools(store, mapper, options.clock);
     }
 
     /** Opens the database the options ask for: H2 in the data directory, PostgreSQL, or none (memory). */

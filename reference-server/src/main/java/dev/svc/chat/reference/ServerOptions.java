@@ -42,6 +42,9 @@ final class ServerOptions {
     boolean webSocketCompression;
     boolean sendPacing = true;
     BusFaults busFaults = BusFaults.NONE;
+    Boolean devApi;
+    Boolean console;
+    Path seed;
 
     /** Returns a copy of these options (the tenant list unmodifiable). */
     ServerOptions copy() {
@@ -73,6 +76,9 @@ final class ServerOptions {
         copy.webSocketCompression = webSocketCompression;
         copy.sendPacing = sendPacing;
         copy.busFaults = busFaults;
+        copy.devApi = devApi;
+        copy.console = console;
+        copy.seed = seed;
         return copy;
     }
 

@@ -73,6 +73,11 @@ final class TenantProvisioning {
         return key;
     }
 
+    /** Stores a tenant named by a seed file unless the store has it. */
+    void ensure(TenantConfig tenant) {
+        provision(tenant);
+    }
+
     /** Stores a configured tenant unless the store already has it (a durable store keeps it, and its secret). */
     private void provision(TenantConfig tenant) {
         Optional<TenantRecord> existing = store.tenant(tenant.id());

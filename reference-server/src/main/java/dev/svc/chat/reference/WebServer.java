@@ -1,5 +1,8 @@
 package dev.svc.chat.reference;
 
+import dev.svc.chat.reference.dev.DevApi;
+import dev.svc.chat.reference.dev.DevConsole;
+import dev.svc.chat.reference.dev.DevFilter;
 import dev.svc.chat.reference.http.AccessLog;
 import dev.svc.chat.reference.http.ContractErrorHandler;
 import dev.svc.chat.reference.http.HttpSettings;
@@ -37,11 +40,22 @@ final class WebServer {
             // No gzip of answers: the contract asks none, the SDK's clients take either, and copying every answer
             // through the compression stream cost a seventh of a send's samples; SendRoute writes plain bytes too.
             config.http.disableCompression();
-            config.jetty.modifyServletContextHandler(context -> context.addFilter(sendRoute,
-                    Routes.SEND_ROUTE_PATHS, EnumSet.of(DispatcherType.REQUEST)));
+            config.jetty.modifyServletContextHandler(context -> {
+                // Ahead of the send route, so that a fault or the request log sees sends too (dev API on only).
+                if (parts.devAccess.devApi()) {
+                    context.addFilter(new FilterHolder(new DevFilter(parts.store, parts.tokens, parts.dev.faults(),
+                            parts.dev.requestLog(), options.clock)), DevFilter.PATHS, EnumSet.of(DispatcherType.REQUEST));
+                }
+                context.addFilter(sendRoute, Routes.SEND_ROUTE_PATHS, EnumSet.of(DispatcherType.REQUEST));
+            });
         });
         sendRoute.setFilter(Routes.install(javalin, parts.mapper, parts.store, parts.tokens, parts.service,
                 parts.actions, parts.calls, parts.push, parts.gateway.sendPacing()));
+        new DevApi(parts.devAccess, parts.store, parts.mapper, parts.tokens, parts.service, parts.actions,
+                parts.gateway, parts.dev, options.clock).install(javalin);
+        if (parts.devAccess.console()) {
+            DevConsole.install(javalin);
+        }
         parts.gateway.install(javalin);
         javalin.start(options.host, options.port);
         return javalin;

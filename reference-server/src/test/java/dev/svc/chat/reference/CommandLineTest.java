@@ -69,6 +69,49 @@ class CommandLineTest {
     }
 
     @Test
+    void devApiConsoleAndSeedFlags() {
+        CommandLine line = CommandLine.parse(new String[] {"--dev-api", "off", "--console", "on", "--seed",
+            "seed.json"});
+        assertEquals(Boolean.FALSE, line.devApi);
+        assertEquals(Boolean.TRUE, line.console);
+        assertEquals(Path.of("seed.json"), line.seed);
+        assertNull(CommandLine.parse(new String[0]).devApi);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"--console", "yes"}));
+        assertTrue(e.getMessage().contains("--console must be on or off"), e.getMessage());
+    }
+
+    @Test
+    void mainPrintsTheConsoleAddressAndLoadsTheSeed() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ReferenceServer server = Main.start(new String[] {"--port", "0", "--seed",
+            Path.of("..", "samples", "seed.json").toString()}, null, new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err);
+        assertNotNull(server);
+        try {
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertTrue(printed.contains("console: " + server.consoleUrl().orElseThrow()), printed);
+            assertEquals(2, new Http(server).apiKey("GET", "/v1/dev/state", server.apiKey(), null).json()
+                    .path("rooms").size());
+        } finally {
+            server.close();
+        }
+        ByteArrayOutputStream off = new ByteArrayOutputStream();
+        ReferenceServer quiet = Main.start(new String[] {"--port", "0", "--console", "off"}, null,
+                new PrintStream(off, true, StandardCharsets.UTF_8), System.err);
+        try {
+            assertFalse(off.toString(StandardCharsets.UTF_8).contains("console:"), off.toString(StandardCharsets.UTF_8));
+        } finally {
+            quiet.close();
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertNull(Main.start(new String[] {"--port", "0", "--seed", "no-such-seed.json"}, null, System.out,
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("cannot read the seed file"),
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void duplicateTenantsAreRefusedWhenBuilding() {
         String[] sameId = {"--tenant", "a:sk_test_111111", "--tenant", "a:sk_test_222222"};
         String[] sameKey = {"--tenant", "a:sk_test_111111", "--tenant", "b:sk_test_111111"};

@@ -19,7 +19,7 @@ public final class ServiceTarget implements AutoCloseable {
   }
 
   /**
-   * Starts the embedded server when {@code apiUrl} is null (and prints its URL); else takes the running one,
+   * Starts the embedded server when {@code apiUrl} is null (and prints its URL and its console's); else takes the running one,
    * exiting with a message when {@code SVC_API_KEY} is not set.
    *
    * @param apiUrl the {@code --api-url} given, or null
@@ -29,6 +29,9 @@ public final class ServiceTarget implements AutoCloseable {
     if (apiUrl == null) {
       ReferenceServer server = ReferenceServer.builder().port(0).build().start();
       System.out.println("reference server: " + server.apiUrl());
+      // A generated key of a server that lives as long as this JVM: printed so that the console can be used.
+      server.consoleUrl().ifPresent(url -> System.out.println("console: " + url + " (sign in with the API key "
+          + server.apiKey() + "; --keep-running keeps it up)"));
       return new ServiceTarget(server, server.apiUrl(), server.apiKey());
     }
     String key = System.getenv("SVC_API_KEY");

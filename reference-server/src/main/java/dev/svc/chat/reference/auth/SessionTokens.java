@@ -33,6 +33,7 @@ public final class SessionTokens {
     private final Store store;
     private final Clock clock;
     private final VerifiedTokens verified = new VerifiedTokens();
+    private final SessionRevocations revocations = new SessionRevocations();
 
     /** Creates a token service over the tenants of {@code store}, telling time by {@code clock}. */
     public SessionTokens(Store store, Clock clock) {
@@ -57,7 +58,8 @@ public final class SessionTokens {
     /** Mints a token for {@code userId} of {@code tenant}, valid {@code expiresInSeconds} from now. */
     public Minted mint(TenantRecord tenant, String userId, String name, int expiresInSeconds) {
         // JWT times are whole seconds; truncating iat keeps expiresAt equal to the exp claim.
-        Instant issuedAt = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Instant now = clock.instant();
+        Instant issuedAt = now.truncatedTo(ChronoUnit.SECONDS);
         Instant expiresAt = issuedAt.plusSeconds(expiresInSeconds);
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(ISSUER)
@@ -69,14 +71,43 @@ public final class SessionTokens {
         if (name != null) {
             claims.claim("name", name);
         }
+        JWTClaimsSet claimSet = claims.build();
         SignedJWT jwt = new SignedJWT(
-                new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT).build(), claims.build());
+                new JWSHeader.Builder(JWSAlgorithm.HS256).type(JOSEObjectType.JWT).build(), claimSet);
         try {
             jwt.sign(new MACSigner(tenant.jwtSecret()));
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot sign", e);
         }
+        revocations.minted(tenant.id(), userId, now, claimSet.getJWTID());
         return new Minted(jwt.serialize(), expiresAt);
+    }
+
+    /**
+     * Expires every token of the user minted up to now (the dev API): each is then refused as
+     * {@code token_expired}, as if its {@code exp} had come; tokens minted afterwards are valid.
+     */
+    public void expireSessions(String tenantId, String userId) {
+        revocations.expireAll(tenantId, userId, clock.instant());
+    }
+
+    /**
+     * Returns the principal of a token that is valid now, or that was valid when last verified (expired or
+     * revoked since), else null: who made a request, for the dev request log. Never throws.
+     */
+    public Principal identify(String token) {
+        if (token == null) {
+            return null;
+        }
+        Principal known = verified.get(token);
+        if (known != null) {
+            return known;
+        }
+        try {
+            return verify(token);
+        } catch (ApiException e) {
+            return null;
+        }
     }
 
     /**
@@ -93,11 +124,29 @@ public final class SessionTokens {
             if (known.isExpiredAt(clock.instant())) {
                 throw ApiException.tokenExpired();
             }
+            checkNotRevoked(known, token);
             return known;
         }
         Principal principal = verifyFully(token);
         verified.put(token, principal);
+        checkNotRevoked(principal, token);
         return principal;
+    }
+
+    /** Throws 401 {@code token_expired} for a token minted before its user's sessions were expired. */
+    private void checkNotRevoked(Principal principal, String token) {
+        if (!revocations.hasCut(principal.tenantId(), principal.userId())) {
+            return;
+        }
+        try {
+            JWTClaimsSet claims = SignedJWT.parse(token).getJWTClaimsSet(); // verified already: only read
+            if (revocations.isRevoked(principal.tenantId(), principal.userId(),
+                    claims.getIssueTime().toInstant(), claims.getJWTID())) {
+                throw ApiException.tokenExpired();
+            }
+        } catch (ParseException e) {
+            throw ApiException.unauthorized();
+        }
     }
 
     /** Returns how many verified tokens are remembered (tests). */

@@ -168,6 +168,45 @@ public final class Gateway implements AutoCloseable {
         return connections.size() + scheduler.getQueue().size() + fanOut.indexedConnections();
     }
 
+    /** Returns the connections with a Socket.IO session of {@code tenantId} (the dev API; none of another tenant). */
+    public java.util.List<ConnectionInfo> connectionsOf(String tenantId) {
+        java.util.List<ConnectionInfo> infos = new ArrayList<>();
+        for (GatewayConnection connection : connections.values()) {
+            ConnectionInfo info = connection.info(tenantId);
+            if (info != null) {
+                infos.add(info);
+            }
+        }
+        return infos;
+    }
+
+    /**
+     * Ends the sessions of a user's connections as an expired token does ({@code session-expired}, then
+     * DISCONNECT and close); returns how many. The tokens themselves are refused by {@link SessionTokens}.
+     */
+    public int expireSessions(String tenantId, String userId) {
+        int n = 0;
+        for (GatewayConnection connection : connections.values()) {
+            if (connection.isSessionOf(tenantId, userId)) {
+                connection.expire();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Closes a user's connections at once, as a network cut would; returns how many. */
+    public int disconnect(String tenantId, String userId) {
+        int n = 0;
+        for (GatewayConnection connection : connections.values()) {
+            if (connection.isSessionOf(tenantId, userId)) {
+                connection.closeNow(); // Jetty's close: never under the connection's monitor
+                n++;
+            }
+        }
+        return n;
+    }
+
     Principal authenticate(JsonNode auth) {
         if (auth != null && auth.isObject()) {
             JsonNode token = auth.get("token");

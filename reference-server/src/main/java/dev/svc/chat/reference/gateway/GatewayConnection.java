@@ -56,6 +56,10 @@ final class GatewayConnection {
     // Read without the lock by the fan-out.
     private volatile boolean apiKey;
     private volatile String userId;
+    // For the dev API only: written by Jetty's one reader thread of this socket, read by anyone.
+    private final Instant openedAt;
+    private volatile long framesIn;
+    private volatile Instant lastPongAt;
 
     GatewayConnection(Gateway gateway, Session session, String engineSid) {
         this.gateway = gateway;
@@ -64,6 +68,7 @@ final class GatewayConnection {
         this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
                 gateway.config().outboundBytes(), this::dropSlow, gateway.fanOut().pacing());
         this.gate = new AnswerGate(out);
+        this.openedAt = gateway.clock().instant();
     }
 
     /** Sends the open packet and starts the heartbeat and the connect deadline. */
@@ -77,6 +82,7 @@ final class GatewayConnection {
 
     /** Handles one text frame from the client: one Engine.IO packet. */
     void onText(String frame) {
+        framesIn++; // one writer: this socket's reader thread
         if (frame.isEmpty()) {
             closeNow();
             return;
@@ -351,6 +357,7 @@ final class GatewayConnection {
         if (closed || pongTimer == null) {
             return; // an unsolicited pong changes nothing
         }
+        lastPongAt = gateway.clock().instant();
         cancel(pongTimer);
         pongTimer = null;
         // Like engine.io v4: the next ping is one interval after the pong.
@@ -386,8 +393,22 @@ final class GatewayConnection {
         }
     }
 
+    /** Returns what the dev API shows of this connection, or null without a Socket.IO session of the tenant. */
+    synchronized ConnectionInfo info(String tenantId) {
+        if (closed || principal == null || !principal.tenantId().equals(tenantId)) {
+            return null;
+        }
+        return new ConnectionInfo(userId, "websocket", openedAt, framesIn, out.framesQueued(), lastPongAt,
+                joinedRoomId);
+    }
+
+    /** Returns whether this connection has a Socket.IO session of that user (by token) of that tenant. */
+    synchronized boolean isSessionOf(String tenantId, String user) {
+        return principal != null && !apiKey && principal.tenantId().equals(tenantId) && user.equals(userId);
+    }
+
     /** The contract's expiry sequence: session-expired, then DISCONNECT, then close. */
-    private synchronized void expire() {
+    synchronized void expire() {
         if (closed || principal == null) {
             return;
         }

@@ -56,6 +56,7 @@ final class Outbound {
     // Guarded by this.
     private final ArrayDeque<Object> queue = new ArrayDeque<>();
     private long queuedBytes;
+    private long framesQueued;
     private boolean pumping;
     private boolean closed;
     // The rooms whose backlog counts this queue as behind (null when none): each uncounted once.
@@ -129,6 +130,11 @@ final class Outbound {
     private static final int STARTS = 1;
 
     /** Enqueues a frame: returns {@link #STARTS} when the queue needs its pump started, else as the names say. */
+    /** Returns how many frames were ever queued here (the dev API's frames out). */
+    synchronized long framesQueued() {
+        return framesQueued;
+    }
+
     private int offer(OutFrame frame, Supplier<RoomBacklog> room) {
         boolean overflow = false;
         boolean start = false;
@@ -146,6 +152,7 @@ final class Outbound {
                 uncount = takeCounted();
             } else {
                 queue.add(frame);
+                framesQueued++;
                 queuedBytes += bytes;
                 start = !pumping;
                 pumping = true;

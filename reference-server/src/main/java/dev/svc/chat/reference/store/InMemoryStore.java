@@ -122,6 +122,38 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
+    public List<User> users(String tenantId) {
+        List<User> users = new ArrayList<>(data(tenantId).users.values());
+        users.sort(Comparator.comparing(User::userId));
+        return users;
+    }
+
+    @Override
+    public List<Room> rooms(String tenantId) {
+        List<Room> rooms = new ArrayList<>();
+        for (MemoryRoom room : data(tenantId).rooms.values()) {
+            rooms.add(room.snapshot());
+        }
+        rooms.sort(Comparator.comparing(Room::createdAt).thenComparing(Room::id));
+        return rooms;
+    }
+
+    @Override
+    public Room importRoom(String tenantId, String roomId, String name, Collection<String> memberIds,
+                           Instant createdAt) {
+        MemoryTenant data = data(tenantId);
+        MemoryRoom room = data.rooms.computeIfAbsent(roomId, id -> new MemoryRoom(id, name, createdAt));
+        synchronized (room) {
+            for (String member : memberIds) {
+                if (room.addMember(member)) {
+                    data.indexMember(member, room.id);
+                }
+            }
+            return room.snapshot();
+        }
+    }
+
+    @Override
     public Optional<Room> room(String tenantId, String roomId) {
         MemoryRoom room = data(tenantId).rooms.get(roomId);
         return room == null ? Optional.empty() : Optional.of(room.snapshot());

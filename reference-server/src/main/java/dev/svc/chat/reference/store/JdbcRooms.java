@@ -34,6 +34,40 @@ final class JdbcRooms {
         return room(c, tenantId, id, false).orElseThrow();
     }
 
+    /** Creates the room with that id unless it exists, then adds the members it lacks. */
+    Room importRoom(Connection c, String tenantId, String roomId, String name, Collection<String> memberIds,
+                    Instant createdAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO rooms (tenant_id, id, name, created_at)"
+                + " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+            bind(ps, tenantId, roomId, name, createdAt).executeUpdate();
+        }
+        addMembers(c, tenantId, roomId, memberIds);
+        return room(c, tenantId, roomId, false).orElseThrow();
+    }
+
+    /** Returns every room of the tenant with its members, oldest first. */
+    List<Room> all(Connection c, String tenantId) throws SQLException {
+        Map<String, List<String>> members = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT room_id, user_id FROM room_members WHERE tenant_id = ? ORDER BY pos")) {
+            try (ResultSet rs = bind(ps, tenantId).executeQuery()) {
+                while (rs.next()) {
+                    members.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                }
+            }
+        }
+        List<Room> rooms = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + ROOM_COLUMNS + " FROM rooms"
+                + " WHERE tenant_id = ? ORDER BY created_at, id")) {
+            try (ResultSet rs = bind(ps, tenantId).executeQuery()) {
+                while (rs.next()) {
+                    rooms.add(room(rs, members.getOrDefault(rs.getString("id"), List.of())));
+                }
+            }
+        }
+        return rooms;
+    }
+
     /** Returns the room; {@code lock} takes its row lock until the transaction ends. */
     Optional<Room> room(Connection c, String tenantId, String roomId, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + ROOM_COLUMNS

@@ -176,6 +176,34 @@ public final class JdbcStore implements Store {
     }
 
     @Override
+    public List<User> users(String tenantId) {
+        return db.tx(c -> {
+            List<User> users = new java.util.ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT user_id, username, created_at, updated_at"
+                    + " FROM users WHERE tenant_id = ? ORDER BY user_id")) {
+                try (ResultSet rs = bind(ps, tenantId).executeQuery()) {
+                    while (rs.next()) {
+                        users.add(new User(rs.getString(1), rs.getString(2), instant(rs, "created_at"),
+                                instant(rs, "updated_at")));
+                    }
+                }
+            }
+            return users;
+        });
+    }
+
+    @Override
+    public List<Room> rooms(String tenantId) {
+        return db.tx(c -> rooms.all(c, tenantId));
+    }
+
+    @Override
+    public Room importRoom(String tenantId, String roomId, String name, Collection<String> memberIds,
+                           Instant createdAt) {
+        return db.tx(c -> rooms.importRoom(c, tenantId, roomId, name, memberIds, createdAt));
+    }
+
+    @Override
     public Optional<Room> room(String tenantId, String roomId) {
         return db.tx(c -> rooms.room(c, tenantId, roomId, false));
     }

@@ -41,7 +41,11 @@ final class MemoryRoom {
     private long rev;
 
     MemoryRoom(String name, Instant createdAt) {
-        this.id = UUID.randomUUID().toString();
+        this(UUID.randomUUID().toString(), name, createdAt);
+    }
+
+    MemoryRoom(String id, String name, Instant createdAt) {
+        this.id = id;
         this.name = name;
         this.createdAt = createdAt;
         this.messages = new PackedMessages(id);

@@ -66,6 +66,18 @@ public interface Store extends AutoCloseable {
     /** Returns the room with that id. */
     Optional<Room> room(String tenantId, String roomId);
 
+    /** Returns every user of the tenant, ordered by userId (the dev API: a developer's own data). */
+    List<User> users(String tenantId);
+
+    /** Returns every room of the tenant, oldest first (the dev API). */
+    List<Room> rooms(String tenantId);
+
+    /**
+     * Creates a room with the given id (a server id, {@code Inputs.isServerId}) unless the tenant has it, then
+     * adds the members it lacks; returns the room (an import or seed, run again, changes nothing).
+     */
+    Room importRoom(String tenantId, String roomId, String name, Collection<String> memberIds, Instant createdAt);
+
     /** Adds members (ignoring present ones) and returns the room, or empty if there is no such room. */
     Optional<Room> addMembers(String tenantId, String roomId, Collection<String> userIds);
 

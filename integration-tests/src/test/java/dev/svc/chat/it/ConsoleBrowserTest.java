@@ -1,0 +1,172 @@
+package dev.svc.chat.it;
+
+import static dev.svc.chat.it.Futures.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.svc.chat.ChatClient;
+import dev.svc.chat.EventType;
+import dev.svc.chat.Message;
+import dev.svc.chat.reference.ReferenceServer;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console (docs/console.md) in a real browser: Debian's headless Chromium driven by its chromedriver
+ * through Selenium. Signs in with the API key, watches a message an SDK client sent appear in the room's
+ * tail, sends as a user from the page and sees the SDK client receive it, finds a message text that is
+ * HTML rendered as text, edits and deletes as the sender, and injects a fault. A failure leaves a screenshot in {@code target/}; the run leaves the console's
+ * screenshots there too (docs/console.md's images come from them).
+ */
+class ConsoleBrowserTest {
+
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  /** Generous for a loaded 2-core machine, and bounded: every wait in the page has this deadline. */
+  private static final Duration PAGE_WAIT = Duration.ofSeconds(60);
+  private static final String XSS = "<img src=x onerror=alert(1)>";
+
+  private ChatFixture chat;
+  private WebDriver browser;
+  private ChromeDriverService driverService;
+
+  @BeforeEach
+  void start() {
+    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+      fail("the console's browser test needs Debian's chromium and chromium-driver (" + CHROMIUM + ", "
+          + CHROMEDRIVER + "): apt-get install -y chromium chromium-driver (.ci/run installs them)");
+    }
+    chat = new ChatFixture(ReferenceServer.builder().port(0));
+    // The driver named explicitly, and the browser binary too: Selenium Manager never looks for either.
+    driverService = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+        .usingAnyFreePort().build();
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        "--window-size=1280,800", "--no-first-run", "--disable-extensions");
+    options.setPageLoadTimeout(PAGE_WAIT);
+    options.setScriptTimeout(PAGE_WAIT);
+    browser = new ChromeDriver(driverService, options);
+  }
+
+  @AfterEach
+  void stop() {
+    try {
+      if (browser != null) {
+        browser.quit();
+      }
+    } finally {
+      if (driverService != null) {
+        driverService.stop();
+      }
+      if (chat != null) {
+        chat.close();
+      }
+    }
+  }
+
+  @Test
+  void signInWatchTheTailSendAsAUserAndSeeHtmlAsText() throws Exception {
+    Admin admin = chat.admin();
+    ReferenceServer server = chat.server();
+    String room = admin.createRoom("general", "alice", "bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
+    RecordingHandler<Message> bobSees = ChatFixture.record(bob, EventType.NEW_MESSAGE);
+    try {
+      browser.get(server.consoleUrl().orElseThrow());
+      WebDriverWait wait = new WebDriverWait(browser, PAGE_WAIT);
+      browser.findElement(By.id("api-key")).sendKeys(server.apiKey());
+      browser.findElement(By.id("sign-in")).click();
+      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("workbench")));
+      assertTrue(browser.getCurrentUrl().endsWith("/console/"), "the key never goes into the URL");
+      assertEquals("", browser.findElement(By.id("api-key")).getAttribute("value"), "the field keeps nothing");
+
+      // A message sent by an SDK client appears in the tail, without a reload.
+      By openButton = By.cssSelector("tr[data-room-id='" + room + "'] button");
+      wait.until(ExpectedConditions.elementToBeClickable(openButton)).click();
+      await(alice.sendText(room, "hello from the SDK"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail"), "hello from the SDK"));
+      bobSees.next(m -> "hello from the SDK".equals(m.text()));
+      screenshot("console-rooms");
+
+      // Send as alice from the page: bob's SDK client receives it; the HTML in it is shown as text.
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#send-as option[value='alice']")));
+      new Select(browser.findElement(By.id("send-as"))).selectByValue("alice");
+      browser.findElement(By.id("send-text")).sendKeys(XSS);
+      browser.findElement(By.id("send-button")).click();
+      Message received = bobSees.next(m -> XSS.equals(m.text()));
+      assertEquals("alice", received.senderId());
+      WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(
+          By.xpath("//ol[@id='tail']/li[@data-seq='" + received.seq() + "']")));
+      assertEquals(XSS, row.findElement(By.className("text")).getText());
+      assertTrue(browser.findElements(By.cssSelector("#tail img")).isEmpty(), "the text became an element");
+      assertThrows(NoAlertPresentException.class, () -> browser.switchTo().alert());
+
+      // Edit, then delete, as the sender, from the page.
+      browser.findElement(By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Edit']")).click();
+      WebElement text = browser.findElement(By.id("send-text"));
+      text.clear();
+      text.sendKeys("edited from the page");
+      browser.findElement(By.id("send-button")).click();
+      By first = By.xpath("//ol[@id='tail']/li[@data-seq='1']");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "edited from the page"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "(edited)"));
+      wait.until(ExpectedConditions.elementToBeClickable(
+          By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Delete']"))).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "deleted"));
+
+      // A fault injected from the page answers the tenant's next request; the request log shows it.
+      browser.findElement(By.cssSelector("#fault-form button[type='submit']")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("faults"), "500 on /v1/"));
+      assertEquals(500, admin.call("GET", "/v1/tenant/settings", null, admin.apiKeyHeader()).status());
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("requests"), "500 (fault)"));
+      browser.findElement(By.id("clear-faults")).click();
+      wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#faults li")));
+      assertEquals(200, admin.call("GET", "/v1/tenant/settings", null, admin.apiKeyHeader()).status());
+
+      browser.manage().window().setSize(new Dimension(1280, 1500));
+      screenshot("console-tail");
+      browser.manage().window().setSize(new Dimension(390, 844));
+      screenshot("console-narrow");
+    } catch (Exception | AssertionError e) {
+      screenshot("console-failure");
+      throw e;
+    }
+  }
+
+  /** Writes the page as target/NAME.png (best effort: a failed screenshot must not hide the test's failure). */
+  private void screenshot(String name) {
+    if (ChatFixture.isCluster()) {
+      name += "-cluster"; // the console shows the connections of the node it was opened on only
+    }
+    try {
+      File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+      Files.copy(shot.toPath(), Path.of("target", name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("no screenshot " + name + ": " + e);
+    }
+  }
+}
