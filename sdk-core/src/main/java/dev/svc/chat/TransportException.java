@@ -15,6 +15,7 @@ public final class TransportException extends ChatException {
   /** The serialization version of this class. */
   private static final long serialVersionUID = 1L;
 
+  /** Whether the request may have been carried out, its answer lost. */
   private final boolean outcomeUnknown;
 
   /**
