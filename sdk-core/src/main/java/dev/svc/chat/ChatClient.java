@@ -66,7 +66,9 @@ public interface ChatClient extends AutoCloseable {
    * Disconnects and releases everything the client created: its threads, and its OkHttp client's threads
    * and connections when the SDK created that client. Nothing that was given in {@link SvcOptions} is
    * shut down. Pending futures fail with a {@link TransportException} (or a {@link ChatStateException}
-   * for operations that had not started), and later calls fail with a {@link ChatStateException}. It blocks
+   * for operations that had not started), except what is kept for the next start: a send kept by the outbox
+   * directory or the store completes with its pending message ({@code seq} 0), a read kept by the store with its
+   * receipt marked {@link Receipt#pending()}. Later calls fail with a {@link ChatStateException}. It blocks
    * for at most about one second in all, while the WebSocket closes (a socket not closed by then is cancelled);
    * after it returns no thread of the client's remains. Calling it again does nothing.
    */
@@ -74,8 +76,8 @@ public interface ChatClient extends AutoCloseable {
   void close();
 
   /**
-   * Ends the user's session on this device: closes the client (as {@link #close()}: pending sends fail, nothing
-   * more is delivered) and deletes everything kept of the user on this device, the offline store
+   * Ends the user's session on this device: closes the client (as {@link #close()}, but pending sends and reads fail,
+   * as nothing is kept; nothing more is delivered) and deletes everything kept of the user on this device, the offline store
    * ({@link SvcOptions.Builder#store}) and the outbox directory's entries of the user. A new client must be made
    * for the next user. Without a store and an outbox directory it is {@link #close()}.
    *
@@ -165,8 +167,10 @@ public interface ChatClient extends AutoCloseable {
    * {@link ConnectionState#CONNECTED} and wait otherwise. The future fails with the
    * {@link ApiException} of any other refusal, with a {@link SendTimeoutException} after the deadline of
    * {@link SvcOptions.Builder#sendTimeoutMillis(long)} if one is set, and with a {@link ChatStateException}
-   * before the first {@link #connect} or when the client is closed. Pending sends are listed by
-   * {@link #pendingSends()}, and kept across restarts with {@link SvcOptions.Builder#outboxDirectory}.
+   * before the first {@link #connect} or when the client is closed with the send in memory only. Pending sends are
+   * listed by {@link #pendingSends()}, and kept across restarts with {@link SvcOptions.Builder#outboxDirectory} (or
+   * the store): closed then, the future completes with the pending message ({@code seq} 0, the id the client
+   * message id, as {@link PendingSend#pendingMessage()}), which goes out at the user's next connect.
    *
    * @param roomId the room id
    * @param parts 1 to 10 parts
@@ -249,11 +253,14 @@ public interface ChatClient extends AutoCloseable {
    * Marks a room read up to and including a message. Every member gets {@link EventType#ROOM_READ}. A
    * receipt never moves backwards: marking an older message answers the current receipt and notifies
    * nobody. The room list's unread count ({@link #roomList}) drops at once. A read the network failed (offline) is
-   * kept, the latest per room, and sent when the next connection is accepted: the future completes then.
+   * kept, the latest per room, and sent when the next connection is accepted: the future completes then. If the
+   * client is closed first, a read the offline store keeps ({@link SvcOptions.Builder#store}) is sent at the next
+   * start and the future completes with it as {@link Receipt#pending()}; without a store the read is lost with the
+   * client and the future fails with a {@link ChatStateException}.
    *
    * @param roomId the room id
    * @param messageId the newest message the user has seen
-   * @return a future with the user's receipt of the room after the call
+   * @return a future with the user's receipt of the room after the call, or the kept read marked pending
    */
   CompletableFuture<Receipt> markRead(String roomId, String messageId);
 

@@ -12,14 +12,16 @@ public final class Receipt {
   private final String messageId;
   private final long seq;
   private final long readAt;
+  private final boolean pending;
 
-  private Receipt(String roomId, String userId, String messageId, long seq, long readAt) {
+  private Receipt(String roomId, String userId, String messageId, long seq, long readAt, boolean pending) {
     this.roomId = nonNull(roomId, "roomId");
     this.userId = nonNull(userId, "userId");
     this.messageId = nonNull(messageId, "messageId");
     if (seq < 1) throw new IllegalArgumentException("seq < 1: " + seq);
     this.seq = seq;
     this.readAt = readAt;
+    this.pending = pending;
   }
 
   /**
@@ -33,7 +35,27 @@ public final class Receipt {
    * @return a new receipt
    */
   public static Receipt of(String roomId, String userId, String messageId, long seq, long readAt) {
-    return new Receipt(roomId, userId, messageId, seq, readAt);
+    return new Receipt(roomId, userId, messageId, seq, readAt, false);
+  }
+
+  /**
+   * Returns this receipt as kept on the device and not yet confirmed by the service ({@link #pending()}).
+   *
+   * @return a pending copy of this receipt
+   */
+  public Receipt asPending() {
+    return pending ? this : new Receipt(roomId, userId, messageId, seq, readAt, true);
+  }
+
+  /**
+   * Returns whether this receipt is the user's own read kept on the device (the offline store) and not yet
+   * confirmed by the service: {@link ChatClient#markRead}'s answer when the client closed before it could send
+   * the read. It is sent at the user's next start; an app shows it as read, and may show it as pending.
+   *
+   * @return whether the service has not confirmed it yet
+   */
+  public boolean pending() {
+    return pending;
   }
 
   /**
@@ -87,7 +109,7 @@ public final class Receipt {
     if (!(o instanceof Receipt)) return false;
     Receipt r = (Receipt) o;
     return roomId.equals(r.roomId) && userId.equals(r.userId) && messageId.equals(r.messageId) && seq == r.seq
-        && readAt == r.readAt;
+        && readAt == r.readAt && pending == r.pending;
   }
 
   @Override
@@ -96,13 +118,14 @@ public final class Receipt {
     h = 31 * h + userId.hashCode();
     h = 31 * h + messageId.hashCode();
     h = 31 * h + (int) (seq ^ (seq >>> 32));
-    return 31 * h + (int) (readAt ^ (readAt >>> 32));
+    h = 31 * h + (int) (readAt ^ (readAt >>> 32));
+    return 31 * h + (pending ? 1 : 0);
   }
 
   @Override
   public String toString() {
     return "Receipt{roomId=" + roomId + ", userId=" + userId + ", messageId=" + messageId + ", seq=" + seq
-        + ", readAt=" + readAt + "}";
+        + ", readAt=" + readAt + (pending ? ", pending" : "") + "}";
   }
 
   private static <V> V nonNull(@Nullable V v, String name) {

@@ -179,6 +179,9 @@ public final class RealChatClient implements ChatClient {
     return out;
   }
 
+  /** The latest read of each room the store keeps until the service confirms it; what a close() leaves kept. */
+  private final java.util.Map<String, Receipt> keptReads = new java.util.concurrent.ConcurrentHashMap<>();
+
   @Override
   public CompletableFuture<Void> disconnect() {
     if (closed.get()) return completed(null);
@@ -188,6 +191,11 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public void close() {
+    close(true);
+  }
+
+  /** Closes the client; {@code keep}: what is kept durably is left for the next start (false: logout deletes it). */
+  private void close(boolean keep) {
     if (engine.actor().inActor()) {
       // only a ChatLogger could call from there; waiting for the actor on the actor would deadlock
       throw new IllegalStateException("close() must not be called from a ChatLogger");
@@ -197,15 +205,16 @@ public final class RealChatClient implements ChatClient {
     if (stored != null) stored.settle(); // what was about to reach the handlers does, stored
     credentials.close();
     rest.close();
+    outbox.closing(keep);
     engine.shutdown();
-    outbox.close();
-    reads.close(new ChatStateException("the client is closed"));
+    outbox.close(keep);
+    reads.close(new ChatStateException("the client is closed"), keep ? keptReads : null);
     if (stored != null) stored.close();
   }
 
   @Override
   public CompletableFuture<Void> logout() {
-    close();
+    close(false);
     if (stored == null) return callbacks.relay(outbox.wipe(credentials.userId()));
     final CompletableFuture<Void> result = new CompletableFuture<>();
     stored.wipe().whenComplete((v, e) -> {
@@ -335,7 +344,11 @@ public final class RealChatClient implements ChatClient {
       final long at = wallClock.getAsLong();
       engine.actor().execute(() -> {
         long seq = roomList.markedRead(roomId, messageId); // the count drops at once
-        if (seq > 0 && stored != null && me != null) stored.readMade(Receipt.of(roomId, me, messageId, seq, at));
+        if (seq > 0 && stored != null && me != null) {
+          Receipt kept = Receipt.of(roomId, me, messageId, seq, at);
+          stored.readMade(kept);
+          keptReads.put(roomId, kept);
+        }
       });
     }
     return callbacks.relay(reads.markRead(roomId, messageId));

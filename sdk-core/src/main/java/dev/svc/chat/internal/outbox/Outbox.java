@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Consumer;
@@ -25,7 +24,6 @@ import dev.svc.chat.internal.offline.OfflineStore;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
-import dev.svc.chat.internal.util.OpenSet;
 import dev.svc.chat.internal.util.Scheduler;
 import dev.svc.chat.internal.realtime.ReconnectPolicy;
 
@@ -76,9 +74,12 @@ public final class Outbox {
   // any thread
   /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
   private final ConcurrentSkipListMap<Long, PendingSend> pending = new ConcurrentSkipListMap<>();
-  /** The app's futures not yet complete, failed by {@link #close()} so that none is left hanging. */
-  private final Set<CompletableFuture<Message>> open = new OpenSet<>();
+  /** The app's futures not yet complete and their entries, ended by {@link #close()} so that none is left hanging. */
+  private final java.util.concurrent.ConcurrentHashMap<CompletableFuture<Message>, OutboxEntry> open =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean shut;
+  /** Set before the client closes: a close keeps durable sends for the next start, a logout does not. */
+  private volatile boolean keepAtClose = true;
 
   /**
    * Creates an outbox. {@code store} is null for one in memory only, else used on {@code io};
@@ -94,6 +95,7 @@ public final class Outbox {
     this.records = new OutboxRecords(store, io, actor, new OutboxRecords.Owner() {
       @Override
       public void written(OutboxEntry e) {
+        e.kept = true;
         queue(e);
       }
 
@@ -138,10 +140,10 @@ public final class Outbox {
       result.completeExceptionally(new ChatStateException("call connect(userId, token) before sendMessage"));
       return result;
     }
-    open.add(result);
-    result.whenComplete((v, e) -> open.remove(result));
     final OutboxEntry entry = new OutboxEntry(roomId, parts, clientMessageId, senderId, wallClock.getAsLong(),
         result, actor.nowMillis());
+    open.put(result, entry);
+    result.whenComplete((v, e) -> open.remove(result));
     if (shut || !actor.execute(() -> add(entry))) result.completeExceptionally(closedError());
     return result;
   }
@@ -160,14 +162,30 @@ public final class Outbox {
   }
 
   /**
-   * Fails every send not yet ended with {@code ChatStateException("the client is closed")}, including those
-   * whose task the actor never ran or has yet to run (nothing is sent from now on). Called once the engine was
-   * told to close; files stay on disk.
+   * Ends every send not yet ended (nothing is sent from now on): with {@code keep} (a close, not a logout, which
+   * deletes the records), one whose record is durable is kept for the
+   * user's next connect, and its future completes with the pending message ({@code seq} 0,
+   * {@link dev.svc.chat.PendingSend#pendingMessage()}); any other fails with
+   * {@code ChatStateException("the client is closed")}, including those whose task the actor never ran. Called
+   * once the engine was told to close; files stay on disk.
    */
-  public void close() {
+  public void close(boolean keep) {
+    keepAtClose = keep;
     shut = true;
     pending.clear();
-    for (CompletableFuture<Message> f : new ArrayList<>(open)) f.completeExceptionally(closedError());
+    for (java.util.Map.Entry<CompletableFuture<Message>, OutboxEntry> e : new ArrayList<>(open.entrySet())) {
+      OutboxEntry entry = e.getValue();
+      if (keep && entry.kept) {
+        e.getKey().complete(entry.snapshot().pendingMessage());
+      } else {
+        e.getKey().completeExceptionally(closedError());
+      }
+    }
+  }
+
+  /** Says, before the engine closes, whether the close keeps durable sends (a close) or not (a logout). */
+  public void closing(boolean keep) {
+    keepAtClose = keep;
   }
 
   /** Deletes the entries {@code user} left (logout, after {@link #close()}); completes on the I/O queue. */
@@ -181,7 +199,7 @@ public final class Outbox {
   public void onConnectionState(ConnectionState state) {
     if (state == ConnectionState.CLOSED) {
       closed = true;
-      dropAll(closedError());
+      dropAll(closedError(), keepAtClose);
       return;
     }
     boolean was = connected;
@@ -393,13 +411,23 @@ public final class Outbox {
 
   /** Ends every entry in memory, and those being written, with {@code error}; their files stay. */
   private void dropAll(ChatStateException error) {
+    dropAll(error, false);
+  }
+
+  /** Ends every entry with {@code error}; with {@code keep}, one whose record is durable completes as pending. */
+  private void dropAll(ChatStateException error, boolean keep) {
     List<OutboxEntry> ended = new ArrayList<>();
     for (RoomQueue q : rooms.values()) ended.addAll(q.entries);
     ended.addAll(records.takeWriting());
     for (OutboxEntry e : ended) {
       e.done = true;
       e.cancelTimers();
-      if (e.result != null) e.result.completeExceptionally(error);
+      if (e.result == null) continue;
+      if (keep && e.kept) {
+        e.result.complete(e.snapshot().pendingMessage());
+      } else {
+        e.result.completeExceptionally(error);
+      }
     }
     rooms.clear();
     pending.clear();

@@ -52,6 +52,11 @@ final class OutboxEntry {
   boolean wakeOnConnect;
   /** Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. */
   boolean done;
+  /**
+   * Whether its record is durable (the outbox directory or the store): a {@code close()} then leaves it for the
+   * user's next connect, and its future completes with the pending message instead of failing.
+   */
+  volatile boolean kept;
 
   OutboxEntry(String roomId, List<MessagePart> parts, String clientMessageId, String senderId, long createdAt,
       CompletableFuture<Message> result, long enqueuedAtMillis) {

@@ -21,6 +21,9 @@ public final class ReadQueue {
   private final BiFunction<String, String, CompletableFuture<Receipt>> send;
   /** Told of each read the service confirmed (the store forgets its pending read). */
   private volatile java.util.function.Consumer<Receipt> confirmed = r -> { };
+  /** Set by {@link #close}: a failure that comes later ends its read the same way. Guarded by this. */
+  private Throwable closedBy;
+  private Map<String, Receipt> keptAtClose;
   /** Room to its newest waiting read: the message id and the futures waiting on it. Guarded by this. */
   private final Map<String, Waiting> waiting = new LinkedHashMap<>();
 
@@ -71,11 +74,15 @@ public final class ReadQueue {
         return;
       }
       Throwable cause = CallbackExecutor.unwrap(error);
-      if (!(cause instanceof TransportException)) {
-        result.completeExceptionally(cause);
-        return;
-      }
       synchronized (this) {
+        if (closedBy != null) { // the client closed while this attempt was out: ended as close() ends the others
+          finish(result, messageId, keptAtClose == null ? null : keptAtClose.get(roomId), closedBy);
+          return;
+        }
+        if (!(cause instanceof TransportException)) {
+          result.completeExceptionally(cause);
+          return;
+        }
         Waiting w = waiting.get(roomId);
         if (w == null) {
           w = new Waiting();
@@ -116,15 +123,31 @@ public final class ReadQueue {
     return waiting.size();
   }
 
-  /** Fails every waiting read (the client closed). */
-  public void close(Throwable error) {
-    List<Waiting> all;
+  /**
+   * Ends every waiting read (the client closed): one that {@code kept} (the store's pending reads, by room; null:
+   * none) holds for its message is sent at the next start, and its futures complete with that receipt marked
+   * {@link Receipt#pending()}; the others fail with {@code error}.
+   */
+  public void close(Throwable error, Map<String, Receipt> kept) {
+    Map<String, Waiting> all;
     synchronized (this) {
-      all = new ArrayList<>(waiting.values());
+      closedBy = error;
+      keptAtClose = kept;
+      all = new LinkedHashMap<>(waiting);
       waiting.clear();
     }
-    for (Waiting w : all) {
-      for (CompletableFuture<Receipt> f : w.futures) f.completeExceptionally(error);
+    for (Map.Entry<String, Waiting> e : all.entrySet()) {
+      Receipt stored = kept == null ? null : kept.get(e.getKey());
+      for (CompletableFuture<Receipt> f : e.getValue().futures) finish(f, e.getValue().messageId, stored, error);
+    }
+  }
+
+  /** Completes {@code f} with the kept read of {@code messageId} marked pending, or fails it with {@code error}. */
+  private static void finish(CompletableFuture<Receipt> f, String messageId, Receipt kept, Throwable error) {
+    if (kept != null && kept.messageId().equals(messageId)) {
+      f.complete(kept.asPending());
+    } else {
+      f.completeExceptionally(error);
     }
   }
 }

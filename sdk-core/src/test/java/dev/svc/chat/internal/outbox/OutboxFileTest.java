@@ -249,17 +249,30 @@ class OutboxFileTest {
   }
 
   @Test
-  void closeFailsTheFuturesButKeepsTheFiles() throws Exception {
+  void closeCompletesAKeptSendAsPendingAndKeepsItsFile() throws Exception {
     OutboxHarness h = outbox();
     h.outbox.start("alice");
     CompletableFuture<Message> a = h.send("r1", "a");
     h.state(ConnectionState.CLOSED);
-    h.outbox.close();
-    assertEquals("the client is closed", failure(a, ChatStateException.class).getMessage());
+    h.outbox.close(true);
+    Message pending = a.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals(0, pending.seq(), "the pending message: " + pending);
+    assertEquals("text of a", pending.text());
     assertEquals(1, files(dir, ".json").length);
     OutboxHarness next = outbox();
     next.outbox.start("alice");
     assertEquals(List.of("a"), ids(next.outbox.pendingSends()));
+  }
+
+  @Test
+  void aLogoutFailsTheFuturesOfKeptSends() throws Exception {
+    OutboxHarness h = outbox();
+    h.outbox.start("alice");
+    CompletableFuture<Message> a = h.send("r1", "a");
+    h.outbox.closing(false);
+    h.state(ConnectionState.CLOSED);
+    h.outbox.close(false);
+    assertEquals("the client is closed", failure(a, ChatStateException.class).getMessage());
   }
 
   @Test

@@ -278,7 +278,7 @@ class OutboxTest {
   void closeFailsSendsTheStoppedActorNeverQueued() {
     h.actor.shutdown();
     CompletableFuture<Message> dropped = h.send("r1", "a");
-    h.outbox.close();
+    h.outbox.close(true);
     assertEquals("the client is closed", failure(dropped, ChatStateException.class).getMessage());
   }
 
