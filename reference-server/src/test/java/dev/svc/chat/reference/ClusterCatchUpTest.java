@@ -151,6 +151,124 @@ class ClusterCatchUpTest {
         }
     }
 
+    @Test
+    void aReceiptMadeWhileTheListeningConnectionWasLostReachesTheNodeWhenItListensAgain() throws Exception {
+        CountDownLatch lost = new CountDownLatch(1);
+        CountDownLatch mayListen = new CountDownLatch(1);
+        CountDownLatch listening = new CountDownLatch(1);
+        BusFaults heldOff = new BusFaults() {
+            @Override
+            public void beforeRelisten() {
+                lost.countDown();
+                try {
+                    mayListen.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public void relistened() {
+                listening.countDown();
+            }
+        };
+        try (ReferenceServer nodeA = node(BusFaults.NONE); ReferenceServer nodeB = node(heldOff)) {
+            Http httpA = new Http(nodeA);
+            String room = httpA.createRoom(KEY, "alice", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String first = httpA.sendText(alice, room, "first", "x").json().get("id").asText();
+            try (SocketClient carolOnB = SocketClient.connectToken(nodeB, new Http(nodeB).mint(KEY, "carol"))) {
+                terminateListeningConnections();
+                assertTrue(lost.await(30, TimeUnit.SECONDS), "node B did not notice its lost connection");
+                assertEquals(200, markRead(httpA, alice, room, first).status());
+                mayListen.countDown();
+                assertTrue(listening.await(30, TimeUnit.SECONDS), "node B did not listen again");
+                assertEquals(List.of("alice@1"), receipts(carolOnB, 1), "the receipt made during the gap");
+                assertNoMoreReceipts(carolOnB, httpA, alice, room);
+            }
+        } finally {
+            mayListen.countDown();
+        }
+    }
+
+    @Test
+    void aReceiptThatDidNotFitInTheFullQueueReachesTheOtherNodeThroughItsRoomsAnnouncement() throws Exception {
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch maySend = new CountDownLatch(1);
+        AtomicInteger held = new AtomicInteger();
+        BusFaults stalled = new BusFaults() {
+            @Override
+            public int queueCapacity() {
+                return 1;
+            }
+
+            @Override
+            public void beforeNotify() {
+                if (held.get() == 0) {
+                    return;
+                }
+                sending.countDown();
+                try {
+                    maySend.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        try (ReferenceServer nodeA = node(stalled); ReferenceServer nodeB = node(BusFaults.NONE)) {
+            Http httpA = new Http(nodeA);
+            String room = httpA.createRoom(KEY, "alice", "bob", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpA.mint(KEY, "bob");
+            try (SocketClient carolOnB = SocketClient.connectToken(nodeB, new Http(nodeB).mint(KEY, "carol"))) {
+                String first = httpA.sendText(alice, room, "first", "x").json().get("id").asText();
+                assertEquals(List.of(1L), newMessageSeqs(carolOnB, 1));
+                held.set(1);
+                assertEquals(201, httpA.sendText(bob, room, "second", "being sent").status());
+                assertTrue(sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
+                assertEquals(200, markRead(httpA, alice, room, first).status()); // waits in the queue
+                assertEquals(200, markRead(httpA, bob, room, first).status()); // does not fit
+                held.set(0);
+                maySend.countDown();
+                assertEquals(List.of("alice@1", "bob@1"), receipts(carolOnB, 2));
+                assertNoMoreReceipts(carolOnB, httpA, alice, room);
+            }
+        } finally {
+            maySend.countDown();
+        }
+    }
+
+    private static Http.Response markRead(Http http, String token, String room, String messageId) {
+        return http.bearer("POST", "/v1/chat/rooms/" + room + "/read", token, "{\"messageId\":\"" + messageId + "\"}");
+    }
+
+    /** Returns the socket's next {@code count} receipts as "user@seq" (20 s each), skipping other events. */
+    private static List<String> receipts(SocketClient socket, int count) throws IOException {
+        List<String> receipts = new ArrayList<>();
+        while (receipts.size() < count) {
+            String frame = socket.poll(Duration.ofSeconds(20));
+            if (frame == null) {
+                throw new AssertionError("no room-read within 20 s after " + receipts);
+            }
+            if (frame.startsWith("42[")) {
+                JsonNode event = Http.JSON.readTree(frame.substring(2));
+                if ("room-read".equals(event.get(0).asText())) {
+                    receipts.add(event.get(1).get("userId").asText() + "@" + event.get(1).get("seq").asLong());
+                }
+            }
+        }
+        return receipts;
+    }
+
+    /** Fails if a receipt was delivered twice: a receipt made now is the socket's next one. */
+    private static void assertNoMoreReceipts(SocketClient socket, Http http, String token, String room)
+            throws IOException {
+        JsonNode marker = http.sendText(token, room, "receipt-marker", "after the others").json();
+        assertEquals(200, markRead(http, token, room, marker.get("id").asText()).status());
+        assertEquals(List.of(marker.get("senderId").asText() + "@" + marker.get("seq").asLong()),
+                receipts(socket, 1), "a receipt delivered twice");
+    }
+
     /** Cuts every node's listening connection of this schema, as a database restart would. */
     private void terminateListeningConnections() throws SQLException {
         try (Connection admin = DriverManager.getConnection(pg.jdbcUrl(), pg.user(), null);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.gateway.ClusterRelay;
 import dev.svc.chat.reference.gateway.RemoteEvents;
 import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.EventPublisher;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * does not fit in the queue makes its room announced; after the listening connection was lost this node reads
  * every room that moved while it did not listen, before it reads notifications again; when another node dies,
  * every room that moved; and a revision that stays missing below one that arrived (a hole) after
- * {@link RoomRevisions#HOLE_GRACE_NANOS}. All of this runs on the listening thread, between notifications.
+ * {@link RoomRevisions#HOLE_GRACE_NANOS}. Receipts are complete the same way, by their {@code seq}
+ * ({@link ReceiptCatchUp}). All of this runs on the listening thread, between notifications.
  */
 public final class PgEventBus implements EventPublisher, ClusterRelay, AutoCloseable {
 
@@ -120,6 +122,8 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         if (payload instanceof Message message && isMessageEvent(event)) {
             rev = message.rev();
             deliverOnce(tenantId, room, event, payload, rev, message.seq());
+        } else if (payload instanceof Receipt receipt && MessageActions.ROOM_READ.equals(event)) {
+            catchUp.receipts().deliverOnce(tenantId, room, receipt.userId(), receipt.seq(), payload);
         } else {
             local.toRoomMembers(tenantId, room, event, payload);
         }
@@ -128,7 +132,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         envelope.put("roomId", room.id());
         envelope.put("members", room.memberIds());
         envelope.put("payload", payload);
-        forward(envelope, room.id(), rev);
+        forward(envelope, room.id(), rev, rev > 0 || MessageActions.ROOM_READ.equals(event));
     }
 
     private static boolean isMessageEvent(String event) {
@@ -152,7 +156,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         Map<String, Object> message = envelope(tenantId);
         message.put("removed", userId);
         message.put("roomId", roomId);
-        forward(message, roomId, 0);
+        forward(message, roomId, 0, false);
     }
 
     @Override
@@ -161,7 +165,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         message.put("presence", userId);
         message.put("online", online);
         message.put("at", at.toEpochMilli());
-        forward(message, null, 0);
+        forward(message, null, 0, false);
     }
 
     @Override
@@ -170,7 +174,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         message.put("typing", userId);
         message.put("roomId", roomId);
         message.put("isTyping", isTyping);
-        forward(message, roomId, 0);
+        forward(message, roomId, 0, false);
     }
 
     /** Another node died: its unsent notifications died with it, so every room is caught up. */
@@ -185,8 +189,12 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         return message;
     }
 
-    /** Serialises the message once, here (the payload as the gateway's mapper writes it), and queues it. */
-    private void forward(Map<String, Object> message, String roomId, long rev) {
+    /**
+     * Serialises the message once, here (the payload as the gateway's mapper writes it), and queues it; an
+     * event that {@code catchesUp} (a message event at {@code rev}, a receipt) has its room announced instead if
+     * the queue is full.
+     */
+    private void forward(Map<String, Object> message, String roomId, long rev, boolean catchesUp) {
         String text;
         try {
             text = mapper.writeValueAsString(message);
@@ -194,7 +202,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             LOG.warn("cannot forward an event to other nodes: {}", e.getMessage());
             return;
         }
-        sender.send(text, (String) message.get("tenant"), roomId, rev);
+        sender.send(text, (String) message.get("tenant"), roomId, rev, catchesUp);
     }
 
     private Connection openListening() throws SQLException {
@@ -320,6 +328,9 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             JsonNode payload = message.path("payload");
             if (isMessageEvent(event) && payload.path("rev").asLong() > 0) {
                 deliverOnce(tenantId, room, event, payload, payload.path("rev").asLong(), payload.path("seq").asLong());
+            } else if (MessageActions.ROOM_READ.equals(event)) {
+                catchUp.receipts().deliverOnce(tenantId, room, payload.path("userId").asText(),
+                        payload.path("seq").asLong(), payload);
             } else {
                 local.toRoomMembers(tenantId, room, event, payload);
             }

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code new-message} when its new message was not handed to the sockets, else as {@code message-updated}.
  * Revisions read here are noted, so that the notification that brings one later is dropped.
  *
+ * <p>Receipts are caught up with the rooms ({@link ReceiptCatchUp}): every receipt after a gap or a node's
+ * death, a room's receipts when its room is announced.
+ *
  * <p>Runs on the bus's listening thread, between notifications: what it reads after the bus listened again
  * reaches the sockets before anything the new connection brings.
  */
@@ -37,6 +40,7 @@ final class RoomCatchUp {
     private final EventPublisher local;
     private final Store store;
     private final Database db;
+    private final ReceiptCatchUp receipts;
     /** Set when every room is to be caught up (a gap of unknown rooms, or a catch-up that failed). */
     private volatile boolean allDue;
 
@@ -45,6 +49,12 @@ final class RoomCatchUp {
         this.local = local;
         this.store = store;
         this.db = db;
+        this.receipts = new ReceiptCatchUp(local, store, db);
+    }
+
+    /** The receipts this node handed its sockets. */
+    ReceiptCatchUp receipts() {
+        return receipts;
     }
 
     /** Notes where every room stands before this node's sockets could hear of it (at start, once listening). */
@@ -52,6 +62,7 @@ final class RoomCatchUp {
         for (RoomState room : readRooms()) {
             revisions.baseline(room.tenantId, room.roomId, room.rev, room.lastSeq);
         }
+        receipts.baseline();
     }
 
     /**
@@ -90,13 +101,23 @@ final class RoomCatchUp {
                 room(room);
             }
         }
+        receipts.all();
     }
 
-    /** Catches up one room if its revision {@code rev} (told by another node) was not handed to the sockets. */
+    /**
+     * Catches up one room's messages if its revision {@code rev} (told by another node; 0 for none) was not
+     * handed to the sockets, and its receipts.
+     */
     void room(String tenantId, String roomId, long rev) {
         RoomRevisions.Room room = revisions.room(tenantId, roomId);
         if (!room.has(rev)) {
             room(room);
+        }
+        try {
+            receipts.room(tenantId, roomId);
+        } catch (RuntimeException e) {
+            allDue = true;
+            LOG.warn("could not catch up the receipts of room {} from the database: {}", roomId, e.toString());
         }
     }
 
