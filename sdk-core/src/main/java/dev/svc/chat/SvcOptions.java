@@ -65,10 +65,12 @@ public final class SvcOptions {
   /**
    * Returns a builder for a client of the service at {@code apiUrl}.
    *
-   * @param apiUrl the API base, {@code http(s)://host[:port]/v1} as the tenant's session route answers it;
-   *     a trailing slash is tolerated
+   * @param apiUrl the API base, {@code http(s)://host[:port]/v1} as the tenant's session route answers it, or
+   *     the origin alone ({@code http://127.0.0.1:8080}), to which {@code /v1} is appended; a trailing slash is
+   *     tolerated
    * @return a new builder
-   * @throws IllegalArgumentException if the URL is not an http(s) URL whose path ends with {@code /v1}
+   * @throws IllegalArgumentException if the URL is not an http(s) URL, or its path is neither empty nor ends
+   *     with {@code /v1} (the message says what to write)
    */
   public static Builder builder(String apiUrl) {
     return new Builder(apiUrl);

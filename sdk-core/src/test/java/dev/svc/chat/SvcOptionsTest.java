@@ -14,8 +14,23 @@ class SvcOptionsTest {
   }
 
   @Test
+  void appendsV1ToAnOriginAlone() {
+    assertEquals("http://127.0.0.1:8080/v1", SvcOptions.builder("http://127.0.0.1:8080").build().apiUrl());
+    assertEquals("http://127.0.0.1:8080/v1", SvcOptions.builder("http://127.0.0.1:8080/").build().apiUrl());
+    assertEquals("https://chat.example.com/v1", SvcOptions.builder(" https://chat.example.com ").build().apiUrl());
+  }
+
+  @Test
+  void saysWhatToWriteForAnotherPath() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SvcOptions.builder("http://127.0.0.1:8080/api"));
+    assertEquals("the API URL is the origin alone or ends with /v1 (write http://127.0.0.1:8080/api/v1 or "
+        + "http://127.0.0.1:8080): http://127.0.0.1:8080/api", e.getMessage());
+  }
+
+  @Test
   void rejectsOtherUrls() {
-    String[] bad = {"", "127.0.0.1:8080/v1", "ftp://host/v1", "ws://host/v1", "http://host", "http://host/v2",
+    String[] bad = {"", "127.0.0.1:8080/v1", "ftp://host/v1", "ws://host/v1", "http://host/v2",
         "http://host/v1/rooms", "http://host/v1?x=1", "not a url"};
     for (String url : bad) {
       assertThrows(IllegalArgumentException.class, () -> SvcOptions.builder(url), url);
