@@ -6,6 +6,7 @@ import dev.svc.chat.internal.util.Log;
 import java.util.function.BooleanSupplier;
 
 import dev.svc.chat.ChatStateException;
+import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 
 /**
@@ -49,7 +50,7 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
   @Override
   public void onGatewayTokenExpired() {
     if (!credentials.refreshes() || !wantsConnection.getAsBoolean()) {
-      engine.refreshFailed(new ChatStateException("the session token expired"));
+      engine.refreshFailed(new ChatStateException(ServiceError.TOKEN_EXPIRED));
       return;
     }
     if (freshTokenUntried) {

@@ -129,7 +129,7 @@ public final class Credentials {
       result = new CompletableFuture<>();
       inFlight = result;
     }
-    log.info("the session token expired; refreshing it");
+    log.info("the session token has expired; refreshing it");
     callbacks.execute(() -> {
       CompletableFuture<String> fetched;
       try {

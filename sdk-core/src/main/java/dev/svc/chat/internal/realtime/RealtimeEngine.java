@@ -321,7 +321,7 @@ public final class RealtimeEngine {
       conn.accepted = false; // the gateway ended the session: no DISCONNECT from us
       abandon(conn);
     }
-    acks.failAll(new TransportException("the session token expired; reconnecting with a fresh one", cause));
+    acks.failAll(new TransportException("the session token has expired; reconnecting with a fresh one", cause));
     expiredBy = cause;
     setState(ConnectionState.RECONNECTING, ConnectionReason.TOKEN_EXPIRED, cause, reconnectAttempt + 1, -1);
     listener.onTokenExpired();
@@ -333,7 +333,7 @@ public final class RealtimeEngine {
       if (state != ConnectionState.RECONNECTING || current != null) return;
       log.info("the expired token could not be refreshed: " + error);
       ApiException cause = expiredBy != null ? expiredBy
-          : new ApiException(401, "token_expired", "the session token expired");
+          : new ApiException(401, "token_expired", ServiceError.TOKEN_EXPIRED);
       stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
     });
   }
@@ -443,7 +443,7 @@ public final class RealtimeEngine {
     public void disconnected(GatewayConnection conn) {
       if (handover.onLost(conn) || conn != current) return;
       if (conn.sessionExpired) {
-        tokenExpired(new ApiException(401, "token_expired", "the session token expired"));
+        tokenExpired(new ApiException(401, "token_expired", ServiceError.TOKEN_EXPIRED));
       } else {
         stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
             new TransportException("the gateway disconnected the client"), false);
