@@ -51,4 +51,30 @@ class SvcOptionsTest {
     assertEquals(30_000, o.reconnectMaxMillis());
     assertEquals(ChatLogger.NONE, o.logger());
   }
+
+  @Test
+  void setsTheReconnectBackoffInOneLine() {
+    SvcOptions dev = SvcOptions.builder("http://127.0.0.1:8080").reconnect(ReconnectSettings.development()).build();
+    assertEquals(ReconnectSettings.development(), dev.reconnect());
+    assertEquals(100, dev.reconnectBaseMillis());
+    assertEquals(1_000, dev.reconnectMaxMillis());
+    assertEquals(ReconnectSettings.defaults(), SvcOptions.builder("http://h/v1").build().reconnect());
+    // the two-bound setter is the same setting
+    assertEquals(ReconnectSettings.builder().baseDelayMillis(50).maxDelayMillis(200).build(),
+        SvcOptions.builder("http://h/v1").reconnectDelay(50, 200).build().reconnect());
+    assertThrows(IllegalArgumentException.class, () -> ReconnectSettings.builder().baseDelayMillis(0).build());
+    assertThrows(IllegalArgumentException.class,
+        () -> ReconnectSettings.builder().baseDelayMillis(2_000).maxDelayMillis(1_000).build());
+    assertThrows(NullPointerException.class, () -> SvcOptions.builder("http://h/v1").reconnect(null));
+  }
+
+  @Test
+  void optionsDoNotChangeWhenTheirBuilderIsUsedAgain() {
+    SvcOptions.Builder b = SvcOptions.builder("http://h/v1").unreadCap(5);
+    SvcOptions first = b.build();
+    b.unreadCap(7).reconnect(ReconnectSettings.development());
+    assertEquals(5, first.unreadCap());
+    assertEquals(ReconnectSettings.defaults(), first.reconnect());
+    assertEquals(7, b.build().unreadCap());
+  }
 }
