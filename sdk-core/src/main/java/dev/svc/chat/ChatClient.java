@@ -89,8 +89,9 @@ public interface ChatClient extends AutoCloseable {
    * message and unread count ({@link RoomSummary} says the rule), and the total. The handler receives immutable
    * snapshots on the callback executor: the current one at once when the rooms are known (with an offline store,
    * read from it at the first {@link #connect}, even without a network; without one, after the client listed the
-   * rooms), then one per change (events, recovery, the app's sends and {@link #markRead}); a burst of events
-   * gives one snapshot. The first subscription without a store lists the rooms and reads each room's receipt and
+   * rooms), then one per change (events, recovery, the app's sends and {@link #markRead}, the counts read after a
+   * listing); a burst of events gives one snapshot, and a handler never receives two equal snapshots in a row (a
+   * reconnect that changed nothing gives none). The first subscription without a store lists the rooms and reads each room's receipt and
    * unread messages (a few requests per room).
    *
    * @param handler receives the snapshots
