@@ -35,11 +35,18 @@ final class Credentials {
 
     /** Returns the user of the {@code Authorization: Bearer} session token, else throws 401. */
     Principal session(Context ctx) {
-        String header = ctx.header("Authorization");
-        if (header == null && ctx.header("x-api-key") != null) {
+        return session(ctx.header("Authorization"), ctx.header("x-api-key"));
+    }
+
+    /**
+     * Returns the user of {@code authorization}, an {@code Authorization} header's value or null, else throws
+     * 401; a request with only an {@code x-api-key} header ({@code apiKey}) is told that the route takes a token.
+     */
+    Principal session(String authorization, String apiKey) {
+        if (authorization == null && apiKey != null) {
             throw ApiException.wrongCredential(false);
         }
-        return session(header);
+        return session(authorization);
     }
 
     /** Returns the user of {@code header}, an {@code Authorization} header's value or null, else throws 401. */
