@@ -42,6 +42,27 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<@Nullable Void> connect(String userId, String token);
 
   /**
+   * Opens the offline store of {@code userId} and serves it without a token or a network: the room list (its first
+   * snapshot {@link RoomList#fromStore()}, with the stored unread counts), {@link #listRooms()} and the pages
+   * {@link #getMessages} finds whole in the store. The client stays {@link ConnectionState#DISCONNECTED} and asks
+   * the service nothing until {@link #connect(String, String)} (with the same user) gives it a token; a read the
+   * store cannot answer fails with a {@link ChatStateException} until then. Like {@code connect}, it binds the
+   * client to {@code userId}. For an app started with no session yet: show the store at once, connect when the
+   * session comes.
+   *
+   * @param userId the user whose store to open
+   * @return a future completed once the store's state is served (the room list's first snapshot is on its way);
+   *     failed with a {@link ChatStateException} when the client has no store
+   *     ({@link SvcOptions.Builder#store}), is closed, or is bound to another user
+   * @throws IllegalArgumentException if {@code userId} is invalid
+   */
+  default CompletableFuture<@Nullable Void> openOffline(String userId) {
+    CompletableFuture<@Nullable Void> refused = new CompletableFuture<>();
+    refused.completeExceptionally(new ChatStateException("this client has no offline store"));
+    return refused;
+  }
+
+  /**
    * Replaces the session token of the connected user with a fresh one, as a {@link TokenRefresher}'s answer
    * does, without connecting or disconnecting: REST calls use it from now on, an open realtime connection
    * moves to it (make before break: the state stays {@link ConnectionState#CONNECTED} and no event is lost
@@ -91,8 +112,9 @@ public interface ChatClient extends AutoCloseable {
    * message and unread count ({@link RoomSummary} says the rule), and the total. The handler receives immutable
    * snapshots on the callback executor: the current one at once when the rooms are known (with an offline store,
    * read from it at the first {@link #connect}, even without a network; without one, after the client listed the
-   * rooms), then one per change (events, recovery, the app's sends and {@link #markRead}); a burst of events
-   * gives one snapshot. The first subscription without a store lists the rooms and reads each room's receipt and
+   * rooms), then one per change (events, recovery, the app's sends and {@link #markRead}, the counts read after a
+   * listing); a burst of events gives one snapshot, and a handler never receives two equal snapshots in a row (a
+   * reconnect that changed nothing gives none). The first subscription without a store lists the rooms and reads each room's receipt and
    * unread messages (a few requests per room).
    *
    * @param handler receives the snapshots

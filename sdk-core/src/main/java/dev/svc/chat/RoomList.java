@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A snapshot of the user's room list ({@link ChatClient#roomList}): every room the client knows, most recently
- * active first, with the unread counts and their total. Immutable: each change of the list is a new snapshot.
+ * active first, with the unread counts and their total. Immutable: each change of the list is a new snapshot, and a
+ * handler never receives two equal snapshots in a row (a reconnect that changed nothing gives none).
  */
 public final class RoomList {
   private final List<RoomSummary> rooms;
@@ -77,6 +78,27 @@ public final class RoomList {
       if (s.room().id().equals(roomId)) return s;
     }
     return null;
+  }
+
+  /**
+   * Returns whether {@code o} is a room list with the same rooms in the same order, the same total and the same
+   * {@link #fromStore()} mark: two equal snapshots never follow each other.
+   *
+   * @param o the other object
+   * @return true when equal
+   */
+  @Override
+  public boolean equals(@org.jspecify.annotations.Nullable Object o) {
+    if (this == o) return true;
+    if (!(o instanceof RoomList)) return false;
+    RoomList l = (RoomList) o;
+    return totalUnread == l.totalUnread && totalCapped == l.totalCapped && fromStore == l.fromStore
+        && rooms.equals(l.rooms);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * rooms.hashCode() + totalUnread;
   }
 
   @Override

@@ -17,58 +17,28 @@ import org.jspecify.annotations.Nullable;
 public final class SvcOptions {
   /** The default time to wait for the gateway to acknowledge an emitted event: 10 seconds. */
   public static final long DEFAULT_ACK_TIMEOUT_MILLIS = 10_000;
-  /** The default base of the reconnect backoff: 0.5 seconds. */
-  public static final long DEFAULT_RECONNECT_BASE_MILLIS = 500;
-  /** The default cap of the reconnect backoff: 30 seconds. */
-  public static final long DEFAULT_RECONNECT_MAX_MILLIS = 30_000;
+  /** The default base of the reconnect backoff: 0.5 seconds ({@link ReconnectSettings#defaults()}). */
+  public static final long DEFAULT_RECONNECT_BASE_MILLIS = ReconnectSettings.DEFAULT_BASE_DELAY_MILLIS;
+  /** The default cap of the reconnect backoff: 30 seconds ({@link ReconnectSettings#defaults()}). */
+  public static final long DEFAULT_RECONNECT_MAX_MILLIS = ReconnectSettings.DEFAULT_MAX_DELAY_MILLIS;
   /** The default {@link Builder#unreadCap}: counts above it show as "999+". */
   public static final int DEFAULT_UNREAD_CAP = 999;
 
-  private final String apiUrl;
-  private final @Nullable OkHttpClient okHttpClient;
-  private final @Nullable Transport transport;
-  private final @Nullable Executor callbackExecutor;
-  private final ChatLogger logger;
-  private final long ackTimeoutMillis;
-  private final long reconnectBaseMillis;
-  private final long reconnectMaxMillis;
-  private final @Nullable TokenRefresher tokenRefresher;
-  private final @Nullable Executor engineExecutor;
-  private final @Nullable TaskScheduler scheduler;
-  private final boolean recoverMissedEvents;
-  private final long sendTimeoutMillis;
-  private final boolean socketSends;
-  private final @Nullable File outboxDirectory;
-  private final @Nullable ChatStoreProvider store;
-  private final int unreadCap;
+  private final OptionValues values;
 
   private SvcOptions(Builder b) {
-    this.apiUrl = b.apiUrl;
-    this.okHttpClient = b.okHttpClient;
-    this.transport = b.transport;
-    this.callbackExecutor = b.callbackExecutor;
-    this.logger = b.logger;
-    this.ackTimeoutMillis = b.ackTimeoutMillis;
-    this.reconnectBaseMillis = b.reconnectBaseMillis;
-    this.reconnectMaxMillis = b.reconnectMaxMillis;
-    this.tokenRefresher = b.tokenRefresher;
-    this.engineExecutor = b.engineExecutor;
-    this.scheduler = b.scheduler;
-    this.recoverMissedEvents = b.recoverMissedEvents;
-    this.sendTimeoutMillis = b.sendTimeoutMillis;
-    this.socketSends = b.socketSends;
-    this.outboxDirectory = b.outboxDirectory;
-    this.store = b.store;
-    this.unreadCap = b.unreadCap;
+    this.values = b.values.copy();
   }
 
   /**
    * Returns a builder for a client of the service at {@code apiUrl}.
    *
-   * @param apiUrl the API base, {@code http(s)://host[:port]/v1} as the tenant's session route answers it;
-   *     a trailing slash is tolerated
+   * @param apiUrl the API base, {@code http(s)://host[:port]/v1} as the tenant's session route answers it, or
+   *     the origin alone ({@code http://127.0.0.1:8080}), to which {@code /v1} is appended; a trailing slash is
+   *     tolerated
    * @return a new builder
-   * @throws IllegalArgumentException if the URL is not an http(s) URL whose path ends with {@code /v1}
+   * @throws IllegalArgumentException if the URL is not an http(s) URL, or its path is neither empty nor ends
+   *     with {@code /v1} (the message says what to write)
    */
   public static Builder builder(String apiUrl) {
     return new Builder(apiUrl);
@@ -80,7 +50,7 @@ public final class SvcOptions {
    * @return the API URL
    */
   public String apiUrl() {
-    return apiUrl;
+    return values.apiUrl;
   }
 
   /**
@@ -89,7 +59,7 @@ public final class SvcOptions {
    * @return the given client, or null when the SDK creates one
    */
   public @Nullable OkHttpClient okHttpClient() {
-    return okHttpClient;
+    return values.okHttpClient;
   }
 
   /**
@@ -98,7 +68,7 @@ public final class SvcOptions {
    * @return the given transport, or null for OkHttp's WebSocket
    */
   public @Nullable Transport transport() {
-    return transport;
+    return values.transport;
   }
 
   /**
@@ -107,7 +77,7 @@ public final class SvcOptions {
    * @return the given executor, or null when the client uses the SDK's shared callback threads
    */
   public @Nullable Executor callbackExecutor() {
-    return callbackExecutor;
+    return values.callbackExecutor;
   }
 
   /**
@@ -116,7 +86,7 @@ public final class SvcOptions {
    * @return the logger; {@link ChatLogger#NONE} unless one was given
    */
   public ChatLogger logger() {
-    return logger;
+    return values.logger;
   }
 
   /**
@@ -125,25 +95,34 @@ public final class SvcOptions {
    * @return milliseconds
    */
   public long ackTimeoutMillis() {
-    return ackTimeoutMillis;
+    return values.ackTimeoutMillis;
   }
 
   /**
-   * Returns the base delay of the reconnect backoff.
+   * Returns the reconnect backoff.
+   *
+   * @return the settings ({@link ReconnectSettings#defaults()} unless set)
+   */
+  public ReconnectSettings reconnect() {
+    return values.reconnect;
+  }
+
+  /**
+   * Returns the base delay of the reconnect backoff: {@code reconnect().baseDelayMillis()}.
    *
    * @return milliseconds
    */
   public long reconnectBaseMillis() {
-    return reconnectBaseMillis;
+    return values.reconnect.baseDelayMillis();
   }
 
   /**
-   * Returns the largest delay of the reconnect backoff.
+   * Returns the largest delay of the reconnect backoff: {@code reconnect().maxDelayMillis()}.
    *
    * @return milliseconds
    */
   public long reconnectMaxMillis() {
-    return reconnectMaxMillis;
+    return values.reconnect.maxDelayMillis();
   }
 
   /**
@@ -152,7 +131,7 @@ public final class SvcOptions {
    * @return the refresher, or null when an expired token simply fails the operation
    */
   public @Nullable TokenRefresher tokenRefresher() {
-    return tokenRefresher;
+    return values.tokenRefresher;
   }
 
   /**
@@ -161,7 +140,7 @@ public final class SvcOptions {
    * @return the engine executor, or null
    */
   public @Nullable Executor engineExecutor() {
-    return engineExecutor;
+    return values.engineExecutor;
   }
 
   /**
@@ -171,7 +150,7 @@ public final class SvcOptions {
    * @return the scheduler, or null
    */
   public @Nullable TaskScheduler scheduler() {
-    return scheduler;
+    return values.scheduler;
   }
 
   /**
@@ -180,7 +159,7 @@ public final class SvcOptions {
    * @return true when missed messages, changes and receipts are back-filled
    */
   public boolean recoverMissedEvents() {
-    return recoverMissedEvents;
+    return values.recoverMissedEvents;
   }
 
   /**
@@ -189,7 +168,7 @@ public final class SvcOptions {
    * @return true (the default) to send over the socket where offered; false for REST only
    */
   public boolean socketSends() {
-    return socketSends;
+    return values.socketSends;
   }
 
   /**
@@ -199,7 +178,7 @@ public final class SvcOptions {
    * @return milliseconds, or 0 when sends have no deadline (the default)
    */
   public long sendTimeoutMillis() {
-    return sendTimeoutMillis;
+    return values.sendTimeoutMillis;
   }
 
   /**
@@ -208,7 +187,7 @@ public final class SvcOptions {
    * @return the directory, or null for an outbox in memory only
    */
   public @Nullable File outboxDirectory() {
-    return outboxDirectory;
+    return values.outboxDirectory;
   }
 
   /**
@@ -217,7 +196,7 @@ public final class SvcOptions {
    * @return the provider, or null for a client that keeps nothing across restarts but its outbox directory
    */
   public @Nullable ChatStoreProvider store() {
-    return store;
+    return values.store;
   }
 
   /**
@@ -226,36 +205,20 @@ public final class SvcOptions {
    * @return the cap ({@link #DEFAULT_UNREAD_CAP} unless set)
    */
   public int unreadCap() {
-    return unreadCap;
+    return values.unreadCap;
   }
 
   @Override
   public String toString() {
-    return "SvcOptions{apiUrl=" + apiUrl + "}";
+    return "SvcOptions{apiUrl=" + values.apiUrl + "}";
   }
 
   /** Builds {@link SvcOptions}. */
   public static final class Builder {
-    private final String apiUrl;
-    private @Nullable OkHttpClient okHttpClient;
-    private @Nullable Transport transport;
-    private @Nullable Executor callbackExecutor;
-    private ChatLogger logger = ChatLogger.NONE;
-    private long ackTimeoutMillis = DEFAULT_ACK_TIMEOUT_MILLIS;
-    private long reconnectBaseMillis = DEFAULT_RECONNECT_BASE_MILLIS;
-    private long reconnectMaxMillis = DEFAULT_RECONNECT_MAX_MILLIS;
-    private @Nullable TokenRefresher tokenRefresher;
-    private @Nullable Executor engineExecutor;
-    private @Nullable TaskScheduler scheduler;
-    private boolean recoverMissedEvents = true;
-    private long sendTimeoutMillis;
-    private boolean socketSends = true;
-    private @Nullable File outboxDirectory;
-    private @Nullable ChatStoreProvider store;
-    private int unreadCap = DEFAULT_UNREAD_CAP;
+    private final OptionValues values;
 
     Builder(String apiUrl) {
-      this.apiUrl = ApiUrls.normalize(apiUrl);
+      this.values = new OptionValues(ApiUrls.normalize(apiUrl));
     }
 
     /**
@@ -270,7 +233,7 @@ public final class SvcOptions {
      */
     public Builder okHttpClient(OkHttpClient client) {
       if (client == null) throw new NullPointerException("client == null");
-      this.okHttpClient = client;
+      values.okHttpClient = client;
       return this;
     }
 
@@ -283,7 +246,7 @@ public final class SvcOptions {
      */
     public Builder transport(Transport transport) {
       if (transport == null) throw new NullPointerException("transport == null");
-      this.transport = transport;
+      values.transport = transport;
       return this;
     }
 
@@ -301,7 +264,7 @@ public final class SvcOptions {
      */
     public Builder callbackExecutor(Executor executor) {
       if (executor == null) throw new NullPointerException("executor == null");
-      this.callbackExecutor = executor;
+      values.callbackExecutor = executor;
       return this;
     }
 
@@ -313,7 +276,7 @@ public final class SvcOptions {
      */
     public Builder logger(ChatLogger logger) {
       if (logger == null) throw new NullPointerException("logger == null");
-      this.logger = logger;
+      values.logger = logger;
       return this;
     }
 
@@ -326,24 +289,34 @@ public final class SvcOptions {
      */
     public Builder ackTimeoutMillis(long millis) {
       if (millis < 1) throw new IllegalArgumentException("ackTimeoutMillis < 1: " + millis);
-      this.ackTimeoutMillis = millis;
+      values.ackTimeoutMillis = millis;
       return this;
     }
 
     /**
-     * Sets the reconnect backoff: before attempt {@code n} (from 0) the client waits a random time between
-     * 0 and {@code min(maxMillis, baseMillis * 2^n)}.
+     * Sets the reconnect backoff, for example {@code reconnect(ReconnectSettings.development())} against a local
+     * server that restarts often (back within about a second instead of up to 30 s). Default:
+     * {@link ReconnectSettings#defaults()}, for production.
+     *
+     * @param settings the backoff
+     * @return this builder
+     */
+    public Builder reconnect(ReconnectSettings settings) {
+      if (settings == null) throw new NullPointerException("settings == null");
+      values.reconnect = settings;
+      return this;
+    }
+
+    /**
+     * Sets the reconnect backoff from its two bounds: the same as {@link #reconnect(ReconnectSettings)} with
+     * {@code ReconnectSettings.builder().baseDelayMillis(baseMillis).maxDelayMillis(maxMillis).build()}.
      *
      * @param baseMillis at least 1
      * @param maxMillis at least {@code baseMillis}
      * @return this builder
      */
     public Builder reconnectDelay(long baseMillis, long maxMillis) {
-      if (baseMillis < 1) throw new IllegalArgumentException("baseMillis < 1: " + baseMillis);
-      if (maxMillis < baseMillis) throw new IllegalArgumentException("maxMillis < baseMillis");
-      this.reconnectBaseMillis = baseMillis;
-      this.reconnectMaxMillis = maxMillis;
-      return this;
+      return reconnect(ReconnectSettings.builder().baseDelayMillis(baseMillis).maxDelayMillis(maxMillis).build());
     }
 
     /**
@@ -357,7 +330,7 @@ public final class SvcOptions {
      */
     public Builder tokenRefresher(TokenRefresher refresher) {
       if (refresher == null) throw new NullPointerException("refresher == null");
-      this.tokenRefresher = refresher;
+      values.tokenRefresher = refresher;
       return this;
     }
 
@@ -375,7 +348,7 @@ public final class SvcOptions {
      */
     public Builder engineExecutor(Executor executor) {
       if (executor == null) throw new NullPointerException("executor == null");
-      this.engineExecutor = executor;
+      values.engineExecutor = executor;
       return this;
     }
 
@@ -390,7 +363,7 @@ public final class SvcOptions {
      */
     public Builder scheduler(TaskScheduler scheduler) {
       if (scheduler == null) throw new NullPointerException("scheduler == null");
-      this.scheduler = scheduler;
+      values.scheduler = scheduler;
       return this;
     }
 
@@ -405,7 +378,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder recoverMissedEvents(boolean recover) {
-      this.recoverMissedEvents = recover;
+      values.recoverMissedEvents = recover;
       return this;
     }
 
@@ -421,7 +394,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder socketSends(boolean enabled) {
-      this.socketSends = enabled;
+      values.socketSends = enabled;
       return this;
     }
 
@@ -436,7 +409,7 @@ public final class SvcOptions {
      */
     public Builder sendTimeoutMillis(long millis) {
       if (millis < 0) throw new IllegalArgumentException("sendTimeoutMillis < 0: " + millis);
-      this.sendTimeoutMillis = millis;
+      values.sendTimeoutMillis = millis;
       return this;
     }
 
@@ -452,7 +425,7 @@ public final class SvcOptions {
      */
     public Builder outboxDirectory(File directory) {
       if (directory == null) throw new NullPointerException("directory == null");
-      this.outboxDirectory = directory;
+      values.outboxDirectory = directory;
       return this;
     }
 
@@ -468,7 +441,7 @@ public final class SvcOptions {
      */
     public Builder store(ChatStoreProvider provider) {
       if (provider == null) throw new NullPointerException("provider == null");
-      this.store = provider;
+      values.store = provider;
       return this;
     }
 
@@ -482,7 +455,7 @@ public final class SvcOptions {
      */
     public Builder unreadCap(int cap) {
       if (cap < 1) throw new IllegalArgumentException("unreadCap < 1: " + cap);
-      this.unreadCap = cap;
+      values.unreadCap = cap;
       return this;
     }
 

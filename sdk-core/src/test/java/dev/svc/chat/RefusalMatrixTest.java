@@ -279,6 +279,8 @@ class RefusalMatrixTest {
     ConnectionStateChange end = events.awaitState(ConnectionState.DISCONNECTED);
     assertEquals(ConnectionReason.TOKEN_EXPIRED, end.reason());
     assertEquals("token_expired", assertInstanceOf(ApiException.class, end.cause()).code());
+    // worded as the service words the same refusal on REST
+    assertEquals("The session token has expired", end.cause().getMessage());
     time.advance(TEN_MINUTES);
     assertNull(gateway.pollSession(QUIET_MILLIS), "a handshake after the refusal"); // load can only hide a bug here
     assertEquals(1, refreshes.get());

@@ -129,6 +129,46 @@ class OfflineStoreEndToEndTest {
     assertEquals(List.of(1L, 2L, 3L, 4L), seqs(page.messages()));
   }
 
+  @Test
+  void anAppStartsOfflineFromItsStoreWithNoTokenAndNoNetwork() throws Exception {
+    String room = admin.createRoom("general", "alice", "bob");
+    ChatClient bob = chat.connected("bob");
+    ChatClient alice1 = chat.newClient(withStore(aliceNode()).build());
+    RecordingHandler<RoomList> lists = new RecordingHandler<>();
+    alice1.roomList(lists);
+    await(alice1.connect("alice", admin.mint("alice")));
+    for (int i = 1; i <= 3; i++) await(bob.sendText(room, "hello " + i));
+    lists.next(l -> l.room(room) != null && l.room(room).unreadCount() == 3);
+    Await.until("alice's store holds the room's page", () -> {
+      try {
+        return alice1.getMessages(room).get(10, TimeUnit.SECONDS).fromStore();
+      } catch (Exception e) {
+        return false;
+      }
+    });
+    alice1.close();
+
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      deadPort = s.getLocalPort();
+    }
+    ChatClient alice2 = chat.newClient(withStore("http://127.0.0.1:" + deadPort).build());
+    RecordingHandler<RoomList> offline = new RecordingHandler<>();
+    alice2.roomList(offline);
+    await(alice2.openOffline("alice")); // no token, no placeholder, no network
+    RoomList shown = offline.next(WAIT);
+    assertTrue(shown.fromStore());
+    assertEquals(3, shown.room(room).unreadCount());
+    assertEquals(List.of(room), await(alice2.listRooms()).stream().map(Room::id).toList());
+    MessagePage page = await(alice2.getMessages(room));
+    assertTrue(page.fromStore());
+    assertEquals(List.of(1L, 2L, 3L), seqs(page.messages()));
+    assertEquals(dev.svc.chat.ConnectionState.DISCONNECTED, alice2.state(), "nothing tried the network");
+    // another user is refused: the client is bound to alice, as by connect
+    assertTrue(alice2.connect("bob", admin.mint("bob")).handle((v, e) -> e instanceof dev.svc.chat.ChatStateException)
+        .get(10, TimeUnit.SECONDS));
+  }
+
   private static List<Long> seqs(List<Message> list) {
     return list.stream().map(Message::seq).toList();
   }

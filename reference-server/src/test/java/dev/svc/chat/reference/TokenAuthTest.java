@@ -40,14 +40,15 @@ class TokenAuthTest {
         assertEquals(200, r.status());
         assertEquals("alice", r.json().get("userId").asText());
         assertEquals("Alice", r.json().get("username").asText());
-        assertEquals("2026-11-21T11:00:00.000Z", r.json().get("expiresAt").asText());
+        // exp is a whole second, rounded up: the token lives at least the 3600 s asked (minted at 10:00:00.250)
+        assertEquals("2026-11-21T11:00:01.000Z", r.json().get("expiresAt").asText());
         assertEquals(server.apiUrl(), r.json().get("apiUrl").asText());
         JsonNode claims = claims(r.json().get("token").asText());
         assertEquals("svc", claims.get("iss").asText());
         assertEquals("alice", claims.get("sub").asText());
         assertEquals("dev", claims.get("tid").asText());
         assertEquals("Alice", claims.get("name").asText());
-        assertEquals(claims.get("iat").asLong() + 3600, claims.get("exp").asLong());
+        assertEquals(claims.get("iat").asLong() + 3601, claims.get("exp").asLong());
         assertTrue(claims.hasNonNull("jti"));
         // The minted user exists now.
         Http.Response user = http.apiKey("GET", "/v1/users/alice", server.apiKey(), null);
@@ -75,7 +76,9 @@ class TokenAuthTest {
         Http.Response max = http.apiKey("POST", "/v1/auth/token", server.apiKey(),
                 Map.of("userId", "alice", "expiresIn", 86400));
         assertEquals(200, max.status());
-        assertEquals("2026-11-22T10:00:00.000Z", max.json().get("expiresAt").asText());
+        // minted at 10:00:00.250: exp rounded up to the second, and the token with it is accepted
+        assertEquals("2026-11-22T10:00:01.000Z", max.json().get("expiresAt").asText());
+        assertEquals(200, http.bearer("GET", "/v1/chat/rooms", max.json().get("token").asText(), null).status());
     }
 
     @Test
@@ -126,6 +129,8 @@ class TokenAuthTest {
         Http.Response withToken = http.bearer("POST", "/v1/auth/token", token, Map.of("userId", "alice"));
         assertEquals(401, withToken.status());
         assertEquals("unauthorized", withToken.errorCode());
+        assertEquals("This route takes an API key (x-api-key: sk_...); a session token was given",
+                withToken.json().get("error").get("message").asText());
         assertEquals(401, http.bearer("GET", "/v1/tenant/settings", token, null).status());
         assertEquals(401, http.send("GET", "/v1/tenant/settings", null, Map.of()).status());
         Http.Response wrongKey = http.apiKey("GET", "/v1/tenant/settings", "sk_test_nope", null);
@@ -166,6 +171,11 @@ class TokenAuthTest {
         Http.Response apiKeyHeader = http.apiKey("GET", "/v1/chat/rooms", server.apiKey(), null);
         assertEquals(401, apiKeyHeader.status());
         assertEquals("unauthorized", apiKeyHeader.errorCode());
+        assertEquals("This route takes a session token (Authorization: Bearer ...); an API key was given",
+                apiKeyHeader.json().get("error").get("message").asText());
+        Http.Response apiKeyAsBearer = http.bearer("GET", "/v1/chat/rooms", server.apiKey(), null);
+        assertEquals("This route takes a session token (Authorization: Bearer ...); an API key was given",
+                apiKeyAsBearer.json().get("error").get("message").asText());
         assertEquals(401, http.send("GET", "/v1/chat/rooms", null, Map.of()).status());
         assertEquals(401, http.send("GET", "/v1/chat/rooms", null, Map.of("Authorization", "Basic x")).status());
     }
@@ -178,10 +188,13 @@ class TokenAuthTest {
         assertEquals(200, http.bearer("GET", "/v1/chat/rooms", token, null).status());
         clock.advance(Duration.ofSeconds(59));
         assertEquals(200, http.bearer("GET", "/v1/chat/rooms", token, null).status());
-        clock.advance(Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(1)); // 60 s after minting: exp, rounded up, is 750 ms later
+        assertEquals(200, http.bearer("GET", "/v1/chat/rooms", token, null).status());
+        clock.advance(Duration.ofMillis(750));
         Http.Response expired = http.bearer("GET", "/v1/chat/rooms", token, null);
         assertEquals(401, expired.status());
         assertEquals("token_expired", expired.errorCode());
+        assertEquals("The session token has expired", expired.json().get("error").get("message").asText());
         String[] parts = token.split("\\.");
         String forged = parts[0] + "." + parts[1] + "." + flip(parts[2]);
         assertEquals("unauthorized", http.bearer("GET", "/v1/chat/rooms", forged, null).errorCode());
@@ -234,5 +247,25 @@ class TokenAuthTest {
 
     private static String b64(String s) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aTokenLivesAtLeastTheSecondsAsked() {
+        for (long millis : new long[] {0, 1, 250, 900, 999}) {
+            // to the next whole second, then millis into it
+            clock.advance(Duration.ofNanos(1_000_000_000L - clock.instant().getNano()).plusMillis(millis));
+            Instant minted = clock.instant();
+            Http.Response r = http.apiKey("POST", "/v1/auth/token", server.apiKey(),
+                    Map.of("userId", "alice", "expiresIn", 2));
+            String token = r.json().get("token").asText();
+            Instant expiresAt = Instant.parse(r.json().get("expiresAt").asText());
+            assertTrue(!expiresAt.isBefore(minted.plusSeconds(2)), minted + " -> " + expiresAt);
+            assertTrue(expiresAt.isBefore(minted.plusSeconds(3)), minted + " -> " + expiresAt);
+            assertEquals(expiresAt.getEpochSecond(), claims(token).get("exp").asLong());
+            clock.advance(Duration.ofMillis(1999));
+            assertEquals(200, http.bearer("GET", "/v1/chat/rooms", token, null).status(), minted.toString());
+            clock.advance(Duration.between(clock.instant(), expiresAt));
+            assertEquals("token_expired", http.bearer("GET", "/v1/chat/rooms", token, null).errorCode());
+        }
     }
 }

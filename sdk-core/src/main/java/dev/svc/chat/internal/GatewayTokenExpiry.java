@@ -7,6 +7,7 @@ import dev.svc.chat.internal.util.Log;
 import java.util.function.BooleanSupplier;
 
 import dev.svc.chat.ChatStateException;
+import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 
 /**
@@ -52,7 +53,7 @@ final class GatewayTokenExpiry implements EventRouter.TokenExpiry {
   @Override
   public void onGatewayTokenExpired() {
     if (!credentials.refreshes() || !wantsConnection.getAsBoolean()) {
-      engine.refreshRefused(new ChatStateException("the session token expired"));
+      engine.refreshRefused(new ChatStateException(ServiceError.TOKEN_EXPIRED));
       return;
     }
     if (freshTokenUntried) {

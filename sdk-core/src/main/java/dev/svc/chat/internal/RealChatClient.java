@@ -164,6 +164,24 @@ public final class RealChatClient implements ChatClient {
   }
 
   @Override
+  public CompletableFuture<Void> openOffline(String userId) {
+    Inputs.userId(userId);
+    if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    if (stored == null) {
+      return failed(new ChatStateException("openOffline needs an offline store: SvcOptions.Builder.store(...)"));
+    }
+    try {
+      credentials.bindUser(userId); // one client, one user, as connect
+      stored.offline.open(userId); // queued before the outbox's read of the sends it kept, as in connect
+      outbox.start(userId);
+      engine.actor().execute(() -> roomList.user(userId));
+      return callbacks.relay(stored.serve(userId));
+    } catch (ChatStateException refused) { // another user, or closed
+      return failed(refused);
+    }
+  }
+
+  @Override
   public void updateToken(String token) {
     Inputs.sessionToken(token);
     credentials.update(token);

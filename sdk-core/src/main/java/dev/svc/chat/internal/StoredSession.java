@@ -113,6 +113,24 @@ final class StoredSession {
     return result;
   }
 
+  /** Opens {@code userId}'s store (once) and hands what it kept to recovery and the room list, without connecting. */
+  CompletableFuture<Void> serve(String userId) {
+    final CompletableFuture<Void> result = new CompletableFuture<>();
+    offline.open(userId).whenComplete((state, error) -> {
+      if (error != null) {
+        result.completeExceptionally(error);
+        return;
+      }
+      final java.util.Map<String, dev.svc.chat.store.RoomDigest> digests = offline.takeDigests(); // on the I/O queue
+      boolean posted = actor.execute(() -> {
+        restore(state, digests);
+        result.complete(null);
+      });
+      if (!posted) result.completeExceptionally(new dev.svc.chat.ChatStateException("the client is closed"));
+    });
+    return result;
+  }
+
   private void restore(StoredState state, java.util.Map<String, dev.svc.chat.store.RoomDigest> digests) {
     if (restored) return;
     restored = true;

@@ -38,6 +38,8 @@ public final class ServerClient {
 
   /**
    * Returns a client configured from the environment variables {@code SVC_API_URL} and {@code SVC_API_KEY}.
+   * {@code SVC_API_URL} is the API base ({@code https://host/v1}) or the origin alone ({@code https://host},
+   * to which {@code /v1} is appended); another path is refused with a message that says what to write.
    *
    * @return the client
    * @throws IllegalStateException when either variable is missing
@@ -54,7 +56,7 @@ public final class ServerClient {
   /**
    * Returns a client with the default options.
    *
-   * @param apiUrl the API base {@code http(s)://host[:port]/v1}
+   * @param apiUrl the API base {@code http(s)://host[:port]/v1}, or the origin alone ({@code /v1} is appended)
    * @param apiKey the secret key {@code sk_...}
    * @return the client
    * @throws IllegalArgumentException when the URL or the key is malformed
@@ -66,10 +68,11 @@ public final class ServerClient {
   /**
    * Returns a builder of a client.
    *
-   * @param apiUrl the API base {@code http(s)://host[:port]/v1}
+   * @param apiUrl the API base {@code http(s)://host[:port]/v1}, or the origin alone ({@code /v1} is appended)
    * @param apiKey the secret key {@code sk_...}
    * @return the builder
-   * @throws IllegalArgumentException when the URL or the key is malformed
+   * @throws IllegalArgumentException when the URL or the key is malformed, or the URL's path is neither empty nor
+   *     ends with {@code /v1} (the message says what to write)
    */
   public static Builder builder(String apiUrl, String apiKey) {
     return new Builder(apiUrl, apiKey);
@@ -344,9 +347,7 @@ public final class ServerClient {
       if (apiUrl == null) throw new NullPointerException("apiUrl == null");
       if (apiKey == null) throw new NullPointerException("apiKey == null");
       if (!apiKey.startsWith("sk_")) throw new IllegalArgumentException("an API key starts with sk_");
-      HttpUrl parsed = HttpUrl.parse(apiUrl.trim().replaceAll("/+$", ""));
-      if (parsed == null) throw new IllegalArgumentException("not an http(s) URL: " + apiUrl);
-      this.apiUrl = parsed;
+      this.apiUrl = ApiBase.parse(apiUrl);
       this.apiKey = apiKey;
     }
 

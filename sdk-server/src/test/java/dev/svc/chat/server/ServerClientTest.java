@@ -223,4 +223,26 @@ class ServerClientTest {
     svc.updateTenantSettingsAsync(TenantSettingsUpdate.builder().removeWebhookUrl().build()).get(30, TimeUnit.SECONDS);
     assertEquals("{\"webhookUrl\":null}", taken().getBody().readUtf8());
   }
+
+  @Test
+  void takesTheOriginAloneAsTheApiUrl() throws Exception {
+    String origin = server.url("/").toString(); // http://host:port/
+    for (String url : new String[] {origin, origin.substring(0, origin.length() - 1)}) {
+      server.enqueue(new MockResponse().setBody(TOKEN_ANSWER));
+      ServerClient.create(url, KEY).mintToken("bot");
+      assertEquals("POST /v1/auth/token HTTP/1.1", taken().getRequestLine(), url);
+    }
+    server.enqueue(new MockResponse().setBody(TOKEN_ANSWER));
+    ServerClient.create(server.url("/v1/").toString(), KEY).mintToken("bot");
+    assertEquals("POST /v1/auth/token HTTP/1.1", taken().getRequestLine());
+  }
+
+  @Test
+  void refusesAnotherPathSayingWhatToWrite() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ServerClient.create("http://127.0.0.1:8080/api", KEY));
+    assertEquals("the API URL is the origin alone or ends with /v1 (write http://127.0.0.1:8080/api/v1 or "
+        + "http://127.0.0.1:8080): http://127.0.0.1:8080/api", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> ServerClient.create("http://h/v1?x=1", KEY));
+  }
 }

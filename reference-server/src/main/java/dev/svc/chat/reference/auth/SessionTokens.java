@@ -57,10 +57,13 @@ public final class SessionTokens {
 
     /** Mints a token for {@code userId} of {@code tenant}, valid {@code expiresInSeconds} from now. */
     public Minted mint(TenantRecord tenant, String userId, String name, int expiresInSeconds) {
-        // JWT times are whole seconds; truncating iat keeps expiresAt equal to the exp claim.
+        // JWT times are whole seconds: iat is rounded down and exp up, so a token never expires earlier than
+        // asked (a 2 s token minted at .9 s would otherwise have lived 1.1 s); expiresAt equals the exp claim.
         Instant now = clock.instant();
         Instant issuedAt = now.truncatedTo(ChronoUnit.SECONDS);
-        Instant expiresAt = issuedAt.plusSeconds(expiresInSeconds);
+        Instant asked = now.plusSeconds(expiresInSeconds);
+        Instant expiresAt = asked.equals(asked.truncatedTo(ChronoUnit.SECONDS)) ? asked
+                : asked.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(ISSUER)
                 .subject(userId)
@@ -116,7 +119,10 @@ public final class SessionTokens {
      * is not parsed nor HMAC-checked again (a bounded cache), but its expiry is checked on every call.
      */
     public Principal verify(String token) {
-        if (token == null || token.isEmpty() || token.startsWith("sk_")) {
+        if (token != null && token.startsWith("sk_")) {
+            throw ApiException.wrongCredential(false);
+        }
+        if (token == null || token.isEmpty()) {
             throw ApiException.unauthorized();
         }
         Principal known = verified.get(token);

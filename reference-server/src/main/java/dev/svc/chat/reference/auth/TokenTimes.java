@@ -8,9 +8,9 @@ import java.util.Date;
 /**
  * The time rules of a session token's claims, applied after its signature checked out: {@code nbf} (when
  * present) and {@code iat} not later than now plus {@link #MAX_CLOCK_SKEW}, and a lifetime
- * ({@code exp - iat}) of at most {@link #MAX_LIFETIME}, the contract's longest {@code expiresIn}. A token
- * breaking one of them is {@code unauthorized}: only a passed {@code exp} is {@code token_expired}, which
- * the caller checks last.
+ * ({@code exp - iat}) of at most {@link #MAX_LIFETIME}, the contract's longest {@code expiresIn}, plus the
+ * mint's {@link #ROUNDING}. A token breaking one of them is {@code unauthorized}: only a passed {@code exp} is
+ * {@code token_expired}, which the caller checks last.
  */
 final class TokenTimes {
 
@@ -19,6 +19,12 @@ final class TokenTimes {
 
     /** The longest lifetime of a token, {@code exp - iat} (contract: {@code expiresIn} 1 to 86400 s). */
     static final Duration MAX_LIFETIME = Duration.ofHours(24);
+
+    /**
+     * How much longer than {@link #MAX_LIFETIME} {@code exp - iat} may be: a mint rounds {@code iat} down and
+     * {@code exp} up to whole seconds, so a token lives at least the seconds asked.
+     */
+    static final Duration ROUNDING = Duration.ofSeconds(1);
 
     private TokenTimes() {
     }
@@ -33,7 +39,7 @@ final class TokenTimes {
         if (iat.isAfter(latest)) {
             throw ApiException.unauthorized();
         }
-        if (Duration.between(iat, expiresAt.toInstant()).compareTo(MAX_LIFETIME) > 0) {
+        if (Duration.between(iat, expiresAt.toInstant()).compareTo(MAX_LIFETIME.plus(ROUNDING)) > 0) {
             throw ApiException.unauthorized();
         }
     }

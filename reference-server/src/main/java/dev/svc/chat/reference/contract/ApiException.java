@@ -28,7 +28,17 @@ public final class ApiException extends RuntimeException {
         return new ApiException(401, "unauthorized", "Missing or invalid credentials", 0);
     }
 
-    /** Returns a 401 {@code token_expired}. */
+    /**
+     * Returns a 401 {@code unauthorized} that says which credential the route takes, for a request that
+     * brought the other kind: the code stays the contract's, the message tells the developer what to send.
+     */
+    public static ApiException wrongCredential(boolean routeTakesApiKey) {
+        return new ApiException(401, "unauthorized", routeTakesApiKey
+                ? "This route takes an API key (x-api-key: sk_...); a session token was given"
+                : "This route takes a session token (Authorization: Bearer ...); an API key was given", 0);
+    }
+
+    /** Returns a 401 {@code token_expired}; the client SDK words the gateway's expiry the same way. */
     public static ApiException tokenExpired() {
         return new ApiException(401, "token_expired", "The session token has expired", 0);
     }

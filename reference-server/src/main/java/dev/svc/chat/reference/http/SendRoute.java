@@ -59,7 +59,7 @@ final class SendRoute implements Filter {
         HttpServletResponse res = (HttpServletResponse) response;
         MessageHandler.Sent sent;
         try {
-            sent = messages.accept(credentials.session(req.getHeader("Authorization")),
+            sent = messages.accept(credentials.session(req.getHeader("Authorization"), req.getHeader("x-api-key")),
                     JsonBody.read(req, mapper), roomId);
         } catch (ApiException e) {
             if (e.retryAfterSeconds() > 0) {

@@ -144,6 +144,11 @@ class SessionTokensTest {
                 .issueTime(Date.from(NOW.plusSeconds(60))).expirationTime(Date.from(NOW.plusSeconds(3660))))).userId());
         assertEquals("alice", tokens.verify(sign(b -> b.issueTime(Date.from(NOW))
                 .expirationTime(Date.from(NOW.plusSeconds(86_400))))).userId());
+        // A mint rounds iat down and exp up, so the longest lifetime minted at a fraction of a second is 1 s more.
+        assertEquals("alice", tokens.verify(sign(b -> b.issueTime(Date.from(NOW))
+                .expirationTime(Date.from(NOW.plusSeconds(86_401))))).userId());
+        assertEquals("unauthorized", assertThrows(ApiException.class, () -> tokens.verify(sign(b -> b.issueTime(
+                Date.from(NOW)).expirationTime(Date.from(NOW.plusSeconds(86_402)))))).code());
         // A passed exp with a too long lifetime is unauthorized, not token_expired: the claims are wrong.
         String longAndExpired = sign(b -> b.issueTime(Date.from(NOW.minusSeconds(100_000)))
                 .expirationTime(Date.from(NOW.minusSeconds(1))));

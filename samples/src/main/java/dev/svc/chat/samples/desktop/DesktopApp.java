@@ -26,13 +26,6 @@ import java.util.concurrent.TimeUnit;
  * network but the backend's login, retried in the background while the backend is out of reach.
  */
 public final class DesktopApp implements AutoCloseable {
-  /**
-   * What the store-only client connects with: {@link ChatClient#connect} opens the store and needs a token, but
-   * no token survives a restart (tokens are never written to disk). It never reaches the service when the
-   * service is down; when it does, it is refused ({@code unauthorized}) until the session manager's client
-   * takes over.
-   */
-  static final String NO_TOKEN = "no-token-offline-start";
   private static final long SIGN_IN_RETRY_SECONDS = 5;
 
   private final String user;
@@ -119,7 +112,9 @@ public final class DesktopApp implements AutoCloseable {
     if (closed) return;
     storeClient = Svc.init(options(SvcOptions.builder(apiUrl)));
     controller.attach(storeClient);
-    storeClient.connect(user, NO_TOKEN); // opens the store; a failure retries in the background
+    // no token survives a restart (tokens are never written to disk): the store is served without one, and the
+    // session manager's client connects once the backend gave a session
+    storeClient.openOffline(user);
   }
 
   /** The session manager's client factory: the manager's options with the store, after the store-only client. */

@@ -96,6 +96,17 @@ public final class Credentials {
   }
 
   /**
+   * Binds the client to {@code userId} without a token (an offline start): REST calls stay refused until a
+   * {@link #signIn} gives one.
+   *
+   * @throws ChatStateException when closed, or bound to another user
+   */
+  public synchronized void bindUser(String userId) {
+    checkUser(userId);
+    this.userId = userId;
+  }
+
+  /**
    * Checks that the client may sign in as {@code userId}: it is not closed, and not signed in as another user.
    *
    * @throws ChatStateException when it may not
@@ -138,7 +149,7 @@ public final class Credentials {
       result = new CompletableFuture<>();
       inFlight = result;
     }
-    log.info("the session token expired; refreshing it");
+    log.info("the session token has expired; refreshing it");
     try {
       refreshThreads.execute(() -> {
         CompletableFuture<String> fetched;

@@ -16,6 +16,12 @@ public final class ServiceError {
   private static final JsonReader.Options ERROR_NAMES = JsonReader.Options.of("code", "message");
   private static final JsonReader.Options BODY_NAMES = JsonReader.Options.of("error");
 
+  /**
+   * The message of a {@code token_expired} the client words itself (a gateway's {@code session-expired}
+   * carries none): the service's own wording of the same refusal on REST.
+   */
+  public static final String TOKEN_EXPIRED = "The session token has expired";
+
   /** The machine-readable code, such as {@code forbidden}; may be empty when the body had none. */
   public final String code;
   /** The human-readable message; may be empty. */

@@ -72,7 +72,7 @@ final class ConnectionReports implements GatewayConnection.Owner {
   public void disconnected(GatewayConnection conn) {
     if (handover.onLost(conn) || !engine.isCurrent(conn)) return;
     if (conn.sessionExpired) {
-      renewal.expired(new ApiException(401, "token_expired", "the session token expired"));
+      renewal.expired(new ApiException(401, "token_expired", ServiceError.TOKEN_EXPIRED));
     } else {
       engine.stop(ConnectionState.DISCONNECTED, ConnectionReason.SERVER_DISCONNECT,
           new TransportException("the gateway disconnected the client"), false);

@@ -4,6 +4,7 @@ import dev.svc.chat.ApiException;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.TransportException;
+import dev.svc.chat.internal.json.ServiceError;
 import dev.svc.chat.internal.util.Log;
 
 /**
@@ -42,7 +43,7 @@ final class TokenRenewal {
       return;
     }
     // the gateway ended the session: no DISCONNECT from us
-    engine.dropConnection(new TransportException("the session token expired; reconnecting with a fresh one", cause));
+    engine.dropConnection(new TransportException("the session token has expired; reconnecting with a fresh one", cause));
     expiredBy = cause;
     engine.setState(ConnectionState.RECONNECTING, ConnectionReason.TOKEN_EXPIRED, cause, reconnects.attempt() + 1,
         -1);
@@ -54,7 +55,7 @@ final class TokenRenewal {
     if (!engine.awaitsToken()) return;
     log.info("the expired token could not be refreshed: " + error);
     ApiException cause = expiredBy != null ? expiredBy
-        : new ApiException(401, "token_expired", "the session token expired");
+        : new ApiException(401, "token_expired", ServiceError.TOKEN_EXPIRED);
     engine.stop(ConnectionState.DISCONNECTED, ConnectionReason.TOKEN_EXPIRED, cause, false);
   }
 

@@ -24,7 +24,8 @@ import dev.svc.chat.internal.util.Scheduler;
  * The live room list: a {@link RoomTally} per room, fed on the actor by what recovery delivers (as its
  * {@link RecoveryJournal}), the app's own sends and reads, and the store's digest at start; each change marks
  * the list dirty, and one snapshot per actor turn goes to the handlers on the callback executor (a burst of
- * events gives one snapshot). It follows the rooms only while a handler is subscribed, or when the client has a
+ * events gives one snapshot). A handler never gets a snapshot equal to the one it got last: the listings of a
+ * connect and of each reconnect mark every listed room changed, though the service's rooms may be as they were. It follows the rooms only while a handler is subscribed, or when the client has a
  * store (whose digest starts it), so a bot that never asks for the list pays nothing.
  */
 public final class RoomListModel implements RecoveryJournal {
@@ -90,7 +91,7 @@ public final class RoomListModel implements RecoveryJournal {
         following = true;
         if (!known) startListing.run();
       }
-      if (known) h.deliver(snapshot());
+      if (known) h.offer(snapshot());
     });
     return h;
   }
@@ -223,7 +224,7 @@ public final class RoomListModel implements RecoveryJournal {
   private void emit() {
     emitPosted = false;
     RoomList snapshot = snapshot();
-    for (Handler h : handlers) h.deliver(snapshot);
+    for (Handler h : handlers) h.offer(snapshot);
   }
 
   /** Builds the snapshot: the summaries of unchanged rooms are reused, so one message costs one summary and a sort. */
@@ -247,12 +248,17 @@ public final class RoomListModel implements RecoveryJournal {
   private final class Handler implements Subscription {
     private final EventHandler<RoomList> handler;
     private volatile boolean removed;
+    /** The snapshot handed to it last (actor-confined). */
+    private RoomList offered;
 
     Handler(EventHandler<RoomList> handler) {
       this.handler = handler;
     }
 
-    void deliver(final RoomList snapshot) {
+    /** Hands {@code snapshot} over (actor) unless it equals the one handed over last. */
+    void offer(final RoomList snapshot) {
+      if (snapshot.equals(offered)) return;
+      offered = snapshot;
       callbacks.execute(() -> {
         if (removed) return;
         try {

@@ -56,7 +56,9 @@ final class RoomTally {
 
   /** The room as listed: a room with nothing seen yet knows every message after its listed last one. */
   void listed(Room listed) {
-    room = listed;
+    // a listing answered after a live message of the room is older than it: it never moves the room back
+    room = listed.rev() >= room.rev() ? listed : listed.newBuilder().rev(room.rev())
+        .lastMessageSeq(room.lastMessageSeq()).lastMessageAt(room.lastMessageAt()).build();
     if (knownFrom == Long.MAX_VALUE) knownFrom = listed.lastMessageSeq() + 1;
     summary = null;
   }
@@ -82,6 +84,12 @@ final class RoomTally {
 
   /** A message of the room, new or changed, seen by this user {@code me}. */
   void message(Message m, String me, int cap) {
+    if (m.seq() > room.lastMessageSeq() || m.rev() > room.rev()) {
+      // the room follows its messages, so the listing of a reconnect finds it as it is (no change to show)
+      Room.Builder b = room.newBuilder().rev(Math.max(room.rev(), m.rev()));
+      if (m.seq() > room.lastMessageSeq()) b.lastMessageSeq(m.seq()).lastMessageAt(m.createdAt());
+      room = b.build();
+    }
     if (m.seq() < knownFrom && (knownFrom == Long.MAX_VALUE || m.seq() == knownFrom - 1)) knownFrom = m.seq();
     if (m.isDeleted()) {
       if (filling && m.seq() < knownFrom) deletedWhileFilling.add(m.seq());

@@ -1,5 +1,6 @@
 package dev.svc.chat.internal.util;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import okhttp3.HttpUrl;
@@ -41,27 +42,36 @@ public final class ApiUrls {
   }
 
   /**
-   * Returns {@code apiUrl} checked and without a trailing slash.
+   * Returns {@code apiUrl} checked, without a trailing slash, and with {@code /v1} appended to an origin given
+   * alone ({@code http://127.0.0.1:8080} and {@code http://127.0.0.1:8080/} both give
+   * {@code http://127.0.0.1:8080/v1}).
    *
-   * @throws IllegalArgumentException if it is not an http(s) URL whose path ends with {@code /v1}, or has a
-   *     query or fragment
+   * @throws IllegalArgumentException if it is not an http(s) URL, has a query or fragment, or has a path that
+   *     does not end with {@code /v1}; the message says what to write
    */
   public static String normalize(String apiUrl) {
     if (apiUrl == null) throw new NullPointerException("apiUrl == null");
     HttpUrl url = HttpUrl.parse(apiUrl.trim());
     if (url == null) {
-      throw new IllegalArgumentException("apiUrl is not an http(s) URL: " + apiUrl);
+      throw new IllegalArgumentException("the API URL is not an http(s) URL (write http://host:port): " + apiUrl);
     }
     if (url.query() != null || url.fragment() != null) {
-      throw new IllegalArgumentException("apiUrl must not have a query or fragment: " + apiUrl);
+      throw new IllegalArgumentException("the API URL must not have a query or fragment: " + apiUrl);
     }
-    List<String> segments = url.pathSegments();
-    int last = segments.size() - 1;
-    if (last >= 0 && segments.get(last).isEmpty()) last--;
-    if (last < 0 || !segments.get(last).equals("v1")) {
-      throw new IllegalArgumentException("apiUrl must end with /v1, like https://host/v1: " + apiUrl);
-    }
-    String s = url.toString();
-    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    List<String> segments = new ArrayList<>(url.pathSegments());
+    if (!segments.isEmpty() && segments.get(segments.size() - 1).isEmpty()) segments.remove(segments.size() - 1);
+    HttpUrl.Builder origin = url.newBuilder().encodedPath("/");
+    if (segments.isEmpty()) return without(origin.addPathSegment("v1").build().toString());
+    if (segments.get(segments.size() - 1).equals("v1")) return without(url.toString());
+    int v1 = segments.indexOf("v1");
+    List<String> suggested = v1 >= 0 ? segments.subList(0, v1) : segments;
+    for (String segment : suggested) origin.addPathSegment(segment);
+    throw new IllegalArgumentException("the API URL is the origin alone or ends with /v1 (write "
+        + origin.addPathSegment("v1").build() + " or " + without(url.newBuilder().encodedPath("/").build().toString())
+        + "): " + apiUrl);
+  }
+
+  private static String without(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

@@ -212,6 +212,70 @@ class RoomListModelTest {
     assertEquals(0, service.reads, "exact from the store: nothing read");
   }
 
+  /** The rooms listed again, as recovery lists them at each connect: nothing changed at the service. */
+  private void relist(boolean fromStore) {
+    for (Room r : service.list()) model.listed(r);
+    model.listingDone(fromStore);
+    run();
+  }
+
+  @Test
+  void oneSnapshotPerChangeOnConnectAndReconnect() {
+    service.post("r1", "bob");
+    service.post("r1", "bob");
+    service.post("r2", "bob");
+    subscribe(); // the app's subscription lists the rooms, the fill counts them
+    relist(false); // the connect's recovery lists them again
+    // two changes: the rooms listed, then their counts read (the fill's requests come after the listing)
+    assertEquals(2, snapshots.size(), "connect: " + snapshots);
+    assertEquals(3, latest().totalUnread());
+    relist(false); // a reconnect's recovery
+    assertEquals(2, snapshots.size(), "reconnect: " + snapshots);
+    live("r1", "bob");
+    run();
+    assertEquals(3, snapshots.size(), "a message is a change");
+    relist(false); // a reconnect after it: the room followed the message, so the listing finds it as it is
+    assertEquals(3, snapshots.size(), "reconnect after a message: " + snapshots);
+    assertEquals(3, latest().room("r1").room().lastMessageSeq());
+    List<Room> before = service.list(); // a listing asked before the next message, answered after it
+    live("r1", "bob");
+    run();
+    for (Room r : before) model.listed(r);
+    model.listingDone(false);
+    run();
+    assertEquals(4, snapshots.size(), "an older listing moves nothing back: " + snapshots);
+    assertEquals(4, latest().room("r1").room().lastMessageSeq());
+    // a second subscriber gets the current snapshot once, even with an emission pending for the first
+    List<RoomList> second = new ArrayList<>();
+    live("r2", "bob");
+    model.subscribe(second::add, () -> { throw new AssertionError("listed already"); });
+    run();
+    assertEquals(5, snapshots.size());
+    assertEquals(1, second.size(), "the second subscriber: " + second);
+  }
+
+  @Test
+  void oneSnapshotPerChangeOnARestartWithAStore() {
+    model.follow(); // a client with a store
+    Message m1 = service.post("r1", "bob");
+    Room r1 = service.list().get(0);
+    dev.svc.chat.store.StoredState state = new dev.svc.chat.store.StoredState(
+        Collections.singletonList(new dev.svc.chat.store.StoredRoom(r1, 1, 1)), Collections.<Receipt>emptyList(),
+        Collections.<Message>emptyList(), Collections.<dev.svc.chat.store.StoredSend>emptyList(), 1);
+    model.subscribe(snapshots::add, () -> { throw new AssertionError("no listing: the store starts the list"); });
+    model.restore(state, Collections.singletonMap("r1",
+        new dev.svc.chat.store.RoomDigest(0, Collections.singletonList(m1), Collections.singletonList(m1))));
+    run();
+    assertEquals(1, snapshots.size(), "the store's: " + snapshots);
+    assertTrue(latest().fromStore());
+    relist(false); // the service's listing: the same rooms, now following the service
+    assertEquals(2, snapshots.size(), "the service's: " + snapshots);
+    assertFalse(latest().fromStore());
+    assertEquals(1, unread("r1"));
+    relist(false); // recovery's listing after the first
+    assertEquals(2, snapshots.size(), "no change: " + snapshots);
+  }
+
   private static List<String> ids(RoomList list) {
     List<String> out = new ArrayList<>();
     for (RoomSummary s : list.rooms()) out.add(s.room().id());
