@@ -81,7 +81,8 @@ public final class RealChatClient implements ChatClient {
   private final RoomListModel roomList;
   private final UnreadFill unreadFill;
   private final ReadQueue reads;
-  private final java.util.function.LongSupplier wallClock;
+  private final ReadMarks marks;
+  private final CallsAndPush calls;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
   private static final Random JITTER = new SecureRandom();
@@ -107,7 +108,6 @@ public final class RealChatClient implements ChatClient {
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
     java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery, outbox and store
-    this.wallClock = wallClock;
     this.stored = StoredSession.of(options, hub, router, actor, wallClock, log);
     final StoredSession store = stored;
     // events held for a store write count for the inbound gate like those waiting for the handlers
@@ -128,6 +128,8 @@ public final class RealChatClient implements ChatClient {
     unreadFill.attach(roomList);
     recovery.journal(store == null ? roomList : RecoveryJournal.both(store.journal, roomList));
     this.reads = new ReadQueue(rest::markRead);
+    this.marks = new ReadMarks(reads, roomList, store, credentials, actor, wallClock);
+    this.calls = new CallsAndPush(rest, engine, callbacks, closed);
     if (store != null) {
       store.attach(recovery, roomList, reads);
       unreadFill.keep(store.offline::keep); // the messages a count read from the service are stored for the next start
@@ -197,9 +199,6 @@ public final class RealChatClient implements ChatClient {
     return out;
   }
 
-  /** The latest read of each room the store keeps until the service confirms it; what a close() leaves kept. */
-  private final java.util.Map<String, Receipt> keptReads = new java.util.concurrent.ConcurrentHashMap<>();
-
   @Override
   public CompletableFuture<Void> disconnect() {
     if (closed.get()) return completed(null);
@@ -226,7 +225,7 @@ public final class RealChatClient implements ChatClient {
     outbox.closing(keep);
     engine.shutdown();
     outbox.close(keep);
-    reads.close(new ChatStateException("the client is closed"), keep ? keptReads : null);
+    marks.close(new ChatStateException("the client is closed"), keep);
     if (stored != null) stored.close();
   }
 
@@ -357,19 +356,7 @@ public final class RealChatClient implements ChatClient {
   public CompletableFuture<Receipt> markRead(final String roomId, final String messageId) {
     Inputs.roomId(roomId);
     Inputs.messageId(messageId);
-    if (roomList.following()) {
-      final String me = credentials.userId();
-      final long at = wallClock.getAsLong();
-      engine.actor().execute(() -> {
-        long seq = roomList.markedRead(roomId, messageId); // the count drops at once
-        if (seq > 0 && stored != null && me != null) {
-          Receipt kept = Receipt.of(roomId, me, messageId, seq, at);
-          stored.readMade(kept);
-          keptReads.put(roomId, kept);
-        }
-      });
-    }
-    return callbacks.relay(reads.markRead(roomId, messageId));
+    return callbacks.relay(marks.mark(roomId, messageId));
   }
 
   @Override
@@ -416,58 +403,37 @@ public final class RealChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
-    Inputs.roomId(roomId);
-    Inputs.nonNull(kind, "kind");
-    return callbacks.relay(rest.startCall(roomId, kind));
+    return calls.startCall(roomId, kind);
   }
 
   @Override
   public CompletableFuture<Call> acceptCall(String callId) {
-    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "accept"));
+    return calls.moveCall(callId, "accept");
   }
 
   @Override
   public CompletableFuture<Call> declineCall(String callId) {
-    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "decline"));
+    return calls.moveCall(callId, "decline");
   }
 
   @Override
   public CompletableFuture<Call> endCall(String callId) {
-    return callbacks.relay(rest.moveCall(CallInputs.callId(callId), "end"));
+    return calls.moveCall(callId, "end");
   }
 
   @Override
   public CompletableFuture<Call> getActiveCall(String roomId) {
-    Inputs.roomId(roomId);
-    return callbacks.relay(rest.getActiveCall(roomId));
+    return calls.getActiveCall(roomId);
   }
 
   @Override
   public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
-    CallInputs.deviceToken(token);
-    Inputs.nonNull(platform, "platform");
-    ChatStateException refused = pushRefusal("registerDeviceToken");
-    return refused != null ? this.<Void>failed(refused)
-        : callbacks.relay(rest.registerDeviceToken(token, platform));
+    return calls.registerDeviceToken(token, platform);
   }
 
   @Override
   public CompletableFuture<Void> unregisterDeviceToken(String token) {
-    CallInputs.deviceToken(token);
-    ChatStateException refused = pushRefusal("unregisterDeviceToken");
-    return refused != null ? this.<Void>failed(refused)
-        : callbacks.relay(rest.unregisterDeviceToken(token));
-  }
-
-  /** Push registration needs a connected session-token client (seed.md): returns why not, or null. */
-  private ChatStateException pushRefusal(String operation) {
-    if (closed.get()) return new ChatStateException("the client is closed");
-    ConnectionState now = engine.state();
-    if (now != ConnectionState.CONNECTED) {
-      return new ChatStateException(operation + " needs a client connected with a session token (state is "
-          + now + "): call connect(userId, sessionToken) and wait for it first");
-    }
-    return null;
+    return calls.unregisterDeviceToken(token);
   }
 
   @Override

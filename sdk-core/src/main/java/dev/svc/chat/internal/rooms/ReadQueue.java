@@ -59,6 +59,25 @@ public final class ReadQueue {
     }
   }
 
+  /** Keeps a read for the next connection without trying it now (no session yet); returns its future. */
+  public CompletableFuture<Receipt> later(String roomId, String messageId) {
+    CompletableFuture<Receipt> result = new CompletableFuture<>();
+    synchronized (this) {
+      if (closedBy != null) {
+        result.completeExceptionally(closedBy);
+        return result;
+      }
+      Waiting w = waiting.get(roomId);
+      if (w == null) {
+        w = new Waiting();
+        waiting.put(roomId, w);
+      }
+      w.messageId = messageId;
+      w.futures.add(result);
+    }
+    return result;
+  }
+
   /** Sends a read; one the network failed waits for the next connection. */
   public CompletableFuture<Receipt> markRead(String roomId, String messageId) {
     CompletableFuture<Receipt> result = new CompletableFuture<>();
