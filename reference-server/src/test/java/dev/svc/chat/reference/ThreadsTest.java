@@ -236,6 +236,41 @@ class ThreadsTest {
     }
 
     @Test
+    void aSocketSendCarriesTheFieldsAndIsCheckedAlike() {
+        String root = id(alice);
+        try (SocketClient client = SocketClient.connectToken(server, bob)) {
+            String body = "{\"roomId\":\"" + roomId + "\",\"parts\":[{\"type\":\"text\",\"text\":\"x\"}],"
+                    + "\"clientMessageId\":\"s1\",\"threadId\":\"" + root + "\",\"replyToId\":\"" + root
+                    + "\",\"mentions\":[\"alice\",\"alice\"]}";
+            JsonNode ack = ack(client, 1, body);
+            assertTrue(ack.get("ok").asBoolean(), ack.toString());
+            assertEquals(root, ack.at("/message/threadId").asText());
+            assertEquals(root, ack.at("/message/replyToId").asText());
+            assertEquals(List.of("alice"), texts(ack.at("/message/mentions")));
+            JsonNode refused = ack(client, 2, body.replace("s1", "s2").replace("[\"alice\",\"alice\"]",
+                    "[\"carol\"]"));
+            assertFalse(refused.get("ok").asBoolean(), refused.toString());
+            assertEquals("bad_request", refused.at("/error/code").asText(), refused.toString());
+        }
+        assertEquals(1, get(alice, root).at("/thread/replyCount").asInt());
+    }
+
+    /** Emits a send-message and returns its ack, skipping the events that come before it. */
+    private static JsonNode ack(SocketClient client, int ackId, String body) {
+        client.send("42" + ackId + "[\"send-message\"," + body + "]");
+        String prefix = "43" + ackId + "[";
+        String frame = client.next();
+        while (!frame.startsWith(prefix)) {
+            frame = client.next();
+        }
+        try {
+            return Http.JSON.readTree(frame.substring(prefix.length() - 1)).get(0);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
     void editingAReplyLeavesItsRootAlone() {
         String root = id(alice);
         String reply = sent(bob, Map.of("threadId", root)).get("id").asText();
