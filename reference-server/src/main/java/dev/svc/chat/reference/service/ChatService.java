@@ -241,7 +241,7 @@ public final class ChatService {
         synchronized (lock(tenantId, roomId)) {
             // Checked under the lock: a root deleted or a member removed a moment ago counts.
             MessageLinks links = input == null ? MessageLinks.NONE
-                    : ThreadRules.links(store, tenantId, room(tenantId, roomId), input);
+                    : ThreadRules.links(store, tenantId, roomId, input, () -> room(tenantId, roomId));
             AppendResult result;
             try {
                 result = store.appendMessage(tenantId, roomId, principal.userId(), clientMessageId, parts, links,

@@ -11,6 +11,7 @@ import dev.svc.chat.reference.store.Store;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The checks of contract section 10: the syntax of {@code replyToId}, {@code threadId} and {@code mentions}
@@ -70,15 +71,24 @@ public final class ThreadRules {
         }
     }
 
-    /** Checks what a send's fields name in {@code room} (400, or 409 for a deleted root) and returns its links. */
-    static MessageLinks links(Store store, String tenantId, Room room, SendInput input) {
+    /**
+     * Checks what a send's fields name in the room (400, or 409 for a deleted root) and returns its links; a send
+     * without any reads nothing more (the room is read again only for its mentions).
+     */
+    static MessageLinks links(Store store, String tenantId, String roomId, SendInput input,
+                              Supplier<Room> room) {
         List<String> mentions = input.mentions() == null ? List.of() : input.mentions();
-        requireMembers(room, mentions);
-        if (input.replyToId() != null && find(store, tenantId, room.id(), input.replyToId()).isEmpty()) {
+        if (input.replyToId() == null && input.threadId() == null && mentions.isEmpty()) {
+            return MessageLinks.NONE;
+        }
+        if (!mentions.isEmpty()) {
+            requireMembers(room.get(), mentions);
+        }
+        if (input.replyToId() != null && find(store, tenantId, roomId, input.replyToId()).isEmpty()) {
             throw ApiException.badRequest("replyToId is not a message of this room");
         }
         if (input.threadId() != null) {
-            Message root = root(store, tenantId, room.id(), input.threadId());
+            Message root = root(store, tenantId, roomId, input.threadId());
             if (root.deletedAt() != null) {
                 throw ApiException.conflict("The thread's root is deleted: it takes no new replies");
             }
