@@ -85,6 +85,59 @@ class SharedDatabaseTest {
     }
 
     @Test
+    void repliesThroughBothServersCountExactlyOnTheRootAndReachEitherServer() throws Exception {
+        try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
+            Http httpA = new Http(nodeA);
+            Http httpB = new Http(nodeB);
+            String room = httpA.createRoom(KEY, "alice", "bob", "carol");
+            String alice = httpA.mint(KEY, "alice");
+            String bob = httpB.mint(KEY, "bob");
+            String root = httpA.sendText(alice, room, "root", "root").json().get("id").asText();
+            try (SocketClient carolOnB = SocketClient.connectToken(nodeB, httpB.mint(KEY, "carol"))) {
+                int perSender = 15;
+                List<Callable<Void>> senders = new ArrayList<>();
+                Object[][] plan = {{httpA, alice, "a-"}, {httpB, bob, "b-"}};
+                for (Object[] p : plan) {
+                    senders.add(() -> {
+                        for (int i = 0; i < perSender; i++) {
+                            Http.Response r = ((Http) p[0]).bearer("POST", "/v1/chat/rooms/" + room + "/messages",
+                                    (String) p[1], Map.of("parts", List.of(Map.of("type", "text", "text", "r")),
+                                            "clientMessageId", p[2] + "" + i, "threadId", root));
+                            assertEquals(201, r.status(), r.json().toString());
+                        }
+                        return null;
+                    });
+                }
+                together(senders);
+                int total = perSender * plan.length;
+                JsonNode stored = httpB.bearer("GET", "/v1/chat/rooms/" + room + "/messages/" + root, bob, null)
+                        .json();
+                assertEquals(total, stored.at("/thread/replyCount").asInt());
+                assertEquals(1 + 2L * total, stored.get("rev").asLong(), "a reply and its root's change each a rev");
+                assertEquals(List.of("alice", "bob"), sorted(stored.at("/thread/participantIds")));
+                Set<Integer> counts = new HashSet<>();
+                while (counts.size() < total) {
+                    JsonNode update = nextEvent(carolOnB, "message-updated");
+                    assertEquals(root, update.get("id").asText());
+                    assertTrue(counts.add(update.at("/thread/replyCount").asInt()), "a count seen twice: " + update);
+                }
+                Set<Integer> expected = new HashSet<>();
+                for (int i = 1; i <= total; i++) {
+                    expected.add(i);
+                }
+                assertEquals(expected, counts, "each reply's root change reached a socket on B once");
+            }
+        }
+    }
+
+    private static List<String> sorted(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        out.sort(null);
+        return out;
+    }
+
+    @Test
     void socketsOnEitherServerGetMessagesSentThroughBoth() throws Exception {
         try (ReferenceServer nodeA = node(pg, schema); ReferenceServer nodeB = node(pg, schema)) {
             Http httpA = new Http(nodeA);

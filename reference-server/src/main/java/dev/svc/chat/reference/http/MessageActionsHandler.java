@@ -8,6 +8,7 @@ import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.service.MessageParts;
+import dev.svc.chat.reference.service.ThreadRules;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +35,16 @@ final class MessageActionsHandler {
         Principal principal = credentials.session(ctx);
         JsonBody body = JsonBody.read(ctx, mapper);
         List<JsonNode> parts = MessageParts.validate(body.get("parts"));
+        List<String> mentions = ThreadRules.mentions(body.get("mentions"));
         ActingUser.require(principal, body::get,
                 () -> actions.requireRoom(principal.tenantId(), ctx.pathParam("roomId")));
         responses.json(ctx, 200, actions.update(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId"),
-                parts));
+                parts, mentions));
+    }
+
+    void get(Context ctx) {
+        Principal principal = credentials.session(ctx);
+        responses.json(ctx, 200, actions.message(principal, ctx.pathParam("roomId"), ctx.pathParam("messageId")));
     }
 
     void delete(Context ctx) {

@@ -48,8 +48,14 @@ final class MessageHandler {
         if (before != null && after != null) {
             throw ApiException.badRequest("before and after cannot be combined");
         }
+        String threadId = ctx.queryParam("threadId");
+        threadId = threadId == null || threadId.isEmpty() ? null : threadId;
+        boolean mainOnly = mainOnly(ctx.queryParam("mainOnly"));
+        if (threadId != null && mainOnly) {
+            throw ApiException.badRequest("threadId and mainOnly=true cannot be combined");
+        }
         PageRequest page = new PageRequest(limit != null ? limit.intValue() : Inputs.DEFAULT_PAGE, before, after);
-        responses.json(ctx, 200, service.messages(principal, ctx.pathParam("roomId"), page));
+        responses.json(ctx, 200, service.messages(principal, ctx.pathParam("roomId"), page, threadId, mainOnly));
     }
 
     void changes(Context ctx) {
@@ -102,6 +108,17 @@ final class MessageHandler {
     private byte[] answerJson(ChatService.SendResult result) {
         return result.json() != null ? result.json().getBytes(StandardCharsets.UTF_8)
                 : responses.json(result.message());
+    }
+
+    /** Returns the {@code mainOnly} query parameter: {@code true} or {@code false}, absent or empty false; else 400. */
+    private static boolean mainOnly(String raw) {
+        if (raw == null || raw.isEmpty() || raw.equals("false")) {
+            return false;
+        }
+        if (raw.equals("true")) {
+            return true;
+        }
+        throw ApiException.badRequest("mainOnly must be true or false");
     }
 
     /** Returns a non-negative integer query parameter, null when absent or empty, else throws 400. */

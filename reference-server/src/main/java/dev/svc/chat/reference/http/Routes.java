@@ -62,6 +62,7 @@ public final class Routes {
         app.get("/v1/chat/rooms/{roomId}/messages", messages::history);
         app.get("/v1/chat/rooms/{roomId}/changes", messages::changes);
         app.post("/v1/chat/rooms/{roomId}/messages", messages::send);
+        app.get("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::get);
         app.patch("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::update);
         app.delete("/v1/chat/rooms/{roomId}/messages/{messageId}", messageActions::delete);
         app.post("/v1/chat/rooms/{roomId}/messages/{messageId}/reactions", messageActions::react);

@@ -11,6 +11,8 @@ import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.TenantSettings;
 import dev.svc.chat.reference.model.User;
 import dev.svc.chat.reference.store.AppendResult;
+import dev.svc.chat.reference.store.ClosedThreadException;
+import dev.svc.chat.reference.store.MessageLinks;
 import dev.svc.chat.reference.store.PageRequest;
 import dev.svc.chat.reference.store.Store;
 import java.time.Clock;
@@ -189,9 +191,26 @@ public final class ChatService {
         return store.changes(principal.tenantId(), roomId, since, limit);
     }
 
-    /** Sends a message as the principal: {@link #send(Principal, String, String, String, List)} of the input. */
+    /**
+     * Returns a page of a thread's replies ({@code threadId}: 400 unless a root of the room), or with
+     * {@code mainOnly} of the messages that are no thread reply, of a room the principal is a member of.
+     */
+    public MessagePage messages(Principal principal, String roomId, PageRequest page, String threadId,
+                                boolean mainOnly) {
+        if (threadId == null && !mainOnly) {
+            return messages(principal, roomId, page);
+        }
+        Room room = room(principal.tenantId(), roomId);
+        requireMember(principal, room);
+        if (threadId != null) {
+            ThreadRules.root(store, principal.tenantId(), roomId, threadId);
+        }
+        return store.messages(principal.tenantId(), roomId, page, threadId);
+    }
+
+    /** Sends a message as the principal: the input's parts, with its reply, thread and mentions. */
     public SendResult send(Principal principal, String roomId, SendInput input) {
-        return send(principal, roomId, input.senderId(), input.clientMessageId(), input.parts());
+        return send(principal, roomId, input.senderId(), input.clientMessageId(), input.parts(), input);
     }
 
     /**
@@ -200,6 +219,11 @@ public final class ChatService {
      */
     public SendResult send(Principal principal, String roomId, String senderId, String clientMessageId,
                            List<JsonNode> parts) {
+        return send(principal, roomId, senderId, clientMessageId, parts, null);
+    }
+
+    private SendResult send(Principal principal, String roomId, String senderId, String clientMessageId,
+                            List<JsonNode> parts, SendInput input) {
         String tenantId = principal.tenantId();
         Room room = room(tenantId, roomId);
         if (senderId != null && !senderId.equals(principal.userId())) {
@@ -215,17 +239,30 @@ public final class ChatService {
             throw ApiException.rateLimited(wait);
         }
         synchronized (lock(tenantId, roomId)) {
-            AppendResult result = store.appendMessage(tenantId, roomId, principal.userId(), clientMessageId,
-                    parts, now());
+            // Checked under the lock: a root deleted or a member removed a moment ago counts.
+            MessageLinks links = input == null ? MessageLinks.NONE
+                    : ThreadRules.links(store, tenantId, roomId, input, () -> room(tenantId, roomId));
+            AppendResult result;
+            try {
+                result = store.appendMessage(tenantId, roomId, principal.userId(), clientMessageId, parts, links,
+                        now());
+            } catch (ClosedThreadException e) {
+                throw ThreadRules.refused(e);
+            }
             if (!result.created()) {
                 return new SendResult(result.message(), false, null);
             }
+            String json = null;
             if (encoder == null) {
                 publisher.toRoomMembers(tenantId, result.room(), NEW_MESSAGE, result.message());
-                return new SendResult(result.message(), true, null);
+            } else {
+                json = encoder.apply(result.message());
+                publisher.toRoomMembers(tenantId, result.room(), NEW_MESSAGE, result.message(), json);
             }
-            String json = encoder.apply(result.message());
-            publisher.toRoomMembers(tenantId, result.room(), NEW_MESSAGE, result.message(), json);
+            if (result.root() != null) {
+                // The root's new summary and rev come after the reply's, as their revs do.
+                publisher.toRoomMembers(tenantId, result.room(), MessageActions.MESSAGE_UPDATED, result.root());
+            }
             return new SendResult(result.message(), true, json);
         }
     }

@@ -7,6 +7,7 @@ import dev.svc.chat.reference.contract.Inputs;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.store.ChangeResult;
 import dev.svc.chat.reference.store.Store;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,13 +47,32 @@ public final class MessageActions {
      * ones change nothing and publish nothing (so a retried edit is harmless).
      */
     public Message update(Principal principal, String roomId, String messageId, List<JsonNode> parts) {
+        return update(principal, roomId, messageId, parts, null);
+    }
+
+    /**
+     * Replaces the parts of the principal's own message, and its mentions unless {@code mentions} is null (each
+     * a member of the room, else 400), and sets {@code editedAt}. An edit that changes nothing publishes
+     * nothing. Editing a thread reply leaves its root as it is.
+     */
+    public Message update(Principal principal, String roomId, String messageId, List<JsonNode> parts,
+                          List<String> mentions) {
         return change(principal, roomId, messageId, true, "edit", current -> {
-            if (current.parts().equals(parts)) {
+            List<String> nextMentions = mentions == null ? current.mentions() : mentions;
+            if (current.parts().equals(parts) && current.mentions().equals(nextMentions)) {
                 return current;
             }
-            return new Message(current.id(), current.roomId(), current.seq(), current.rev(), current.senderId(), parts,
-                    current.clientMessageId(), current.createdAt(), service.now(), null, current.reactions());
+            if (mentions != null) {
+                ThreadRules.requireMembers(service.room(principal.tenantId(), roomId), mentions);
+            }
+            return current.edited(parts, nextMentions, service.now());
         });
+    }
+
+    /** Returns one message of a room the principal is a member of (room 404, message 404, member 403). */
+    public Message message(Principal principal, String roomId, String messageId) {
+        Room room = service.room(principal.tenantId(), roomId);
+        return existing(principal, room, messageId, false);
     }
 
     /**
@@ -67,10 +87,7 @@ public final class MessageActions {
             if (current.deletedAt() != null) {
                 return current;
             }
-            Message deleted = new Message(current.id(), current.roomId(), current.seq(), current.rev(), current.senderId(),
-                    List.of(), current.clientMessageId(), current.createdAt(), current.editedAt(), service.now(),
-                    Map.of());
-            return store(tenantId, deleted);
+            return store(tenantId, current.deleted(service.now()));
         }
     }
 
@@ -91,9 +108,7 @@ public final class MessageActions {
                 throw ApiException.badRequest("A message has at most " + Inputs.MAX_REACTIONS_PER_MESSAGE
                         + " different reactions");
             }
-            return new Message(current.id(), current.roomId(), current.seq(), current.rev(), current.senderId(),
-                    current.parts(), current.clientMessageId(), current.createdAt(), current.editedAt(), null,
-                    reactions);
+            return current.withReactions(reactions);
         });
     }
 
@@ -147,11 +162,18 @@ public final class MessageActions {
         }
     }
 
-    /** Stores the change, which takes the room's next rev in the store, and publishes the stored version. */
+    /**
+     * Stores the change, which takes the room's next rev in the store, and publishes the stored version; then the
+     * thread root the change recounted (a reply's delete), which took the rev after it.
+     */
     private Message store(String tenantId, Message next) {
-        Message stored = store.replaceMessage(tenantId, next);
-        publisher.toRoomMembers(tenantId, service.room(tenantId, next.roomId()), MESSAGE_UPDATED, stored);
-        return stored;
+        ChangeResult result = store.changeMessage(tenantId, next);
+        Room room = service.room(tenantId, next.roomId());
+        publisher.toRoomMembers(tenantId, room, MESSAGE_UPDATED, result.message());
+        if (result.root() != null) {
+            publisher.toRoomMembers(tenantId, room, MESSAGE_UPDATED, result.root());
+        }
+        return result.message();
     }
 
     /** Returns the message after the checks that follow the room's existence: 404, member 403, author 403. */

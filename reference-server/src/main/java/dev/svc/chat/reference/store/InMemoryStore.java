@@ -239,13 +239,18 @@ public final class InMemoryStore implements Store {
 
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
-                                      List<JsonNode> parts, Instant now) {
-        return existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, now);
+                                      List<JsonNode> parts, MessageLinks links, Instant now) {
+        return existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, links, now);
     }
 
     @Override
     public MessagePage messages(String tenantId, String roomId, PageRequest page) {
         return existingRoom(tenantId, roomId).messages(page);
+    }
+
+    @Override
+    public MessagePage messages(String tenantId, String roomId, PageRequest page, String threadId) {
+        return existingRoom(tenantId, roomId).messages(page, threadId);
     }
 
     @Override
@@ -255,7 +260,12 @@ public final class InMemoryStore implements Store {
 
     @Override
     public Message replaceMessage(String tenantId, Message updated) {
-        return existingRoom(tenantId, updated.roomId()).replace(updated);
+        return changeMessage(tenantId, updated).message();
+    }
+
+    @Override
+    public ChangeResult changeMessage(String tenantId, Message updated) {
+        return existingRoom(tenantId, updated.roomId()).change(updated);
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
+import dev.svc.chat.reference.model.ThreadSummary;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +31,7 @@ import java.util.UUID;
 final class JdbcMessages {
 
     private static final String COLUMNS = "id, room_id, seq, rev, sender_id, parts, client_message_id,"
-            + " created_at, edited_at, deleted_at, reactions";
+            + " created_at, edited_at, deleted_at, reactions, reply_to_id, thread_id, mentions, thread";
 
     private final JdbcRooms rooms;
 
@@ -39,42 +40,99 @@ final class JdbcMessages {
     }
 
     AppendResult append(Connection c, String tenantId, String roomId, String senderId, String clientMessageId,
-                        List<JsonNode> parts, Instant now) throws SQLException {
+                        List<JsonNode> parts, MessageLinks links, Instant now) throws SQLException {
         Room room = rooms.room(c, tenantId, roomId, true)
                 .orElseThrow(() -> new NoSuchElementException("no room " + roomId));
         Optional<Message> first = byClientId(c, tenantId, roomId, senderId, clientMessageId);
         if (first.isPresent()) {
             return new AppendResult(first.get(), false, room);
         }
+        // Read under the room's row lock, which every change of the room's messages takes first.
+        Message root = links.threadId() == null ? null : openRoot(c, tenantId, roomId, links.threadId());
         long seq = room.lastMessageSeq() + 1;
         long rev = room.rev() + 1;
         Message message = new Message(UUID.randomUUID().toString(), roomId, seq, rev, senderId, parts,
-                clientMessageId, now, null, null, Map.of());
+                clientMessageId, now, null, null, Map.of(), links.replyToId(), links.threadId(), links.mentions(),
+                null);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO messages (tenant_id, room_id, seq, id, rev,"
-                + " sender_id, client_message_id, parts, reactions, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            bind(ps, tenantId, roomId, seq, message.id(), rev, senderId, clientMessageId, json(parts), "{}", now)
-                    .executeUpdate();
+                + " sender_id, client_message_id, parts, reactions, created_at, reply_to_id, thread_id, mentions)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            bind(ps, tenantId, roomId, seq, message.id(), rev, senderId, clientMessageId, json(parts), "{}", now,
+                    links.replyToId(), links.threadId(), json(message.mentions())).executeUpdate();
+        }
+        Message changedRoot = null;
+        if (root != null) {
+            rev++;
+            changedRoot = storeThread(c, tenantId, root.withThread(ThreadSummary.afterReply(root.thread(), senderId,
+                    now)).withRev(rev));
         }
         rooms.advance(c, tenantId, roomId, seq, rev, now);
         return new AppendResult(message, true, new Room(room.id(), room.name(), room.memberIds(),
-                room.createdAt(), seq, now, rev));
+                room.createdAt(), seq, now, rev), changedRoot);
     }
 
-    Message replace(Connection c, String tenantId, Message updated) throws SQLException {
+    private Message openRoot(Connection c, String tenantId, String roomId, String threadId) throws SQLException {
+        Message root = byId(c, tenantId, roomId, threadId).orElse(null);
+        if (root == null || root.threadId() != null) {
+            throw new ClosedThreadException("threadId is not a root message of this room", false);
+        }
+        if (root.deletedAt() != null) {
+            throw new ClosedThreadException("The thread's root is deleted", true);
+        }
+        return root;
+    }
+
+    /** Writes a root's new summary at its new rev (the caller advances the room's rev). */
+    private static Message storeThread(Connection c, String tenantId, Message root) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE messages SET rev = ?, thread = ?"
+                + " WHERE tenant_id = ? AND room_id = ? AND id = ?")) {
+            bind(ps, root.rev(), ThreadColumns.json(root.thread()), tenantId, root.roomId(), root.id())
+                    .executeUpdate();
+        }
+        return root;
+    }
+
+    ChangeResult change(Connection c, String tenantId, Message updated) throws SQLException {
         Room room = rooms.room(c, tenantId, updated.roomId(), true)
                 .orElseThrow(() -> new NoSuchElementException("no room " + updated.roomId()));
+        // Read under the room's row lock: the summary is the store's, never a caller's older copy.
+        Message current = byId(c, tenantId, updated.roomId(), updated.id())
+                .filter(m -> m.seq() == updated.seq())
+                .orElseThrow(() -> new NoSuchElementException("no message " + updated.id()));
         long rev = room.rev() + 1;
-        Message stored = updated.withRev(rev);
+        Message stored = updated.withThread(current.thread()).withRev(rev);
         try (PreparedStatement ps = c.prepareStatement("UPDATE messages SET rev = ?, parts = ?, reactions = ?,"
-                + " edited_at = ?, deleted_at = ? WHERE tenant_id = ? AND room_id = ? AND id = ? AND seq = ?")) {
-            int n = bind(ps, rev, json(stored.parts()), json(stored.reactions()), stored.editedAt(),
-                    stored.deletedAt(), tenantId, stored.roomId(), stored.id(), stored.seq()).executeUpdate();
-            if (n != 1) {
-                throw new NoSuchElementException("no message " + updated.id());
+                + " edited_at = ?, deleted_at = ?, mentions = ? WHERE tenant_id = ? AND room_id = ? AND id = ?"
+                + " AND seq = ?")) {
+            bind(ps, rev, json(stored.parts()), json(stored.reactions()), stored.editedAt(), stored.deletedAt(),
+                    json(stored.mentions()), tenantId, stored.roomId(), stored.id(), stored.seq()).executeUpdate();
+        }
+        Message root = null;
+        if (current.threadId() != null && current.deletedAt() == null && stored.deletedAt() != null) {
+            Optional<Message> before = byId(c, tenantId, stored.roomId(), current.threadId());
+            if (before.isPresent()) {
+                rev++;
+                root = storeThread(c, tenantId, before.get()
+                        .withThread(recount(c, tenantId, stored.roomId(), current.threadId())).withRev(rev));
             }
         }
         rooms.advance(c, tenantId, room.id(), room.lastMessageSeq(), rev, null);
-        return stored;
+        return new ChangeResult(stored, root);
+    }
+
+    /** Counts the remaining replies of a root, newest first. */
+    private static ThreadSummary recount(Connection c, String tenantId, String roomId, String rootId)
+            throws SQLException {
+        ThreadSummary.Tally tally = new ThreadSummary.Tally();
+        try (PreparedStatement ps = c.prepareStatement("SELECT sender_id, created_at FROM messages WHERE"
+                + " tenant_id = ? AND room_id = ? AND thread_id = ? AND deleted_at IS NULL ORDER BY seq DESC")) {
+            try (ResultSet rs = bind(ps, tenantId, roomId, rootId).executeQuery()) {
+                while (rs.next()) {
+                    tally.add(rs.getString(1), instant(rs, "created_at"));
+                }
+            }
+        }
+        return tally.summary();
     }
 
     Optional<Message> byClientId(Connection c, String tenantId, String roomId, String senderId,
@@ -88,11 +146,24 @@ final class JdbcMessages {
     }
 
     MessagePage page(Connection c, String tenantId, String roomId, PageRequest page) throws SQLException {
+        return page(c, tenantId, roomId, page, "", null);
+    }
+
+    /** Returns a page of a thread's replies ({@code threadId}), or with null of the messages that are no reply. */
+    MessagePage threadPage(Connection c, String tenantId, String roomId, PageRequest page, String threadId)
+            throws SQLException {
+        return threadId == null ? page(c, tenantId, roomId, page, " AND thread_id IS NULL", null)
+                : page(c, tenantId, roomId, page, " AND thread_id = ?", threadId);
+    }
+
+    private MessagePage page(Connection c, String tenantId, String roomId, PageRequest page, String filter,
+                             String threadId) throws SQLException {
         boolean forward = page.after() != null;
-        String sql = "SELECT " + COLUMNS + " FROM messages WHERE tenant_id = ? AND room_id = ?"
+        String sql = "SELECT " + COLUMNS + " FROM messages WHERE tenant_id = ? AND room_id = ?" + filter
                 + (forward ? " AND seq > ? ORDER BY seq" : " AND seq < ? ORDER BY seq DESC") + " LIMIT ?";
         long bound = forward ? page.after() : page.before() != null ? page.before() : Long.MAX_VALUE;
-        List<Message> messages = list(c, sql, tenantId, roomId, bound, page.limit() + 1);
+        List<Message> messages = threadId == null ? list(c, sql, tenantId, roomId, bound, page.limit() + 1)
+                : list(c, sql, tenantId, roomId, threadId, bound, page.limit() + 1);
         boolean hasMore = messages.size() > page.limit();
         if (hasMore) {
             messages.remove(messages.size() - 1);
@@ -172,7 +243,9 @@ final class JdbcMessages {
         return new Message(rs.getString("id"), rs.getString("room_id"), rs.getLong("seq"), rs.getLong("rev"),
                 rs.getString("sender_id"), SqlValues.nodes(rs.getString("parts")), rs.getString("client_message_id"),
                 instant(rs, "created_at"), instant(rs, "edited_at"), instant(rs, "deleted_at"),
-                SqlValues.reactions(rs.getString("reactions")));
+                SqlValues.reactions(rs.getString("reactions")), rs.getString("reply_to_id"),
+                rs.getString("thread_id"), SqlValues.strings(rs.getString("mentions")),
+                ThreadColumns.summary(rs.getString("thread")));
     }
 
     private static Receipt receipt(ResultSet rs) throws SQLException {

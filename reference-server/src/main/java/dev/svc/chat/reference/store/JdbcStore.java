@@ -251,8 +251,8 @@ public final class JdbcStore implements Store {
 
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
-                                      List<JsonNode> parts, Instant now) {
-        return db.tx(c -> messages.append(c, tenantId, roomId, senderId, clientMessageId, parts, now));
+                                      List<JsonNode> parts, MessageLinks links, Instant now) {
+        return db.tx(c -> messages.append(c, tenantId, roomId, senderId, clientMessageId, parts, links, now));
     }
 
     @Override
@@ -260,6 +260,14 @@ public final class JdbcStore implements Store {
         return db.tx(c -> {
             requireRoom(c, tenantId, roomId);
             return messages.page(c, tenantId, roomId, page);
+        });
+    }
+
+    @Override
+    public MessagePage messages(String tenantId, String roomId, PageRequest page, String threadId) {
+        return db.tx(c -> {
+            requireRoom(c, tenantId, roomId);
+            return messages.threadPage(c, tenantId, roomId, page, threadId);
         });
     }
 
@@ -273,7 +281,12 @@ public final class JdbcStore implements Store {
 
     @Override
     public Message replaceMessage(String tenantId, Message updated) {
-        return db.tx(c -> messages.replace(c, tenantId, updated));
+        return changeMessage(tenantId, updated).message();
+    }
+
+    @Override
+    public ChangeResult changeMessage(String tenantId, Message updated) {
+        return db.tx(c -> messages.change(c, tenantId, updated));
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.svc.chat.reference.model.MessagePage;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.model.RoomPosition;
+import dev.svc.chat.reference.model.ThreadSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +38,7 @@ final class MemoryRoom {
     private final PackedMessages messages;
     private final Map<String, Receipt> receipts = new HashMap<>();
     private final RevisionIndex revisions = new RevisionIndex();
+    private final ThreadIndex threads = new ThreadIndex();
     private Instant lastMessageAt;
     private long rev;
 
@@ -102,19 +104,51 @@ final class MemoryRoom {
         return seq == 0 ? Optional.empty() : Optional.of(messages.get(seq));
     }
 
-    /** Appends a message with the next seq and rev unless its idempotency key is stored (see {@link Store}). */
-    synchronized AppendResult append(String senderId, String clientMessageId, List<JsonNode> parts, Instant now) {
+    /**
+     * Appends a message with the next seq and rev unless its idempotency key is stored; a reply changes its root
+     * at the rev after (see {@link Store}).
+     */
+    synchronized AppendResult append(String senderId, String clientMessageId, List<JsonNode> parts,
+                                     MessageLinks links, Instant now) {
         int first = messages.seqOfClientId(senderId, clientMessageId);
         if (first != 0) {
             return new AppendResult(messages.get(first), false, snapshot());
         }
+        Message root = links.threadId() == null ? null : openRoot(links.threadId());
         long seq = messages.size() + 1L;
         Message message = new Message(UUID.randomUUID().toString(), id, seq, ++rev, senderId, parts,
-                clientMessageId, now, null, null, Map.of());
+                clientMessageId, now, null, null, Map.of(), links.replyToId(), links.threadId(), links.mentions(),
+                null);
         messages.append(message);
         revisions.add(message.rev(), seq);
         lastMessageAt = now;
-        return new AppendResult(message, true, snapshot());
+        Message changedRoot = null;
+        if (root != null) {
+            threads.add((int) root.seq(), (int) seq);
+            changedRoot = store(root.withThread(ThreadSummary.afterReply(root.thread(), senderId, now)));
+        }
+        return new AppendResult(message, true, snapshot(), changedRoot);
+    }
+
+    /** Returns the root {@code threadId} names if it takes replies, else throws {@link ClosedThreadException}. */
+    private Message openRoot(String threadId) {
+        int rootSeq = messages.seqOfId(threadId);
+        Message root = rootSeq == 0 ? null : messages.get(rootSeq);
+        if (root == null || root.threadId() != null) {
+            throw new ClosedThreadException("threadId is not a root message of this room", false);
+        }
+        if (root.deletedAt() != null) {
+            throw new ClosedThreadException("The thread's root is deleted", true);
+        }
+        return root;
+    }
+
+    /** Returns a page of the thread {@code threadId} (its replies), or of the messages that are no reply. */
+    synchronized MessagePage messages(PageRequest page, String threadId) {
+        if (threadId == null) {
+            return threads.mainPage(messages.size(), page, messages::get);
+        }
+        return ThreadIndex.page(threads.replies(messages.seqOfId(threadId)), page, messages::get);
     }
 
     /** Returns one page of the room's history. */
@@ -145,12 +179,43 @@ final class MemoryRoom {
         return seq == 0 ? Optional.empty() : Optional.of(messages.get(seq));
     }
 
-    /** Replaces a stored message with {@code updated} at the room's next rev; returns the stored message. */
-    synchronized Message replace(Message updated) {
+    /**
+     * Replaces a stored message with {@code updated} at the room's next rev, keeping the summary it has as a root;
+     * deleting a reply recounts its root at the rev after (see {@link Store#changeMessage}).
+     */
+    synchronized ChangeResult change(Message updated) {
         int seq = messages.seqOfId(updated.id());
         if (seq == 0 || seq != updated.seq()) {
             throw new NoSuchElementException("no message " + updated.id());
         }
+        Message current = messages.get(seq);
+        Message stored = store(updated.withThread(current.thread()));
+        Message root = null;
+        if (current.threadId() != null && current.deletedAt() == null && stored.deletedAt() != null) {
+            int rootSeq = messages.seqOfId(current.threadId());
+            if (rootSeq != 0) {
+                root = store(messages.get(rootSeq).withThread(recount(rootSeq)));
+            }
+        }
+        return new ChangeResult(stored, root);
+    }
+
+    /** Counts the root's remaining replies, newest first. */
+    private ThreadSummary recount(int rootSeq) {
+        int[] seqs = threads.replies(rootSeq);
+        ThreadSummary.Tally tally = new ThreadSummary.Tally();
+        for (int i = seqs.length - 1; i >= 0; i--) {
+            Message reply = messages.get(seqs[i]);
+            if (reply.deletedAt() == null) {
+                tally.add(reply.senderId(), reply.createdAt());
+            }
+        }
+        return tally.summary();
+    }
+
+    /** Stores {@code updated} (an existing message) at the room's next rev; returns the stored message. */
+    private Message store(Message updated) {
+        int seq = Math.toIntExact(updated.seq());
         Message stored = updated.withRev(rev + 1);
         long superseded = messages.rev(seq);
         // First, as it may refuse the change (another sender or key): then the room's rev has not moved.

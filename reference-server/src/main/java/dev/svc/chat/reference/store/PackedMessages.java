@@ -2,6 +2,7 @@ package dev.svc.chat.reference.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.model.ThreadSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +33,11 @@ final class PackedMessages {
     private static final int EDITED = 1;
     private static final int DELETED = 2;
     private static final int REACTIONS = 4;
+    // Section 10's fields, each written (after the reactions) only when the message has it.
+    private static final int REPLY_TO = 8;
+    private static final int IN_THREAD = 16;
+    private static final int MENTIONS = 32;
+    private static final int THREAD = 64;
     // One writer a thread: a record is written there, then copied to its chunk. Dropped past 64 KiB so that one
     // large message does not keep a large buffer on a request thread.
     private static final ThreadLocal<PackedCodec.Writer> WRITERS = ThreadLocal.withInitial(PackedCodec.Writer::new);
@@ -119,8 +125,31 @@ final class PackedMessages {
                 reactions.put(emoji, userIds);
             }
         }
+        String replyToId = (flags & REPLY_TO) != 0 ? in.readString() : null;
+        String threadId = (flags & IN_THREAD) != 0 ? in.readString() : null;
+        List<String> mentions = (flags & MENTIONS) != 0 ? readStrings(in) : List.of();
+        ThreadSummary thread = null;
+        if ((flags & THREAD) != 0) {
+            int replies = in.readVarInt();
+            Instant lastReplyAt = replies > 0 ? in.readInstant() : null;
+            thread = new ThreadSummary(replies, lastReplyAt, readStrings(in));
+        }
         return new Message(id, roomId, seq, rev, senderId, parts, clientMessageId, createdAt, editedAt, deletedAt,
-                reactions);
+                reactions, replyToId, threadId, mentions, thread);
+    }
+
+    private static List<String> readStrings(PackedCodec.Reader in) {
+        int n = in.readVarInt();
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(in.readString());
+        }
+        return out;
+    }
+
+    private static void writeStrings(PackedCodec.Writer out, List<String> strings) {
+        out.writeVarLong(strings.size());
+        strings.forEach(out::writeString);
     }
 
     /** Returns the rev of the latest state of the message at {@code seq}, without unpacking the rest. */
@@ -191,7 +220,9 @@ final class PackedMessages {
         out.writeInstant(message.createdAt());
         Map<String, List<String>> reactions = message.reactions();
         int flags = (message.editedAt() != null ? EDITED : 0) | (message.deletedAt() != null ? DELETED : 0)
-                | (reactions.isEmpty() ? 0 : REACTIONS);
+                | (reactions.isEmpty() ? 0 : REACTIONS) | (message.replyToId() != null ? REPLY_TO : 0)
+                | (message.threadId() != null ? IN_THREAD : 0) | (message.mentions().isEmpty() ? 0 : MENTIONS)
+                | (message.thread() != null ? THREAD : 0);
         out.writeByte(flags);
         if (message.editedAt() != null) {
             out.writeInstant(message.editedAt());
@@ -210,6 +241,23 @@ final class PackedMessages {
                 out.writeVarLong(userIds.size());
                 userIds.forEach(out::writeString);
             });
+        }
+        if (message.replyToId() != null) {
+            out.writeString(message.replyToId());
+        }
+        if (message.threadId() != null) {
+            out.writeString(message.threadId());
+        }
+        if (!message.mentions().isEmpty()) {
+            writeStrings(out, message.mentions());
+        }
+        ThreadSummary thread = message.thread();
+        if (thread != null) {
+            out.writeVarLong(thread.replyCount());
+            if (thread.replyCount() > 0) {
+                out.writeInstant(thread.lastReplyAt());
+            }
+            writeStrings(out, thread.participantIds());
         }
         long location = place(out.bytes, out.size);
         if (out.bytes.length > KEPT_WRITER_BYTES) {

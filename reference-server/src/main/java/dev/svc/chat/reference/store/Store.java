@@ -102,11 +102,30 @@ public interface Store extends AutoCloseable {
      * already stored, in which case the first message (in its current state) is returned with {@code created}
      * false and no rev is taken. The room must exist.
      */
+    default AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
+                                       List<JsonNode> parts, Instant now) {
+        return appendMessage(tenantId, roomId, senderId, clientMessageId, parts, MessageLinks.NONE, now);
+    }
+
+    /**
+     * Appends a message as {@link #appendMessage(String, String, String, String, List, Instant)} with its links.
+     * A reply in a thread ({@code links.threadId()}) changes its root in the same atomic step: the root takes
+     * the rev after the reply's with its summary recomputed, and comes back as {@link AppendResult#root()}. A
+     * root that is deleted, a reply itself, or not in the room throws {@link ClosedThreadException} and stores
+     * nothing.
+     */
     AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
-                               List<JsonNode> parts, Instant now);
+                               List<JsonNode> parts, MessageLinks links, Instant now);
 
     /** Returns one page of the room's history; the room must exist. */
     MessagePage messages(String tenantId, String roomId, PageRequest page);
+
+    /**
+     * Returns one page of a thread's replies (ascending seq, deleted ones as tombstones) when {@code threadId}
+     * is given, else of the messages that are no thread reply; paged by seq as
+     * {@link #messages(String, String, PageRequest)}. The room must exist; the root is not checked here.
+     */
+    MessagePage messages(String tenantId, String roomId, PageRequest page, String threadId);
 
     /** Returns the message with that id in that room; the room must exist. */
     Optional<Message> message(String tenantId, String roomId, String messageId);
@@ -117,6 +136,13 @@ public interface Store extends AutoCloseable {
      * new version; returns the stored message. The room and the message must exist.
      */
     Message replaceMessage(String tenantId, Message updated);
+
+    /**
+     * Replaces a message as {@link #replaceMessage}; the store keeps a root's summary as it has it (whatever
+     * {@code updated} carries). Deleting a thread reply changes its root in the same atomic step: the root takes
+     * the rev after the reply's with its summary recomputed, and comes back as {@link ChangeResult#root()}.
+     */
+    ChangeResult changeMessage(String tenantId, Message updated);
 
     /**
      * Returns the messages of the room whose rev is above {@code since}, each once in its latest state, in

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.model.ThreadSummary;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,6 +44,30 @@ class PackedMessagesTest {
         assertEquals(m, read);
         assertNotSame(m, read);
         assertEquals(MAPPER.writeValueAsString(m), MAPPER.writeValueAsString(read));
+    }
+
+    @Test
+    void repliesThreadsMentionsAndSummariesReadBackEqual() throws Exception {
+        PackedMessages packed = new PackedMessages(ROOM);
+        Message root = message(1, "alice", "c1", List.of(textPart("root")));
+        packed.append(root);
+        Instant at = Instant.parse("2026-11-21T10:00:01.123Z");
+        Message reply = new Message(UUID.randomUUID().toString(), ROOM, 2, 2, "bob", List.of(textPart("reply")),
+                "c2", at, null, null, Map.of("👍", List.of("alice")), root.id(), root.id(),
+                List.of("alice", "bob"), null);
+        packed.append(reply);
+        assertEquals(reply, packed.get(2));
+        assertEquals(MAPPER.writeValueAsString(reply), MAPPER.writeValueAsString(packed.get(2)));
+
+        Message counted = root.withThread(new ThreadSummary(1, at, List.of("bob"))).withRev(3);
+        packed.replace(counted);
+        assertEquals(counted, packed.get(1));
+        Message none = counted.withThread(new ThreadSummary(0, null, List.of())).deleted(at).withRev(4);
+        packed.replace(none);
+        assertEquals(none, packed.get(1));
+        String json = MAPPER.writeValueAsString(packed.get(1));
+        assertTrue(json.contains("\"thread\":{\"replyCount\":0,\"lastReplyAt\":null,\"participantIds\":[]}"), json);
+        assertTrue(json.contains("\"replyToId\":null") && json.contains("\"mentions\":[]"), json);
     }
 
     @Test
