@@ -20,7 +20,6 @@ public final class Database implements AutoCloseable {
 
     private final HikariDataSource pool;
     private Path ownerOnlyDir; // H2's data directory, made owner-only again on close
-    private H2Compaction compaction; // H2 only
 
     /** Work in one transaction. */
     @FunctionalInterface
@@ -47,15 +46,9 @@ public final class Database implements AutoCloseable {
      * Opens (creating when absent) the H2 database in {@code dataDir}. {@code WRITE_DELAY=0} makes H2 write
      * each commit to the file before the commit returns, so a killed process loses nothing it acknowledged.
      * The directory and its files are owner-only ({@link OwnerOnlyFiles}) and the database has a generated
-     * password kept beside it ({@link H2Password}). The file is compacted while the server runs
-     * ({@link H2Compaction}), so that it stays within a small multiple of its live data.
+     * password kept beside it ({@link H2Password}).
      */
     public static Database h2(Path dataDir) {
-        return h2(dataDir, true);
-    }
-
-    /** Opens H2 as {@link #h2(Path)} does; with {@code scheduledCompaction} false only {@link #compactH2()} compacts. */
-    static Database h2(Path dataDir, boolean scheduledCompaction) {
         Path file = dataDir.toAbsolutePath().resolve(H2_FILE);
         String url = "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE"
                 + ";DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
@@ -67,8 +60,6 @@ public final class Database implements AutoCloseable {
         Database database = new Database(config, null);
         database.ownerOnlyDir = dataDir;
         OwnerOnlyFiles.restrict(dataDir); // the files H2 created while opening
-        database.compaction = scheduledCompaction ? H2Compaction.scheduled(database.pool)
-                : H2Compaction.manual(database.pool);
         return database;
     }
 
@@ -142,24 +133,9 @@ public final class Database implements AutoCloseable {
         return "23505".equals(e.getSQLState());
     }
 
-    /**
-     * Runs one compaction of the H2 file now, as the scheduled one does; returns the passes that rewrote chunks.
-     * Only for a database from {@link #h2(Path, boolean)}.
-     */
-    int compactH2() {
-        try {
-            return compaction.run();
-        } catch (SQLException e) {
-            throw new IllegalStateException("database: " + e.getMessage(), e);
-        }
-    }
-
     /** Closes the pool; H2 closes its file with the last connection. */
     @Override
     public void close() {
-        if (compaction != null) {
-            compaction.close();
-        }
         pool.close();
         if (ownerOnlyDir != null) {
             OwnerOnlyFiles.restrict(ownerOnlyDir);
