@@ -41,7 +41,7 @@ final class WebServer {
                     Routes.SEND_ROUTE_PATHS, EnumSet.of(DispatcherType.REQUEST)));
         });
         sendRoute.setFilter(Routes.install(javalin, parts.mapper, parts.store, parts.tokens, parts.service,
-                parts.actions, parts.calls, parts.push, parts.gateway.sendPacing()));
+                parts.actions, parts.calls, parts.push, parts.gateway.sendPacing(), parts.search));
         parts.gateway.install(javalin);
         javalin.start(options.host, options.port);
         return javalin;

@@ -32,9 +32,16 @@ public final class InMemoryStore implements Store {
     private final Map<String, MemoryTenant> tenants = new ConcurrentHashMap<>();
     private final Map<String, String> tenantIdByApiKey = new ConcurrentHashMap<>();
     private final Map<String, PendingWebhook> webhooks = new ConcurrentHashMap<>();
+    private final MessageWrites writes;
 
     /** Creates an empty store. */
     public InMemoryStore() {
+        this(MessageWrites.NONE);
+    }
+
+    /** Creates an empty store that tells {@code writes} of every message it writes. */
+    public InMemoryStore(MessageWrites writes) {
+        this.writes = writes;
     }
 
     @Override
@@ -189,7 +196,11 @@ public final class InMemoryStore implements Store {
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
                                       List<JsonNode> parts, Instant now) {
-        return existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, now);
+        AppendResult result = existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, now);
+        if (result.created()) {
+            writes.written(tenantId, result.message());
+        }
+        return result;
     }
 
     @Override
@@ -204,7 +215,9 @@ public final class InMemoryStore implements Store {
 
     @Override
     public Message replaceMessage(String tenantId, Message updated) {
-        return existingRoom(tenantId, updated.roomId()).replace(updated);
+        Message stored = existingRoom(tenantId, updated.roomId()).replace(updated);
+        writes.written(tenantId, stored);
+        return stored;
     }
 
     @Override

@@ -32,6 +32,7 @@ import java.util.function.UnaryOperator;
 public final class JdbcStore implements Store {
 
     private final Database db;
+    private final MessageWrites writes;
     private final JdbcRooms rooms = new JdbcRooms();
     private final JdbcMessages messages = new JdbcMessages(rooms);
     private final JdbcCalls calls = new JdbcCalls();
@@ -39,7 +40,13 @@ public final class JdbcStore implements Store {
 
     /** Creates a store over a migrated database; {@link #close()} closes it. */
     public JdbcStore(Database db) {
+        this(db, MessageWrites.NONE);
+    }
+
+    /** Creates a store over a migrated database that tells {@code writes} of every message it committed. */
+    public JdbcStore(Database db, MessageWrites writes) {
         this.db = db;
+        this.writes = writes;
     }
 
     @Override
@@ -218,7 +225,11 @@ public final class JdbcStore implements Store {
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
                                       List<JsonNode> parts, Instant now) {
-        return db.tx(c -> messages.append(c, tenantId, roomId, senderId, clientMessageId, parts, now));
+        AppendResult result = db.tx(c -> messages.append(c, tenantId, roomId, senderId, clientMessageId, parts, now));
+        if (result.created()) {
+            writes.written(tenantId, result.message());
+        }
+        return result;
     }
 
     @Override
@@ -239,7 +250,9 @@ public final class JdbcStore implements Store {
 
     @Override
     public Message replaceMessage(String tenantId, Message updated) {
-        return db.tx(c -> messages.replace(c, tenantId, updated));
+        Message stored = db.tx(c -> messages.replace(c, tenantId, updated));
+        writes.written(tenantId, stored);
+        return stored;
     }
 
     @Override
