@@ -1,6 +1,7 @@
 package dev.svc.chat.reference.search;
 
 import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.store.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -89,12 +90,13 @@ public final class LuceneIndex implements SearchIndex {
      */
     public static LuceneIndex open(Path dir) {
         try {
-            Files.createDirectories(dir);
+            // Owner-only as the rest of the data directory: the index holds the messages' words.
+            OwnerOnlyFiles.createDirectory(dir);
             try {
                 return new LuceneIndex(FSDirectory.open(dir));
             } catch (IOException | RuntimeException unreadable) {
                 deleteTree(dir);
-                Files.createDirectories(dir);
+                OwnerOnlyFiles.createDirectory(dir);
                 return new LuceneIndex(FSDirectory.open(dir));
             }
         } catch (IOException e) {
