@@ -172,7 +172,7 @@ class SearchTest {
         assertEquals(List.of("page item 7", "page item 6", "page item 5", "page item 4", "page item 3", "page item 2",
                 "page item 1"), seen);
         assertEquals(3, pages);
-        assertEquals(20, texts(alice, q("x")).size() + 20, "nothing matches x");
+        assertEquals(List.of(), texts(alice, q("x")), "nothing matches x");
     }
 
     @Test
@@ -290,11 +290,9 @@ class SearchTest {
         assertEquals(List.of("acme public plan"), texts(alice, q("plan")));
         assertEquals(List.of("globex confidential plan"), texts(globexAlice, q("plan")));
         assertEquals(404, search(alice, q("plan") + "&roomId=" + globexRoom).status());
-        String cursorSource = search(globexAlice, q("plan") + "&limit=1").json().path("nextCursor").asText(null);
         send(globexAlice, globexRoom, "second plan");
         String cursor = search(globexAlice, q("plan") + "&limit=1").json().get("nextCursor").asText();
         assertEquals(400, search(alice, q("plan") + "&limit=1&cursor=" + cursor).status(), "another tenant's cursor");
-        assertEquals(null, cursorSource);
     }
 
     @Test
