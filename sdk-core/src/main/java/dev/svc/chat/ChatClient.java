@@ -333,6 +333,16 @@ public interface ChatClient extends AutoCloseable {
   CompletableFuture<List<String>> getPresence();
 
   /**
+   * Searches the messages of the user's current rooms by their words ({@code docs/search.md}), newest first;
+   * page on with {@code query.after(page.nextCursor())}.
+   *
+   * @param query the words and what narrows them
+   * @return a future with the page; failed with an {@link ApiException} {@code bad_request} (no word, or a
+   *     cursor of another search), {@code forbidden} (a room the user is not in) or {@code not_found}
+   */
+  CompletableFuture<SearchPage> searchMessages(SearchQuery query);
+
+  /**
    * Tells the other people in the joined room that the user started or stopped typing. It applies only to
    * the room this connection joined; typing is ephemeral, so it is not queued while disconnected. Use
    * {@link ComposerTypingController} rather than calling this on every keystroke.

@@ -9,6 +9,11 @@ import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
 import dev.svc.chat.reference.model.Json;
+import dev.svc.chat.reference.search.IndexCatchUp;
+import dev.svc.chat.reference.search.LuceneIndex;
+import dev.svc.chat.reference.search.PgSearchIndex;
+import dev.svc.chat.reference.search.SearchIndex;
+import dev.svc.chat.reference.search.SearchService;
 import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
@@ -27,6 +32,7 @@ import dev.svc.chat.reference.webhook.WebhookDispatcher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -35,6 +41,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cluster's bus), webhooks and the gateway, with the threads they run on. The HTTP side is {@link WebServer}.
  */
 final class ServerComponents {
+
+    /**
+     * The system property of the H2 search index's commit interval in milliseconds (default 1000); tests set it
+     * long, to kill a server whose index has not committed its latest writes.
+     */
+    static final String SEARCH_COMMIT_PROPERTY = "svc.search.commitMillis";
 
     final Database database;
     final Store store;
@@ -48,13 +60,19 @@ final class ServerComponents {
     final Gateway gateway;
     final DevAccess devAccess;
     final DevTools dev;
+    final SearchService search;
+    private final SearchIndex searchIndex;
     private final Cluster cluster;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
+    private final ScheduledThreadPoolExecutor searchCommits = daemonPool("svc-ref-search-commit", 1);
 
     ServerComponents(ServerOptions options) {
         this.database = openDatabase(options);
-        this.store = database != null ? new JdbcStore(database) : new InMemoryStore();
+        this.searchIndex = openSearchIndex(options, database);
+        this.store = database != null ? new JdbcStore(database, searchIndex) : new InMemoryStore(searchIndex);
+        catchUpSearch();
+        this.search = new SearchService(store, searchIndex);
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
         // On PostgreSQL, every server on the same database and schema is a node of one cluster: room events,
@@ -105,6 +123,33 @@ final class ServerComponents {
     }
 
     /**
+     * Returns the search index: Lucene in memory, Lucene in the data directory ({@code search-index}), or
+     * PostgreSQL full-text search in the database.
+     */
+    private static SearchIndex openSearchIndex(ServerOptions options, Database database) {
+        if (options.dataDir != null) {
+            return LuceneIndex.open(options.dataDir.resolve("search-index"));
+        }
+        return database != null ? new PgSearchIndex(database) : LuceneIndex.inMemory();
+    }
+
+    /**
+     * Brings a lasting index up to the messages (those written since its last commit before a kill, or all of
+     * them for an index made anew); on H2 the index then commits every second
+     * ({@value #SEARCH_COMMIT_PROPERTY}).
+     */
+    private void catchUpSearch() {
+        if (searchIndex instanceof LuceneIndex lucene && database != null) {
+            IndexCatchUp.run(database, store, lucene, lucene.indexedRevs());
+            lucene.commit();
+            long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
+            searchCommits.scheduleWithFixedDelay(lucene::commit, every, every, TimeUnit.MILLISECONDS);
+        } else if (searchIndex instanceof PgSearchIndex pg) {
+            IndexCatchUp.run(database, store, pg, pg.indexedRevs());
+        }
+    }
+
+    /**
      * Stops every thread and closes every connection of the parts but the gateway, which the server closes
      * first, before Jetty stops: call timers, webhooks, the cluster, the store.
      */
@@ -115,6 +160,14 @@ final class ServerComponents {
         if (cluster != null) {
             cluster.close();
         }
+        // Never interrupted: an interrupt closes Lucene's file channels under a running commit, its lock's too.
+        searchCommits.shutdown();
+        try {
+            searchCommits.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        searchIndex.close();
         store.close();
     }
 

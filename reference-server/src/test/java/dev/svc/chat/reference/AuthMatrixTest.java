@@ -99,6 +99,7 @@ class AuthMatrixTest {
                 new Route(SESSION, "GET", room + "/changes?since=0", null),
                 new Route(SESSION, "GET", room + "/receipts", null),
                 new Route(SESSION, "GET", "/v1/presence", null),
+                new Route(SESSION, "GET", "/v1/search/messages?q=hello", null),
                 new Route(SESSION, "POST", room + "/calls", Map.of("kind", "audio")),
                 new Route(SESSION, "POST", call + "/accept", null),
                 new Route(SESSION, "POST", call + "/decline", null),

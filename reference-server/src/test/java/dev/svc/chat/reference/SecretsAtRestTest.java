@@ -58,8 +58,10 @@ class SecretsAtRestTest {
         }
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
+                // A directory (the search index's) must be owner-only; what it holds cannot be reached by others.
+                String expected = Files.isDirectory(f) ? "rwx------" : "rw-------";
                 String perms = PosixFilePermissions.toString(Files.getPosixFilePermissions(f));
-                if (!perms.equals("rw-------")) {
+                if (!perms.equals(expected)) {
                     wrong.add(f.getFileName() + " " + perms);
                 }
             }
@@ -116,7 +118,8 @@ class SecretsAtRestTest {
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path f : (Iterable<Path>) files::iterator) {
-                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(
+                            Files.isDirectory(f) ? "rwxr-xr-x" : "rw-r--r--"));
                 }
             }
         }

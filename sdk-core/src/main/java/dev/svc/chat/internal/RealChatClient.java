@@ -38,6 +38,8 @@ import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
@@ -384,6 +386,11 @@ public final class RealChatClient implements ChatClient {
   @Override
   public CompletableFuture<List<String>> getPresence() {
     return callbacks.relay(rest.getPresence());
+  }
+
+  @Override
+  public CompletableFuture<SearchPage> searchMessages(SearchQuery query) {
+    return callbacks.relay(rest.searchMessages(Inputs.nonNull(query, "query")));
   }
 
   @Override

@@ -15,6 +15,8 @@ import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import dev.svc.chat.Subscription;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -66,6 +68,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<List<Room>> listRooms() {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<SearchPage> searchMessages(SearchQuery query) {
     throw unsupported();
   }
 

@@ -11,6 +11,8 @@ import dev.svc.chat.MessageQuery
 import dev.svc.chat.PushPlatform
 import dev.svc.chat.Receipt
 import dev.svc.chat.Room
+import dev.svc.chat.SearchPage
+import dev.svc.chat.SearchQuery
 import dev.svc.chat.kotlin.internal.awaitResult
 
 /**
@@ -96,6 +98,9 @@ public class SuspendChatClient(
 
   /** Returns a room's read receipts; see [ChatClient.getReceipts]. */
   public suspend fun getReceipts(roomId: String): List<Receipt> = client.getReceipts(roomId).awaitResult()
+
+  /** Returns a page of the messages whose words match; see [ChatClient.searchMessages]. */
+  public suspend fun searchMessages(query: SearchQuery): SearchPage = client.searchMessages(query).awaitResult()
 
   /** Returns the tenant's online users; see [ChatClient.getPresence]. */
   public suspend fun getPresence(): List<String> = client.getPresence().awaitResult()

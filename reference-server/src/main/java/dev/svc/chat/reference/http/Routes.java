@@ -3,6 +3,7 @@ package dev.svc.chat.reference.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.gateway.SendPacing;
+import dev.svc.chat.reference.search.SearchService;
 import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.MessageActions;
@@ -13,8 +14,8 @@ import jakarta.servlet.Filter;
 
 /**
  * The REST API's one route table: wires every route of the contract to the handler of its resource (tokens,
- * users, rooms, settings, messages, message actions, calls, push devices), and maps errors to the contract's
- * body. The gateway installs its own path ({@code /socket.io/}).
+ * users, rooms, settings, messages, message actions, calls, push devices, search), and maps errors to the
+ * contract's body. The gateway installs its own path ({@code /socket.io/}).
  */
 public final class Routes {
 
@@ -31,7 +32,7 @@ public final class Routes {
      */
     public static Filter install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
                                ChatService service, MessageActions actions, CallService calls, PushService push,
-                               SendPacing pacing) {
+                               SendPacing pacing, SearchService search) {
         Credentials credentials = new Credentials(store, tokens);
         Responses responses = new Responses(mapper);
         ErrorMapping.install(app, responses);
@@ -44,6 +45,7 @@ public final class Routes {
         MessageActionsHandler messageActions = new MessageActionsHandler(credentials, mapper, responses, actions);
         CallHandler call = new CallHandler(credentials, mapper, responses, calls);
         PushHandler devices = new PushHandler(credentials, mapper, responses, push);
+        SearchHandler searches = new SearchHandler(credentials, responses, search);
 
         // API-key routes (tenant backends)
         app.post("/v1/auth/token", token::mint);
@@ -76,6 +78,7 @@ public final class Routes {
         app.post("/v1/calls/{callId}/end", call::end);
         app.post("/v1/push/devices", devices::register);
         app.delete("/v1/push/devices/{token}", devices::unregister);
+        app.get("/v1/search/messages", searches::messages);
         return new SendRoute(credentials, mapper, responses, messages);
     }
 }

@@ -33,9 +33,16 @@ public final class InMemoryStore implements Store {
     private final Map<String, MemoryTenant> tenants = new ConcurrentHashMap<>();
     private final Map<String, String> tenantIdByApiKey = new ConcurrentHashMap<>();
     private final Map<String, PendingWebhook> webhooks = new ConcurrentHashMap<>();
+    private final MessageWrites writes;
 
     /** Creates an empty store. */
     public InMemoryStore() {
+        this(MessageWrites.NONE);
+    }
+
+    /** Creates an empty store that tells {@code writes} of every message it writes. */
+    public InMemoryStore(MessageWrites writes) {
+        this.writes = writes;
     }
 
     @Override
@@ -240,7 +247,11 @@ public final class InMemoryStore implements Store {
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
                                       List<JsonNode> parts, MessageLinks links, Instant now) {
-        return existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, links, now);
+        AppendResult result = existingRoom(tenantId, roomId).append(senderId, clientMessageId, parts, links, now);
+        if (result.created()) {
+            writes.written(tenantId, result.message());
+        }
+        return result;
     }
 
     @Override
@@ -265,7 +276,9 @@ public final class InMemoryStore implements Store {
 
     @Override
     public ChangeResult changeMessage(String tenantId, Message updated) {
-        return existingRoom(tenantId, updated.roomId()).change(updated);
+        ChangeResult result = existingRoom(tenantId, updated.roomId()).change(updated);
+        writes.written(tenantId, result.message());
+        return result;
     }
 
     @Override

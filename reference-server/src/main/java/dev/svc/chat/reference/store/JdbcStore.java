@@ -33,6 +33,7 @@ import java.util.function.UnaryOperator;
 public final class JdbcStore implements Store {
 
     private final Database db;
+    private final MessageWrites writes;
     private final JdbcRooms rooms = new JdbcRooms();
     private final JdbcMessages messages = new JdbcMessages(rooms);
     private final JdbcCalls calls = new JdbcCalls();
@@ -40,7 +41,13 @@ public final class JdbcStore implements Store {
 
     /** Creates a store over a migrated database; {@link #close()} closes it. */
     public JdbcStore(Database db) {
+        this(db, MessageWrites.NONE);
+    }
+
+    /** Creates a store over a migrated database that tells {@code writes} of every message it committed. */
+    public JdbcStore(Database db, MessageWrites writes) {
         this.db = db;
+        this.writes = writes;
     }
 
     @Override
@@ -252,7 +259,12 @@ public final class JdbcStore implements Store {
     @Override
     public AppendResult appendMessage(String tenantId, String roomId, String senderId, String clientMessageId,
                                       List<JsonNode> parts, MessageLinks links, Instant now) {
-        return db.tx(c -> messages.append(c, tenantId, roomId, senderId, clientMessageId, parts, links, now));
+        AppendResult result = db.tx(c -> messages.append(c, tenantId, roomId, senderId, clientMessageId, parts, links,
+                now));
+        if (result.created()) {
+            writes.written(tenantId, result.message());
+        }
+        return result;
     }
 
     @Override
@@ -286,7 +298,9 @@ public final class JdbcStore implements Store {
 
     @Override
     public ChangeResult changeMessage(String tenantId, Message updated) {
-        return db.tx(c -> messages.change(c, tenantId, updated));
+        ChangeResult result = db.tx(c -> messages.change(c, tenantId, updated));
+        writes.written(tenantId, result.message());
+        return result;
     }
 
     @Override

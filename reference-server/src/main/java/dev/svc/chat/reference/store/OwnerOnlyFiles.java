@@ -12,8 +12,8 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Keeps the H2 data directory owner-only where the file system has POSIX permissions: the directory 0700,
- * its files 0600. The database holds API keys, token secrets and webhook secrets. H2 creates its files with
+ * Keeps the H2 data directory owner-only where the file system has POSIX permissions: the directory and the
+ * directories in it (the search index) 0700, their files 0600. The database holds API keys, token secrets and webhook secrets. H2 creates its files with
  * the process umask (usually 0644), and Java cannot change the umask, so the files are made owner-only
  * after each open and close; files H2 creates in between (a trace file, a temporary file) are unreadable to
  * others all the same, as the directory cannot be entered. Elsewhere (Windows) nothing is changed.
@@ -43,8 +43,11 @@ public final class OwnerOnlyFiles {
         Files.setPosixFilePermissions(dir, DIRECTORY);
     }
 
-    /** Makes {@code dir} 0700 and every regular file directly in it 0600. */
-    static void restrict(Path dir) {
+    /**
+     * Makes {@code dir} and the directories in it (the search index's) 0700 and every regular file in them
+     * 0600.
+     */
+    public static void restrict(Path dir) {
         if (!posix()) {
             return;
         }
@@ -54,6 +57,8 @@ public final class OwnerOnlyFiles {
                 for (Path file : (Iterable<Path>) files::iterator) {
                     if (Files.isRegularFile(file)) {
                         Files.setPosixFilePermissions(file, FILE);
+                    } else if (Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                        restrict(file);
                     }
                 }
             }

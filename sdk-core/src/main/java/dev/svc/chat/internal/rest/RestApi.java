@@ -21,6 +21,8 @@ import dev.svc.chat.MessageQuery;
 import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.auth.Credentials;
 import dev.svc.chat.internal.util.Log;
@@ -33,6 +35,7 @@ import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.json.RecoveryAdapters;
 import dev.svc.chat.internal.json.ResponseAdapters;
+import dev.svc.chat.internal.json.SearchAdapters;
 import dev.svc.chat.internal.json.ServiceError;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -219,6 +222,16 @@ public final class RestApi {
         .addPathSegment("changes").addQueryParameter("since", Long.toString(since))
         .addQueryParameter("limit", Integer.toString(limit)).build();
     return call(new Request.Builder().url(url).get(), RecoveryAdapters.CHANGES_PAGE, 0);
+  }
+
+  /** {@code GET /v1/search/messages?q=&roomId=&senderId=&limit=&cursor=}. */
+  public CompletableFuture<SearchPage> searchMessages(SearchQuery query) {
+    HttpUrl.Builder url = apiUrl.newBuilder().addPathSegments("search/messages")
+        .addQueryParameter("q", query.text()).addQueryParameter("limit", Integer.toString(query.limit()));
+    if (query.roomId() != null) url.addQueryParameter("roomId", query.roomId());
+    if (query.senderId() != null) url.addQueryParameter("senderId", query.senderId());
+    if (query.cursor() != null) url.addQueryParameter("cursor", query.cursor());
+    return call(new Request.Builder().url(url.build()).get(), SearchAdapters.PAGE, 0);
   }
 
   /** {@code GET /v1/chat/rooms/{roomId}/receipts}. */

@@ -1,0 +1,160 @@
+package dev.svc.chat.reference.search;
+
+import dev.svc.chat.reference.model.Message;
+import dev.svc.chat.reference.store.Database;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The search index of the PostgreSQL backend, shared by every server of a cluster: PostgreSQL full-text
+ * search over a {@code tsvector} per message with a GIN index, in the table {@code message_search} (made at
+ * start if missing). The vectors and queries are built from {@link Words}' folded words with their positions
+ * (never PostgreSQL's parser or dictionaries, and so no {@code unaccent}: folding is done here), so that the
+ * cluster finds exactly what the other backends find. A row is written after its message's commit, only over
+ * an older rev of it (servers may write one message's versions in any order); a deleted message keeps a row
+ * with an empty vector, so that no older version comes back.
+ */
+public final class PgSearchIndex implements SearchIndex {
+
+    /** PostgreSQL's largest position in a tsvector; later words are all at it. */
+    private static final int MAX_POSITION = 16383;
+
+    private final Database database;
+
+    /** Makes the table and its index if missing (one server at a time). */
+    public PgSearchIndex(Database database) {
+        this.database = database;
+        database.tx(c -> {
+            try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(7202611)")) {
+                lock.execute();
+            }
+            try (PreparedStatement ps = c.prepareStatement("CREATE TABLE IF NOT EXISTS message_search ("
+                    + " tenant_id VARCHAR(64) NOT NULL, room_id VARCHAR(36) COLLATE \"C\" NOT NULL,"
+                    + " seq BIGINT NOT NULL, message_id VARCHAR(36) NOT NULL, sender_id VARCHAR NOT NULL,"
+                    + " created_ms BIGINT NOT NULL, rev BIGINT NOT NULL, words TSVECTOR NOT NULL,"
+                    + " PRIMARY KEY (tenant_id, room_id, seq))")) {
+                ps.execute();
+            }
+            try (PreparedStatement ps = c.prepareStatement("CREATE INDEX IF NOT EXISTS message_search_words"
+                    + " ON message_search USING GIN (words)")) {
+                ps.execute();
+            }
+            return null;
+        });
+    }
+
+    /** Returns the highest rev of each room's rows ({@code tenantId + "\u0000" + roomId}). */
+    public Map<String, Long> indexedRevs() {
+        return database.tx(c -> {
+            Map<String, Long> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT tenant_id, room_id, MAX(rev) FROM message_search GROUP BY tenant_id, room_id");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(LuceneIndex.roomKey(rs.getString(1), rs.getString(2)), rs.getLong(3));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void written(String tenantId, Message m) {
+        String vector = vector(MessageText.words(m));
+        database.tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO message_search (tenant_id, room_id, seq,"
+                    + " message_id, sender_id, created_ms, rev, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?::tsvector)"
+                    + " ON CONFLICT (tenant_id, room_id, seq) DO UPDATE SET rev = EXCLUDED.rev,"
+                    + " words = EXCLUDED.words WHERE message_search.rev < EXCLUDED.rev")) {
+                ps.setString(1, tenantId);
+                ps.setString(2, m.roomId());
+                ps.setLong(3, m.seq());
+                ps.setString(4, m.id());
+                ps.setString(5, m.senderId());
+                ps.setLong(6, m.createdAt().toEpochMilli());
+                ps.setLong(7, m.rev());
+                ps.setString(8, vector);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    /** Returns the tsvector text of the words: each quoted lexeme with its position (from 1). */
+    static String vector(List<MessageText.Positioned> words) {
+        StringBuilder out = new StringBuilder();
+        for (MessageText.Positioned word : words) {
+            if (out.length() > 0) {
+                out.append(' ');
+            }
+            out.append(lexeme(word.word())).append(':').append(Math.min(word.position() + 1, MAX_POSITION));
+        }
+        return out.toString();
+    }
+
+    /** Returns the tsquery text of the terms: all of them, phrases as followed-by chains, prefixes as {@code :*}. */
+    static String tsquery(SearchTerms terms) {
+        List<String> out = new ArrayList<>();
+        for (SearchTerms.Term term : terms.terms()) {
+            if (term.prefix()) {
+                out.add(lexeme(term.words().get(0)) + ":*");
+            } else {
+                List<String> words = new ArrayList<>();
+                term.words().forEach(w -> words.add(lexeme(w)));
+                out.add("(" + String.join(" <-> ", words) + ")");
+            }
+        }
+        return String.join(" & ", out);
+    }
+
+    private static String lexeme(String word) {
+        return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+
+    @Override
+    public List<Hit> search(Request request) {
+        StringBuilder sql = new StringBuilder("SELECT message_id, created_ms, seq, room_id FROM message_search"
+                + " WHERE tenant_id = ? AND room_id = ANY (?) AND words @@ ?::tsquery");
+        if (request.senderId() != null) {
+            sql.append(" AND sender_id = ?");
+        }
+        if (request.after() != null) {
+            sql.append(" AND (created_ms, seq, room_id) < (?, ?, ?)");
+        }
+        sql.append(" ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT ?");
+        return database.tx(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                int i = 1;
+                ps.setString(i++, request.tenantId());
+                ps.setArray(i++, c.createArrayOf("varchar", request.roomIds().toArray()));
+                ps.setString(i++, tsquery(request.terms()));
+                if (request.senderId() != null) {
+                    ps.setString(i++, request.senderId());
+                }
+                if (request.after() != null) {
+                    ps.setLong(i++, request.after().createdAtMillis());
+                    ps.setLong(i++, request.after().seq());
+                    ps.setString(i++, request.after().roomId());
+                }
+                ps.setInt(i, request.max());
+                return hits(ps);
+            }
+        });
+    }
+
+    private static List<Hit> hits(PreparedStatement ps) throws SQLException {
+        List<Hit> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new Hit(rs.getString(1), new Position(rs.getLong(2), rs.getLong(3), rs.getString(4))));
+            }
+        }
+        return out;
+    }
+
+}
