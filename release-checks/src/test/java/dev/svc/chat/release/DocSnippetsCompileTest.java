@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Compiles every Java snippet of the README and docs/*.md against the published artifacts, so that what the
- * documents show works as written. A snippet of statements becomes a method's body, a snippet of classes
+ * Compiles every Java snippet of the README, docs/*.md and docs/internals/*.md against the published artifacts,
+ * so that what the documents show works as written. A snippet of statements becomes a method's body, a snippet of classes
  * member classes (those of one document in one class), in a class that extends {@link SnippetContext} (the names the documents leave to the reader's
  * app: {@code client}, {@code roomId}, {@code show(m)} ...). A snippet preceded by the line
  * {@code <!-- snippet: no-compile: why -->} is left out.
@@ -96,7 +96,8 @@ class DocSnippetsCompileTest {
   static List<Snippet> snippets(Path root) throws IOException {
     List<Path> documents = new ArrayList<>();
     documents.add(root.resolve("README.md"));
-    try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
+    try (Stream<Path> docs = Stream.concat(Files.list(root.resolve("docs")),
+        Files.list(root.resolve("docs/internals")))) {
       documents.addAll(docs.filter(p -> p.toString().endsWith(".md")).sorted().collect(Collectors.toList()));
     }
     List<Snippet> snippets = new ArrayList<>();

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * <p>Its monitor is a lock of its own, not the connection's: the fan-out thread takes it while it holds
  * {@link FanOut}'s delivery order, and under it only {@link Outbound}'s monitor (and so {@link RoomBacklog}'s)
  * is taken. A handshake may therefore hold the connection's monitor, or wait for the delivery order, without
- * ever being waited for by the fan-out (see docs/server.md, "Locks").
+ * ever being waited for by the fan-out (see docs/internals/server.md, "Locks").
  */
 final class AnswerGate {
 

@@ -40,7 +40,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // older connections before it was indexed: a client that switches connections (a token refresh) can use
     // an ack on the old connection as a barrier behind everything it alone will get. Under either side only a
     // connection's AnswerGate, Outbound and RoomBacklog monitors are taken, never a connection's own monitor,
-    // and no side is asked for under a connection's monitor: so no cycle (docs/server.md, "Locks").
+    // and no side is asked for under a connection's monitor: so no cycle (docs/internals/server.md, "Locks").
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;

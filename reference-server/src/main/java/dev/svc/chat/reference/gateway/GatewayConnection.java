@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * monitor. Under its monitor only locks that are never held across a wait are taken ({@link AnswerGate},
  * {@link Outbound}, {@link TenantPresence}, the timer queue, the fan-out's index maps): never {@link FanOut}'s
  * delivery order, never Jetty's I/O, so the gateway's one timer thread never waits behind a handshake or a
- * fan-out (docs/server.md, "Locks").
+ * fan-out (docs/internals/server.md, "Locks").
  */
 final class GatewayConnection {
 

@@ -78,7 +78,7 @@ class PositionsOfTest {
                 store.positionsOf("t1", "alice");
                 fastest = Math.min(fastest, System.nanoTime() - started);
             }
-            // a figure for docs/server.md, not an assertion (the machine's load varies)
+            // a figure for docs/internals/server.md, not an assertion (the machine's load varies)
             System.out.printf("positionsOf on %s: %d rooms, fastest of 20 reads %d us%n", backend, positions.size(),
                     fastest / 1_000);
         }
