@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * thread back for seconds. The server's tests share nothing with the SDK's, so this is their own small copy of the
  * SDK tests' {@code Await}.
  */
-final class Conditions {
+public final class Conditions {
     /** How long a wait lasts before it fails. */
     static final Duration WAIT = Duration.ofSeconds(30);
     private static final long POLL_MILLIS = 10;
@@ -28,7 +28,7 @@ final class Conditions {
      * Polls {@code condition} until true, failing after {@code within} with {@code what} and {@code detail} (read at
      * the failure: the state the test waited on).
      */
-    static void until(String what, Duration within, BooleanSupplier condition, Supplier<?> detail)
+    public static void until(String what, Duration within, BooleanSupplier condition, Supplier<?> detail)
             throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (!condition.getAsBoolean()) {

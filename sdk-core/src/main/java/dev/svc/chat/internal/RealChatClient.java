@@ -110,7 +110,7 @@ public final class RealChatClient implements ChatClient {
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL
     java.util.function.LongSupplier wallClock = timers::currentTimeMillis; // one for recovery, outbox and store
-    this.stored = StoredSession.of(options, hub, router, actor, wallClock, log);
+    this.stored = StoredSession.of(options, hub, router, actor, log);
     final StoredSession store = stored;
     // events held for a store write count for the inbound gate like those waiting for the handlers
     java.util.function.IntSupplier undelivered = store == null ? hub::undelivered

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import dev.svc.chat.ConnectionState;
@@ -61,8 +60,7 @@ final class StoredSession {
   }
 
   /** Returns the session of a client whose options name a store, else null. */
-  static StoredSession of(SvcOptions options, EventHub hub, DeliverySink router, Scheduler actor,
-      LongSupplier wallClock, Log log) {
+  static StoredSession of(SvcOptions options, EventHub hub, DeliverySink router, Scheduler actor, Log log) {
     if (options.store() == null) return null;
     OfflineStore offline = new OfflineStore(options.store(), SerialQueue.io(log), actor,
         e -> hub.publish(EventType.CLIENT_ERROR, e), options.unreadCap(), log);

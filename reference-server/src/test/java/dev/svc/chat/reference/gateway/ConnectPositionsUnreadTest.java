@@ -1,8 +1,10 @@
 package dev.svc.chat.reference.gateway;
 
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.svc.chat.reference.Conditions;
 import dev.svc.chat.reference.store.InMemoryStore;
 import dev.svc.chat.reference.store.Store;
 import java.lang.reflect.InvocationTargetException;
@@ -41,7 +43,10 @@ class ConnectPositionsUnreadTest {
                 alice.expect("0{", WAIT);
                 alice.send("40{\"token\":\"" + token + "\"}");
                 assertEquals("44{\"message\":\"internal\",\"data\":{\"code\":\"internal\"}}", alice.expect("4", WAIT));
-                awaitNothingIndexed(gateway.fanOut());
+                // the refused session's presence flip is batched: wait until the fan-out indexes no connection
+                FanOut fanOut = gateway.fanOut();
+                Conditions.until("nothing indexed after the refusal", WAIT, () -> fanOut.indexedConnections() == 0,
+                        fanOut::indexedConnections);
                 down.set(false);
                 alice.send("40{\"token\":\"" + token + "\"}");
                 String answer = alice.expect("40{", WAIT);
@@ -49,17 +54,6 @@ class ConnectPositionsUnreadTest {
                 gateway.send("bob", room, "m1");
                 assertTrue(alice.expect("42[\"new-message\"", WAIT).contains("\"m1\""));
             }
-        }
-    }
-
-    /** Waits until the fan-out indexes no connection (the refused session's presence flip is batched). */
-    private static void awaitNothingIndexed(FanOut fanOut) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (fanOut.indexedConnections() != 0) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("still indexed after the refusal: " + fanOut.indexedConnections());
-            }
-            Thread.sleep(10); // polling a condition, with a deadline
         }
     }
 }

@@ -31,14 +31,12 @@ final class Deliveries {
     sink.publish(type, m);
   }
 
-  /** Delivers {@code r}; {@code journaled}: record it for the store too. */
-  void receipt(Receipt r, boolean journaled) {
-    if (journaled) {
-      try {
-        journal.receipt(r);
-      } catch (RuntimeException e) {
-        journalFailed(r.roomId(), e);
-      }
+  /** Delivers {@code r}, recorded for the store first. */
+  void receipt(Receipt r) {
+    try {
+      journal.receipt(r);
+    } catch (RuntimeException e) {
+      journalFailed(r.roomId(), e);
     }
     sink.publish(EventType.ROOM_READ, r);
   }

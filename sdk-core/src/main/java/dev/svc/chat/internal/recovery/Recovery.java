@@ -174,7 +174,7 @@ public final class Recovery {
   /** A live {@code room-read}. */
   public void onReceipt(Receipt r) {
     RoomLedger room = rooms.get(r.roomId());
-    if (room == null || room.newerReceipt(r)) deliveries.receipt(r, true);
+    if (room == null || room.newerReceipt(r)) deliveries.receipt(r);
   }
 
   // ---------------------------------------------------------------- connection (actor)
@@ -316,7 +316,7 @@ public final class Recovery {
 
   /** A receipt read by a back-fill is delivered. */
   void receiptDelivered(Receipt r) {
-    deliveries.receipt(r, true);
+    deliveries.receipt(r);
   }
 
   /** The room's watermarks moved without a delivery: recorded for the store. */
