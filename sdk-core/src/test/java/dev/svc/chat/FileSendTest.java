@@ -196,6 +196,27 @@ class FileSendTest {
   }
 
   @Test
+  void aTusRequestAnsweredTokenExpiredIsSentAgainAfterTheRefresh() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger refreshes = new java.util.concurrent.atomic.AtomicInteger();
+    ChatClient refreshing = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).scheduler(time)
+        .reconnectDelay(100, 1_000).logger(logger).tokenRefresher(() -> {
+          refreshes.incrementAndGet();
+          return CompletableFuture.completedFuture("new-jwt");
+        }).build());
+    clients.add(refreshing);
+    connect(refreshing);
+    tus.acceptedToken = "new-jwt"; // the connect's token expired before the upload began
+
+    Message m = Await.value(sendFile(refreshing, "c1"));
+    assertEquals(ByteString.of(bytes).sha256().hex(), m.files().get(0).sha256());
+    assertEquals(1, refreshes.get());
+    assertEquals("Bearer good-jwt", tus.tokens.get(0));
+    assertEquals("Bearer new-jwt", tus.tokens.get(1), "the creation was sent again with the new token");
+    assertEquals(0, refreshing.pendingSends().size());
+    assertFalse(logger.mentions("new-jwt"), "a token was logged");
+  }
+
+  @Test
   void aSourceThatVanishedFailsTheSendWithSourceVanished() throws Exception {
     connect(client);
     assertTrue(file.delete());

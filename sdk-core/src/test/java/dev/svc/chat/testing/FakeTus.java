@@ -74,6 +74,10 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
   public volatile boolean cutNextDownload;
   /** When set, downloads serve other bytes than the file's. */
   public volatile boolean corruptDownloads;
+  /** When set, upload requests with another token than this are answered {@code 401 token_expired}. */
+  public volatile String acceptedToken;
+  /** The Authorization header of every tus request, in order. */
+  public final List<String> tokens = new CopyOnWriteArrayList<>();
   /** The Range headers of the downloads, in order ("" for none). */
   public final List<String> ranges = new CopyOnWriteArrayList<>();
 
@@ -88,6 +92,11 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
   }
 
   private MockResponse upload(String method, String path, RecordedRequest request) {
+    tokens.add(String.valueOf(request.getHeader("Authorization")));
+    String token = acceptedToken;
+    if (token != null && !("Bearer " + token).equals(request.getHeader("Authorization"))) {
+      return error(401, "token_expired");
+    }
     if (!"1.0.0".equals(request.getHeader("Tus-Resumable"))) return error(412, "precondition_failed");
     if (method.equals("POST")) {
       long length = Long.parseLong(request.getHeader("Upload-Length"));
