@@ -62,4 +62,20 @@ public interface ChatFiles {
     f.completeExceptionally(new UnsupportedOperationException("this client does not download files"));
     return f;
   }
+
+  /**
+   * Returns an image's thumbnail (contract section 9): a JPEG, or a PNG for an image with transparency, whose
+   * longer side is at most {@code size}; kept in the client's thumbnail cache when it has one
+   * ({@link SvcOptions.Builder#fileCache}), and read from it after.
+   *
+   * @param file an image ({@link FileAttachment#isImage()})
+   * @param size the longest side, 64 to 1024 (320 is the service's default)
+   * @return a future with the thumbnail's bytes; failed with an {@link ApiException} 404 for a file that is not
+   *     an image or that the user may not read
+   */
+  default CompletableFuture<byte[]> thumbnail(FileAttachment file, int size) {
+    CompletableFuture<byte[]> f = new CompletableFuture<>();
+    f.completeExceptionally(new UnsupportedOperationException("this client does not fetch thumbnails"));
+    return f;
+  }
 }

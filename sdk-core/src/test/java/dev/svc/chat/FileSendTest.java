@@ -69,6 +69,7 @@ class FileSendTest {
 
   private ChatClient newClient() {
     ChatClient c = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).scheduler(time)
+        .fileCache(FileCacheSettings.builder(new File(dir, "thumbnails")).maxBytes(1_000).build())
         .reconnectDelay(100, 1_000).outboxDirectory(new File(dir, "outbox")).logger(logger).build());
     clients.add(c);
     return c;
@@ -262,6 +263,23 @@ class FileSendTest {
     assertTrue(tus.ranges.get(1).startsWith("bytes="), "resumed with Range: " + tus.ranges);
     assertFalse(new File(dir, "copy.png.part").exists());
     Await.until("the last progress", () -> !progress.isEmpty() && progress.get(progress.size() - 1) == SIZE);
+  }
+
+  @Test
+  void aThumbnailIsFetchedOnceThenServedFromTheCacheAcrossClients() throws Exception {
+    connect(client);
+    FileAttachment f = Await.value(sendFile(client, "c1")).files().get(0);
+    byte[] first = Await.value(client.thumbnail(f, 320));
+    assertEquals("thumb " + f.fileId() + " 320", new String(first, "UTF-8"));
+    assertTrue(java.util.Arrays.equals(first, Await.value(client.thumbnail(f, 320))));
+    assertEquals(1, tus.thumbnails.get(), "the second came from the cache");
+    client.close();
+    ChatClient next = newClient();
+    connect(next);
+    assertTrue(java.util.Arrays.equals(first, Await.value(next.thumbnail(f, 320))));
+    assertEquals(1, tus.thumbnails.get(), "the cache survives the client");
+    Await.value(next.thumbnail(f, 64));
+    assertEquals(2, tus.thumbnails.get(), "another size is another thumbnail");
   }
 
   @Test

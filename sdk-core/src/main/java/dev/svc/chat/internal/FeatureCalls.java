@@ -73,4 +73,9 @@ abstract class FeatureCalls implements ChatClient {
   public CompletableFuture<Void> downloadFile(FileAttachment file, OutputStream out, TransferListener listener) {
     return files().downloadFile(file, out, listener);
   }
+
+  @Override
+  public CompletableFuture<byte[]> thumbnail(FileAttachment file, int size) {
+    return files().thumbnail(file, size);
+  }
 }

@@ -142,7 +142,8 @@ public final class RealChatClient extends FeatureCalls {
     this.outbox = Outbox.forClient(options, actor, new UploadingTransport(SendTransports.of(options, engine,
         rest::sendMessage), actor, ClientThreads.io(), rest, hub, UploadingTransport.DEFAULT_CHUNK_BYTES), hub,
         backoff, wallClock, store == null ? null : store.offline, log);
-    this.files = new FileCalls(outbox, rest, actor, backoff, ClientThreads.io(), callbacks, closed);
+    this.files = new FileCalls(outbox, rest, actor, backoff, ClientThreads.io(), callbacks, closed,
+        options.fileCache());
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(credentials, engine, () -> wantConnected && !closed.get(), log));
   }

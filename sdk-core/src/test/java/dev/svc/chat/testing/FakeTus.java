@@ -86,6 +86,7 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
     String path = request.getPath() == null ? "" : request.getPath();
     String method = request.getMethod();
     if (path.startsWith("/v1/uploads")) return upload(method, path, request);
+    if (path.startsWith("/v1/files/") && path.contains("/thumbnail")) return thumbnail(path);
     if (path.startsWith("/v1/files/")) return download(path.substring("/v1/files/".length()), request);
     if (method.equals("POST") && path.matches("/v1/chat/rooms/[^/]+/messages")) return send(path, request);
     return null;
@@ -194,6 +195,16 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
       response.setSocketPolicy(SocketPolicy.DISCONNECT_DURING_RESPONSE_BODY);
     }
     return response;
+  }
+
+  public final AtomicInteger thumbnails = new AtomicInteger();
+
+  private MockResponse thumbnail(String path) {
+    thumbnails.incrementAndGet();
+    String fileId = path.substring("/v1/files/".length(), path.indexOf("/thumbnail"));
+    if (!uploads.containsKey(fileId)) return error(404, "not_found");
+    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "image/jpeg")
+        .setBody("thumb " + fileId + " " + path.substring(path.indexOf("size=") + 5));
   }
 
   private static ByteString flip(ByteString bytes) {

@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.svc.chat.ChatStateException;
+import dev.svc.chat.FileCacheSettings;
 import dev.svc.chat.FileAttachment;
 import dev.svc.chat.TransferListener;
 import dev.svc.chat.TransportException;
@@ -17,21 +18,29 @@ import dev.svc.chat.internal.rest.RestApi;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.util.Scheduler;
+import okhttp3.HttpUrl;
+import okhttp3.Request;
+import okhttp3.ResponseBody;
 
 /**
  * A client's {@link dev.svc.chat.ChatFiles} calls: cancelling a pending send, and downloads, each on a worker (they
  * block) with its progress relayed to the app's callback executor.
  */
 public final class FileCalls {
+  /** A thumbnail is at most 1024 pixels a side: a larger answer is not one. */
+  private static final long MAX_THUMBNAIL_BYTES = 8L * 1024 * 1024;
   private final Outbox outbox;
   private final RestApi rest;
   private final Executor workers;
   private final CallbackExecutor callbacks;
   private final AtomicBoolean closed;
   private final FileDownload download;
+  /** Null without {@link dev.svc.chat.SvcOptions#fileCache()}. */
+  private final ThumbnailCache thumbnails;
 
   public FileCalls(Outbox outbox, RestApi rest, Scheduler timers, ReconnectPolicy backoff, Executor workers,
-      CallbackExecutor callbacks, AtomicBoolean closed) {
+      CallbackExecutor callbacks, AtomicBoolean closed, FileCacheSettings cache) {
+    this.thumbnails = cache == null ? null : new ThumbnailCache(cache.directory(), cache.maxBytes());
     this.outbox = outbox;
     this.rest = rest;
     this.workers = workers;
@@ -80,6 +89,26 @@ public final class FileCalls {
     return run(() -> {
       download.run(file, new FileDownload.StreamSink(out), progress(listener));
       return null;
+    });
+  }
+
+  /** See {@link dev.svc.chat.ChatFiles#thumbnail}. */
+  public CompletableFuture<byte[]> thumbnail(final FileAttachment file, final int size) {
+    Inputs.nonNull(file, "file");
+    if (size < 64 || size > 1024) throw new IllegalArgumentException("a thumbnail's size is 64 to 1024: " + size);
+    return run(() -> {
+      String key = ThumbnailCache.key(file.fileId(), size);
+      byte[] cached = thumbnails == null ? null : thumbnails.get(key);
+      if (cached != null) return cached;
+      HttpUrl url = rest.apiUrl().newBuilder().addPathSegment("files").addPathSegment(file.fileId())
+          .addPathSegment("thumbnail").addQueryParameter("size", Integer.toString(size)).build();
+      byte[] bytes = TusClient.await(rest.exchange(new Request.Builder().url(url).get(), response -> {
+        ResponseBody body = response.body();
+        if (body == null || body.contentLength() > MAX_THUMBNAIL_BYTES) throw new IOException("no usable thumbnail");
+        return body.source().readByteArray();
+      }, 2, true));
+      if (thumbnails != null) thumbnails.put(key, bytes);
+      return bytes;
     });
   }
 
