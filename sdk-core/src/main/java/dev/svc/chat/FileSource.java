@@ -76,6 +76,18 @@ public final class FileSource {
   }
 
   /**
+   * Returns a builder for a source whose bytes {@code opener} opens, of a length not known yet: it is measured by
+   * reading the bytes once when the send is attempted (on the SDK's I/O thread, never the caller's).
+   *
+   * @param opener opens the bytes from the start, each time anew
+   * @return a new builder, named {@code file} until {@link Builder#name} is set
+   */
+  public static Builder builder(Opener opener) {
+    if (opener == null) throw new NullPointerException("opener == null");
+    return new Builder(null, opener, -1, "file");
+  }
+
+  /**
    * Returns the file read, or null for a source given as an {@link Opener}.
    *
    * @return the file, or null
@@ -85,7 +97,8 @@ public final class FileSource {
   }
 
   /**
-   * Returns the number of bytes given for an {@link Opener}; -1 for a file, measured when the send is attempted.
+   * Returns the number of bytes given for an {@link Opener}; -1 for a file or an opener of unknown length, measured
+   * when the send is attempted.
    *
    * @return the length, or -1
    */

@@ -232,7 +232,7 @@ class FileSendTest {
   @Test
   void aStreamSourceIsUploadedFromItsOpener() throws Exception {
     connect(client);
-    FileSource source = FileSource.builder(() -> new java.io.ByteArrayInputStream(bytes), bytes.length)
+    FileSource source = FileSource.builder(() -> new java.io.ByteArrayInputStream(bytes)) // measured when sent
         .name("data.bin").contentType("application/octet-stream").build();
     tus.cutNextPatchAfter.set(1_000);
     CompletableFuture<Message> sent = client.sendMessage("r1", java.util.Arrays.asList(MessagePart.text("see"),
@@ -240,6 +240,7 @@ class FileSendTest {
     awaitFailedAttemptThenRetry(client);
     Message m = Await.value(sent);
     assertEquals("data.bin", m.files().get(0).name());
+    assertEquals(SIZE, m.files().get(0).size());
     assertEquals(ByteString.of(bytes).sha256().hex(), m.files().get(0).sha256());
     assertEquals(1, tus.sendsOf("c1"));
   }

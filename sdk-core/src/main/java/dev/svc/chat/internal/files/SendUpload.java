@@ -180,9 +180,21 @@ final class SendUpload {
   }
 
   private static long length(FileSource source) {
-    if (source.file() == null) return source.length();
+    if (source.file() == null) return source.length() >= 0 ? source.length() : count(source);
     if (!source.file().isFile()) throw vanished(source, null);
     return source.file().length();
+  }
+
+  /** Measures an opener's bytes by reading them once. */
+  private static long count(FileSource source) {
+    byte[] buffer = new byte[64 * 1024];
+    long count = 0;
+    try (InputStream in = source.open()) {
+      for (int n; (n = in.read(buffer)) >= 0; ) count += n;
+    } catch (IOException e) {
+      throw vanished(source, e);
+    }
+    return count;
   }
 
   private static String sha256(FileSource source, long length) {
