@@ -156,6 +156,47 @@ class FileSendTest {
   }
 
   @Test
+  void overTheSocketATextSentAfterAFileWaitsForTheFilesMessage() throws Exception {
+    gateway.onConnect = auth -> "40{\"sid\":\"s\",\"svc\":{\"sendMessage\":true}}"; // sends over the socket
+    ChatClient socket = Svc.init(dev.svc.chat.testing.TestTransport.on(SvcOptions.builder(gateway.apiUrl()))
+        .recoverMissedEvents(false).scheduler(time).logger(logger).build());
+    clients.add(socket);
+    CompletableFuture<Void> connected = socket.connect("alice", "good-jwt");
+    dev.svc.chat.testing.GatewaySession session = gateway.nextSession();
+    session.awaitConnect();
+    Await.value(connected);
+    tus.hold = new CountDownLatch(1);
+    tus.holdPatch = 2;
+    CompletableFuture<Message> file = sendFile(socket, "c1");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    CompletableFuture<Message> text = socket.sendMessage("r1", Collections.singletonList(MessagePart.text("and")),
+        "c2");
+    CompletableFuture<Message> other = socket.sendMessage("r2", Collections.singletonList(MessagePart.text("x")),
+        "c3");
+    dev.svc.chat.testing.GatewaySession.Emit first = session.nextEmit("send-message");
+    assertTrue(first.payload.contains("\"c3\""), "another room's send goes, r1's text waits: " + first.payload);
+    session.ack(first, ack("c3", "r2", 1));
+    Await.value(other);
+    assertEquals(0, socket.pendingSends("r1").get(1).attempts(), "the text never started while the file uploads");
+    tus.hold.countDown();
+    dev.svc.chat.testing.GatewaySession.Emit fileMessage = session.nextEmit("send-message");
+    assertTrue(fileMessage.payload.contains("\"c1\"") && fileMessage.payload.contains("\"fileId\""),
+        fileMessage.payload);
+    assertFalse(fileMessage.payload.contains("\"upload\""), "no local state on the wire: " + fileMessage.payload);
+    session.ack(fileMessage, ack("c1", "r1", 1));
+    dev.svc.chat.testing.GatewaySession.Emit after = session.nextEmit("send-message");
+    assertTrue(after.payload.contains("\"c2\""), after.payload);
+    session.ack(after, ack("c2", "r1", 2));
+    Await.value(file);
+    Await.value(text);
+  }
+
+  private static String ack(String clientMessageId, String roomId, long seq) {
+    return "{\"ok\":true,\"message\":" + dev.svc.chat.testing.Frames.messageJson("m-" + clientMessageId, roomId, seq, "t")
+        .replace("\"c-m-" + clientMessageId + "\"", "\"" + clientMessageId + "\"") + "}";
+  }
+
+  @Test
   void aCancelledSendTerminatesItsUploadAndSendsNoMessage() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
