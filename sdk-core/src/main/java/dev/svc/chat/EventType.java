@@ -67,6 +67,13 @@ public final class EventType<T> {
   public static final EventType<RecoveryEvent> RECOVERY =
       new EventType<>("recovery", RecoveryEvent.class, false);
 
+  /**
+   * The upload of a pending send's files moved on (see {@link UploadProgress}): after each chunk the service
+   * took, and when a resumed upload learned where the service stands. Raised by the client itself.
+   */
+  public static final EventType<UploadProgress> UPLOAD_PROGRESS =
+      new EventType<>("upload-progress", UploadProgress.class, false);
+
   private final String name;
   private final Class<T> payloadType;
   private final boolean fromGateway;

@@ -187,6 +187,20 @@ public final class Message {
   }
 
   /**
+   * Returns the files of the message's file parts, in order (contract section 9).
+   *
+   * @return an unmodifiable list, empty when the message holds no file
+   */
+  public List<FileAttachment> files() {
+    List<FileAttachment> files = new ArrayList<>();
+    for (MessagePart p : parts) {
+      FileAttachment f = p.file();
+      if (f != null) files.add(f);
+    }
+    return Collections.unmodifiableList(files);
+  }
+
+  /**
    * Returns a builder initialised with this message's fields.
    *
    * @return a new builder

@@ -4,25 +4,38 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.svc.chat.internal.json.FileParts;
+import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.RawJson;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One part of a {@link Message}. The service defines the {@code text} type; parts of other types (sent by
  * newer clients) are kept as they were given: their fields other than {@code type} and {@code text} are
- * available as raw JSON through {@link #rawFields()} and are written back unchanged.
+ * available as raw JSON through {@link #rawFields()} and are written back unchanged. A {@code file} part
+ * (contract section 9) is read typed through {@link #file()}; one made with {@link #file(FileSource)} is uploaded
+ * by the outbox before its message is sent.
  */
 public final class MessagePart {
   /** The type of a plain text part. */
   public static final String TYPE_TEXT = "text";
+  /** The type of a file part. */
+  public static final String TYPE_FILE = "file";
+  /**
+   * The raw field in which the outbox keeps a file part's upload (its source and the upload's state) until the
+   * file is complete; it is never sent to the service.
+   */
+  public static final String UPLOAD_FIELD = "upload";
 
   private final String type;
   private final @Nullable String text;
   private final Map<String, String> rawFields;
+  private final @Nullable FileSource upload;
 
   private MessagePart(Builder builder) {
     this.type = builder.type;
     this.text = builder.text;
+    this.upload = builder.upload;
     this.rawFields = builder.rawFields == null || builder.rawFields.isEmpty() ? Collections.<String, String>emptyMap()
         : Collections.unmodifiableMap(new LinkedHashMap<>(builder.rawFields));
   }
@@ -36,6 +49,36 @@ public final class MessagePart {
   public static MessagePart text(String text) {
     if (text == null) throw new NullPointerException("text == null");
     return new Builder(TYPE_TEXT).text(text).build();
+  }
+
+  /**
+   * Returns a file part to upload: sent through {@link ChatClient#sendMessage}, the outbox uploads the bytes
+   * (resumably, across cuts and, for a {@link FileSource#file() file}, restarts) and then sends the message with
+   * the part the service makes of the file. Until then the part holds the file's {@code name} and
+   * {@code contentType} and an {@value #UPLOAD_FIELD} field, so that a pending message can show it.
+   *
+   * @param source the bytes, their name and content type
+   * @return a part of type {@code file}
+   */
+  public static MessagePart file(FileSource source) {
+    if (source == null) throw new NullPointerException("source == null");
+    Builder b = new Builder(TYPE_FILE).upload(source).rawField("name", Json.string(source.name()));
+    if (source.contentType() != null) b.rawField("contentType", Json.string(source.contentType()));
+    String state = source.file() != null ? "{\"file\":" + Json.string(source.file().getAbsolutePath()) + "}"
+        : "{\"length\":" + source.length() + "}";
+    return b.rawField(UPLOAD_FIELD, state).build();
+  }
+
+  /**
+   * Returns a file part referring to a file already uploaded by this user ({@code {"type":"file","fileId":...}}).
+   *
+   * @param fileId the file's id
+   * @return a part of type {@code file}
+   */
+  public static MessagePart fileId(String fileId) {
+    if (fileId == null) throw new NullPointerException("fileId == null");
+    if (fileId.isEmpty()) throw new IllegalArgumentException("fileId is empty");
+    return new Builder(TYPE_FILE).rawField("fileId", Json.string(fileId)).build();
   }
 
   /**
@@ -76,6 +119,34 @@ public final class MessagePart {
   }
 
   /**
+   * Returns whether this is a file part.
+   *
+   * @return true when {@link #type()} is {@code file}
+   */
+  public boolean isFile() {
+    return TYPE_FILE.equals(type);
+  }
+
+  /**
+   * Returns the file of a file part as the service stored it (name, content type, size, sha256, and for images
+   * width and height).
+   *
+   * @return the file, or null for another part or a file part not uploaded yet
+   */
+  public @Nullable FileAttachment file() {
+    return FileParts.attachment(this);
+  }
+
+  /**
+   * Returns the source of a file part made with {@link #file(FileSource)} in this process.
+   *
+   * @return the source, or null (another part, or one read back from the outbox after a restart)
+   */
+  public @Nullable FileSource upload() {
+    return upload;
+  }
+
+  /**
    * Returns the part's other fields, by name, each as the raw JSON text of its value, in the order given.
    * Text parts from the service have none.
    *
@@ -93,6 +164,7 @@ public final class MessagePart {
   public Builder newBuilder() {
     Builder b = new Builder(type);
     b.text = text;
+    b.upload = upload;
     if (!rawFields.isEmpty()) b.rawFields().putAll(rawFields);
     return b;
   }
@@ -123,6 +195,7 @@ public final class MessagePart {
   public static final class Builder {
     private final String type;
     private @Nullable String text;
+    private @Nullable FileSource upload;
     /** Made on the first raw field: most parts have none. */
     private @Nullable Map<String, String> rawFields;
 
@@ -140,6 +213,29 @@ public final class MessagePart {
      */
     public Builder text(@Nullable String text) {
       this.text = text;
+      return this;
+    }
+
+    /**
+     * Sets the source of a file part to upload (see {@link MessagePart#file(FileSource)}); it is not part of
+     * {@link MessagePart#equals}.
+     *
+     * @param upload the source, or null for none
+     * @return this builder
+     */
+    public Builder upload(@Nullable FileSource upload) {
+      this.upload = upload;
+      return this;
+    }
+
+    /**
+     * Removes a field set with {@link #rawField}.
+     *
+     * @param name the field name
+     * @return this builder
+     */
+    public Builder removeRawField(String name) {
+      if (rawFields != null) rawFields.remove(name);
       return this;
     }
 

@@ -27,6 +27,7 @@ final class OptionValues {
   long sendTimeoutMillis;
   boolean socketSends = true;
   @Nullable File outboxDirectory;
+  @Nullable FileCacheSettings fileCache;
   @Nullable ChatStoreProvider store;
   int unreadCap = SvcOptions.DEFAULT_UNREAD_CAP;
 
@@ -50,6 +51,7 @@ final class OptionValues {
     c.sendTimeoutMillis = sendTimeoutMillis;
     c.socketSends = socketSends;
     c.outboxDirectory = outboxDirectory;
+    c.fileCache = fileCache;
     c.store = store;
     c.unreadCap = unreadCap;
     return c;

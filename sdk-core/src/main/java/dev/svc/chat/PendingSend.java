@@ -19,6 +19,8 @@ public final class PendingSend {
   private final long createdAt;
   private final int attempts;
   private final @Nullable ChatException lastError;
+  private final long bytesSent;
+  private final long bytesTotal;
 
   /**
    * Creates a pending send.
@@ -33,6 +35,29 @@ public final class PendingSend {
    */
   public PendingSend(String roomId, String clientMessageId, String senderId, List<MessagePart> parts,
       long createdAt, int attempts, @Nullable ChatException lastError) {
+    this(roomId, clientMessageId, senderId, parts, createdAt, attempts, lastError, 0, 0);
+  }
+
+  /**
+   * Creates a pending send with the progress of its files' upload.
+   *
+   * @param roomId the room the message goes to
+   * @param clientMessageId the id the service deduplicates the send by
+   * @param senderId the user sending it
+   * @param parts the parts of the message
+   * @param createdAt when the app made the send, in epoch milliseconds
+   * @param attempts how many requests were started so far, at least 0
+   * @param lastError the failure of the latest attempt, or null
+   * @param bytesSent the bytes of its files the service holds, at least 0
+   * @param bytesTotal the bytes of its files, 0 for a send without files or before they were measured
+   */
+  public PendingSend(String roomId, String clientMessageId, String senderId, List<MessagePart> parts,
+      long createdAt, int attempts, @Nullable ChatException lastError, long bytesSent, long bytesTotal) {
+    if (bytesSent < 0 || bytesTotal < 0) {
+      throw new IllegalArgumentException("negative byte count: " + bytesSent + " of " + bytesTotal);
+    }
+    this.bytesSent = bytesSent;
+    this.bytesTotal = bytesTotal;
     if (roomId == null) throw new NullPointerException("roomId == null");
     if (clientMessageId == null) throw new NullPointerException("clientMessageId == null");
     if (senderId == null) throw new NullPointerException("senderId == null");
@@ -114,6 +139,25 @@ public final class PendingSend {
   }
 
   /**
+   * Returns how many bytes of the send's files the service holds so far (as the latest upload request or
+   * {@code HEAD} said); {@link EventType#UPLOAD_PROGRESS} tells each step.
+   *
+   * @return the bytes uploaded, 0 for a send without files
+   */
+  public long bytesSent() {
+    return bytesSent;
+  }
+
+  /**
+   * Returns the total bytes of the send's files, known once their upload started.
+   *
+   * @return the bytes to upload, 0 for a send without files or before its upload started
+   */
+  public long bytesTotal() {
+    return bytesTotal;
+  }
+
+  /**
    * Returns the message to show while the send is pending, as {@link MessageLists#pendingMessage} makes it:
    * {@code seq} 0 and {@code id} equal to the client message id.
    *
@@ -129,6 +173,7 @@ public final class PendingSend {
     if (!(o instanceof PendingSend)) return false;
     PendingSend that = (PendingSend) o;
     return createdAt == that.createdAt && attempts == that.attempts && roomId.equals(that.roomId)
+        && bytesSent == that.bytesSent && bytesTotal == that.bytesTotal
         && clientMessageId.equals(that.clientMessageId) && senderId.equals(that.senderId)
         && parts.equals(that.parts) && (lastError == null ? that.lastError == null : lastError.equals(that.lastError));
   }
@@ -146,6 +191,7 @@ public final class PendingSend {
   @Override
   public String toString() {
     return "PendingSend{room=" + roomId + ", clientMessageId=" + clientMessageId + ", attempts=" + attempts
+        + (bytesTotal == 0 ? "" : ", uploaded=" + bytesSent + "/" + bytesTotal)
         + (lastError == null ? "" : ", lastError=" + lastError) + "}";
   }
 }

@@ -191,6 +191,15 @@ public final class SvcOptions {
   }
 
   /**
+   * Returns where thumbnails are cached, if set.
+   *
+   * @return the settings, or null for no cache
+   */
+  public @Nullable FileCacheSettings fileCache() {
+    return values.fileCache;
+  }
+
+  /**
    * Returns the offline store's provider, if one was given.
    *
    * @return the provider, or null for a client that keeps nothing across restarts but its outbox directory
@@ -426,6 +435,18 @@ public final class SvcOptions {
     public Builder outboxDirectory(File directory) {
       if (directory == null) throw new NullPointerException("directory == null");
       values.outboxDirectory = directory;
+      return this;
+    }
+
+    /**
+     * Keeps fetched thumbnails in a bounded disk cache (docs/files.md).
+     *
+     * @param settings the cache's directory and bound
+     * @return this builder
+     */
+    public Builder fileCache(FileCacheSettings settings) {
+      if (settings == null) throw new NullPointerException("settings == null");
+      values.fileCache = settings;
       return this;
     }
 

@@ -21,8 +21,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.svc.chat.Call;
-import dev.svc.chat.CallKind;
 import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ChatStateException;
@@ -34,7 +32,6 @@ import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.PendingSend;
-import dev.svc.chat.PushPlatform;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
@@ -44,6 +41,8 @@ import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
+import dev.svc.chat.internal.files.FileCalls;
+import dev.svc.chat.internal.files.UploadingTransport;
 import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.outbox.SendTransports;
 import dev.svc.chat.internal.realtime.JoinedRoom;
@@ -64,7 +63,7 @@ import dev.svc.chat.internal.rest.RestApi;
  * boundary: the internal futures (REST, outbox, engine) complete on the SDK's threads, and each future it
  * returns is relayed to the callback executor here ({@link CallbackExecutor#relay}).
  */
-public final class RealChatClient implements ChatClient {
+public final class RealChatClient extends FeatureCalls {
   private final Log log;
   private final CallbackExecutor callbacks;
   private final RealtimeEngine engine;
@@ -85,6 +84,7 @@ public final class RealChatClient implements ChatClient {
   private final ReadQueue reads;
   private final ReadMarks marks;
   private final CallsAndPush calls;
+  private final FileCalls files;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
   private static final Random JITTER = new SecureRandom();
@@ -139,8 +139,11 @@ public final class RealChatClient implements ChatClient {
     hub.on(EventType.CONNECTION_STATE, change -> {
       if (change.current() == ConnectionState.CONNECTED) reads.onConnected(); // reads made offline go out
     });
-    this.outbox = Outbox.forClient(options, actor, SendTransports.of(options, engine, rest::sendMessage), hub,
+    this.outbox = Outbox.forClient(options, actor, new UploadingTransport(SendTransports.of(options, engine,
+        rest::sendMessage), actor, ClientThreads.io(), rest, hub, UploadingTransport.DEFAULT_CHUNK_BYTES), hub,
         backoff, wallClock, store == null ? null : store.offline, log);
+    this.files = new FileCalls(outbox, rest, actor, backoff, ClientThreads.io(), callbacks, closed,
+        options.fileCache());
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(credentials, engine, () -> wantConnected && !closed.get(), log));
   }
@@ -409,38 +412,13 @@ public final class RealChatClient implements ChatClient {
   }
 
   @Override
-  public CompletableFuture<Call> startCall(String roomId, CallKind kind) {
-    return calls.startCall(roomId, kind);
+  CallsAndPush calls() {
+    return calls;
   }
 
   @Override
-  public CompletableFuture<Call> acceptCall(String callId) {
-    return calls.moveCall(callId, "accept");
-  }
-
-  @Override
-  public CompletableFuture<Call> declineCall(String callId) {
-    return calls.moveCall(callId, "decline");
-  }
-
-  @Override
-  public CompletableFuture<Call> endCall(String callId) {
-    return calls.moveCall(callId, "end");
-  }
-
-  @Override
-  public CompletableFuture<Call> getActiveCall(String roomId) {
-    return calls.getActiveCall(roomId);
-  }
-
-  @Override
-  public CompletableFuture<Void> registerDeviceToken(String token, PushPlatform platform) {
-    return calls.registerDeviceToken(token, platform);
-  }
-
-  @Override
-  public CompletableFuture<Void> unregisterDeviceToken(String token) {
-    return calls.unregisterDeviceToken(token);
+  FileCalls files() {
+    return files;
   }
 
   @Override

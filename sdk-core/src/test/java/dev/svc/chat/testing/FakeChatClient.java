@@ -1,5 +1,8 @@
 package dev.svc.chat.testing;
 
+import dev.svc.chat.FileAttachment;
+import dev.svc.chat.TransferListener;
+
 import dev.svc.chat.Call;
 import dev.svc.chat.CallKind;
 import dev.svc.chat.PushPlatform;
@@ -66,6 +69,26 @@ public final class FakeChatClient extends UnsupportedChatClient {
   public Subscription roomList(EventHandler<RoomList> handler) {
     roomListHandlers.add(handler);
     return () -> roomListHandlers.remove(handler);
+  }
+
+  /** The clientMessageIds given to sendMessage, in order. */
+  public final List<String> sentIds = new ArrayList<>();
+  public final Deque<CompletableFuture<Message>> sendResults = new ArrayDeque<>();
+  /** The latest download's listener, which the test calls. */
+  public volatile TransferListener downloadListener;
+  public final Deque<CompletableFuture<java.io.File>> downloadResults = new ArrayDeque<>();
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId) {
+    sentIds.add(clientMessageId);
+    return sendResults.remove();
+  }
+
+  @Override
+  public CompletableFuture<java.io.File> downloadFile(FileAttachment file, java.io.File target,
+      TransferListener listener) {
+    downloadListener = listener;
+    return downloadResults.remove();
   }
 
   /** Changes the state and emits the change. */

@@ -4,6 +4,7 @@ import dev.svc.chat.Call
 import dev.svc.chat.CallKind
 import dev.svc.chat.ChangesPage
 import dev.svc.chat.ChatClient
+import dev.svc.chat.FileAttachment
 import dev.svc.chat.Message
 import dev.svc.chat.MessagePage
 import dev.svc.chat.MessagePart
@@ -136,6 +137,18 @@ public class SuspendChatClient(
   }
 
   override fun toString(): String = "SuspendChatClient($client)"
+
+  /** Cancels a pending send whose message has not gone out; see [ChatClient.cancelSend]. */
+  public suspend fun cancelSend(roomId: String, clientMessageId: String): Boolean =
+    client.cancelSend(roomId, clientMessageId).awaitResult()
+
+  /** Downloads a file to [target] and returns it; see [ChatClient.downloadFile] and [downloadWithProgress]. */
+  public suspend fun downloadFile(file: FileAttachment, target: java.io.File): java.io.File =
+    client.downloadFile(file, target, null).awaitResult()
+
+  /** Returns an image's thumbnail, from the cache when it holds it; see [ChatClient.thumbnail]. */
+  public suspend fun thumbnail(file: FileAttachment, size: Int = 320): ByteArray =
+    client.thumbnail(file, size).awaitResult()
 }
 
 /** Returns the suspend forms of this client's operations: `client.suspending().sendText(roomId, "hi")`. */

@@ -193,7 +193,31 @@ public final class Outbox {
     return records.wipe(user);
   }
 
+  /**
+   * Cancels the pending send {@code clientMessageId} of {@code roomId} unless its message is going out: its
+   * future fails with a {@link java.util.concurrent.CancellationException} and its record is deleted.
+   */
+  public CompletableFuture<Boolean> cancel(final String roomId, final String clientMessageId) {
+    final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    if (!actor.execute(() -> result.complete(cancelInActor(roomId, clientMessageId)))) result.complete(false);
+    return result;
+  }
+
   // ---------------------------------------------------------------- actor
+
+  private boolean cancelInActor(String roomId, String clientMessageId) {
+    RoomQueue q = rooms.get(roomId);
+    if (q == null) return false;
+    for (OutboxEntry e : new ArrayList<>(q.entries)) {
+      if (!e.clientMessageId.equals(clientMessageId)) continue;
+      if (!e.transfer.compareAndSet(OutboxEntry.TRANSFER_OPEN, OutboxEntry.TRANSFER_CANCELLED)) return false;
+      end(e, true); // an attempt under way stops at its next step; its answer is ignored
+      fail(e, new java.util.concurrent.CancellationException("the " + e + " was cancelled"));
+      pump(roomId);
+      return true;
+    }
+    return false;
+  }
 
   /** Follows the connection: sends only while connected; {@code CLOSED} ends every send. */
   public void onConnectionState(ConnectionState state) {
@@ -331,7 +355,8 @@ public final class Outbox {
     CompletableFuture<Message> answer;
     final CompletableFuture<Void> read = route.channel() == null ? null : new CompletableFuture<>();
     try {
-      answer = transport.send(route, e.roomId, e.parts, e.clientMessageId, e.senderId, read);
+      if (e.progress == null) e.progress = new EntryProgress(e, actor, records, this::publish);
+      answer = transport.send(route, e.roomId, e.parts, e.clientMessageId, e.senderId, read, e.progress);
     } catch (RuntimeException ex) {
       answer = new CompletableFuture<>();
       answer.completeExceptionally(ex);
@@ -382,6 +407,7 @@ public final class Outbox {
   private void expire(OutboxEntry e) {
     e.deadlineTimer = null;
     if (e.done) return;
+    e.transfer.compareAndSet(OutboxEntry.TRANSFER_OPEN, OutboxEntry.TRANSFER_CANCELLED); // its upload is terminated
     // refused on a route and never sent there again: the service may hold the room's later sends back there
     if (!e.inFlight && e.lastError != null && e.route != null) transport.abandoned(e.route, e.roomId);
     end(e, true);

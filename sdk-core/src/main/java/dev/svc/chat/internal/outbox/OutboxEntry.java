@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.ChatException;
 import dev.svc.chat.Message;
@@ -19,7 +20,10 @@ final class OutboxEntry {
   final String roomId;
   final String clientMessageId;
   final String senderId;
-  final List<MessagePart> parts;
+  /** Replaced (on the actor) as the upload of its files moves on: see {@link SendProgress#partsChanged}. */
+  volatile List<MessagePart> parts;
+  /** Whether it has files to upload: such a send starts alone in its room, and nothing overtakes it. */
+  final boolean uploads;
   /** When the app made the send: epoch milliseconds, kept in the entry's file. */
   final long createdAt;
   /** The app's future; null for an entry loaded from a file, which nobody waits for. */
@@ -50,8 +54,21 @@ final class OutboxEntry {
   SendRoute route;
   /** Whether the pending retry follows a network failure, so that a new connection may start it early. */
   boolean wakeOnConnect;
-  /** Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. */
-  boolean done;
+  /**
+   * Whether the entry has ended (success, refusal, deadline, close): a late answer is then ignored. Written on the
+   * actor, read by an upload under way too.
+   */
+  volatile boolean done;
+  /** The file bytes the service holds and their total (0 for a send without files). */
+  long bytesSent;
+  long bytesTotal;
+  static final int TRANSFER_OPEN = 0;
+  static final int TRANSFER_MESSAGE = 1;
+  static final int TRANSFER_CANCELLED = 2;
+  /** Open, then either its message went out (no cancel any more) or it was cancelled (no message any more). */
+  final AtomicInteger transfer = new AtomicInteger(TRANSFER_OPEN);
+  /** What its attempts tell the outbox; made at its first attempt. */
+  EntryProgress progress;
   /**
    * Whether its record is durable (the outbox directory or the store): a {@code close()} then leaves it for the
    * user's next connect, and its future completes with the pending message instead of failing.
@@ -68,6 +85,9 @@ final class OutboxEntry {
     this.result = result;
     this.enqueuedAtMillis = enqueuedAtMillis;
     this.bytes = SocketSendBudget.weight(roomId, this.parts, clientMessageId, senderId);
+    boolean files = false;
+    for (MessagePart p : this.parts) files |= p.isFile() && p.rawFields().containsKey(MessagePart.UPLOAD_FIELD);
+    this.uploads = files;
   }
 
   /** Returns whether a retry timer is pending. */
@@ -83,7 +103,8 @@ final class OutboxEntry {
   }
 
   PendingSend snapshot() {
-    return new PendingSend(roomId, clientMessageId, senderId, parts, createdAt, attempts, lastError);
+    return new PendingSend(roomId, clientMessageId, senderId, parts, createdAt, attempts, lastError,
+        Math.min(bytesSent, bytesTotal), bytesTotal);
   }
 
   @Override

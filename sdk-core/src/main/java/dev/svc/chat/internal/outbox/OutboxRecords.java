@@ -128,6 +128,27 @@ final class OutboxRecords {
     });
   }
 
+  /**
+   * Writes the entry's record again (its parts changed) on the I/O queue, replacing the first; completes
+   * {@code written} once durable, or at once when the entry has no record (kept in memory only).
+   */
+  void rewrite(final OutboxEntry e, final CompletableFuture<Void> written) {
+    if (store == null || e.handle == null) {
+      written.complete(null);
+      return;
+    }
+    boolean queued = io.execute(() -> {
+      try {
+        store.write(e); // same sequence and id: the same file, or the same row, replaced whole
+      } catch (IOException | RuntimeException ex) {
+        actor.execute(() -> owner.report(ClientError.Kind.OUTBOX_IO, "could not record the upload state of the "
+            + e + " (" + ex.getMessage() + "); a restart uploads its files again", e.roomId, ex));
+      }
+      written.complete(null);
+    });
+    if (!queued) written.complete(null);
+  }
+
   /** Returns the entries being written and forgets them: they end with the others (actor); their records stay. */
   List<OutboxEntry> takeWriting() {
     List<OutboxEntry> taken = new ArrayList<>(writing);

@@ -26,6 +26,15 @@ public interface OutboxTransport {
   }
 
   /**
+   * Sends once on {@code route}, as the 6-argument form, for a send whose parts may hold files to upload first:
+   * {@code progress} takes the upload's state and progress.
+   */
+  default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
+      String clientMessageId, String senderId, CompletableFuture<Void> read, SendProgress progress) {
+    return send(route, roomId, parts, clientMessageId, senderId, read);
+  }
+
+  /**
    * A send of the room refused on {@code route} with a retryable error ended without being sent there again
    * (its deadline): the service may hold the room's later sends on that route back, so use another.
    */

@@ -49,12 +49,18 @@ final class RoomQueue {
 
   /**
    * Returns the oldest send not under way if the route's window has room for it, else null; null too when that
-   * send waits to be retried, as nothing overtakes it.
+   * send waits to be retried, as nothing overtakes it. A send with files to upload starts alone and holds the
+   * room's later sends back until it answered: its upload may take long, and its message keeps its place.
    */
   OutboxEntry nextToStart(SendRoute route) {
     if (inFlight >= route.window()) return null;
     for (OutboxEntry e : entries) {
-      if (!e.inFlight) return e.waitingToRetry() ? null : e;
+      if (e.inFlight) {
+        if (e.uploads) return null; // a send with files is a barrier: nothing after it goes first
+        continue;
+      }
+      if (e.uploads && inFlight > 0) return null; // it starts alone, after the room's earlier sends answered
+      return e.waitingToRetry() ? null : e;
     }
     return null;
   }

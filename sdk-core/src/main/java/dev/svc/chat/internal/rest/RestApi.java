@@ -73,6 +73,12 @@ public final class RestApi {
     }
   };
 
+  /** Reads a 2xx answer; runs on the OkHttp thread that has it, and may stream its body. */
+  public interface AnswerReader<T> {
+    /** Returns what the answer means; an {@link IOException} counts as the network's failure. */
+    T read(Response response) throws IOException;
+  }
+
   /** Idempotent requests (GETs, sends): OkHttp may send them again on a connection that failed. */
   private final OkHttpClient http;
   /**
@@ -241,6 +247,26 @@ public final class RestApi {
     return call(new Request.Builder().url(url).get(), RecoveryAdapters.RECEIPT_LIST, 0);
   }
 
+  /** Reads a JSON answer with {@code adapter} ({@link #NO_BODY}: nothing read). */
+  private static <T> AnswerReader<T> json(final JsonAdapter<T> adapter) {
+    return new AnswerReader<T>() {
+      @Override
+      public T read(Response response) throws IOException {
+        if (adapter == NO_BODY) return null;
+        ResponseBody body = response.body();
+        if (body == null) throw new JsonDataException("empty body");
+        T value = adapter.fromJson(JsonReader.of(body.source()));
+        if (value == null) throw new JsonDataException("null body");
+        return value;
+      }
+    };
+  }
+
+  /** Returns the API URL, {@code http(s)://host:port/v1}. */
+  public HttpUrl apiUrl() {
+    return apiUrl;
+  }
+
   private HttpUrl.Builder messageUrl(String roomId, String messageId) {
     return apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("messages").addPathSegment(messageId);
@@ -283,6 +309,16 @@ public final class RestApi {
    */
   private <T> CompletableFuture<T> call(Request.Builder request, JsonAdapter<T> adapter, int retries,
       boolean idempotent) {
+    return exchange(request.header("Accept", "application/json"), json(adapter), retries, idempotent);
+  }
+
+  /**
+   * Makes a request of another kind than JSON (the tus uploads and file downloads of contract section 9), with
+   * the same token, refresh after a {@code 401 token_expired}, error bodies and retries as every REST call;
+   * {@code reader} reads a 2xx answer.
+   */
+  public <T> CompletableFuture<T> exchange(Request.Builder request, AnswerReader<T> reader, int retries,
+      boolean idempotent) {
     final CompletableFuture<T> result = new CompletableFuture<>();
     open.add(result);
     result.whenComplete(new java.util.function.BiConsumer<T, Throwable>() {
@@ -297,9 +333,8 @@ public final class RestApi {
     } else if (token == null) {
       result.completeExceptionally(new ChatStateException("call connect(userId, token) before any REST call"));
     } else {
-      Request r = request.header("Authorization", "Bearer " + token)
-          .header("Accept", "application/json").build();
-      enqueue(r, adapter, retries, true, idempotent, result);
+      Request r = request.header("Authorization", "Bearer " + token).build();
+      enqueue(r, reader, retries, true, idempotent, result);
     }
     return result;
   }
@@ -310,7 +345,7 @@ public final class RestApi {
    * refused fails the call with {@code error}; one that failed for now (RefreshFailures) with a
    * {@link TransportException}, so that a send is retried with its id rather than lost.
    */
-  private <T> boolean retryAfterRefresh(final Request request, final JsonAdapter<T> adapter,
+  private <T> boolean retryAfterRefresh(final Request request, final AnswerReader<T> adapter,
       final int retriesLeft, final boolean idempotent, final ApiException error, final CompletableFuture<T> result) {
     String header = request.header("Authorization");
     String used = header != null && header.startsWith("Bearer ") ? header.substring(7) : null;
@@ -356,7 +391,7 @@ public final class RestApi {
         + " sent again", e, true);
   }
 
-  private <T> void enqueue(final Request request, final JsonAdapter<T> adapter, final int retriesLeft,
+  private <T> void enqueue(final Request request, final AnswerReader<T> adapter, final int retriesLeft,
       final boolean mayRefresh, final boolean idempotent, final CompletableFuture<T> result) {
     if (closed) {
       result.completeExceptionally(new TransportException("the client was closed"));
@@ -399,14 +434,7 @@ public final class RestApi {
             }
             return;
           }
-          if (adapter == NO_BODY) {
-            result.complete(null);
-            return;
-          }
-          if (body == null) throw new JsonDataException("empty body");
-          T value = adapter.fromJson(JsonReader.of(body.source()));
-          if (value == null) throw new JsonDataException("null body");
-          result.complete(value);
+          result.complete(adapter.read(response));
         } catch (JsonEncodingException e) {
           result.completeExceptionally(new ChatException("malformed answer to " + request.method() + " "
               + request.url().encodedPath() + ": " + e.getMessage(), e));
