@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.store.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -153,6 +154,8 @@ final class DirectoryFileStorage implements FileStorage {
             FileChannel channel = FileChannel.open(bin(record.id()), StandardOpenOption.READ);
             channel.position(from);
             return Channels.newInputStream(channel);
+        } catch (NoSuchFileException e) {
+            throw ApiException.notFound("File not found"); // deleted (swept, terminated) a moment ago
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read an upload in " + dir, e);
         }

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -65,14 +66,19 @@ final class TusHandler {
         if (!TusHeaders.patchType(ctx.header("Content-Type"))) {
             throw ApiException.unsupportedMediaType("A PATCH takes Content-Type: " + TusHeaders.PATCH_TYPE);
         }
-        // A client that stops sending holds the upload's lock only this long; what it sent is kept.
-        Request.getBaseRequest(ctx.req()).getHttpChannel().getEndPoint().setIdleTimeout(patchIdle.toMillis());
+        // A client that stops sending holds the upload's lock only this long; what it sent is kept. The
+        // connection's own timeout comes back after the PATCH, for the requests it carries next.
+        EndPoint endPoint = Request.getBaseRequest(ctx.req()).getHttpChannel().getEndPoint();
+        long idle = endPoint.getIdleTimeout();
+        endPoint.setIdleTimeout(patchIdle.toMillis());
         FileRecord record;
         try (InputStream body = ctx.req().getInputStream()) {
             record = uploads.patch(principal, ctx.pathParam("fileId"), ctx.header("Upload-Offset"),
                     ctx.header("Upload-Checksum"), ctx.req().getContentLengthLong(), body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            endPoint.setIdleTimeout(idle);
         }
         ctx.header("Upload-Offset", Long.toString(record.offset()));
         expires(ctx, record);

@@ -24,15 +24,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The files of contract section 9 over a {@link FileStorage}: uploads created, patched, looked up and
  * terminated by their uploader; completion (the bytes read once for their SHA-256, type and dimensions); the
  * {@code file} parts of messages; who may read a file; and the sweep of expired and unreferenced uploads. One
- * PATCH at a time per upload (a second one while the first runs is 409).
+ * PATCH at a time per upload (a second one waits up to 5 s for the first, then is 409).
  */
 public final class UploadService implements FileParts {
+
+    /** How long a request waits for another one on the same upload before it is 409. */
+    private static final long LOCK_WAIT_MILLIS = 5_000;
 
     private final FileStorage storage;
     private final Store store;
@@ -329,8 +333,16 @@ public final class UploadService implements FileParts {
      */
     private <T> T withLock(String fileId, Locked<T> work) {
         ReentrantLock lock = busy.computeIfAbsent(fileId, k -> new ReentrantLock());
-        if (!lock.tryLock()) {
-            throw ApiException.conflict("Another request is writing this upload; retry after it, HEAD tells the offset");
+        try {
+            // A PATCH that was cut commits what arrived and lets go a moment after HEAD shows it: a client
+            // resuming at once waits for that rather than failing.
+            if (!lock.tryLock(LOCK_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                throw ApiException.conflict("Another request is writing this upload; retry after it, HEAD tells"
+                        + " the offset");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.conflict("Interrupted while waiting for this upload");
         }
         try {
             return work.run();
