@@ -5,6 +5,7 @@ import dev.svc.chat.reference.auth.SessionTokens;
 import dev.svc.chat.reference.cluster.Cluster;
 import dev.svc.chat.reference.dev.DevAccess;
 import dev.svc.chat.reference.dev.DevTools;
+import dev.svc.chat.reference.files.FileComponents;
 import dev.svc.chat.reference.gateway.FanOut;
 import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
@@ -61,6 +62,7 @@ final class ServerComponents {
     final DevAccess devAccess;
     final DevTools dev;
     final SearchService search;
+    final FileComponents files;
     private final SearchIndex searchIndex;
     private final Cluster cluster;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
@@ -89,11 +91,14 @@ final class ServerComponents {
         if (cluster != null) {
             cluster.deliverWebhooks(webhooks, options.clock, options.webhookLease);
         }
+        // Files in the data directory's files/ with --data-dir (H2 keeps the rest), in PostgreSQL on a cluster.
+        this.files = FileComponents.open(options.dataDir, options.databaseUrl != null ? database : null, store,
+                options.clock);
         NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
                 webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher, settingsCache,
-                new PayloadEncoder(mapper));
+                new PayloadEncoder(mapper), files.uploads());
         this.calls = new CallService(store, service, options.clock, publisher, options.callRingTimeout, callTimers);
         this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
@@ -155,6 +160,7 @@ final class ServerComponents {
      */
     void closeAfterGateway() {
         callTimers.shutdownNow();
+        files.close();
         webhooks.close();
         webhookPool.shutdownNow();
         if (cluster != null) {

@@ -5,6 +5,7 @@ import dev.svc.chat.reference.dev.DevConsole;
 import dev.svc.chat.reference.dev.DevFilter;
 import dev.svc.chat.reference.http.AccessLog;
 import dev.svc.chat.reference.http.ContractErrorHandler;
+import dev.svc.chat.reference.http.Credentials;
 import dev.svc.chat.reference.http.HttpSettings;
 import dev.svc.chat.reference.http.Routes;
 import io.javalin.Javalin;
@@ -51,6 +52,7 @@ final class WebServer {
         });
         sendRoute.setFilter(Routes.install(javalin, parts.mapper, parts.store, parts.tokens, parts.service,
                 parts.actions, parts.calls, parts.push, parts.gateway.sendPacing(), parts.search));
+        parts.files.install(javalin, new Credentials(parts.store, parts.tokens));
         new DevApi(parts.devAccess, parts.store, parts.mapper, parts.tokens, parts.service, parts.actions,
                 parts.gateway, parts.dev, options.clock).install(javalin);
         if (parts.devAccess.console()) {

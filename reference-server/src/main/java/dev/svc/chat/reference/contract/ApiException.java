@@ -78,6 +78,31 @@ public final class ApiException extends RuntimeException {
         return new ApiException(413, "payload_too_large", "Body over " + limitBytes + " bytes", 0);
     }
 
+    /** Returns a 413 {@code payload_too_large} with the given message (an upload over a limit it names). */
+    public static ApiException payloadTooLarge(String message) {
+        return new ApiException(413, "payload_too_large", message, 0);
+    }
+
+    /** Returns tus's 412 {@code precondition_failed}: a missing or unsupported {@code Tus-Resumable}. */
+    public static ApiException preconditionFailed(String message) {
+        return new ApiException(412, "precondition_failed", message, 0);
+    }
+
+    /** Returns a 415 {@code unsupported_media_type} (a tus PATCH of another content type). */
+    public static ApiException unsupportedMediaType(String message) {
+        return new ApiException(415, "unsupported_media_type", message, 0);
+    }
+
+    /** Returns a 416 {@code range_not_satisfiable} (a {@code Range} beyond a file's end). */
+    public static ApiException rangeNotSatisfiable(String message) {
+        return new ApiException(416, "range_not_satisfiable", message, 0);
+    }
+
+    /** Returns tus's 460 {@code checksum_mismatch}: a PATCH whose bytes do not match its {@code Upload-Checksum}. */
+    public static ApiException checksumMismatch() {
+        return new ApiException(460, "checksum_mismatch", "Upload-Checksum does not match the bytes sent", 0);
+    }
+
     /** Returns a 429 {@code rate_limited} that tells the client to wait {@code retryAfterSeconds}. */
     public static ApiException rateLimited(long retryAfterSeconds) {
         return new ApiException(429, "rate_limited", "Too many requests; retry later", Math.max(1, retryAfterSeconds));

@@ -11,12 +11,13 @@ import io.javalin.http.Context;
  * 401 {@code unauthorized}, so a session token can never reach an API-key route or the reverse. A request
  * that brought only the other kind is told which one the route takes.
  */
-final class Credentials {
+public final class Credentials {
 
     private final Store store;
     private final SessionTokens tokens;
 
-    Credentials(Store store, SessionTokens tokens) {
+    /** Creates the reader over the store's tenants and the session tokens. */
+    public Credentials(Store store, SessionTokens tokens) {
         this.store = store;
         this.tokens = tokens;
     }
@@ -34,7 +35,7 @@ final class Credentials {
     }
 
     /** Returns the user of the {@code Authorization: Bearer} session token, else throws 401. */
-    Principal session(Context ctx) {
+    public Principal session(Context ctx) {
         return session(ctx.header("Authorization"), ctx.header("x-api-key"));
     }
 

@@ -14,15 +14,18 @@ final class ErrorMapping {
 
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapping.class);
 
+    /** The paths under which HEAD is a route: tus's upload offsets. */
+    private static final String UPLOADS_PREFIX = "/v1/uploads/";
+
     private ErrorMapping() {
     }
 
     /** Registers the exception handlers on {@code app}. */
     static void install(Javalin app, Responses responses) {
         // Javalin answers HEAD for every GET route by itself (200, before any credential check); the contract
-        // knows no HEAD, and an unknown method is 404.
+        // knows no HEAD but tus's (an upload's offset, section 9), and an unknown method is 404.
         app.before(ctx -> {
-            if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
+            if (ctx.method() == io.javalin.http.HandlerType.HEAD && !ctx.path().startsWith(UPLOADS_PREFIX)) {
                 throw ApiException.notFound("No such route");
             }
         });

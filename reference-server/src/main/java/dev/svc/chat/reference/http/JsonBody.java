@@ -128,6 +128,18 @@ final class JsonBody {
         return value.intValue();
     }
 
+    /** Returns an optional integer of any {@code long} value, or null (range checked by the caller). */
+    Long optionalLong(String field) {
+        JsonNode value = get(field);
+        if (value == null) {
+            return null;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw ApiException.badRequest(field + " must be an integer");
+        }
+        return value.longValue();
+    }
+
     /** Returns an optional boolean, or null. */
     Boolean optionalBoolean(String field) {
         JsonNode value = get(field);

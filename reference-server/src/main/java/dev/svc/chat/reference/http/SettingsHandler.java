@@ -13,7 +13,8 @@ import java.net.URISyntaxException;
 
 /**
  * {@code GET} and {@code PATCH /v1/tenant/settings}, API key only. PATCH changes only the fields given;
- * {@code webhookSecret} (a {@code whsec_} secret) can be replaced but not removed.
+ * {@code webhookSecret} (a {@code whsec_} secret) can be replaced but not removed; {@code maxFileBytes} is
+ * the tenant's upload limit (contract section 9).
  */
 final class SettingsHandler {
 
@@ -43,6 +44,10 @@ final class SettingsHandler {
         boolean webhookGiven = body.has("webhookUrl");
         String webhookUrl = webhookGiven ? webhookUrl(body.optionalString("webhookUrl")) : null;
         String secret = body.optionalString("webhookSecret");
+        Long maxFileBytes = body.optionalLong("maxFileBytes");
+        if (maxFileBytes != null && (maxFileBytes < 1 || maxFileBytes > TenantSettings.MAX_MAX_FILE_BYTES)) {
+            throw ApiException.badRequest("maxFileBytes must be 1 to " + TenantSettings.MAX_MAX_FILE_BYTES);
+        }
         if (secret != null && !WebhookSigner.isValid(secret)) {
             throw ApiException.badRequest("webhookSecret must be whsec_ followed by the base64 of 24 to 64 bytes");
         }
@@ -50,7 +55,8 @@ final class SettingsHandler {
                 autoCreate != null ? autoCreate : old.autoCreateUsers(),
                 calls != null ? calls : old.callsEnabled(),
                 webhookGiven ? webhookUrl : old.webhookUrl(),
-                secret != null ? secret : old.webhookSecret()));
+                secret != null ? secret : old.webhookSecret(),
+                maxFileBytes != null ? maxFileBytes : old.maxFileBytes()));
         responses.json(ctx, 200, updated);
     }
 

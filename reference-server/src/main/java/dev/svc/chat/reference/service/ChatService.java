@@ -47,6 +47,7 @@ public final class ChatService {
     private final TenantSettingsCache settingsCache;
     // Encodes a new message once for its event, its webhook and the sender's answer; null: each encodes it.
     private final Function<Object, String> encoder;
+    private final FileParts files;
     // One monitor per room: appending and publishing under it makes every connection see seq order.
     private final Map<String, Object> roomLocks = new ConcurrentHashMap<>();
 
@@ -78,12 +79,24 @@ public final class ChatService {
      */
     public ChatService(Store store, Clock clock, SendRateLimiter sendLimiter, EventPublisher publisher,
                        TenantSettingsCache settingsCache, Function<Object, String> encoder) {
+        this(store, clock, sendLimiter, publisher, settingsCache, encoder, FileParts.OPAQUE);
+    }
+
+    /** Creates the service; {@code files} fills in the {@code file} parts of sends and edits (section 9). */
+    public ChatService(Store store, Clock clock, SendRateLimiter sendLimiter, EventPublisher publisher,
+                       TenantSettingsCache settingsCache, Function<Object, String> encoder, FileParts files) {
+        this.files = files;
         this.encoder = encoder;
         this.store = store;
         this.clock = clock;
         this.sendLimiter = sendLimiter;
         this.publisher = publisher;
         this.settingsCache = settingsCache;
+    }
+
+    /** Returns what fills in and records the {@code file} parts of messages. */
+    public FileParts files() {
+        return files;
     }
 
     /** Returns the current time at the contract's millisecond precision. */
@@ -225,6 +238,8 @@ public final class ChatService {
     private SendResult send(Principal principal, String roomId, String senderId, String clientMessageId,
                             List<JsonNode> parts, SendInput input) {
         String tenantId = principal.tenantId();
+        // A file part is checked as the body is (400 before the room's 404), and filled in from the stored file.
+        List<JsonNode> stored = FileParts.anyFile(parts) ? files.resolveStored(principal, parts) : parts;
         Room room = room(tenantId, roomId);
         if (senderId != null && !senderId.equals(principal.userId())) {
             throw ApiException.impersonation();
@@ -244,13 +259,16 @@ public final class ChatService {
                     : ThreadRules.links(store, tenantId, roomId, input, () -> room(tenantId, roomId));
             AppendResult result;
             try {
-                result = store.appendMessage(tenantId, roomId, principal.userId(), clientMessageId, parts, links,
+                result = store.appendMessage(tenantId, roomId, principal.userId(), clientMessageId, stored, links,
                         now());
             } catch (ClosedThreadException e) {
                 throw ThreadRules.refused(e);
             }
             if (!result.created()) {
                 return new SendResult(result.message(), false, null);
+            }
+            if (stored != parts) {
+                files.referenced(tenantId, result.message());
             }
             String json = null;
             if (encoder == null) {

@@ -57,16 +57,22 @@ public final class MessageActions {
      */
     public Message update(Principal principal, String roomId, String messageId, List<JsonNode> parts,
                           List<String> mentions) {
-        return change(principal, roomId, messageId, true, "edit", current -> {
+        boolean files = FileParts.anyFile(parts);
+        List<JsonNode> stored = files ? service.files().resolveStored(principal, parts) : parts;
+        Message edited = change(principal, roomId, messageId, true, "edit", current -> {
             List<String> nextMentions = mentions == null ? current.mentions() : mentions;
-            if (current.parts().equals(parts) && current.mentions().equals(nextMentions)) {
+            if (current.parts().equals(stored) && current.mentions().equals(nextMentions)) {
                 return current;
             }
             if (mentions != null) {
                 ThreadRules.requireMembers(service.room(principal.tenantId(), roomId), mentions);
             }
-            return current.edited(parts, nextMentions, service.now());
+            return current.edited(stored, nextMentions, service.now());
         });
+        if (files) {
+            service.files().referenced(principal.tenantId(), edited);
+        }
+        return edited;
     }
 
     /** Returns one message of a room the principal is a member of (room 404, message 404, member 403). */

@@ -54,7 +54,8 @@ public final class JdbcStore implements Store {
     public void createTenant(TenantRecord tenant, TenantSettings settings) {
         db.tx(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO tenants (id, api_key, jwt_secret,"
-                    + " auto_create_users, calls_enabled, webhook_url, webhook_secret) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    + " auto_create_users, calls_enabled, webhook_url, webhook_secret, max_file_bytes)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, tenant.id());
                 ps.setString(2, tenant.apiKey());
                 ps.setBytes(3, tenant.jwtSecret());
@@ -62,6 +63,7 @@ public final class JdbcStore implements Store {
                 ps.setBoolean(5, settings.callsEnabled());
                 ps.setString(6, settings.webhookUrl());
                 ps.setString(7, settings.webhookSecret());
+                ps.setLong(8, settings.maxFileBytes());
                 ps.executeUpdate();
             }
             return null;
@@ -109,9 +111,9 @@ public final class JdbcStore implements Store {
         return db.tx(c -> {
             TenantSettings next = change.apply(settings(c, tenantId, true));
             try (PreparedStatement ps = c.prepareStatement("UPDATE tenants SET auto_create_users = ?,"
-                    + " calls_enabled = ?, webhook_url = ?, webhook_secret = ? WHERE id = ?")) {
+                    + " calls_enabled = ?, webhook_url = ?, webhook_secret = ?, max_file_bytes = ? WHERE id = ?")) {
                 bind(ps, next.autoCreateUsers(), next.callsEnabled(), next.webhookUrl(), next.webhookSecret(),
-                        tenantId).executeUpdate();
+                        next.maxFileBytes(), tenantId).executeUpdate();
             }
             return next;
         });
@@ -119,12 +121,13 @@ public final class JdbcStore implements Store {
 
     private static TenantSettings settings(Connection c, String tenantId, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT auto_create_users, calls_enabled, webhook_url,"
-                + " webhook_secret FROM tenants WHERE id = ?" + (lock ? " FOR UPDATE" : ""))) {
+                + " webhook_secret, max_file_bytes FROM tenants WHERE id = ?" + (lock ? " FOR UPDATE" : ""))) {
             try (ResultSet rs = bind(ps, tenantId).executeQuery()) {
                 if (!rs.next()) {
                     throw new NoSuchElementException("no tenant " + tenantId);
                 }
-                return new TenantSettings(rs.getBoolean(1), rs.getBoolean(2), rs.getString(3), rs.getString(4));
+                return new TenantSettings(rs.getBoolean(1), rs.getBoolean(2), rs.getString(3), rs.getString(4),
+                        rs.getLong(5));
             }
         }
     }

@@ -68,7 +68,7 @@ public final class OwnerOnlyFiles {
     }
 
     /** Returns the attribute that creates a file 0600 (empty where there are no POSIX permissions). */
-    static FileAttribute<?>[] fileAttributes() {
+    public static FileAttribute<?>[] fileAttributes() {
         return posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE)} : new FileAttribute<?>[0];
     }
 }

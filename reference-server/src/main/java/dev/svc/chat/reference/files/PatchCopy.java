@@ -1,0 +1,65 @@
+package dev.svc.chat.reference.files;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * Copies the body of one PATCH into a storage's sink, 64 KiB at a time: at most {@code room} bytes (one more is a
+ * body too long), hashing them when the request carries a checksum, and says how the body ended.
+ */
+final class PatchCopy {
+
+    static final int BUFFER = 64 * 1024;
+
+    private PatchCopy() {
+    }
+
+    /**
+     * Reads {@code in} to its end or its failure into {@code sink}. {@code expected} is the request's SHA-256, or
+     * null. A failure of the sink (the disk) is thrown; a failure to read is an outcome.
+     */
+    static PatchResult copy(InputStream in, long room, byte[] expected, ByteSink sink) {
+        MessageDigest digest = expected == null ? null : sha256();
+        byte[] buffer = new byte[BUFFER];
+        long total = 0;
+        while (true) {
+            int n;
+            try {
+                n = in.read(buffer, 0, (int) Math.min(buffer.length, room - total + 1));
+            } catch (IOException e) {
+                return new PatchResult(total, expected == null ? PatchResult.Outcome.CUT
+                        : PatchResult.Outcome.CUT_UNVERIFIED, e);
+            }
+            if (n < 0) {
+                break;
+            }
+            if (total + n > room) {
+                return new PatchResult(total, PatchResult.Outcome.TOO_LONG, null);
+            }
+            try {
+                sink.write(buffer, 0, n);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot store an upload's bytes", e);
+            }
+            if (digest != null) {
+                digest.update(buffer, 0, n);
+            }
+            total += n;
+        }
+        if (digest != null && !MessageDigest.isEqual(digest.digest(), expected)) {
+            return new PatchResult(total, PatchResult.Outcome.MISMATCH, null);
+        }
+        return new PatchResult(total, PatchResult.Outcome.DONE, null);
+    }
+
+    /** Returns a new SHA-256 digest (every JVM has one). */
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
