@@ -398,8 +398,8 @@ final class GatewayConnection {
         if (closed || principal == null || !principal.tenantId().equals(tenantId)) {
             return null;
         }
-        return new ConnectionInfo(userId, "websocket", openedAt, framesIn, out.framesQueued(), lastPongAt,
-                joinedRoomId);
+        return new ConnectionInfo(userId, "websocket", openedAt, framesIn, out.framesQueued(), out.queuedBytes(),
+                lastPongAt, joinedRoomId);
     }
 
     /** Returns whether this connection has a Socket.IO session of that user (by token) of that tenant. */

@@ -135,6 +135,11 @@ final class Outbound {
         return framesQueued;
     }
 
+    /** Returns the bytes of the frames waiting here now, not yet handed to Jetty (the dev API's queued bytes). */
+    synchronized long queuedBytes() {
+        return queuedBytes;
+    }
+
     private int offer(OutFrame frame, Supplier<RoomBacklog> room) {
         boolean overflow = false;
         boolean start = false;
