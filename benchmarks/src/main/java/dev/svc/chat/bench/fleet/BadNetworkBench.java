@@ -38,10 +38,9 @@ public final class BadNetworkBench {
             + " a rejoin; or the service answered a REST send while it was up), so a network cut every second no"
             + " longer climbs it to its 30 s cap; a gateway that refuses, or accepts and drops before answering,"
             + " proves nothing, and the backoff still climbs against it (`RealtimeEngineTest`). Why another member's"
-            + " cuts do not hold the sender: the server paces a REST send's answer (up to 1 s) only while at least"
-            + " two readers of the room (a quarter, never fewer than two) are behind, a user counted once however"
-            + " many of its dead connections back up (`SendPacingTest`); that member's stuck queues are cut as slow"
-            + " consumers.";
+            + " cuts do not hold the sender: the server answers a send once it is stored and handed to the fan-out,"
+            + " never waiting for the room's readers; a reader's queue that passes its bound (1,000 frames or 4 MiB)"
+            + " is cut and that reader recovers from history (`SenderNeverWaitsForReadersTest`).";
 
     public static void main(String[] args) throws Exception {
         int socketSends = Integer.parseInt(Report.option(args, "--socket", "1500"));
