@@ -54,7 +54,8 @@ class SenderNeverWaitsForReadersTest {
       String room = admin.createRoom("dm", "alice", "bob");
       ChatClient bob = fixture.newClient(SvcOptions.builder(proxy.apiUrl()).build());
       ChatClient aliceLaptop = fixture.newClient(SvcOptions.builder(proxy.apiUrl()).build());
-      ChatClient alicePhone = fixture.newClient(SvcOptions.builder(fixture.server().apiUrl()).socketSends(false).build());
+      ChatClient alicePhone =
+          fixture.newClient(SvcOptions.builder(fixture.server().apiUrl()).socketSends(false).build());
       Map<String, Integer> bobGot = counter(bob, room);
       Map<String, Integer> laptopGot = counter(aliceLaptop, room);
       await(bob.connect("bob", admin.mint("bob")));

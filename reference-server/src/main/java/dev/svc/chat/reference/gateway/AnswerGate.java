@@ -8,8 +8,9 @@ import java.util.List;
  * answer is queued, so that none overtakes the answer; then queues the answer and those frames, in order.
  *
  * <p>Its monitor is a lock of its own, not the connection's: the fan-out thread takes it while it holds
- * {@link FanOut}'s delivery order, and under it only {@link Outbound}'s monitor is taken. A handshake may therefore hold the connection's monitor, or wait for the delivery order, without
- * ever being waited for by the fan-out (see docs/internals/server.md, "Locks").
+ * {@link FanOut}'s delivery order, and under it only {@link Outbound}'s monitor is taken. A handshake may
+ * therefore hold the connection's monitor, or wait for the delivery order, without ever being waited for by the
+ * fan-out (see docs/internals/server.md, "Locks").
  */
 final class AnswerGate {
 
