@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A sender in a direct message (a room of two) is never held for its room's readers. Both readers of the room
  * stop reading: the other member, and the sender's own second device (its laptop on a dead network), so every
- * reader the room has is behind. The sender's phone sends texts one after
- * the other over REST while both stay stalled; every answer must arrive while they still are, each stalled
- * connection's queue in the server stays within its bound (it is cut there), and once the network resumes both
- * stalled clients hold every message exactly once (live or recovered from history).
+ * reader the room has is behind. The sender's phone sends texts one after the other over REST while both stay
+ * stalled; every answer must arrive while they still are, each stalled connection's queue in the server stays
+ * within its bound (it is cut there), and once the network resumes both stalled clients hold every message exactly
+ * once (live or recovered from history).
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class SenderNeverWaitsForReadersTest {
