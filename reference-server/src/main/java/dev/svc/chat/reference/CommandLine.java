@@ -29,8 +29,7 @@ final class CommandLine {
             "  --send-burst N           sends per user at once (default 40)",
             "  --ws-compression         offer permessage-deflate to WebSocket clients (default off, like the",
             "                           official server: each frame would be compressed once per connection)",
-            "  --no-send-pacing         answer every REST send at once, even while its room's connections are",
-            "                           behind (default: such an answer waits, at most 1 s, for them to catch up)",
+            "  --no-send-pacing         no effect: every REST send is answered at once (kept for old scripts)",
             "  --call-ring-timeout DUR  how long a call rings before it is missed (default 30s)",
             "  --data-dir DIR           keep everything in an embedded H2 database in DIR (created if absent);",
             "                           what was acknowledged survives a restart and a kill -9",
@@ -61,7 +60,6 @@ final class CommandLine {
     String databaseUrl;
     String databaseSchema;
     boolean webSocketCompression;
-    boolean noSendPacing;
     Boolean devApi;
     Boolean console;
     Path seed;
@@ -86,7 +84,7 @@ final class CommandLine {
                 case "--call-ring-timeout" -> line.callRingTimeout = duration(flag, value(args, ++i));
                 case "--send-rate" -> line.sendRate = rate(value(args, ++i));
                 case "--ws-compression" -> line.webSocketCompression = true;
-                case "--no-send-pacing" -> line.noSendPacing = true;
+                case "--no-send-pacing" -> { } // sends are never held any more: accepted, no effect
                 case "--send-burst" -> line.sendBurst = burst(value(args, ++i));
                 case "--data-dir" -> line.dataDir = Path.of(value(args, ++i));
                 case "--database-url" -> line.databaseUrl = value(args, ++i);
@@ -125,7 +123,7 @@ final class CommandLine {
         if (databaseSchema != null) {
             builder.databaseSchema(databaseSchema);
         }
-        builder.host(host).port(port).webSocketCompression(webSocketCompression).sendPacing(!noSendPacing);
+        builder.host(host).port(port).webSocketCompression(webSocketCompression);
         for (TenantConfig tenant : tenants) {
             builder.tenant(tenant);
         }

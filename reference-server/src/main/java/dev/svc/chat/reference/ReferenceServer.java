@@ -95,11 +95,6 @@ public final class ReferenceServer implements AutoCloseable {
         }
     }
 
-    /** Returns the gateway's send pacing (tests hold a send's answer with it). */
-    dev.svc.chat.reference.gateway.SendPacing sendPacing() {
-        return parts.gateway.sendPacing();
-    }
-
     /** Returns the host the server listens on, e.g. {@code 127.0.0.1}. */
     public String host() {
         return options.host;
@@ -396,9 +391,14 @@ public final class ReferenceServer implements AutoCloseable {
             return this;
         }
 
-        /** Holds a send's answer while its room's connections are behind (default true; see docs/server.md). */
+        /**
+         * Does nothing: a send's answer is never held for its room's readers any more (a reader that falls behind
+         * is cut at its queue's bound and recovers from history; docs/server.md, "Slow readers").
+         *
+         * @deprecated sends are always answered at once; kept so that callers still compile
+         */
+        @Deprecated
         public Builder sendPacing(boolean enabled) {
-            options.sendPacing = enabled;
             return this;
         }
 

@@ -103,7 +103,7 @@ final class ServerComponents {
         this.actions = new MessageActions(store, service, publisher, online);
         this.gateway = new Gateway(new GatewayConfig(options.pingInterval, options.pingTimeout,
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
-                options.outboundQueueBytes, options.webSocketCompression, options.sendPacing),
+                options.outboundQueueBytes, options.webSocketCompression),
                 mapper, options.clock, store, tokens, fanOut, service);
         this.devAccess = DevAccess.forBind(options.host, options.devApi, options.console);
         this.dev = new DevTools(store, mapper, options.clock);

@@ -40,7 +40,6 @@ final class ServerOptions {
     String databasePassword;
     String databaseSchema;
     boolean webSocketCompression;
-    boolean sendPacing = true;
     BusFaults busFaults = BusFaults.NONE;
     Boolean devApi;
     Boolean console;
@@ -74,7 +73,6 @@ final class ServerOptions {
         copy.databasePassword = databasePassword;
         copy.databaseSchema = databaseSchema;
         copy.webSocketCompression = webSocketCompression;
-        copy.sendPacing = sendPacing;
         copy.busFaults = busFaults;
         copy.devApi = devApi;
         copy.console = console;

@@ -51,7 +51,7 @@ final class WebServer {
             });
         });
         sendRoute.setFilter(Routes.install(javalin, parts.mapper, parts.store, parts.tokens, parts.service,
-                parts.actions, parts.calls, parts.push, parts.gateway.sendPacing(), parts.search));
+                parts.actions, parts.calls, parts.push, parts.search));
         parts.files.install(javalin, new Credentials(parts.store, parts.tokens));
         new DevApi(parts.devAccess, parts.store, parts.mapper, parts.tokens, parts.service, parts.actions,
                 parts.gateway, parts.dev, options.clock).install(javalin);

@@ -18,10 +18,13 @@ import dev.svc.chat.bench.support.Report;
  * Sends through bad networks, against the reference server (a JVM of its own, loopback): (1) a sender whose own
  * connections are cut every 0.2 to 1.2 s ({@link CuttingProxy}), SDK on its default options, over the socket and
  * over REST; (2) a REST sender on a good network in a room with one member on such a network and one on a good
- * one. Each send's time runs from the {@code sendMessage} call to its future's completion.
+ * one; (3) a REST sender on a good network in a direct message (a room of two) whose other member is on such a
+ * network ({@link DirectMessageCut}). Each send's time runs from the {@code sendMessage} call to its future's
+ * completion.
  *
  * <p>Arguments: {@code --socket N} sends over the socket (default 1,500), {@code --rest N} over REST (300),
- * {@code --member N} sends of (2) (3,000), {@code --seed S} the cuts' seed.
+ * {@code --member N} sends of (2) (3,000), {@code --dm N} sends a round of (3) (1,500), {@code --dm-rounds N} its
+ * rounds (5), {@code --seed S} the cuts' seed.
  */
 public final class BadNetworkBench {
     private static final String TEXT = "x".repeat(1_000);
@@ -35,15 +38,16 @@ public final class BadNetworkBench {
             + " a rejoin; or the service answered a REST send while it was up), so a network cut every second no"
             + " longer climbs it to its 30 s cap; a gateway that refuses, or accepts and drops before answering,"
             + " proves nothing, and the backoff still climbs against it (`RealtimeEngineTest`). Why another member's"
-            + " cuts do not hold the sender: the server paces a REST send's answer (up to 1 s) only while at least"
-            + " two readers of the room (a quarter, never fewer than two) are behind, a user counted once however"
-            + " many of its dead connections back up (`SendPacingTest`); that member's stuck queues are cut as slow"
-            + " consumers.";
+            + " cuts do not hold the sender: the server answers a send once it is stored and handed to the fan-out,"
+            + " never waiting for the room's readers; a reader's queue that passes its bound (1,000 frames or 4 MiB)"
+            + " is cut and that reader recovers from history (`SenderNeverWaitsForReadersTest`).";
 
     public static void main(String[] args) throws Exception {
         int socketSends = Integer.parseInt(Report.option(args, "--socket", "1500"));
         int restSends = Integer.parseInt(Report.option(args, "--rest", "300"));
         int memberSends = Integer.parseInt(Report.option(args, "--member", "3000"));
+        int dmSends = Integer.parseInt(Report.option(args, "--dm", "1500"));
+        int dmRounds = Integer.parseInt(Report.option(args, "--dm-rounds", "5"));
         long seed = Long.parseLong(Report.option(args, "--seed", "21"));
         Report report = new Report("Sends through bad networks");
         report.paragraph("A sender behind a proxy that cuts its connections every 0.2 to 1.2 s (seeded), resetting the"
@@ -52,7 +56,10 @@ public final class BadNetworkBench {
                 + " (`socketSends(false)`) at 20 a second, into a room of two. Then a REST sender on a good network"
                 + " sends 1 KB texts at 200 a second into a room of three, one member behind the cutting proxy (its"
                 + " dead connections' queues back up in the server until its ping timeout or hard limit). A send's"
-                + " time: from the call to its future's completion; every send must complete.");
+                + " time: from the call to its future's completion; every send must complete. Last, a direct message:"
+                + " the same REST sender sends 1 KB texts at 200 a second into a room of two whose other member is"
+                + " behind the cutting proxy, in rounds of new cuts; after each round the cut member must hold every"
+                + " message once.");
         Report.Table table = report.table("scenario", "sends", "failed", "cuts", "p50 (ms)", "p99 (ms)", "max (ms)");
         try (ServerProcess server = ServerProcess.start()) {
             List<String> tokens = server.mint(List.of("sender", "peer", "cut", "good"), 1);
@@ -92,6 +99,7 @@ public final class BadNetworkBench {
                 good.close();
                 cut.close();
             }
+            DirectMessageCut.run(server, report, table, dmRounds, dmSends, 200, seed + 10);
         }
         table.end();
         report.paragraph(WHY);

@@ -61,6 +61,8 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
                 Kind.AT_MOST, 2000));
         all.add(new Target("badnet.memberCut.p99", "send time, another member's network cut: p99", "ms", "",
                 Kind.AT_MOST, 50));
+        all.add(new Target("badnet.dm.p99.worstRound", "send time, direct message, the other member's network cut:"
+                + " the worst round's p99", "ms", "", Kind.AT_MOST, 50));
         return List.copyOf(all);
     }
 

@@ -2,16 +2,15 @@ package dev.svc.chat.reference.gateway;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * Holds the frames delivered to a connection from the moment a handshake indexes it until the handshake's
  * answer is queued, so that none overtakes the answer; then queues the answer and those frames, in order.
  *
  * <p>Its monitor is a lock of its own, not the connection's: the fan-out thread takes it while it holds
- * {@link FanOut}'s delivery order, and under it only {@link Outbound}'s monitor (and so {@link RoomBacklog}'s)
- * is taken. A handshake may therefore hold the connection's monitor, or wait for the delivery order, without
- * ever being waited for by the fan-out (see docs/internals/server.md, "Locks").
+ * {@link FanOut}'s delivery order, and under it only {@link Outbound}'s monitor is taken. A handshake may
+ * therefore hold the connection's monitor, or wait for the delivery order, without ever being waited for by the
+ * fan-out (see docs/internals/server.md, "Locks").
  */
 final class AnswerGate {
 
@@ -25,10 +24,10 @@ final class AnswerGate {
     }
 
     /**
-     * Enqueues a frame of the fan-out, or holds it until the answer is queued; {@code starts} and {@code room}
-     * as {@link Outbound#send(OutFrame, List, Supplier)}.
+     * Enqueues a frame of the fan-out, or holds it until the answer is queued; {@code starts} as
+     * {@link Outbound#send(OutFrame, List)}.
      */
-    void deliver(OutFrame frame, List<Outbound> starts, Supplier<RoomBacklog> room) {
+    void deliver(OutFrame frame, List<Outbound> starts) {
         if (!open) {
             synchronized (this) {
                 if (!open) {
@@ -37,7 +36,7 @@ final class AnswerGate {
                 }
             }
         }
-        out.send(frame, starts, room);
+        out.send(frame, starts);
     }
 
     /**

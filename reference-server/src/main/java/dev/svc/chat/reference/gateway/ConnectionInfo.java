@@ -10,9 +10,12 @@ import java.time.Instant;
  * @param connectedSince when the WebSocket opened
  * @param framesIn the frames received from the client
  * @param framesOut the frames queued for the client
+ * @param queuedBytes the bytes of the frames waiting in the server's outbound queue for the client now (what a
+ *                    slow reader holds of the server's memory; at most the queue's byte bound)
  * @param lastPongAt when the client last answered a ping, or null before its first
  * @param joinedRoomId the joined room, or null
  */
 public record ConnectionInfo(String userId, String transport, Instant connectedSince, long framesIn,
-                             long framesOut, Instant lastPongAt, String joinedRoomId) {
+                             long framesOut, long queuedBytes, Instant lastPongAt,
+                             String joinedRoomId) {
 }

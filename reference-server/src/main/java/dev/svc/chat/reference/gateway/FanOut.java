@@ -39,15 +39,13 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // takes the write side. So an event either reaches the new connection or was already queued on the user's
     // older connections before it was indexed: a client that switches connections (a token refresh) can use
     // an ack on the old connection as a barrier behind everything it alone will get. Under either side only a
-    // connection's AnswerGate, Outbound and RoomBacklog monitors are taken, never a connection's own monitor,
+    // connection's AnswerGate and Outbound monitors are taken, never a connection's own monitor,
     // and no side is asked for under a connection's monitor: so no cycle (docs/internals/server.md, "Locks").
     private final ReentrantReadWriteLock deliveryOrder = new ReentrantReadWriteLock();
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
     private final FanOutDispatcher dispatcher = new FanOutDispatcher();
     private final FanOutWatchdog watchdog;
-    // How sends are paced by their room's backlog; set by the gateway before the server starts.
-    private volatile SendPacing pacing = SendPacing.OFF;
     // Where a test holds the fan-out or a handshake; NONE in production.
     private volatile FanOutSeam seam = FanOutSeam.NONE;
 
@@ -141,7 +139,6 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
             }
         }
         n += dispatcher.pending();
-        n += pacing.rooms();
         for (Set<GatewayConnection> set : byJoinedRoom.values()) {
             n += set.size();
         }
@@ -168,11 +165,6 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         this.relay = relay;
     }
 
-    /** Paces REST sends with {@code pacing}; called by the gateway before the server starts. */
-    void pace(SendPacing pacing) {
-        this.pacing = pacing;
-    }
-
     /** Installs a test's seam ({@link FanOutSeam#NONE} removes it). */
     void seam(FanOutSeam seam) {
         this.seam = seam;
@@ -181,11 +173,6 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     /** Returns the test's seam, {@link FanOutSeam#NONE} in production. */
     FanOutSeam seam() {
         return seam;
-    }
-
-    /** Returns how sends are paced. */
-    SendPacing pacing() {
-        return pacing;
     }
 
     /** Relays a typing indicator of this node's connection to other nodes, then delivers it here. */
@@ -276,57 +263,32 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     private List<Outbound> deliverToRoomMembers(String tenantId, Room room, OutFrame frame) {
         // A set: a member's connection that also joined the room gets the event once.
         Set<GatewayConnection> targets = new LinkedHashSet<>();
-        // The readers reached, for pacing: each member with a connection, and each API-key connection.
-        int readers = 0;
         Map<String, Set<GatewayConnection>> users = byUser.get(tenantId);
         if (users != null) {
             for (String member : room.memberIds()) {
                 Set<GatewayConnection> own = users.get(member);
-                if (own != null && targets.addAll(own)) {
-                    readers++;
+                if (own != null) {
+                    targets.addAll(own);
                 }
             }
         }
         Set<GatewayConnection> joined = byJoinedRoom.get(key(tenantId, room.id()));
         if (joined != null) {
             for (GatewayConnection connection : joined) {
-                if (connection.isApiKey() && targets.add(connection)) {
-                    readers++;
+                if (connection.isApiKey()) {
+                    targets.add(connection);
                 }
             }
         }
-        // One wake-up per writer for all the targets, not one per target.
+        // One wake-up per writer for all the targets, not one per target. Only enqueues: a target that does not
+        // read never slows this thread nor the send (its queue is cut at its bound).
         List<Outbound> starts = new ArrayList<>();
-        Backlog backlog = pacing.enabled() ? new Backlog(pacing, key(tenantId, room.id())) : null;
         FanOutSeam seam = this.seam;
         for (GatewayConnection connection : targets) {
             seam.delivering(connection);
-            connection.deliver(frame, starts, backlog);
-        }
-        if (backlog != null && backlog.room != null) {
-            backlog.room.targets(readers);
+            connection.deliver(frame, starts);
         }
         return starts;
-    }
-
-    /** The room's backlog, looked up only when a target's queue is at the mark. */
-    private static final class Backlog implements java.util.function.Supplier<RoomBacklog> {
-        private final SendPacing pacing;
-        private final String key;
-        private RoomBacklog room;
-
-        Backlog(SendPacing pacing, String key) {
-            this.pacing = pacing;
-            this.key = key;
-        }
-
-        @Override
-        public RoomBacklog get() {
-            if (room == null) {
-                room = pacing.room(key);
-            }
-            return room;
-        }
     }
 
     @Override

@@ -65,7 +65,6 @@ public final class Gateway implements AutoCloseable {
         this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("svc-ref-gateway-timer"));
         // Cancelled heartbeat timers would otherwise pile up in the queue until their delay passes.
         this.scheduler.setRemoveOnCancelPolicy(true);
-        fanOut.pace(config.sendPacing() ? SendPacing.on(scheduler) : SendPacing.OFF);
         this.writers = Executors.newFixedThreadPool(
                 Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors())),
                 daemonThreads("svc-ref-gateway-writer"));
@@ -129,11 +128,6 @@ public final class Gateway implements AutoCloseable {
         // Plain HTTP (long-polling, or a GET without Upgrade) is refused as engine.io refuses it.
         app.get(PATH, ctx -> refuseHttp(ctx));
         app.post(PATH, ctx -> refuseHttp(ctx));
-    }
-
-    /** Returns how REST sends are paced by their room's delivery backlog. */
-    public SendPacing sendPacing() {
-        return fanOut.pacing();
     }
 
     /** Closes every connection and stops the gateway's threads. */

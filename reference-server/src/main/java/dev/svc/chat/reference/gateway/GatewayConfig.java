@@ -13,11 +13,9 @@ import java.time.Duration;
  * @param outboundBytes the most bytes (UTF-8) queued for one connection before it is dropped
  * @param compression whether permessage-deflate is offered to clients (off by default, like the official
  *                    server: it compresses every frame once per member)
- * @param sendPacing whether a REST send's answer waits while its room's connections are behind
- *                   ({@link SendPacing}; on by default)
  */
 public record GatewayConfig(Duration pingInterval, Duration pingTimeout, Duration connectTimeout, int maxPayload,
-                            int outboundLimit, long outboundBytes, boolean compression, boolean sendPacing) {
+                            int outboundLimit, long outboundBytes, boolean compression) {
 
     /** The official server's maxPayload (maxHttpBufferSize), 1 MB. */
     public static final int DEFAULT_MAX_PAYLOAD = 1_000_000;

@@ -66,7 +66,7 @@ final class GatewayConnection {
         this.session = session;
         this.engineSid = engineSid;
         this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
-                gateway.config().outboundBytes(), this::dropSlow, gateway.fanOut().pacing());
+                gateway.config().outboundBytes(), this::dropSlow);
         this.gate = new AnswerGate(out);
         this.openedAt = gateway.clock().instant();
     }
@@ -126,15 +126,7 @@ final class GatewayConnection {
      * caller to wake with {@link Outbound#startAll}.
      */
     void deliver(OutFrame frame, List<Outbound> starts) {
-        deliver(frame, starts, null);
-    }
-
-    /**
-     * Enqueues a frame of a room's fan-out; {@code room} gives the room's backlog, which counts this
-     * connection if its queue is at the pacing mark ({@link SendPacing}).
-     */
-    void deliver(OutFrame frame, List<Outbound> starts, java.util.function.Supplier<RoomBacklog> room) {
-        gate.deliver(frame, starts, room);
+        gate.deliver(frame, starts);
     }
 
     /** Returns the order guard of this connection's {@code send-message} events. */
@@ -239,7 +231,6 @@ final class GatewayConnection {
             principal = who;
             apiKey = who.isApiKey();
             userId = who.userId();
-            out.readAs(apiKey ? null : userId); // a tenant's user: a room's members are all of one tenant
             cancel(connectTimer);
             connectTimer = null;
             gate.hold();
@@ -398,8 +389,8 @@ final class GatewayConnection {
         if (closed || principal == null || !principal.tenantId().equals(tenantId)) {
             return null;
         }
-        return new ConnectionInfo(userId, "websocket", openedAt, framesIn, out.framesQueued(), lastPongAt,
-                joinedRoomId);
+        return new ConnectionInfo(userId, "websocket", openedAt, framesIn, out.framesQueued(), out.queuedBytes(),
+                lastPongAt, joinedRoomId);
     }
 
     /** Returns whether this connection has a Socket.IO session of that user (by token) of that tenant. */

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.function.Supplier;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.util.Callback;
@@ -22,9 +21,9 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * what is queued goes to Jetty's core session in groups, all but the last in batch mode, so that a group
  * leaves in one socket write instead of one write per frame. Each frame is still its own WebSocket frame
  * (socket.io v4 sends one packet per frame). A queue that outgrows its bound, in frames or in bytes, means
- * the client is not reading: the connection is dropped and the client recovers missed messages by seq.
- * Before that, a queue at {@link SendPacing}'s mark counts itself in the backlog of the rooms whose fan-outs
- * found it there ({@link RoomBacklog}), once each, and uncounts itself when it drained to the low mark or closed.
+ * the client is not reading: the connection is cut and the client recovers missed messages from history
+ * (contract section 8's positions). Nothing here ever waits for the client, and nobody waits for this queue: a
+ * send's answer goes whatever its readers do, so one slow reader costs the server at most this queue's bound.
  *
  * <p>A frame that finds no write under way is written by the thread that queued it when that thread holds none
  * of the gateway's locks (a failed write may close the connection on the writing thread): the reader answering
@@ -50,8 +49,6 @@ final class Outbound {
     private final int limit;
     private final long byteLimit;
     private final Runnable onOverflow;
-    private final int mark;
-    private final int lowMark;
 
     // Guarded by this.
     private final ArrayDeque<Object> queue = new ArrayDeque<>();
@@ -59,26 +56,18 @@ final class Outbound {
     private long framesQueued;
     private boolean pumping;
     private boolean closed;
-    // The rooms whose backlog counts this queue as behind (null when none): each uncounted once.
-    private List<RoomBacklog> counted;
-    // Whose queue this is, for pacing: one reader behind counts once in a room however many of its queues are.
-    private volatile Object reader = this;
 
-    Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow,
-             SendPacing pacing) {
-        this(((WebSocketSession) session).getCoreSession(), executor, limit, byteLimit, onOverflow, pacing);
+    Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow) {
+        this(((WebSocketSession) session).getCoreSession(), executor, limit, byteLimit, onOverflow);
     }
 
     /** An outbound queue writing to Jetty's core session (what the API session's own methods call). */
-    Outbound(CoreSession core, Executor executor, int limit, long byteLimit, Runnable onOverflow,
-             SendPacing pacing) {
+    Outbound(CoreSession core, Executor executor, int limit, long byteLimit, Runnable onOverflow) {
         this.core = core;
         this.executor = executor;
         this.limit = limit;
         this.byteLimit = byteLimit;
         this.onOverflow = onOverflow;
-        this.mark = pacing.enabled() ? pacing.mark() : Integer.MAX_VALUE;
-        this.lowMark = pacing.lowMark();
     }
 
     /** Enqueues a text frame; returns false if the queue is closed or just overflowed. */
@@ -92,15 +81,7 @@ final class Outbound {
      * a fan-out wakes a few writers for all its targets at once ({@link #startAll}) instead of one per target.
      */
     boolean send(OutFrame frame, List<Outbound> starts) {
-        return send(frame, starts, null);
-    }
-
-    /**
-     * Enqueues a text frame of a room's fan-out, as {@link #send(OutFrame, List)}; when that leaves the queue at
-     * the mark or above, the room's backlog ({@code room}, asked for only then) counts this queue, once.
-     */
-    boolean send(OutFrame frame, List<Outbound> starts, Supplier<RoomBacklog> room) {
-        int queued = offer(frame, room);
+        int queued = offer(frame);
         if (queued == STARTS) {
             if (starts != null) {
                 starts.add(this);
@@ -118,7 +99,7 @@ final class Outbound {
      * {@link #send(OutFrame)}.
      */
     boolean sendNow(OutFrame frame) {
-        int queued = offer(frame, null);
+        int queued = offer(frame);
         if (queued == STARTS) {
             pump();
         }
@@ -135,11 +116,15 @@ final class Outbound {
         return framesQueued;
     }
 
-    private int offer(OutFrame frame, Supplier<RoomBacklog> room) {
+    /** Returns the bytes of the frames waiting here now, not yet handed to Jetty (the dev API's queued bytes). */
+    synchronized long queuedBytes() {
+        return queuedBytes;
+    }
+
+    private int offer(OutFrame frame) {
         boolean overflow = false;
         boolean start = false;
         long bytes = frame.size();
-        List<RoomBacklog> uncount = null;
         synchronized (this) {
             if (closed) {
                 return REFUSED;
@@ -149,20 +134,15 @@ final class Outbound {
                 queue.clear();
                 queuedBytes = 0;
                 overflow = true;
-                uncount = takeCounted();
             } else {
                 queue.add(frame);
                 framesQueued++;
                 queuedBytes += bytes;
                 start = !pumping;
                 pumping = true;
-                if (room != null && queue.size() >= mark) {
-                    countIn(room.get());
-                }
             }
         }
         if (overflow) {
-            uncount(uncount);
             onOverflow.run();
             return REFUSED;
         }
@@ -202,49 +182,6 @@ final class Outbound {
         }
     }
 
-    /** Counts this queue in {@code room}'s backlog unless it already is. */
-    private void countIn(RoomBacklog room) {
-        if (counted == null) {
-            counted = new ArrayList<>(2);
-        } else {
-            for (RoomBacklog r : counted) {
-                if (r.key().equals(room.key())) {
-                    return;
-                }
-            }
-        }
-        counted.add(room.counted(this));
-    }
-
-    /**
-     * Sets whose queue this is ({@code key}: the user, for a token connection): a room's backlog counts a reader
-     * once however many of its queues are behind. Set before the connection is indexed; until then, and for an
-     * API-key connection, the queue is a reader of its own.
-     */
-    void readAs(Object key) {
-        reader = key == null ? this : key;
-    }
-
-    /** Returns whose queue this is ({@link #readAs}). */
-    Object reader() {
-        return reader;
-    }
-
-    /** Takes the rooms counting this queue, to uncount outside this monitor. */
-    private List<RoomBacklog> takeCounted() {
-        List<RoomBacklog> rooms = counted;
-        counted = null;
-        return rooms;
-    }
-
-    private void uncount(List<RoomBacklog> rooms) {
-        if (rooms != null) {
-            for (RoomBacklog room : rooms) {
-                room.drained(this);
-            }
-        }
-    }
-
     /** Closes the WebSocket once every frame enqueued so far is written; later frames are refused. */
     void closeAfterFlush() {
         boolean start;
@@ -273,14 +210,11 @@ final class Outbound {
 
     /** Drops every pending frame and refuses later ones (the connection is closing or closed). */
     void abort() {
-        List<RoomBacklog> uncount;
         synchronized (this) {
             closed = true;
             queue.clear();
             queuedBytes = 0;
-            uncount = takeCounted();
         }
-        uncount(uncount);
     }
 
     private void pump() {
@@ -288,7 +222,6 @@ final class Outbound {
         while (true) {
             boolean close = false;
             group.clear();
-            List<RoomBacklog> uncount = null;
             synchronized (this) {
                 while (group.size() < IN_FLIGHT) {
                     Object next = queue.peek();
@@ -304,28 +237,21 @@ final class Outbound {
                     queuedBytes -= frame.size();
                     group.add(frame);
                 }
-                if (counted != null && queue.size() <= lowMark) {
-                    uncount = takeCounted();
-                }
                 if (group.isEmpty() && !close) {
                     pumping = false;
                 }
             }
-            uncount(uncount);
             if (group.isEmpty() && !close) {
                 return;
             }
             if (close) {
                 // Like the official server: a close frame without a status code (the client sees 1005).
                 core.close(StatusCode.NO_CODE, null, Callback.NOOP);
-                List<RoomBacklog> closedCounted;
                 synchronized (this) {
                     queue.clear();
                     queuedBytes = 0;
                     pumping = false;
-                    closedCounted = takeCounted();
                 }
-                uncount(closedCounted);
                 return;
             }
             if (!core.isOutputOpen()) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.Principal;
 import dev.svc.chat.reference.contract.ApiException;
 import dev.svc.chat.reference.contract.Inputs;
-import dev.svc.chat.reference.gateway.SendPacing;
 import dev.svc.chat.reference.service.ActingUser;
 import dev.svc.chat.reference.service.ChatService;
 import dev.svc.chat.reference.service.SendInput;
@@ -12,7 +11,6 @@ import dev.svc.chat.reference.store.PageRequest;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /** The session-token routes of rooms and messages: list rooms, read history and changes, send. */
 final class MessageHandler {
@@ -21,15 +19,12 @@ final class MessageHandler {
     private final ObjectMapper mapper;
     private final Responses responses;
     private final ChatService service;
-    private final SendPacing pacing;
 
-    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service,
-                   SendPacing pacing) {
+    MessageHandler(Credentials credentials, ObjectMapper mapper, Responses responses, ChatService service) {
         this.credentials = credentials;
         this.mapper = mapper;
         this.responses = responses;
         this.service = service;
-        this.pacing = pacing;
     }
 
     void listRooms(Context ctx) {
@@ -74,30 +69,25 @@ final class MessageHandler {
 
     void send(Context ctx) {
         Sent sent = accept(credentials.session(ctx), JsonBody.read(ctx, mapper), ctx.pathParam("roomId"));
-        // Stored and fanned out already; while the room's connections are behind, the answer waits for them
-        // (asynchronously, bounded: docs/server.md, "Send pacing").
-        if (sent.paced().isDone()) {
-            answer(ctx, sent);
-        } else {
-            ctx.future(() -> sent.paced().thenRun(() -> answer(ctx, sent)));
-        }
+        // Stored and handed to the fan-out already: answered at once, never held for the room's readers (a reader
+        // that falls behind is cut at its queue's bound and recovers from history; docs/server.md, "Slow readers").
+        answer(ctx, sent);
     }
 
     /**
      * Sends as {@code principal}, whose request's body and room are given (checked in the contract's order after
-     * the credential): the message is stored and fanned out when this returns, its answer due once
-     * {@link Sent#paced()} completes. Both {@link #send(Context)} and {@link SendRoute} answer a send through here.
+     * the credential): the message is stored and handed to the fan-out when this returns, its answer due at once.
+     * Both {@link #send(Context)} and {@link SendRoute} answer a send through here.
      */
     Sent accept(Principal principal, JsonBody body, String roomId) {
         SendInput input = SendInput.read(body::get);
         ActingUser.require(principal, body::get, () -> service.room(principal.tenantId(), roomId));
         ChatService.SendResult result = service.send(principal, roomId, input);
-        return new Sent(result.created() ? 201 : 200, answerJson(result),
-                pacing.whenRoomKeepsUp(principal.tenantId(), roomId));
+        return new Sent(result.created() ? 201 : 200, answerJson(result));
     }
 
-    /** A send stored and fanned out: its answer's status and body, due once {@code paced} completes. */
-    record Sent(int status, byte[] json, CompletableFuture<Void> paced) {
+    /** A send stored and handed to the fan-out: its answer's status and body. */
+    record Sent(int status, byte[] json) {
     }
 
     private void answer(Context ctx, Sent sent) {

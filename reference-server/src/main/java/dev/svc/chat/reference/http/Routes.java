@@ -2,7 +2,6 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.auth.SessionTokens;
-import dev.svc.chat.reference.gateway.SendPacing;
 import dev.svc.chat.reference.search.SearchService;
 import dev.svc.chat.reference.service.CallService;
 import dev.svc.chat.reference.service.ChatService;
@@ -26,13 +25,13 @@ public final class Routes {
     }
 
     /**
-     * Installs the REST API on {@code app}; sends are answered as {@code pacing} allows. Returns the filter that
+     * Installs the REST API on {@code app}. Returns the filter that
      * answers sends ahead of Javalin ({@link SendRoute}), for the server's servlet context to run first on
      * {@value #SEND_ROUTE_PATHS}; without it Javalin's own send route answers them the same way.
      */
     public static Filter install(Javalin app, ObjectMapper mapper, Store store, SessionTokens tokens,
                                ChatService service, MessageActions actions, CallService calls, PushService push,
-                               SendPacing pacing, SearchService search) {
+                               SearchService search) {
         Credentials credentials = new Credentials(store, tokens);
         Responses responses = new Responses(mapper);
         ErrorMapping.install(app, responses);
@@ -41,7 +40,7 @@ public final class Routes {
         UserHandler users = new UserHandler(credentials, mapper, responses, service);
         RoomAdminHandler roomAdmin = new RoomAdminHandler(credentials, mapper, responses, service);
         SettingsHandler settings = new SettingsHandler(credentials, mapper, responses, service);
-        MessageHandler messages = new MessageHandler(credentials, mapper, responses, service, pacing);
+        MessageHandler messages = new MessageHandler(credentials, mapper, responses, service);
         MessageActionsHandler messageActions = new MessageActionsHandler(credentials, mapper, responses, actions);
         CallHandler call = new CallHandler(credentials, mapper, responses, calls);
         PushHandler devices = new PushHandler(credentials, mapper, responses, push);

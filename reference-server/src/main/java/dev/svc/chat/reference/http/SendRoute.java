@@ -2,7 +2,6 @@ package dev.svc.chat.reference.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.contract.ApiException;
-import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -24,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * <p>What Javalin did around the handler is done here the same way: the credential, body and send go through
  * the same code ({@link Credentials}, {@link JsonBody}, {@link MessageHandler#accept}); an {@link ApiException}
  * is the contract's error body with its {@code Retry-After} as {@link ErrorMapping} writes it; anything else a
- * 500 {@code internal} logged with its trace; the access log gets its line ({@link AccessLog}); a paced answer
- * waits asynchronously without a timeout, as under Javalin's {@code ctx.future}.
+ * 500 {@code internal} logged with its trace; the access log gets its line ({@link AccessLog}). The answer goes
+ * as soon as the message is stored and handed to the fan-out, whatever its readers do.
  */
 final class SendRoute implements Filter {
 
@@ -74,25 +73,7 @@ final class SendRoute implements Filter {
             finish(req, res, started, 500, internal(req, e));
             return;
         }
-        if (sent.paced().isDone()) {
-            finish(req, res, started, sent.status(), sent.json());
-            return;
-        }
-        AsyncContext async = req.startAsync();
-        async.setTimeout(0); // as Javalin's asyncTimeout 0: the pacing bounds the wait itself
-        sent.paced().whenComplete((done, failure) -> {
-            try {
-                if (failure == null) {
-                    finish(req, res, started, sent.status(), sent.json());
-                } else {
-                    finish(req, res, started, 500, internal(req, failure));
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("a paced send's answer was not written", e);
-            } finally {
-                async.complete();
-            }
-        });
+        finish(req, res, started, sent.status(), sent.json());
     }
 
     /**

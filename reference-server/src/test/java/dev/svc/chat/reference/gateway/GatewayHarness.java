@@ -60,7 +60,7 @@ final class GatewayHarness implements AutoCloseable {
         actions = new MessageActions(store, service, fanOut, fanOut);
         gateway = new Gateway(new GatewayConfig(pingInterval, Duration.ofSeconds(60), Duration.ofSeconds(60),
                 GatewayConfig.DEFAULT_MAX_PAYLOAD, GatewayConfig.DEFAULT_OUTBOUND_LIMIT,
-                GatewayConfig.DEFAULT_OUTBOUND_BYTES, false, true), mapper, clock, store, tokens, fanOut, service);
+                GatewayConfig.DEFAULT_OUTBOUND_BYTES, false), mapper, clock, store, tokens, fanOut, service);
         app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.startupWatcherEnabled = false;

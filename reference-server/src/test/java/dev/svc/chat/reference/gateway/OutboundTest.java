@@ -39,7 +39,7 @@ class OutboundTest {
         private final List<Callback> pending = new ArrayList<>();
 
         Socket(Executor writers) {
-            out = new Outbound(this, writers, 1000, 1 << 20, () -> { }, SendPacing.OFF);
+            out = new Outbound(this, writers, 1000, 1 << 20, () -> { });
         }
 
         @Override
