@@ -6,7 +6,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A {@link ChatClient}'s replies, threads and mentions (contract section 10): sends that answer a message, reply in
  * a thread or mention members, one message by id, and edits that change mentions. Every {@link ChatClient} is one.
- * A thread's replies are read with {@link MessageQuery#inThread}.
+ * A thread's replies are read with {@link MessageQuery#inThread}, and followed live with
+ * {@link Svc#createThreadSubscription}.
  */
 public interface ChatThreads {
   /**
