@@ -223,7 +223,7 @@ public final class Message {
 
   /**
    * Returns the distinct members the message mentions, in the sender's order, at most 20; empty for a deleted
-   * message.
+   * message. {@link MentionText} turns {@code @name} text into them and back.
    *
    * @return an unmodifiable list of user ids
    */
