@@ -16,6 +16,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.ReconnectSettings;
+import dev.svc.chat.RoomList;
 import dev.svc.chat.SendOptions;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
@@ -205,6 +206,37 @@ class ThreadsEndToEndTest {
     Message recovered = updates.next(m -> m.id().equals(root.id()) && truth.equals(m.thread()));
     assertEquals(await(bob.getMessage(room, root.id())), recovered, "the recovered root is the service's");
     return root;
+  }
+
+  @Test
+  void unreadMentionsAreExactOnEveryDeviceAndAfterARestart() throws Exception {
+    ChatClient phone = alice("phone");
+    ChatClient laptop = alice(null);
+    RecordingHandler<RoomList> phoneLists = new RecordingHandler<>();
+    RecordingHandler<RoomList> laptopLists = new RecordingHandler<>();
+    phone.roomList(phoneLists);
+    laptop.roomList(laptopLists);
+    SendOptions mentionAlice = SendOptions.builder().mentions(List.of("alice")).build();
+    Message first = await(bob.sendMessage(room, text("@alice one"), mentionAlice));
+    await(bob.sendText(room, "no mention"));
+    Message edited = await(bob.sendMessage(room, text("@alice two"), mentionAlice));
+    Message last = await(bob.sendMessage(room, text("@alice three"), mentionAlice));
+    await(bob.updateMessage(room, edited.id(), text("two"), List.of())); // the mention dropped
+    for (RecordingHandler<RoomList> lists : List.of(phoneLists, laptopLists)) {
+      lists.next(l -> l.room(room) != null && l.room(room).unreadCount() == 4 && l.room(room).unreadMentions() == 2);
+    }
+    await(laptop.markRead(room, first.id())); // read on the laptop: the phone follows (room-read)
+    phoneLists.next(l -> l.room(room).unreadCount() == 3 && l.room(room).unreadMentions() == 1);
+    phone.close();
+
+    ChatClient restarted = chat.newClient(SvcOptions.builder(proxy.apiUrl())
+        .store(SqliteChatStore.provider(dir.resolve("phone").toFile())).build());
+    RecordingHandler<RoomList> offline = new RecordingHandler<>();
+    restarted.roomList(offline);
+    await(restarted.openOffline("alice"));
+    RoomList fromStore = offline.next(l -> l.room(room) != null);
+    assertEquals(1, fromStore.room(room).unreadMentions(), "from the store, offline: " + fromStore.room(room));
+    assertEquals(last.id(), fromStore.room(room).lastMessage().id());
   }
 
   private static List<String> ids(List<Message> messages) {
