@@ -32,6 +32,8 @@ import dev.svc.chat.store.StoreException;
  *       delivered at the next start. Rows of an older database, which did not tell, are taken as delivered in
  *       their stored revision, as that database took them (else each message above its room's revision
  *       watermark, new messages included, would come again as an update).
+ *   <li>Version 6: a send's {@code links} (its {@code replyToId}, {@code threadId} and {@code mentions}, contract
+ *       section 10) as a JSON object, NULL for a plain send; a version 5 send reads as a plain one.
  * </ul>
  */
 final class SqlSchema {
