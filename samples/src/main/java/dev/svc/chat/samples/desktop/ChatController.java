@@ -265,7 +265,7 @@ public final class ChatController implements AutoCloseable {
   public synchronized void openThread(Message root) {
     if (client == null) return;
     closeThread();
-    model.thread(root, List.of());
+    model.thread(root, model.repliesOf(root.roomId(), root.id())); // at once, also offline; the subscription follows
     thread = Svc.createThreadSubscription(client, root.roomId(), root.id(), new ThreadSubscriptionListener() {
       @Override
       public void onInitialReplies(Message r, List<Message> replies) {

@@ -183,6 +183,15 @@ public final class ChatModel {
     changed();
   }
 
+  /** Returns the replies to {@code rootId} among the room's messages shown (from the store too), by seq. */
+  public synchronized List<Message> repliesOf(String roomId, String rootId) {
+    List<Message> out = new ArrayList<>();
+    for (Message m : messages.getOrDefault(roomId, List.of())) {
+      if (rootId.equals(m.threadId())) out.add(m);
+    }
+    return out;
+  }
+
   /** Returns the root of the thread in the side panel, or null when none is open. */
   public synchronized Message threadRoot() {
     return threadRoot;
