@@ -192,6 +192,22 @@ public final class ChatModel {
     return out;
   }
 
+  /**
+   * Completes the {@code @name} being typed at the end of {@code text} with the first member of the open room (other
+   * than the user) whose id starts with it, such as "hi @bo" to "hi @bob "; the text as it was when none fits.
+   */
+  public synchronized String completeMention(String text) {
+    int at = text.lastIndexOf('@');
+    RoomSummary s = selected == null ? null : roomList.room(selected);
+    if (at < 0 || s == null || (at > 0 && Character.isLetterOrDigit(text.charAt(at - 1)))) return text;
+    String prefix = text.substring(at + 1);
+    if (prefix.chars().anyMatch(Character::isWhitespace)) return text;
+    for (String member : new TreeSet<>(s.room().memberIds())) {
+      if (!member.equals(me) && member.startsWith(prefix)) return text.substring(0, at + 1) + member + " ";
+    }
+    return text;
+  }
+
   /** Returns the root of the thread in the side panel, or null when none is open. */
   public synchronized Message threadRoot() {
     return threadRoot;

@@ -240,6 +240,15 @@ public final class ChatWindow {
       }
     });
     composer.addActionListener(e -> send());
+    composer.setFocusTraversalKeysEnabled(false); // Tab completes an @name of the room's members
+    composer.addKeyListener(new java.awt.event.KeyAdapter() {
+      @Override
+      public void keyPressed(java.awt.event.KeyEvent e) {
+        if (e.getKeyCode() != java.awt.event.KeyEvent.VK_TAB) return;
+        composer.setText(model.completeMention(composer.getText()));
+        e.consume();
+      }
+    });
     JButton sendButton = new JButton("Send");
     sendButton.addActionListener(e -> send());
     bottom.add(composer, BorderLayout.CENTER);

@@ -54,6 +54,11 @@ class DesktopClientTest {
       assertEquals("Go for it, I'll watch the deploy", thread.get(1).text());
       assertEquals(Map.of("general", 0, "design", 0, "random", 1), model.roomRows().stream()
           .collect(Collectors.toMap(ChatModel.RoomRow::name, ChatModel.RoomRow::mentions)), "carol's @alice");
+      // the composer's Tab completes a member of the open room: the first by id, never the user
+      assertEquals("ping @carol ", model.completeMention("ping @ca"));
+      assertEquals("@bob ", model.completeMention("@b"));
+      assertEquals("@alice", model.completeMention("@alice"), "the user is not offered");
+      assertEquals("mail x@b", model.completeMention("mail x@b"), "not a mention: inside a word");
       assertTrue(rows.get(5).deleted() && rows.get(5).text().isEmpty(), rows.get(5).toString());
       assertEquals(Map.of("❤", 2), rows.get(1).reactions());
       assertTrue(rows.get(1).mine());
