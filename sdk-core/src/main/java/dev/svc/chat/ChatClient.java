@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * outcome as soon as the client has it); a future derived from one ({@code thenApply}, ...) completes on the
  * callback executor after the blocking handler, so blocking on that from a handler waits for ever.
  */
-public interface ChatClient extends ChatCalls, ChatFiles, AutoCloseable {
+public interface ChatClient extends ChatCalls, ChatFiles, ChatThreads, AutoCloseable {
   /**
    * Authenticates as {@code userId} with a session token and opens the realtime connection. Calling it
    * again with a new token (a refresh) reconnects with that token, keeping this client's handlers and its

@@ -22,6 +22,10 @@ public final class Message {
   private final @Nullable Long editedAt;
   private final @Nullable Long deletedAt;
   private final Map<String, List<String>> reactions;
+  private final @Nullable String replyToId;
+  private final @Nullable String threadId;
+  private final @Nullable ThreadSummary thread;
+  private final List<String> mentions;
 
   private Message(Builder b) {
     this.id = require(b.id, "id");
@@ -45,6 +49,11 @@ public final class Message {
       }
       this.reactions = Collections.unmodifiableMap(r);
     }
+    this.replyToId = b.replyToId;
+    this.threadId = b.threadId;
+    this.thread = b.thread;
+    this.mentions = b.mentions.isEmpty() ? Collections.<String>emptyList()
+        : Collections.unmodifiableList(new ArrayList<>(b.mentions));
   }
 
   private static String require(@Nullable String value, String name) {
@@ -174,6 +183,55 @@ public final class Message {
   }
 
   /**
+   * Returns the id of the message of the same room this one answers (quotes). That message may since have been
+   * deleted: show it from the client's own copy or {@link ChatClient#getMessage}.
+   *
+   * @return the id, or null when the message answers none
+   */
+  public @Nullable String replyToId() {
+    return replyToId;
+  }
+
+  /**
+   * Returns the id of the root of the thread this message is a reply in. A thread reply is also a message of
+   * its room, with the room's next {@link #seq()}.
+   *
+   * @return the root's id, or null when the message is in no thread
+   */
+  public @Nullable String threadId() {
+    return threadId;
+  }
+
+  /**
+   * Returns whether the message is a reply in a thread.
+   *
+   * @return true when {@link #threadId()} is set
+   */
+  public boolean isThreadReply() {
+    return threadId != null;
+  }
+
+  /**
+   * Returns the summary of the replies to this message, when it is the root of a thread. A deleted root keeps
+   * its summary.
+   *
+   * @return the summary, or null when the message never had a reply
+   */
+  public @Nullable ThreadSummary thread() {
+    return thread;
+  }
+
+  /**
+   * Returns the distinct members the message mentions, in the sender's order, at most 20; empty for a deleted
+   * message. {@link MentionText} turns {@code @name} text into them and back.
+   *
+   * @return an unmodifiable list of user ids
+   */
+  public List<String> mentions() {
+    return mentions;
+  }
+
+  /**
    * Returns the concatenated text of the message's text parts, a convenience for display.
    *
    * @return the text, empty when there is none
@@ -207,7 +265,8 @@ public final class Message {
    */
   public Builder newBuilder() {
     Builder b = new Builder().id(id).roomId(roomId).seq(seq).rev(rev).senderId(senderId).parts(parts)
-        .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt);
+        .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt)
+        .replyToId(replyToId).threadId(threadId).thread(thread).mentions(mentions);
     if (!reactions.isEmpty()) b.reactions().putAll(reactions);
     return b;
   }
@@ -222,7 +281,11 @@ public final class Message {
         && parts.equals(m.parts) && clientMessageId.equals(m.clientMessageId) && createdAt == m.createdAt
         && (editedAt == null ? m.editedAt == null : editedAt.equals(m.editedAt))
         && (deletedAt == null ? m.deletedAt == null : deletedAt.equals(m.deletedAt))
-        && reactions.equals(m.reactions);
+        && reactions.equals(m.reactions)
+        && (replyToId == null ? m.replyToId == null : replyToId.equals(m.replyToId))
+        && (threadId == null ? m.threadId == null : threadId.equals(m.threadId))
+        && (thread == null ? m.thread == null : thread.equals(m.thread))
+        && mentions.equals(m.mentions);
   }
 
   @Override
@@ -237,7 +300,11 @@ public final class Message {
     h = 31 * h + (int) (createdAt ^ (createdAt >>> 32));
     h = 31 * h + (editedAt == null ? 0 : editedAt.hashCode());
     h = 31 * h + (deletedAt == null ? 0 : deletedAt.hashCode());
-    return 31 * h + reactions.hashCode();
+    h = 31 * h + reactions.hashCode();
+    h = 31 * h + (replyToId == null ? 0 : replyToId.hashCode());
+    h = 31 * h + (threadId == null ? 0 : threadId.hashCode());
+    h = 31 * h + (thread == null ? 0 : thread.hashCode());
+    return 31 * h + mentions.hashCode();
   }
 
   @Override
@@ -246,7 +313,11 @@ public final class Message {
         + ", parts=" + parts + ", clientMessageId=" + clientMessageId + ", createdAt=" + createdAt
         + (editedAt == null ? "" : ", editedAt=" + editedAt)
         + (deletedAt == null ? "" : ", deletedAt=" + deletedAt)
-        + (reactions.isEmpty() ? "" : ", reactions=" + reactions) + "}";
+        + (reactions.isEmpty() ? "" : ", reactions=" + reactions)
+        + (replyToId == null ? "" : ", replyToId=" + replyToId)
+        + (threadId == null ? "" : ", threadId=" + threadId)
+        + (thread == null ? "" : ", thread=" + thread)
+        + (mentions.isEmpty() ? "" : ", mentions=" + mentions) + "}";
   }
 
   /** Builds a {@link Message}; {@code id}, {@code roomId}, {@code senderId} and {@code clientMessageId} are required. */
@@ -263,6 +334,10 @@ public final class Message {
     private @Nullable Long deletedAt;
     /** Made on the first reaction: most messages have none. */
     private @Nullable Map<String, List<String>> reactions;
+    private @Nullable String replyToId;
+    private @Nullable String threadId;
+    private @Nullable ThreadSummary thread;
+    private List<String> mentions = Collections.emptyList();
 
     Builder() {
     }
@@ -404,6 +479,57 @@ public final class Message {
       List<String> copy = new ArrayList<>();
       for (String u : nonNull(userIds, "userIds")) copy.add(nonNull(u, "userId"));
       reactions().put(emoji, copy);
+      return this;
+    }
+
+    /**
+     * Sets the id of the message this one answers.
+     *
+     * @param messageId the id, or null for none
+     * @return this builder
+     */
+    public Builder replyToId(@Nullable String messageId) {
+      this.replyToId = messageId;
+      return this;
+    }
+
+    /**
+     * Sets the id of the root of the thread this message is a reply in.
+     *
+     * @param rootId the root's id, or null for none
+     * @return this builder
+     */
+    public Builder threadId(@Nullable String rootId) {
+      this.threadId = rootId;
+      return this;
+    }
+
+    /**
+     * Sets the summary of the replies to this message (a thread's root).
+     *
+     * @param thread the summary, or null for none
+     * @return this builder
+     */
+    public Builder thread(@Nullable ThreadSummary thread) {
+      this.thread = thread;
+      return this;
+    }
+
+    /**
+     * Replaces the mentioned user ids.
+     *
+     * @param userIds the user ids, none null
+     * @return this builder
+     */
+    public Builder mentions(List<String> userIds) {
+      nonNull(userIds, "userIds");
+      if (userIds.isEmpty()) {
+        this.mentions = Collections.emptyList();
+        return this;
+      }
+      List<String> copy = new ArrayList<>(userIds.size());
+      for (String u : userIds) copy.add(nonNull(u, "userId"));
+      this.mentions = copy;
       return this;
     }
 

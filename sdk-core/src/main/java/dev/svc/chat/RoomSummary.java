@@ -11,6 +11,9 @@ import org.jspecify.annotations.Nullable;
  * device (its {@code room-read}) and {@link ChatClient#markRead} (applied at once, even offline) lower the
  * count; a deleted message leaves it. The count is exact up to the client's cap
  * ({@link SvcOptions.Builder#unreadCap}); above it, {@link #unreadCapped()} is true and the count is the cap.
+ *
+ * <p>{@link #unreadMentions()} counts the unread messages that mention the user ({@link Message#mentions()}), under
+ * the same rule and with the same exactness: an edit that drops the mention, a delete or a read lowers it.
  */
 public final class RoomSummary {
   private final Room room;
@@ -18,6 +21,7 @@ public final class RoomSummary {
   private final int unreadCount;
   private final boolean unreadCapped;
   private final long lastActivityAt;
+  private final int unreadMentions;
 
   /**
    * Creates a summary.
@@ -30,12 +34,38 @@ public final class RoomSummary {
    */
   public RoomSummary(Room room, @Nullable Message lastMessage, int unreadCount, boolean unreadCapped,
       long lastActivityAt) {
+    this(room, lastMessage, unreadCount, unreadCapped, lastActivityAt, 0);
+  }
+
+  /**
+   * Creates a summary with a count of unread mentions.
+   *
+   * @param room the room
+   * @param lastMessage its newest message not deleted, or null when none is known
+   * @param unreadCount the messages unread, at most the cap
+   * @param unreadCapped whether more than the cap are unread
+   * @param lastActivityAt when the room was last active (its newest message, else its creation), epoch millis
+   * @param unreadMentions the unread messages that mention the user, at most {@code unreadCount}
+   */
+  public RoomSummary(Room room, @Nullable Message lastMessage, int unreadCount, boolean unreadCapped,
+      long lastActivityAt, int unreadMentions) {
     if (room == null) throw new NullPointerException("room == null");
     this.room = room;
     this.lastMessage = lastMessage;
     this.unreadCount = unreadCount;
     this.unreadCapped = unreadCapped;
     this.lastActivityAt = lastActivityAt;
+    if (unreadMentions < 0) throw new IllegalArgumentException("unreadMentions < 0: " + unreadMentions);
+    this.unreadMentions = unreadMentions;
+  }
+
+  /**
+   * Returns how many unread messages mention the user: a mention badge, apart from the unread one.
+   *
+   * @return the count, at most {@link #unreadCount()}
+   */
+  public int unreadMentions() {
+    return unreadMentions;
   }
 
   /**
@@ -88,7 +118,7 @@ public final class RoomSummary {
     if (this == o) return true;
     if (!(o instanceof RoomSummary)) return false;
     RoomSummary s = (RoomSummary) o;
-    return unreadCount == s.unreadCount && unreadCapped == s.unreadCapped && lastActivityAt == s.lastActivityAt
+    return unreadCount == s.unreadCount && unreadMentions == s.unreadMentions && unreadCapped == s.unreadCapped && lastActivityAt == s.lastActivityAt
         && room.equals(s.room) && (lastMessage == null ? s.lastMessage == null : lastMessage.equals(s.lastMessage));
   }
 
@@ -97,12 +127,14 @@ public final class RoomSummary {
     int h = room.hashCode();
     h = 31 * h + (lastMessage == null ? 0 : lastMessage.hashCode());
     h = 31 * h + unreadCount;
+    h = 31 * h + unreadMentions;
     return 31 * h + (int) (lastActivityAt ^ (lastActivityAt >>> 32));
   }
 
   @Override
   public String toString() {
-    return "RoomSummary{" + room.id() + ", unread=" + unreadCount + (unreadCapped ? "+" : "") + ", lastActivityAt="
+    return "RoomSummary{" + room.id() + ", unread=" + unreadCount + (unreadCapped ? "+" : "")
+        + (unreadMentions == 0 ? "" : ", mentions=" + unreadMentions) + ", lastActivityAt="
         + lastActivityAt + "}";
   }
 }

@@ -78,6 +78,41 @@ public final class Svc {
   }
 
   /**
+   * Creates a live view of one thread: it joins the room, delivers the root and the latest 50 replies oldest first
+   * to {@link ThreadSubscriptionListener#onInitialReplies}, then the thread's new and changed replies and the root's
+   * changes (its reply count among them), each once. Call {@link ThreadSubscription#destroy()} to remove its
+   * handlers.
+   *
+   * @param client the client
+   * @param roomId the room of the thread
+   * @param rootId the id of the thread's root
+   * @param listener receives the thread on the client's callback executor
+   * @return the started subscription
+   */
+  public static ThreadSubscription createThreadSubscription(ChatClient client, String roomId, String rootId,
+      ThreadSubscriptionListener listener) {
+    return createThreadSubscription(client, roomId, rootId, ThreadSubscription.DEFAULT_HISTORY_LIMIT, listener);
+  }
+
+  /**
+   * Creates a live view of one thread with a given number of replies loaded first; see
+   * {@link #createThreadSubscription(ChatClient, String, String, ThreadSubscriptionListener)}.
+   *
+   * @param client the client
+   * @param roomId the room of the thread
+   * @param rootId the id of the thread's root
+   * @param historyLimit how many of the latest replies to load first, 1 to 100
+   * @param listener receives the thread on the client's callback executor
+   * @return the started subscription
+   */
+  public static ThreadSubscription createThreadSubscription(ChatClient client, String roomId, String rootId,
+      int historyLimit, ThreadSubscriptionListener listener) {
+    ThreadSubscription subscription = new ThreadSubscription(client, roomId, rootId, historyLimit, listener);
+    subscription.start();
+    return subscription;
+  }
+
+  /**
    * Creates a tracker of the tenant's online users, like the JS SDK's {@code createTenantPresenceTracker}:
    * a snapshot from {@link ChatClient#getPresence()} when connected, kept current by
    * {@link EventType#TENANT_PRESENCE}. Call {@link TenantPresenceTracker#destroy()} to remove its handlers.

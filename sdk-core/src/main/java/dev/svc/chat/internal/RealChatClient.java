@@ -37,12 +37,14 @@ import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
 import dev.svc.chat.SearchPage;
 import dev.svc.chat.SearchQuery;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.files.FileCalls;
 import dev.svc.chat.internal.files.UploadingTransport;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.outbox.Outbox;
 import dev.svc.chat.internal.outbox.SendTransports;
 import dev.svc.chat.internal.realtime.JoinedRoom;
@@ -85,6 +87,7 @@ public final class RealChatClient extends FeatureCalls {
   private final ReadMarks marks;
   private final CallsAndPush calls;
   private final FileCalls files;
+  private final MessageCalls messages;
 
   /** The backoff jitter's source, shared by all clients (it is thread-safe) rather than one generator each. */
   private static final Random JITTER = new SecureRandom();
@@ -144,6 +147,7 @@ public final class RealChatClient extends FeatureCalls {
         backoff, wallClock, store == null ? null : store.offline, log);
     this.files = new FileCalls(outbox, rest, actor, backoff, ClientThreads.io(), callbacks, closed,
         options.fileCache());
+    this.messages = new MessageCalls(rest, outbox, roomList, engine, credentials, callbacks);
     router.wire(recovery, joinedRoom, outbox, engine,
         new GatewayTokenExpiry(credentials, engine, () -> wantConnected && !closed.get(), log));
   }
@@ -301,7 +305,9 @@ public final class RealChatClient extends FeatureCalls {
   public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
     Inputs.roomId(roomId);
     Inputs.nonNull(query, "query");
-    if (stored != null) return callbacks.relay(stored.messages(roomId, query, () -> rest.getMessages(roomId, query)));
+    if (stored != null && query.wholeRoom()) { // the store keeps whole-room ranges only
+      return callbacks.relay(stored.messages(roomId, query, () -> rest.getMessages(roomId, query)));
+    }
     return callbacks.relay(rest.getMessages(roomId, query));
   }
 
@@ -312,14 +318,17 @@ public final class RealChatClient extends FeatureCalls {
 
   @Override
   public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId) {
-    Inputs.roomId(roomId);
-    Inputs.parts(parts);
-    Inputs.clientMessageId(clientMessageId);
-    CompletableFuture<Message> sent = outbox.enqueue(roomId, parts, clientMessageId, credentials.userId());
-    if (roomList.following()) {
-      sent.thenAccept(m -> engine.actor().execute(() -> roomList.message(m))); // the room's activity, never unread
-    }
-    return callbacks.relay(sent);
+    return messages.send(roomId, parts, SendLinks.NONE, clientMessageId);
+  }
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, SendOptions options) {
+    return messages.send(roomId, parts, options);
+  }
+
+  @Override
+  public CompletableFuture<Message> getMessage(String roomId, String messageId) {
+    return messages.get(roomId, messageId);
   }
 
   @Override
@@ -336,25 +345,23 @@ public final class RealChatClient extends FeatureCalls {
 
   @Override
   public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
-    Inputs.roomId(roomId);
-    Inputs.messageId(messageId);
-    Inputs.parts(parts);
-    return callbacks.relay(rest.updateMessage(roomId, messageId, parts));
+    return messages.update(roomId, messageId, parts, null);
+  }
+
+  @Override
+  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts,
+      List<String> mentions) {
+    return messages.update(roomId, messageId, parts, Inputs.nonNull(mentions, "mentions"));
   }
 
   @Override
   public CompletableFuture<Message> deleteMessage(String roomId, String messageId) {
-    Inputs.roomId(roomId);
-    Inputs.messageId(messageId);
-    return callbacks.relay(rest.deleteMessage(roomId, messageId));
+    return messages.delete(roomId, messageId);
   }
 
   @Override
   public CompletableFuture<Message> toggleReaction(String roomId, String messageId, String emoji) {
-    Inputs.roomId(roomId);
-    Inputs.messageId(messageId);
-    Inputs.emoji(emoji);
-    return callbacks.relay(rest.toggleReaction(roomId, messageId, emoji));
+    return messages.toggleReaction(roomId, messageId, emoji);
   }
 
   @Override

@@ -45,6 +45,8 @@ public final class FakeChatClient extends UnsupportedChatClient {
   public final List<MessageQuery> historyQueries = new ArrayList<>();
   public final Deque<CompletableFuture<MessagePage>> historyResults = new ArrayDeque<>();
   public final Deque<CompletableFuture<List<String>>> presenceResults = new ArrayDeque<>();
+  public final List<String> messageGets = new ArrayList<>();
+  public final Deque<CompletableFuture<Message>> messageResults = new ArrayDeque<>();
   public boolean typingThrows;
   /** Runs inside {@link #setTyping}, on the caller's thread, before the call is recorded. */
   public volatile Runnable whileSettingTyping;
@@ -153,6 +155,14 @@ public final class FakeChatClient extends UnsupportedChatClient {
     historyQueries.add(query);
     CompletableFuture<MessagePage> f = new CompletableFuture<>();
     historyResults.add(f);
+    return f;
+  }
+
+  @Override
+  public CompletableFuture<Message> getMessage(String roomId, String messageId) {
+    messageGets.add(roomId + "/" + messageId);
+    CompletableFuture<Message> f = new CompletableFuture<>();
+    messageResults.add(f);
     return f;
   }
 

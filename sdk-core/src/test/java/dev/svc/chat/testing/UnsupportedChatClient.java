@@ -17,6 +17,7 @@ import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
 import dev.svc.chat.SearchPage;
 import dev.svc.chat.SearchQuery;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.Subscription;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -153,6 +154,22 @@ public abstract class UnsupportedChatClient implements ChatClient {
 
   @Override
   public CompletableFuture<Void> setTyping(String roomId, boolean isTyping) {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, SendOptions options) {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<Message> getMessage(String roomId, String messageId) {
+    throw unsupported();
+  }
+
+  @Override
+  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts,
+      List<String> mentions) {
     throw unsupported();
   }
 

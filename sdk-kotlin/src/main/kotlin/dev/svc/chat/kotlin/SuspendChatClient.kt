@@ -14,6 +14,7 @@ import dev.svc.chat.Receipt
 import dev.svc.chat.Room
 import dev.svc.chat.SearchPage
 import dev.svc.chat.SearchQuery
+import dev.svc.chat.SendOptions
 import dev.svc.chat.kotlin.internal.awaitResult
 
 /**
@@ -70,12 +71,24 @@ public class SuspendChatClient(
   public suspend fun sendMessage(roomId: String, parts: List<MessagePart>, clientMessageId: String): Message =
     client.sendMessage(roomId, parts, clientMessageId).awaitResult()
 
+  /** Sends a reply, a thread reply or a message with mentions; see [ChatClient.sendMessage]. */
+  public suspend fun sendMessage(roomId: String, parts: List<MessagePart>, options: SendOptions): Message =
+    client.sendMessage(roomId, parts, options).awaitResult()
+
+  /** Fetches one message, deleted or not; see [ChatClient.getMessage]. */
+  public suspend fun getMessage(roomId: String, messageId: String): Message =
+    client.getMessage(roomId, messageId).awaitResult()
+
   /** Sends a message of one text part; see [ChatClient.sendText]. */
   public suspend fun sendText(roomId: String, text: String): Message = client.sendText(roomId, text).awaitResult()
 
   /** Replaces a message's parts; see [ChatClient.updateMessage]. */
   public suspend fun updateMessage(roomId: String, messageId: String, parts: List<MessagePart>): Message =
     client.updateMessage(roomId, messageId, parts).awaitResult()
+
+  /** Replaces a message's parts and mentions; see [ChatClient.updateMessage]. */
+  public suspend fun updateMessage(roomId: String, messageId: String, parts: List<MessagePart>,
+    mentions: List<String>): Message = client.updateMessage(roomId, messageId, parts, mentions).awaitResult()
 
   /** Deletes a message; see [ChatClient.deleteMessage]. */
   public suspend fun deleteMessage(roomId: String, messageId: String): Message =

@@ -3,6 +3,7 @@ package dev.svc.chat.samples.bot;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.samples.Replies;
@@ -19,10 +20,13 @@ import java.util.regex.Pattern;
  * all of a user's rooms to each of its connections, so the bot joins none).
  *
  * <ul>
- *   <li>Commands, each answered as a reply to the command (see {@link Replies}): {@code /help},
+ *   <li>Commands, each answered as a reply to the command (its {@code replyToId}, and a {@link Replies} part for
+ *       older readers), in the thread the command was sent in, if any: {@code /help},
  *       {@code /roll [NdM]}, {@code /remind <10s|5m|2h> <text>} (answered again when the time comes),
  *       {@code /poll <question> | <option> | <option>...} (posts the poll and seeds one reaction per option, so
  *       members vote by clicking it); anything else starting with {@code /} is answered as unknown.
+ *   <li>Mentions: a message that mentions the bot is a command without its {@code /} ({@code @bot roll 2d6});
+ *       one that names none is answered with the help.
  *   <li>Reactions: a 👍 on any message that thanks ("thanks", "thank you", "thx"), once.
  *   <li>Its own messages, and deleted ones, are ignored.
  * </ul>
@@ -74,6 +78,9 @@ public final class ChatBot implements AutoCloseable {
     String text = m.text().trim();
     if (text.startsWith("/")) {
       command(m, text);
+    } else if (m.mentions().contains(userId)) {
+      String rest = text.replace("@" + userId, " ").trim(); // MentionText writes a mention as @userId
+      command(m, rest.isEmpty() ? "/help" : "/" + rest);
     } else if (THANKS.matcher(text).find() && !m.reactions().getOrDefault(THUMBS_UP, List.of()).contains(userId)) {
       client.toggleReaction(m.roomId(), m.id(), THUMBS_UP);
     }
@@ -163,8 +170,10 @@ public final class ChatBot implements AutoCloseable {
     });
   }
 
+  /** Answers {@code original}: quoting it, in its thread when it is a thread reply. */
   private CompletableFuture<Message> reply(Message original, String text) {
-    return client.sendMessage(original.roomId(), Replies.to(original, text));
+    SendOptions options = SendOptions.builder().replyToId(original.id()).threadId(original.threadId()).build();
+    return client.sendMessage(original.roomId(), Replies.to(original, text), options);
   }
 
   /** Stops answering and cancels the pending reminders; the client stays open (its owner closes it). */

@@ -5,6 +5,7 @@ import dev.svc.chat.ComposerTypingController;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.EventType;
+import dev.svc.chat.MentionText;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageLists;
@@ -14,10 +15,14 @@ import dev.svc.chat.RoomList;
 import dev.svc.chat.RoomSummary;
 import dev.svc.chat.RoomSubscription;
 import dev.svc.chat.RoomSubscriptionListener;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.Svc;
 import dev.svc.chat.TenantPresenceListener;
 import dev.svc.chat.TenantPresenceTracker;
+import dev.svc.chat.ThreadSubscription;
+import dev.svc.chat.ThreadSubscriptionListener;
+import dev.svc.chat.samples.Replies;
 import dev.svc.chat.session.SessionState;
 import dev.svc.chat.session.SessionStatus;
 import java.util.ArrayList;
@@ -43,6 +48,8 @@ public final class ChatController implements AutoCloseable {
   private TenantPresenceTracker presence;
   private RoomSubscription room;
   private ComposerTypingController typing;
+  /** The thread open in the side panel, or null. */
+  private ThreadSubscription thread;
   /** Whether the user opened the room on screen (not the app at start): only then is it marked read. */
   private boolean looked;
   /** The message the room on screen was last marked read up to: one markRead per newest message. */
@@ -222,11 +229,84 @@ public final class ChatController implements AutoCloseable {
     String roomId = model.selectedRoom();
     if (client == null || roomId == null) return CompletableFuture.failedFuture(new IllegalStateException("no room"));
     if (typing != null) typing.onSend();
-    CompletableFuture<Message> sent = client.sendText(roomId, text);
+    MentionText typed = mentions(roomId, text);
+    CompletableFuture<Message> sent = client.sendMessage(roomId, typed.parts(), typed.options().build());
     for (PendingSend p : client.pendingSends(roomId)) model.merge(roomId, List.of(p.pendingMessage()));
     return sent.whenComplete((m, e) -> {
       if (m != null) model.sent(m);
     });
+  }
+
+  /** Reads {@code @name} tokens of the room's members as mentions. */
+  private MentionText mentions(String roomId, String text) {
+    RoomSummary s = model.roomList().room(roomId);
+    return MentionText.parse(text, s == null ? List.of() : s.room().memberIds());
+  }
+
+  /**
+   * Answers a message, quoting it (its {@code replyToId}, and a {@link Replies} part for older readers), in its
+   * thread when it is a thread reply.
+   *
+   * @param message the message answered
+   * @param text the answer, {@code @name} tokens read as mentions
+   * @return the stored answer
+   */
+  public synchronized CompletableFuture<Message> quote(Message message, String text) {
+    MentionText typed = mentions(message.roomId(), text);
+    SendOptions options = typed.options().replyToId(message.id()).threadId(message.threadId()).build();
+    return track(client.sendMessage(message.roomId(), Replies.to(message, typed.text()), options));
+  }
+
+  /**
+   * Opens a thread in the side panel: its root and replies, kept live by a {@link ThreadSubscription}.
+   *
+   * @param root the thread's root (any message of the main timeline)
+   */
+  public synchronized void openThread(Message root) {
+    if (client == null) return;
+    closeThread();
+    model.thread(root, model.repliesOf(root.roomId(), root.id())); // at once, also offline; the subscription follows
+    thread = Svc.createThreadSubscription(client, root.roomId(), root.id(), new ThreadSubscriptionListener() {
+      @Override
+      public void onInitialReplies(Message r, List<Message> replies) {
+        model.thread(r, replies);
+      }
+
+      @Override
+      public void onReply(Message reply) {
+        model.thread(null, List.of(reply));
+      }
+
+      @Override
+      public void onReplyUpdated(Message reply) {
+        model.thread(null, List.of(reply));
+      }
+
+      @Override
+      public void onRootUpdated(Message r) {
+        model.thread(r, List.of());
+      }
+    });
+  }
+
+  /** Closes the side panel's thread. */
+  public synchronized void closeThread() {
+    if (thread != null) thread.destroy();
+    thread = null;
+    model.closeThread();
+  }
+
+  /**
+   * Replies in the thread open in the side panel.
+   *
+   * @param text the reply, {@code @name} tokens read as mentions
+   * @return the stored reply
+   */
+  public synchronized CompletableFuture<Message> replyInThread(String text) {
+    Message root = model.threadRoot();
+    if (client == null || root == null) return CompletableFuture.failedFuture(new IllegalStateException("no thread"));
+    MentionText typed = mentions(root.roomId(), text);
+    return client.sendMessage(root.roomId(), typed.parts(), typed.options().threadId(root.id()).build());
   }
 
   /**
@@ -285,6 +365,8 @@ public final class ChatController implements AutoCloseable {
     if (presence != null) presence.destroy();
     if (room != null) room.destroy();
     if (typing != null) typing.close();
+    if (thread != null) thread.destroy();
+    thread = null;
     presence = null;
     room = null;
     typing = null;

@@ -35,12 +35,15 @@ public final class ChatModel {
    * @param unread the unread messages (the SDK's rule, {@link RoomSummary}), at most the cap
    * @param capped whether more are unread than the cap: show "999+"
    * @param preview the last message, such as "bob: Mockups are up", or ""
+   * @param mentions the unread messages that mention the user ({@link RoomSummary#unreadMentions()})
    */
-  public record RoomRow(String id, String name, int unread, boolean capped, String preview, boolean selected) {}
+  public record RoomRow(String id, String name, int unread, boolean capped, String preview, boolean selected,
+      int mentions) {}
 
-  /** One message of the list, ready to render. */
+  /** One message of the list, ready to render; {@code replies}: a thread root's reply count, else 0. */
   public record MessageRow(String id, String senderId, String text, boolean mine, boolean edited, boolean deleted,
-      boolean pending, Replies.Reply replyTo, Map<String, Integer> reactions, List<String> seenBy, long createdAt) {}
+      boolean pending, Replies.Reply replyTo, Map<String, Integer> reactions, List<String> seenBy, long createdAt,
+      int replies) {}
 
   /**
    * How long a user shows as typing after their last {@code typing=true}: a typer's
@@ -68,6 +71,9 @@ public final class ChatModel {
   /** Room → typer → until when they show as typing (the clock's millis). */
   private final Map<String, Map<String, Long>> typing = new HashMap<>();
   private Set<String> online = Set.of();
+  /** The thread open in the side panel: its root (null: none open) and its replies by seq. */
+  private Message threadRoot;
+  private List<Message> threadReplies = List.of();
 
   /**
    * Creates an empty model.
@@ -157,6 +163,63 @@ public final class ChatModel {
       if (!historyMissing.add(roomId)) return;
     }
     changed();
+  }
+
+  /** Shows a thread in the side panel, or updates it: a newer root (null: kept) and replies merged by id. */
+  void thread(Message root, Collection<Message> replies) {
+    synchronized (this) {
+      if (root != null) threadRoot = root;
+      threadReplies = MessageLists.mergeMessagesById(threadReplies, replies);
+    }
+    changed();
+  }
+
+  /** Closes the side panel's thread. */
+  void closeThread() {
+    synchronized (this) {
+      threadRoot = null;
+      threadReplies = List.of();
+    }
+    changed();
+  }
+
+  /** Returns the replies to {@code rootId} among the room's messages shown (from the store too), by seq. */
+  public synchronized List<Message> repliesOf(String roomId, String rootId) {
+    List<Message> out = new ArrayList<>();
+    for (Message m : messages.getOrDefault(roomId, List.of())) {
+      if (rootId.equals(m.threadId())) out.add(m);
+    }
+    return out;
+  }
+
+  /**
+   * Completes the {@code @name} being typed at the end of {@code text} with the first member of the open room (other
+   * than the user) whose id starts with it, such as "hi @bo" to "hi @bob "; the text as it was when none fits.
+   */
+  public synchronized String completeMention(String text) {
+    int at = text.lastIndexOf('@');
+    RoomSummary s = selected == null ? null : roomList.room(selected);
+    if (at < 0 || s == null || (at > 0 && Character.isLetterOrDigit(text.charAt(at - 1)))) return text;
+    String prefix = text.substring(at + 1);
+    if (prefix.chars().anyMatch(Character::isWhitespace)) return text;
+    for (String member : new TreeSet<>(s.room().memberIds())) {
+      if (!member.equals(me) && member.startsWith(prefix)) return text.substring(0, at + 1) + member + " ";
+    }
+    return text;
+  }
+
+  /** Returns the root of the thread in the side panel, or null when none is open. */
+  public synchronized Message threadRoot() {
+    return threadRoot;
+  }
+
+  /** Returns the side panel's rows: the thread's root, then its replies oldest first; empty when none is open. */
+  public synchronized List<MessageRow> threadRows() {
+    if (threadRoot == null) return List.of();
+    List<MessageRow> rows = new ArrayList<>();
+    rows.add(row(threadRoot, List.of()));
+    for (Message m : threadReplies) rows.add(row(m, List.of()));
+    return rows;
   }
 
   /** Replaces a pending message of mine by the stored one. */
@@ -258,7 +321,7 @@ public final class ChatModel {
       Message last = s.lastMessage();
       String preview = last == null ? "" : (last.senderId().equals(me) ? "you" : last.senderId()) + ": " + last.text();
       out.add(new RoomRow(s.room().id(), s.room().name(), s.unreadCount(), s.unreadCapped(), preview,
-          s.room().id().equals(selected)));
+          s.room().id().equals(selected), s.unreadMentions()));
     }
     return out;
   }
@@ -269,7 +332,7 @@ public final class ChatModel {
     return s == null ? "" : s.room().name() + "  ·  " + String.join(", ", s.room().memberIds());
   }
 
-  /** Returns the selected room's messages, oldest first. */
+  /** Returns the selected room's main timeline, oldest first: thread replies show in the side panel only. */
   public synchronized List<MessageRow> messageRows() {
     if (selected == null) return List.of();
     List<Message> list = messages.getOrDefault(selected, List.of());
@@ -285,15 +348,19 @@ public final class ChatModel {
     }
     List<MessageRow> rows = new ArrayList<>();
     for (Message m : list) {
-      Map<String, Integer> reactions = new LinkedHashMap<>();
-      for (Map.Entry<String, List<String>> e : m.reactions().entrySet()) {
-        if (!e.getValue().isEmpty()) reactions.put(e.getKey(), e.getValue().size());
-      }
-      rows.add(new MessageRow(m.id(), m.senderId(), m.isDeleted() ? "" : m.text(), m.senderId().equals(me),
-          m.editedAt() != null && !m.isDeleted(), m.isDeleted(), MessageLists.isPending(m),
-          Replies.of(m).orElse(null), reactions, seen.getOrDefault(m.id(), List.of()), m.createdAt()));
+      if (m.threadId() == null) rows.add(row(m, seen.getOrDefault(m.id(), List.of())));
     }
     return rows;
+  }
+
+  private MessageRow row(Message m, List<String> seenBy) {
+    Map<String, Integer> reactions = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : m.reactions().entrySet()) {
+      if (!e.getValue().isEmpty()) reactions.put(e.getKey(), e.getValue().size());
+    }
+    return new MessageRow(m.id(), m.senderId(), m.isDeleted() ? "" : m.text(), m.senderId().equals(me),
+        m.editedAt() != null && !m.isDeleted(), m.isDeleted(), MessageLists.isPending(m),
+        Replies.of(m).orElse(null), reactions, seenBy, m.createdAt(), m.thread() == null ? 0 : m.thread().replyCount());
   }
 
   /** Returns "bob is typing…", "bob and carol are typing…", or "" for the selected room. */

@@ -68,6 +68,7 @@ public final class ChatWindow {
   private final JLabel typing = new JLabel(" ");
   private final JLabel status = new JLabel(" ");
   private final JTextField composer = new JTextField();
+  private final ThreadPanel thread;
   private boolean rendering;
   private int messageWidth = 600;
 
@@ -82,6 +83,8 @@ public final class ChatWindow {
     this.model = controller.model();
     content.add(sidebar(), BorderLayout.WEST);
     content.add(conversation(), BorderLayout.CENTER);
+    thread = new ThreadPanel(controller, new MessageRenderer(() -> 220));
+    content.add(thread.component(), BorderLayout.EAST);
     status.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(1, 0, 0, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(4, 10, 4, 10)));
     status.setFont(status.getFont().deriveFont(Font.PLAIN, 12f));
@@ -140,6 +143,9 @@ public final class ChatWindow {
         ChatModel.RoomRow r = (ChatModel.RoomRow) value;
         String badge = r.unread() > 0 ? "&nbsp;&nbsp;<span style='color:#ffffff;background-color:#dc2626'>&nbsp;"
             + r.unread() + (r.capped() ? "+" : "") + "&nbsp;</span>" : "";
+        if (r.mentions() > 0) { // the mention badge, apart from the unread one
+          badge += "&nbsp;<span style='color:#ffffff;background-color:#7c3aed'>&nbsp;@" + r.mentions() + "&nbsp;</span>";
+        }
         String preview = r.preview().length() > 26 ? r.preview().substring(0, 25) + "…" : r.preview();
         JLabel l = (JLabel) super.getListCellRendererComponent(list, "<html><b># </b>" + esc(r.name()) + badge
             + "<br><span style='color:#9ca3af;font-size:smaller'>" + esc(preview) + "&nbsp;</span></html>",
@@ -185,7 +191,7 @@ public final class ChatWindow {
     title.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(0, 0, 1, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(12, 16, 12, 16)));
     center.add(title, BorderLayout.NORTH);
-    messages.setCellRenderer(new MessageRenderer());
+    messages.setCellRenderer(new MessageRenderer(() -> messageWidth));
     messages.setSelectionMode(ListSelectionModel.SINGLE_SELECTION);
     messages.addMouseListener(new MouseAdapter() {
       @Override
@@ -234,6 +240,15 @@ public final class ChatWindow {
       }
     });
     composer.addActionListener(e -> send());
+    composer.setFocusTraversalKeysEnabled(false); // Tab completes an @name of the room's members
+    composer.addKeyListener(new java.awt.event.KeyAdapter() {
+      @Override
+      public void keyPressed(java.awt.event.KeyEvent e) {
+        if (e.getKeyCode() != java.awt.event.KeyEvent.VK_TAB) return;
+        composer.setText(model.completeMention(composer.getText()));
+        e.consume();
+      }
+    });
     JButton sendButton = new JButton("Send");
     sendButton.addActionListener(e -> send());
     bottom.add(composer, BorderLayout.CENTER);
@@ -259,6 +274,16 @@ public final class ChatWindow {
     Message m = model.message(row.id());
     if (m == null || row.deleted() || row.pending()) return;
     JPopupMenu menu = new JPopupMenu();
+    JMenuItem quote = new JMenuItem("Quote…");
+    quote.addActionListener(a -> {
+      String text = JOptionPane.showInputDialog(frame, "Reply to " + m.senderId());
+      if (text != null && !text.isBlank()) controller.quote(m, text.trim());
+    });
+    JMenuItem open = new JMenuItem(row.replies() > 0 ? "Open thread (" + row.replies() + ")" : "Reply in thread");
+    open.addActionListener(a -> controller.openThread(m));
+    menu.add(quote);
+    menu.add(open);
+    menu.addSeparator();
     for (String emoji : REACTIONS) {
       JMenuItem item = new JMenuItem("React " + emoji);
       item.addActionListener(a -> controller.react(m.roomId(), m.id(), emoji));
@@ -301,6 +326,7 @@ public final class ChatWindow {
       boolean atEnd = messages.getModel().getSize() != rows.size();
       messages.setListData(rows.toArray(new ChatModel.MessageRow[0]));
       if (atEnd && !rows.isEmpty()) messages.ensureIndexIsVisible(rows.size() - 1);
+      thread.render(model.threadRows());
       String t = model.typingLine();
       typing.setText(t.isEmpty() ? " " : t);
       ConnectionState state = model.connectionState();
@@ -316,10 +342,17 @@ public final class ChatWindow {
   }
 
   private final class MessageRenderer extends DefaultListCellRenderer {
+    /** The text's width in pixels, read at each paint (the conversation's follows the window). */
+    private final java.util.function.IntSupplier width;
+
+    MessageRenderer(java.util.function.IntSupplier width) {
+      this.width = width;
+    }
+
     @Override
     public Component getListCellRendererComponent(JList<?> list, Object value, int index, boolean sel, boolean focus) {
       ChatModel.MessageRow r = (ChatModel.MessageRow) value;
-      StringBuilder h = new StringBuilder("<html><div style='width:").append(messageWidth).append("px'>");
+      StringBuilder h = new StringBuilder("<html><div style='width:").append(width.getAsInt()).append("px'>");
       h.append("<b>").append(esc(r.senderId())).append("</b>&nbsp;&nbsp;<span style='color:#9ca3af'>")
           .append(TIME.format(Instant.ofEpochMilli(r.createdAt()))).append("</span>");
       if (r.pending()) h.append("&nbsp;&nbsp;<span style='color:#9ca3af'>sending…</span>");
@@ -341,6 +374,10 @@ public final class ChatWindow {
           h.append("<span style='background-color:#eef2ff;color:#3730a3'>&nbsp;").append(esc(e.getKey()))
               .append("&nbsp;").append(e.getValue()).append("&nbsp;</span>&nbsp;&nbsp;");
         }
+      }
+      if (r.replies() > 0) {
+        h.append("<br><span style='color:#2563eb'>💬 ").append(r.replies()).append(r.replies() == 1 ? " reply" : " replies")
+            .append("</span>");
       }
       if (!r.seenBy().isEmpty()) {
         h.append("<br><span style='color:#9ca3af'>✓ seen by ").append(esc(String.join(", ", r.seenBy())))

@@ -2,6 +2,7 @@ package dev.svc.chat.samples.desktop;
 
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
+import dev.svc.chat.MentionText;
 import dev.svc.chat.Message;
 import dev.svc.chat.samples.bot.BotMain;
 import dev.svc.chat.samples.bot.ChatBot;
@@ -42,6 +43,9 @@ public final class Conversation implements AutoCloseable {
     return t;
   });
 
+  /** Carol's first question in random, made a mention of the desktop user during {@link #play}. */
+  private final Message lunch;
+
   private Conversation(ServerClient svc) throws Exception {
     general = svc.createRoom("general", List.of(ME, "bob", "carol", "bot")).id();
     design = svc.createRoom("design", List.of(ME, "bob")).id();
@@ -50,7 +54,7 @@ public final class Conversation implements AutoCloseable {
     carol = BotMain.connect(svc, "carol");
     botClient = BotMain.connect(svc, "bot");
     bot = new ChatBot(botClient, "bot", scheduler, new Random(7));
-    carol.sendText(random, "Anyone up for lunch at 12:30?").get(10, TimeUnit.SECONDS);
+    lunch = carol.sendText(random, "Anyone up for lunch at 12:30?").get(10, TimeUnit.SECONDS);
   }
 
   /**
@@ -98,12 +102,19 @@ public final class Conversation implements AutoCloseable {
     bob.toggleReaction(general, green.id(), "❤").get(10, TimeUnit.SECONDS);
     me.react(general, hello.id(), "☀").get(10, TimeUnit.SECONDS);
     bob.sendText(design, "Mockups for the settings page are up").get(10, TimeUnit.SECONDS);
+    bob.sendMessage(general, List.of(dev.svc.chat.MessagePart.text("Go for it, I'll watch the deploy")),
+        dev.svc.chat.SendOptions.inThread(tag.id())).get(10, TimeUnit.SECONDS); // a thread on carol's message
+    // carol's question now mentions the desktop user: an edit, so the unread counts stay as they were
+    MentionText ask = MentionText.parse("@" + ME + " anyone up for lunch at 12:30?", List.of(ME, "carol", "bob"));
+    carol.updateMessage(random, lunch.id(), ask.parts(), ask.mentions()).get(10, TimeUnit.SECONDS);
     Message thanks = say(bob, "Thanks both! I'll update the changelog.", model, paceMillis);
     await("the bot's 👍", () -> model.messageRows().stream()
         .anyMatch(r -> r.id().equals(thanks.id()) && r.reactions().containsKey(ChatBot.THUMBS_UP)));
     Message last = mine(me, "Great, see you at the retro", model, paceMillis);
     bob.markRead(general, last.id()).get(10, TimeUnit.SECONDS);
     carol.markRead(general, last.id()).get(10, TimeUnit.SECONDS);
+    await("the thread's reply count", () -> model.messageRows().stream().anyMatch(r -> r.replies() > 0));
+    me.openThread(model.message(tag.id())); // the side panel
     bob.joinRoom(general).get(10, TimeUnit.SECONDS);
     bob.setTyping(general, true).get(10, TimeUnit.SECONDS);
     try {
@@ -154,6 +165,9 @@ public final class Conversation implements AutoCloseable {
     if (model.typingLine().isEmpty()) out.add("bob typing");
     if (model.onlineUsers().size() < 3) out.add("three online");
     if (model.roomRows().stream().noneMatch(r -> r.unread() > 0)) out.add("an unread room");
+    if (rows.stream().noneMatch(r -> r.replies() > 0)) out.add("a thread's reply count");
+    if (model.threadRows().size() < 2) out.add("the thread panel");
+    if (model.roomRows().stream().noneMatch(r -> r.mentions() > 0)) out.add("a mention badge");
     return String.join(", ", out);
   }
 

@@ -25,7 +25,8 @@ import javax.swing.SwingUtilities;
  * Writes {@code docs/desktop-client.png} without a display: yesterday's run (the embedded server, the tenant
  * backend and the scripted {@link Conversation}) fills a store in a temporary directory; then the server stops,
  * the client starts again from that store alone, and its window's content, painted offscreen, shows the rooms
- * with their unread badges and the open room's messages, with the status bar trying to reach the server.
+ * with their unread and mention badges, the open room's messages and a thread in the side panel, with the status
+ * bar saying the client is offline.
  */
 final class Screenshot {
   private Screenshot() {}
@@ -39,7 +40,10 @@ final class Screenshot {
         ChatModel model = app.model();
         Conversation.await("the rooms and messages from the store", () -> model.roomList().fromStore()
             && model.roomRows().size() == 3 && model.historyFromStore() && model.messageRows().size() == 9
-            && model.connectionState() == ConnectionState.RECONNECTING);
+            && model.connectionState() != ConnectionState.CONNECTED); // the store alone: openOffline tries no server
+        ChatModel.MessageRow root = model.messageRows().stream().filter(r -> r.replies() > 0).findFirst().orElseThrow();
+        app.controller().openThread(model.message(root.id())); // its replies from the store, offline
+        Conversation.await("the thread panel", () -> model.threadRows().size() == 2);
         paint(app.controller(), file);
       }
     } finally {

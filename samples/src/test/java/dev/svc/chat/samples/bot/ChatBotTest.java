@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.EventType;
+import dev.svc.chat.MentionText;
 import dev.svc.chat.Message;
+import dev.svc.chat.MessagePart;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.samples.Replies;
 import dev.svc.chat.testkit.SvcTestServer;
 import java.time.Duration;
@@ -74,6 +77,23 @@ class ChatBotTest {
     assertTrue(ask("/roll 3d6").text().matches("🎲 3d6: \\d \\+ \\d \\+ \\d = \\d{1,2}"));
     assertEquals("usage: /roll [NdM], such as /roll 2d6", ask("/roll lots").text());
     assertEquals("unknown command /dance; try /help", ask("/dance now").text());
+  }
+
+  @Test
+  void answersInTheThreadACommandCameFromAndWhenMentioned() throws Exception {
+    Message root = alice.sendText(room, "planning").get(10, TimeUnit.SECONDS);
+    Message command = alice.sendMessage(room, List.of(MessagePart.text("/roll 1d6")), SendOptions.inThread(root.id()))
+        .get(10, TimeUnit.SECONDS);
+    Message answer = next(aliceSees, m -> m.senderId().equals("bot"));
+    assertEquals(root.id(), answer.threadId(), "in the command's thread");
+    assertEquals(command.id(), answer.replyToId());
+
+    MentionText typed = MentionText.parse("@bot help", List.of("alice", "bot"));
+    Message mention = alice.sendMessage(room, typed.parts(), typed.options().build()).get(10, TimeUnit.SECONDS);
+    Message help = next(aliceSees, m -> m.senderId().equals("bot"));
+    assertEquals(mention.id(), help.replyToId());
+    assertEquals(ChatBot.HELP, help.text());
+    assertEquals(null, help.threadId(), "in the main timeline, where the mention was");
   }
 
   @Test

@@ -48,6 +48,17 @@ class DesktopClientTest {
       ChatModel.MessageRow tag = rows.get(2);
       assertEquals("Nice. I'll tag 0.1.0 right now", tag.text());
       assertTrue(tag.edited());
+      assertEquals(1, tag.replies(), "bob answered in its thread");
+      List<ChatModel.MessageRow> thread = model.threadRows(); // opened in the side panel; the reply is not above
+      assertEquals(List.of(tag.id(), "bob"), List.of(thread.get(0).id(), thread.get(1).senderId()));
+      assertEquals("Go for it, I'll watch the deploy", thread.get(1).text());
+      assertEquals(Map.of("general", 0, "design", 0, "random", 1), model.roomRows().stream()
+          .collect(Collectors.toMap(ChatModel.RoomRow::name, ChatModel.RoomRow::mentions)), "carol's @alice");
+      // the composer's Tab completes a member of the open room: the first by id, never the user
+      assertEquals("ping @carol ", model.completeMention("ping @ca"));
+      assertEquals("@bob ", model.completeMention("@b"));
+      assertEquals("@alice", model.completeMention("@alice"), "the user is not offered");
+      assertEquals("mail x@b", model.completeMention("mail x@b"), "not a mention: inside a word");
       assertTrue(rows.get(5).deleted() && rows.get(5).text().isEmpty(), rows.get(5).toString());
       assertEquals(Map.of("❤", 2), rows.get(1).reactions());
       assertTrue(rows.get(1).mine());

@@ -134,6 +134,10 @@ class DesktopOfflineStartTest {
       assertTrue(rows.get(5).deleted(), rows.get(5).toString());
       assertEquals("See you tomorrow!", rows.get(8).text());
       assertEquals(2, model.roomList().totalUnread(), "design's two");
+      assertEquals(1, rows.get(2).replies(), "the root's reply count, from the store");
+      app.controller().openThread(model.message(rows.get(2).id()));
+      await("the thread's reply from the store, offline", () -> model.threadRows().size() == 2, model);
+      assertEquals("Go for it, I'll watch the deploy", model.threadRows().get(1).text());
 
       app.controller().select(roomId(model, "design"));
       await("design from the store, read offline", () -> model.historyFromStore() && model.messageRows().size() == 2

@@ -13,6 +13,7 @@ import dev.svc.chat.TransportException;
 import dev.svc.chat.UploadProgress;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.json.FileParts;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.outbox.OutboxTransport;
 import dev.svc.chat.internal.outbox.SendProgress;
 import dev.svc.chat.internal.outbox.SendRoute;
@@ -62,24 +63,24 @@ public final class UploadingTransport implements OutboxTransport {
   }
 
   @Override
-  public CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId,
-      String senderId) {
-    return inner.send(roomId, wire(parts), clientMessageId, senderId);
+  public CompletableFuture<Message> send(String roomId, List<MessagePart> parts, SendLinks links,
+      String clientMessageId, String senderId) {
+    return inner.send(roomId, wire(parts), links, clientMessageId, senderId);
   }
 
   @Override
-  public CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
+  public CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts, SendLinks links,
       String clientMessageId, String senderId, CompletableFuture<Void> read) {
-    return inner.send(route, roomId, wire(parts), clientMessageId, senderId, read);
+    return inner.send(route, roomId, wire(parts), links, clientMessageId, senderId, read);
   }
 
   @Override
   public CompletableFuture<Message> send(final SendRoute route, final String roomId, final List<MessagePart> parts,
-      final String clientMessageId, final String senderId, final CompletableFuture<Void> read,
+      final SendLinks links, final String clientMessageId, final String senderId, final CompletableFuture<Void> read,
       final SendProgress progress) {
     boolean uploads = false;
     for (MessagePart p : parts) uploads |= SendUpload.pending(p);
-    if (!uploads) return send(route, roomId, parts, clientMessageId, senderId, read);
+    if (!uploads) return send(route, roomId, parts, links, clientMessageId, senderId, read);
     final CompletableFuture<Message> result = new CompletableFuture<>();
     final SendUpload upload = new SendUpload(tus, chunkBytes, progress, (sent, total) -> {
       progress.progress(sent, total);
@@ -94,7 +95,7 @@ public final class UploadingTransport implements OutboxTransport {
                 : new TransportException("the send ended while its files were uploading");
           }
           boolean queued = actor.execute(() -> relay(
-              inner.send(route, roomId, wire(done), clientMessageId, senderId, read), result));
+              inner.send(route, roomId, wire(done), links, clientMessageId, senderId, read), result));
           if (!queued) throw new TransportException("the client closed");
         } catch (RuntimeException | Error e) {
           if (read != null) read.complete(null); // the message was never queued on the socket

@@ -35,10 +35,15 @@ public final class FastMessageReader {
   private static final int DELETED_AT = 8;
   private static final int REACTIONS = 9;
   private static final int REV = 10;
+  private static final int REPLY_TO_ID = 11;
+  private static final int THREAD_ID = 12;
+  private static final int MENTIONS = 13;
+  /** A root's summary: this reader gives up on one that is not null (the adapter reads it). */
+  private static final int THREAD = 14;
   /** A field of another name (skipped). */
-  private static final int OTHER = 11;
+  private static final int OTHER = 15;
   private static final char[][] NAMES = chars("id", "roomId", "seq", "senderId", "parts", "clientMessageId",
-      "createdAt", "editedAt", "deletedAt", "reactions", "rev");
+      "createdAt", "editedAt", "deletedAt", "reactions", "rev", "replyToId", "threadId", "mentions", "thread");
   private static final char[] TYPE = "type".toCharArray();
   private static final char[] TEXT = "text".toCharArray();
   private static final char[] NULL = "null".toCharArray();
@@ -144,7 +149,9 @@ public final class FastMessageReader {
       b = Message.builder();
       builder = b;
     } else {
-      b.rev(0).editedAt(null).deletedAt(null); // the optional fields; parts are reset where they are read
+      // the optional fields; parts are reset where they are read
+      b.rev(0).editedAt(null).deletedAt(null).replyToId(null).threadId(null).thread(null)
+          .mentions(Collections.<String>emptyList());
     }
     int seen = 0;
     if (take('}')) return null;
@@ -184,6 +191,18 @@ public final class FastMessageReader {
           break;
         case REV:
           if (!takeNull()) b.rev(atLeast(0));
+          break;
+        case REPLY_TO_ID:
+          b.replyToId(takeNull() ? null : nonEmpty());
+          break;
+        case THREAD_ID:
+          b.threadId(takeNull() ? null : nonEmptyCached());
+          break;
+        case MENTIONS:
+          if (!takeNull() && !mentions(b)) return null;
+          break;
+        case THREAD:
+          if (!takeNull()) return null;
           break;
         default:
           if (!skipValue(0)) return null;
@@ -225,6 +244,20 @@ public final class FastMessageReader {
       b.addPart(MessagePart.builder(type).text(text).build());
     } while (take(','));
     return take(']');
+  }
+
+  private boolean mentions(Message.Builder b) {
+    if (!take('[')) return false;
+    if (take(']')) return true;
+    List<String> users = new ArrayList<>(2);
+    do {
+      String u = cachedString();
+      if (u == null) return false;
+      users.add(u);
+    } while (take(','));
+    if (!take(']')) return false;
+    b.mentions(users);
+    return true;
   }
 
   private boolean reactions(Message.Builder b) {
@@ -275,7 +308,13 @@ public final class FastMessageReader {
         candidate = ID;
         break;
       case 'r':
-        candidate = s[at + 1] == 'o' ? ROOM_ID : s[at + 2] == 'v' ? REV : REACTIONS;
+        candidate = s[at + 1] == 'o' ? ROOM_ID : s[at + 2] == 'v' ? REV : s[at + 2] == 'p' ? REPLY_TO_ID : REACTIONS;
+        break;
+      case 't':
+        candidate = s[at + 6] == 'I' ? THREAD_ID : THREAD; // "thread" then its quote, or "threadId"
+        break;
+      case 'm':
+        candidate = MENTIONS;
         break;
       case 's':
         candidate = s[at + 2] == 'q' ? SEQ : SENDER_ID;

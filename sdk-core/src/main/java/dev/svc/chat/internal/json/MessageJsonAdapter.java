@@ -10,11 +10,14 @@ import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.ThreadSummary;
 
 /**
  * Reads and writes {@link Message}: {@code {id, roomId, seq, rev, senderId, parts, clientMessageId, createdAt,
- * editedAt?, deletedAt?, reactions}}. Unknown fields are skipped; a missing or null {@code rev} reads as 0 (a
- * service older than revisions), missing or null {@code reactions} as none. The rest is checked strictly, for
+ * editedAt?, deletedAt?, reactions, replyToId?, threadId?, mentions?, thread?}} (contract sections 4 and 10).
+ * Unknown fields are skipped; a missing or null {@code rev} reads as 0 (a service older than revisions), missing
+ * or null {@code reactions} and {@code mentions} as none, a missing or null {@code replyToId}, {@code threadId}
+ * or {@code thread} as none. The rest is checked strictly, for
  * a message is what the client promises to deliver once: ids non-empty strings, {@code seq} from 1,
  * {@code parts} an array, timestamps ISO-8601 strings; anything else is a {@link JsonDataException}.
  */
@@ -23,7 +26,10 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
   public static final MessageJsonAdapter INSTANCE = new MessageJsonAdapter();
 
   private static final JsonReader.Options NAMES = JsonReader.Options.of("id", "roomId", "seq",
-      "senderId", "parts", "clientMessageId", "createdAt", "editedAt", "deletedAt", "reactions", "rev");
+      "senderId", "parts", "clientMessageId", "createdAt", "editedAt", "deletedAt", "reactions", "rev",
+      "replyToId", "threadId", "thread", "mentions");
+  private static final JsonReader.Options THREAD_NAMES = JsonReader.Options.of("replyCount", "lastReplyAt",
+      "participantIds");
 
   private MessageJsonAdapter() {
   }
@@ -88,6 +94,18 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
             b.rev(Json.nextLongAtLeast(reader, 0));
           }
           break;
+        case 11:
+          b.replyToId(nextIdOrNull(reader));
+          break;
+        case 12:
+          b.threadId(nextIdOrNull(reader));
+          break;
+        case 13:
+          b.thread(readThread(reader));
+          break;
+        case 14:
+          b.mentions(Json.nextStringList(reader));
+          break;
         default:
           reader.skipName();
           reader.skipValue();
@@ -99,6 +117,44 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
           + " at " + reader.getPath());
     }
     return b.build();
+  }
+
+  private static String nextIdOrNull(JsonReader reader) throws IOException {
+    if (reader.peek() == JsonReader.Token.NULL) return reader.nextNull();
+    return Json.nextNonEmptyString(reader);
+  }
+
+  /** Reads {@code {replyCount, lastReplyAt, participantIds}}, or null; a count below 0 is refused. */
+  static ThreadSummary readThread(JsonReader reader) throws IOException {
+    if (reader.peek() == JsonReader.Token.NULL) return reader.nextNull();
+    if (reader.peek() != JsonReader.Token.BEGIN_OBJECT) {
+      throw new JsonDataException("thread is not an object at " + reader.getPath());
+    }
+    long count = -1;
+    Long last = null;
+    List<String> participants = java.util.Collections.emptyList();
+    reader.beginObject();
+    while (reader.hasNext()) {
+      switch (reader.selectName(THREAD_NAMES)) {
+        case 0:
+          count = Json.nextLongAtLeast(reader, 0);
+          break;
+        case 1:
+          last = Json.nextTimestampOrNull(reader);
+          break;
+        case 2:
+          participants = Json.nextStringList(reader);
+          break;
+        default:
+          reader.skipName();
+          reader.skipValue();
+      }
+    }
+    reader.endObject();
+    if (count < 0 || count > Integer.MAX_VALUE) {
+      throw new JsonDataException("thread without a replyCount at " + reader.getPath());
+    }
+    return ThreadSummary.of((int) count, last, participants);
   }
 
   private static void readReactions(JsonReader reader, Message.Builder b) throws IOException {
@@ -139,6 +195,26 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
       writer.endArray();
     }
     writer.endObject();
+    // the section 10 fields only when set: most messages have none, and a stored row stays as short as before
+    if (m.replyToId() != null) writer.name("replyToId").value(m.replyToId());
+    if (m.threadId() != null) writer.name("threadId").value(m.threadId());
+    if (!m.mentions().isEmpty()) {
+      writer.name("mentions").beginArray();
+      for (String u : m.mentions()) writer.value(u);
+      writer.endArray();
+    }
+    ThreadSummary t = m.thread();
+    if (t != null) {
+      writer.name("thread").beginObject().name("replyCount").value(t.replyCount()).name("lastReplyAt");
+      if (t.lastReplyAt() == null) {
+        writer.nullValue();
+      } else {
+        writer.value(IsoTimestamps.format(t.lastReplyAt()));
+      }
+      writer.name("participantIds").beginArray();
+      for (String p : t.participantIds()) writer.value(p);
+      writer.endArray().endObject();
+    }
     writer.endObject();
   }
 }

@@ -134,11 +134,22 @@ public final class MessagingAdapters {
 
   /** Returns {@code {"parts": [...]}}. */
   public static String partsBody(List<MessagePart> parts) {
+    return partsBody(parts, null);
+  }
+
+  /** Returns {@code {"parts": [...], "mentions": [...]}}, without mentions when {@code mentions} is null. */
+  public static String partsBody(List<MessagePart> parts, List<String> mentions) {
     okio.Buffer buffer = new okio.Buffer();
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject().name("parts").beginArray();
       for (MessagePart p : parts) MessagePartJsonAdapter.INSTANCE.toJson(writer, p);
-      writer.endArray().endObject();
+      writer.endArray();
+      if (mentions != null) {
+        writer.name("mentions").beginArray();
+        for (String u : mentions) writer.value(u);
+        writer.endArray();
+      }
+      writer.endObject();
     } catch (IOException e) {
       throw new AssertionError(e);
     }

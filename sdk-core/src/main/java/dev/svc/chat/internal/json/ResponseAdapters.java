@@ -79,11 +79,19 @@ public final class ResponseAdapters {
 
   /** Returns the body of a send: {@code {"parts": [...], "clientMessageId": "..."}}. */
   public static String sendMessageBody(List<MessagePart> parts, String clientMessageId, String senderId) {
+    return sendMessageBody(parts, SendLinks.NONE, clientMessageId, senderId);
+  }
+
+  /** Returns the send body with the send's section 10 fields ({@code replyToId?, threadId?, mentions?}). */
+  public static String sendMessageBody(List<MessagePart> parts, SendLinks links, String clientMessageId,
+      String senderId) {
     okio.Buffer buffer = new okio.Buffer();
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject().name("parts").beginArray();
       for (MessagePart p : parts) MessagePartJsonAdapter.INSTANCE.toJson(writer, p);
-      writer.endArray().name("clientMessageId").value(clientMessageId).name("senderId").value(senderId).endObject();
+      writer.endArray().name("clientMessageId").value(clientMessageId).name("senderId").value(senderId);
+      links.write(writer);
+      writer.endObject();
     } catch (IOException e) {
       throw new AssertionError(e);
     }

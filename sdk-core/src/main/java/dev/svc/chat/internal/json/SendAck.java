@@ -24,11 +24,19 @@ public final class SendAck {
 
   /** Returns the event's payload. */
   public static String payload(String roomId, List<MessagePart> parts, String clientMessageId, String senderId) {
+    return payload(roomId, parts, SendLinks.NONE, clientMessageId, senderId);
+  }
+
+  /** Returns the event's payload with the send's section 10 fields. */
+  public static String payload(String roomId, List<MessagePart> parts, SendLinks links, String clientMessageId,
+      String senderId) {
     okio.Buffer buffer = new okio.Buffer();
     try (JsonWriter writer = JsonWriter.of(buffer)) {
       writer.beginObject().name("roomId").value(roomId).name("parts").beginArray();
       for (MessagePart p : parts) MessagePartJsonAdapter.INSTANCE.toJson(writer, p);
-      writer.endArray().name("clientMessageId").value(clientMessageId).name("senderId").value(senderId).endObject();
+      writer.endArray().name("clientMessageId").value(clientMessageId).name("senderId").value(senderId);
+      links.write(writer);
+      writer.endObject();
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -21,6 +21,7 @@ import dev.svc.chat.SendTimeoutException;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.internal.events.EventHub;
 import dev.svc.chat.internal.offline.OfflineStore;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.util.CallbackExecutor;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
@@ -135,13 +136,19 @@ public final class Outbox {
    */
   public CompletableFuture<Message> enqueue(String roomId, List<MessagePart> parts, String clientMessageId,
       String senderId) {
+    return enqueue(roomId, parts, SendLinks.NONE, clientMessageId, senderId);
+  }
+
+  /** Queues a send with its reply, thread and mentions; see {@link #enqueue(String, List, String, String)}. */
+  public CompletableFuture<Message> enqueue(String roomId, List<MessagePart> parts, SendLinks links,
+      String clientMessageId, String senderId) {
     final CompletableFuture<Message> result = new CompletableFuture<>();
     if (senderId == null) {
       result.completeExceptionally(new ChatStateException("call connect(userId, token) before sendMessage"));
       return result;
     }
-    final OutboxEntry entry = new OutboxEntry(roomId, parts, clientMessageId, senderId, wallClock.getAsLong(),
-        result, actor.nowMillis());
+    final OutboxEntry entry = new OutboxEntry(roomId, parts, links, clientMessageId, senderId,
+        wallClock.getAsLong(), result, actor.nowMillis());
     open.put(result, entry);
     result.whenComplete((v, e) -> open.remove(result));
     if (shut || !actor.execute(() -> add(entry))) result.completeExceptionally(closedError());
@@ -356,7 +363,7 @@ public final class Outbox {
     final CompletableFuture<Void> read = route.channel() == null ? null : new CompletableFuture<>();
     try {
       if (e.progress == null) e.progress = new EntryProgress(e, actor, records, this::publish);
-      answer = transport.send(route, e.roomId, e.parts, e.clientMessageId, e.senderId, read, e.progress);
+      answer = transport.send(route, e.roomId, e.parts, e.links, e.clientMessageId, e.senderId, read, e.progress);
     } catch (RuntimeException ex) {
       answer = new CompletableFuture<>();
       answer.completeExceptionally(ex);

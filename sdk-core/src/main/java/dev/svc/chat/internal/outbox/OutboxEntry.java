@@ -10,6 +10,7 @@ import dev.svc.chat.ChatException;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.PendingSend;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.util.Scheduler;
 
 /**
@@ -24,6 +25,8 @@ final class OutboxEntry {
   volatile List<MessagePart> parts;
   /** Whether it has files to upload: such a send starts alone in its room, and nothing overtakes it. */
   final boolean uploads;
+  /** The reply, thread and mentions the send carries ({@link SendLinks#NONE} for none). */
+  final SendLinks links;
   /** When the app made the send: epoch milliseconds, kept in the entry's file. */
   final long createdAt;
   /** The app's future; null for an entry loaded from a file, which nobody waits for. */
@@ -77,14 +80,20 @@ final class OutboxEntry {
 
   OutboxEntry(String roomId, List<MessagePart> parts, String clientMessageId, String senderId, long createdAt,
       CompletableFuture<Message> result, long enqueuedAtMillis) {
+    this(roomId, parts, SendLinks.NONE, clientMessageId, senderId, createdAt, result, enqueuedAtMillis);
+  }
+
+  OutboxEntry(String roomId, List<MessagePart> parts, SendLinks links, String clientMessageId, String senderId,
+      long createdAt, CompletableFuture<Message> result, long enqueuedAtMillis) {
     this.roomId = roomId;
     this.parts = Collections.unmodifiableList(new ArrayList<>(parts));
+    this.links = links;
     this.clientMessageId = clientMessageId;
     this.senderId = senderId;
     this.createdAt = createdAt;
     this.result = result;
     this.enqueuedAtMillis = enqueuedAtMillis;
-    this.bytes = SocketSendBudget.weight(roomId, this.parts, clientMessageId, senderId);
+    this.bytes = SocketSendBudget.weight(roomId, this.parts, clientMessageId, senderId) + links.weight();
     boolean files = false;
     for (MessagePart p : this.parts) files |= p.isFile() && p.rawFields().containsKey(MessagePart.UPLOAD_FIELD);
     this.uploads = files;

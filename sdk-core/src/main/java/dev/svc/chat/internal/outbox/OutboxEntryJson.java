@@ -11,19 +11,21 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.json.IsoTimestamps;
 import dev.svc.chat.internal.json.MessagePartJsonAdapter;
+import dev.svc.chat.internal.json.SendLinks;
 import okio.Buffer;
 import okio.BufferedSource;
 
 /**
  * The file format of an outbox entry, written and read by hand:
  * {@code {"version":1,"sequence":7,"userId":"alice","roomId":"r1","clientMessageId":"c1",
- * "createdAt":"2026-11-22T10:00:00.000Z","parts":[{"type":"text","text":"hi"}]}}. Unknown fields are
- * skipped, so a later version may add some.
+ * "createdAt":"2026-11-22T10:00:00.000Z","parts":[{"type":"text","text":"hi"}]}}, and {@code "links":
+ * {"replyToId":..., "threadId":..., "mentions":[...]}} for a send that carries any. Unknown fields are skipped, so
+ * a later version may add some (and an older SDK reads a send with links as a plain one).
  */
 final class OutboxEntryJson {
   static final int VERSION = 1;
   private static final JsonReader.Options NAMES = JsonReader.Options.of("version", "sequence", "userId", "roomId",
-      "clientMessageId", "createdAt", "parts");
+      "clientMessageId", "createdAt", "parts", "links");
 
   private OutboxEntryJson() {
   }
@@ -41,6 +43,11 @@ final class OutboxEntryJson {
       writer.name("parts").beginArray();
       for (MessagePart p : e.parts) MessagePartJsonAdapter.INSTANCE.toJson(writer, p);
       writer.endArray();
+      if (!e.links.isEmpty()) {
+        writer.name("links").beginObject();
+        e.links.write(writer);
+        writer.endObject();
+      }
       writer.endObject();
     } catch (IOException ex) {
       throw new AssertionError(ex); // a Buffer does no I/O
@@ -64,6 +71,7 @@ final class OutboxEntryJson {
     String clientMessageId = null;
     Long createdAt = null;
     List<MessagePart> parts = null;
+    SendLinks links = SendLinks.NONE;
     reader.beginObject();
     while (reader.hasNext()) {
       switch (reader.selectName(NAMES)) {
@@ -91,6 +99,9 @@ final class OutboxEntryJson {
           while (reader.hasNext()) parts.add(MessagePartJsonAdapter.INSTANCE.fromJson(reader));
           reader.endArray();
           break;
+        case 7:
+          links = SendLinks.read(reader);
+          break;
         default:
           reader.skipName();
           reader.skipValue();
@@ -105,7 +116,8 @@ final class OutboxEntryJson {
     Inputs.roomId(require(roomId, "roomId"));
     Inputs.clientMessageId(require(clientMessageId, "clientMessageId"));
     Inputs.parts(require(parts, "parts"));
-    OutboxEntry e = new OutboxEntry(roomId, parts, clientMessageId, userId, createdAt, null, enqueuedAtMillis);
+    OutboxEntry e = new OutboxEntry(roomId, parts, links, clientMessageId, userId, createdAt, null,
+        enqueuedAtMillis);
     e.sequence = sequence;
     return e;
   }

@@ -5,11 +5,13 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.internal.json.SendLinks;
 
 /** One attempt of a send: completes with the stored message, or fails (on any thread). */
 public interface OutboxTransport {
   /** Sends once; the future fails with the answer's {@link dev.svc.chat.ApiException} or a transport error. */
-  CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId, String senderId);
+  CompletableFuture<Message> send(String roomId, List<MessagePart> parts, SendLinks links, String clientMessageId,
+      String senderId);
 
   /**
    * Returns the route an attempt of the room would take now (actor only). Attempts of a room in flight are
@@ -20,18 +22,18 @@ public interface OutboxTransport {
   }
 
   /** Sends once on {@code route}, as {@link #route} answered it now; {@code read}: see {@link SocketSendBudget}. */
-  default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
+  default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts, SendLinks links,
       String clientMessageId, String senderId, CompletableFuture<Void> read) {
-    return send(roomId, parts, clientMessageId, senderId);
+    return send(roomId, parts, links, clientMessageId, senderId);
   }
 
   /**
-   * Sends once on {@code route}, as the 6-argument form, for a send whose parts may hold files to upload first:
+   * Sends once on {@code route}, as the 7-argument form, for a send whose parts may hold files to upload first:
    * {@code progress} takes the upload's state and progress.
    */
-  default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
+  default CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts, SendLinks links,
       String clientMessageId, String senderId, CompletableFuture<Void> read, SendProgress progress) {
-    return send(route, roomId, parts, clientMessageId, senderId, read);
+    return send(route, roomId, parts, links, clientMessageId, senderId, read);
   }
 
   /**

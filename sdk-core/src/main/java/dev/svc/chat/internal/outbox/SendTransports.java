@@ -10,6 +10,7 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.json.SendAck;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.realtime.RealtimeEngine;
 import dev.svc.chat.internal.realtime.SocketSendChannel;
 
@@ -37,8 +38,8 @@ public final class SendTransports implements OutboxTransport {
    * the engine ({@link RealtimeEngine#serviceAnswered}): the proof that lets its reconnect backoff start over.
    */
   public static OutboxTransport of(SvcOptions options, RealtimeEngine engine, OutboxTransport rest) {
-    OutboxTransport proving = (roomId, parts, clientMessageId, senderId) -> {
-      CompletableFuture<Message> answer = rest.send(roomId, parts, clientMessageId, senderId);
+    OutboxTransport proving = (roomId, parts, links, clientMessageId, senderId) -> {
+      CompletableFuture<Message> answer = rest.send(roomId, parts, links, clientMessageId, senderId);
       answer.thenRun(engine::serviceAnswered);
       return answer;
     };
@@ -54,22 +55,22 @@ public final class SendTransports implements OutboxTransport {
   }
 
   @Override
-  public CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId,
-      String senderId) {
-    return send(route(roomId), roomId, parts, clientMessageId, senderId, null);
+  public CompletableFuture<Message> send(String roomId, List<MessagePart> parts, SendLinks links,
+      String clientMessageId, String senderId) {
+    return send(route(roomId), roomId, parts, links, clientMessageId, senderId, null);
   }
 
   @Override
-  public CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts,
+  public CompletableFuture<Message> send(SendRoute route, String roomId, List<MessagePart> parts, SendLinks links,
       String clientMessageId, String senderId, CompletableFuture<Void> read) {
     SocketSendChannel channel = route.channel();
-    if (channel == null) return rest.send(roomId, parts, clientMessageId, senderId);
+    if (channel == null) return rest.send(roomId, parts, links, clientMessageId, senderId);
     CompletableFuture<String> ack = new CompletableFuture<>();
     if (channel != engine.socketSendsInActor()) {
       if (read != null) read.complete(null); // never queued
       ack.completeExceptionally(new TransportException("the connection of " + route + " is gone"));
     } else {
-      engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, clientMessageId, senderId), ack, read);
+      engine.emitWithAckInActor("send-message", SendAck.payload(roomId, parts, links, clientMessageId, senderId), ack, read);
     }
     return ack.thenApply(SendAck::read);
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.offline.OfflineStore;
 import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.StoreException;
@@ -23,9 +24,10 @@ final class StoreOutbox implements OutboxPersistence {
 
   @Override
   public Object write(OutboxEntry e) throws IOException {
-    apply(new StoreWrite().send(new StoredSend(e.roomId, e.clientMessageId, e.senderId, e.parts, e.createdAt,
-        e.sequence)));
-    return new StoredSend(e.roomId, e.clientMessageId, e.senderId, e.parts, e.createdAt, e.sequence);
+    StoredSend send = new StoredSend(e.roomId, e.clientMessageId, e.senderId, e.parts, e.links.replyToId,
+        e.links.threadId, e.links.mentions, e.createdAt, e.sequence);
+    apply(new StoreWrite().send(send));
+    return send;
   }
 
   @Override
@@ -51,8 +53,8 @@ final class StoreOutbox implements OutboxPersistence {
     if (sends == null) return entries;
     for (StoredSend s : sends) {
       if (!s.senderId().equals(userId)) continue;
-      OutboxEntry e = new OutboxEntry(s.roomId(), s.parts(), s.clientMessageId(), s.senderId(), s.createdAt(), null,
-          nowMillis);
+      OutboxEntry e = new OutboxEntry(s.roomId(), s.parts(), SendLinks.of(s.replyToId(), s.threadId(), s.mentions()),
+          s.clientMessageId(), s.senderId(), s.createdAt(), null, nowMillis);
       e.sequence = s.sequence();
       e.handle = s;
       entries.add(e);

@@ -36,6 +36,7 @@ import dev.svc.chat.internal.json.MessagingAdapters;
 import dev.svc.chat.internal.json.RecoveryAdapters;
 import dev.svc.chat.internal.json.ResponseAdapters;
 import dev.svc.chat.internal.json.SearchAdapters;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.json.ServiceError;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -112,12 +113,14 @@ public final class RestApi {
     return call(new Request.Builder().url(url).get(), ResponseAdapters.ROOM_LIST, 0);
   }
 
-  /** {@code GET /v1/chat/rooms/{roomId}/messages?limit=&before=&after=}. */
+  /** {@code GET /v1/chat/rooms/{roomId}/messages?limit=&before=&after=&threadId=&mainOnly=}. */
   public CompletableFuture<MessagePage> getMessages(String roomId, MessageQuery query) {
     HttpUrl.Builder url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("messages").addQueryParameter("limit", Integer.toString(query.limit()));
     if (query.before() != null) url.addQueryParameter("before", Long.toString(query.before()));
     if (query.after() != null) url.addQueryParameter("after", Long.toString(query.after()));
+    if (query.threadId() != null) url.addQueryParameter("threadId", query.threadId());
+    if (query.mainOnly()) url.addQueryParameter("mainOnly", "true");
     return call(new Request.Builder().url(url.build()).get(), ResponseAdapters.MESSAGE_PAGE, 0);
   }
 
@@ -128,9 +131,15 @@ public final class RestApi {
    */
   public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, String clientMessageId,
       String senderId) {
+    return sendMessage(roomId, parts, SendLinks.NONE, clientMessageId, senderId);
+  }
+
+  /** {@link #sendMessage(String, List, String, String)} with the send's reply, thread and mentions. */
+  public CompletableFuture<Message> sendMessage(String roomId, List<MessagePart> parts, SendLinks links,
+      String clientMessageId, String senderId) {
     HttpUrl url = apiUrl.newBuilder().addPathSegments("chat/rooms").addPathSegment(roomId)
         .addPathSegment("messages").build();
-    RequestBody body = RequestBody.create(ResponseAdapters.sendMessageBody(parts, clientMessageId, senderId), JSON);
+    RequestBody body = RequestBody.create(ResponseAdapters.sendMessageBody(parts, links, clientMessageId, senderId), JSON);
     return call(new Request.Builder().url(url).post(body), MessageJsonAdapter.INSTANCE, 0);
   }
 
@@ -190,9 +199,21 @@ public final class RestApi {
    * service: repeated later, an old edit could overwrite a newer one.
    */
   public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts) {
-    RequestBody body = RequestBody.create(MessagingAdapters.partsBody(parts), JSON);
+    return updateMessage(roomId, messageId, parts, null);
+  }
+
+  /** {@link #updateMessage(String, String, List)} that also replaces the mentions ({@code null}: kept). */
+  public CompletableFuture<Message> updateMessage(String roomId, String messageId, List<MessagePart> parts,
+      List<String> mentions) {
+    RequestBody body = RequestBody.create(MessagingAdapters.partsBody(parts, mentions), JSON);
     return callOnce(new Request.Builder().url(messageUrl(roomId, messageId).build()).patch(body),
         MessageJsonAdapter.INSTANCE);
+  }
+
+  /** {@code GET /v1/chat/rooms/{roomId}/messages/{messageId}}: one message, deleted or not (404 when unknown). */
+  public CompletableFuture<Message> getMessage(String roomId, String messageId) {
+    return call(new Request.Builder().url(messageUrl(roomId, messageId).build()).get(), MessageJsonAdapter.INSTANCE,
+        0);
   }
 
   /** {@code DELETE /v1/chat/rooms/{roomId}/messages/{messageId}}; retried on transport failures (idempotent). */

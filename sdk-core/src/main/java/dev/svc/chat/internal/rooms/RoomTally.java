@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import dev.svc.chat.Message;
 import dev.svc.chat.Room;
@@ -18,6 +19,10 @@ import dev.svc.chat.RoomSummary;
  * {@code knownFrom - 1}. Otherwise {@link UnreadFill} reads the receipt and the messages in between. At most
  * {@code cap + 1} unread seqs are kept: past that the lowest is dropped and {@link #knownFrom} moves above it,
  * so memory stays bounded in a room the user never reads.
+ *
+ * <p>The unread mentions (contract section 10) are the unread messages whose {@code mentions} hold the user: a
+ * subset of {@link #unread}, kept with it (an edit that adds or drops the mention moves it in or out), so they are
+ * exact whenever the unread count is.
  */
 final class RoomTally {
   /** Visible messages kept for the last-message column: a delete of the newest falls back on the next. */
@@ -30,6 +35,8 @@ final class RoomTally {
   long knownFrom = Long.MAX_VALUE;
   /** The unread messages: seq to id. */
   final TreeMap<Long, String> unread = new TreeMap<>();
+  /** The seqs of {@link #unread} whose message mentions the user. */
+  final TreeSet<Long> mentions = new TreeSet<>();
   /** The newest messages not deleted, by seq. */
   final TreeMap<Long, Message> recent = new TreeMap<>();
   /** Whether a fill runs for this room. */
@@ -76,9 +83,9 @@ final class RoomTally {
     knownFrom = digest.lowSeq();
     for (Message m : digest.recent()) recent.put(m.seq(), m);
     for (Message m : digest.unread()) {
-      if (!m.senderId().equals(me) && !m.isDeleted() && m.seq() > readSeq) unread.put(m.seq(), m.id());
+      if (!m.senderId().equals(me) && !m.isDeleted() && m.seq() > readSeq) count(m, me);
     }
-    while (unread.size() > cap + 1) knownFrom = Math.max(knownFrom, unread.pollFirstEntry().getKey() + 1);
+    trim(cap);
     summary = null;
   }
 
@@ -94,6 +101,7 @@ final class RoomTally {
     if (m.isDeleted()) {
       if (filling && m.seq() < knownFrom) deletedWhileFilling.add(m.seq());
       unread.remove(m.seq());
+      mentions.remove(m.seq());
       recent.remove(m.seq());
     } else {
       if (!recent.isEmpty() && m.seq() < recent.firstKey() && recent.size() >= RECENT) {
@@ -103,8 +111,8 @@ final class RoomTally {
         while (recent.size() > RECENT) recent.pollFirstEntry();
       }
       if (!m.senderId().equals(me) && m.seq() > readSeq && m.seq() >= knownFrom) {
-        unread.put(m.seq(), m.id());
-        while (unread.size() > cap + 1) knownFrom = Math.max(knownFrom, unread.pollFirstEntry().getKey() + 1);
+        count(m, me);
+        trim(cap);
       }
     }
     summary = null;
@@ -117,8 +125,27 @@ final class RoomTally {
   void filled(Message m, String me) {
     if (m.isDeleted() || m.senderId().equals(me) || m.seq() <= readSeq || m.seq() >= knownFrom) return;
     if (deletedWhileFilling.contains(m.seq())) return;
-    unread.put(m.seq(), m.id());
+    count(m, me);
     summary = null;
+  }
+
+  /** Counts an unread message, and its mention of {@code me} or the lack of one (an edit may drop it). */
+  private void count(Message m, String me) {
+    unread.put(m.seq(), m.id());
+    if (m.mentions().contains(me)) {
+      mentions.add(m.seq());
+    } else {
+      mentions.remove(m.seq());
+    }
+  }
+
+  /** Keeps at most {@code cap + 1} unread messages: the lowest go, and {@link #knownFrom} moves above them. */
+  private void trim(int cap) {
+    while (unread.size() > cap + 1) {
+      long dropped = unread.pollFirstEntry().getKey();
+      mentions.remove(dropped);
+      knownFrom = Math.max(knownFrom, dropped + 1);
+    }
   }
 
   /** The fill of this room ended: what it read is counted, and the deletes seen meanwhile are no longer needed. */
@@ -132,6 +159,7 @@ final class RoomTally {
     if (seq <= readSeq) return false;
     readSeq = seq;
     unread.headMap(seq, true).clear();
+    mentions.headSet(seq, true).clear();
     summary = null;
     return true;
   }
@@ -154,7 +182,7 @@ final class RoomTally {
       if (room.lastMessageAt() != null) activity = Math.max(activity, room.lastMessageAt());
       if (last != null) activity = Math.max(activity, last.createdAt());
       int count = Math.min(unread.size(), cap);
-      summary = new RoomSummary(room, last, count, unread.size() > cap, activity);
+      summary = new RoomSummary(room, last, count, unread.size() > cap, activity, Math.min(mentions.size(), cap));
     }
     return summary;
   }

@@ -13,7 +13,9 @@ import dev.svc.chat.internal.json.FastMessageReader;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.json.MessageJsonAdapter;
 import dev.svc.chat.internal.json.MessagePartJsonAdapter;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.store.StoreException;
+import dev.svc.chat.store.StoredSend;
 import okio.Buffer;
 
 /**
@@ -69,6 +71,24 @@ final class RowJson {
     } catch (IOException | JsonDataException | IllegalArgumentException | IllegalStateException e) {
       throw corrupt("the stored parts of a send", e);
     }
+  }
+
+  /** Returns a send's reply, thread and mentions as a JSON object, or null when it carries none. */
+  static String links(StoredSend s) {
+    return SendLinks.of(s.replyToId(), s.threadId(), s.mentions()).toJsonOrNull();
+  }
+
+  /** Returns a stored send from its columns; {@code links}: its {@link #links} column, null for none. */
+  static StoredSend send(String roomId, String clientMessageId, String senderId, List<MessagePart> parts,
+      long createdAt, long sequence, String links) throws StoreException {
+    SendLinks l;
+    try {
+      l = SendLinks.fromJson(links);
+    } catch (JsonDataException | IllegalArgumentException e) {
+      throw corrupt("the stored links of a send", e);
+    }
+    return new StoredSend(roomId, clientMessageId, senderId, parts, l.replyToId, l.threadId, l.mentions, createdAt,
+        sequence);
   }
 
   static String strings(List<String> values) {

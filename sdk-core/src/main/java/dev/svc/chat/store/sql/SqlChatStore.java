@@ -100,10 +100,10 @@ public final class SqlChatStore implements ChatStore {
         + " AND m.delivered_rev = m.rev ORDER BY r.id, m.rev",
         row -> changedAbove.add(RowJson.message(RoomRange.text(row, 0), rows)));
     List<StoredSend> sends = new ArrayList<>();
-    db.query("SELECT room_id, client_message_id, sender_id, parts, created_at, sequence FROM sends"
-        + " ORDER BY sequence, client_message_id", row -> sends.add(new StoredSend(RoomRange.text(row, 0),
+    db.query("SELECT room_id, client_message_id, sender_id, parts, created_at, sequence, links FROM sends"
+        + " ORDER BY sequence, client_message_id", row -> sends.add(RowJson.send(RoomRange.text(row, 0),
             RoomRange.text(row, 1), RoomRange.text(row, 2), RowJson.parts(RoomRange.text(row, 3)), row.integer(4),
-            row.integer(5))));
+            row.integer(5), row.text(6))));
     List<Receipt> pendingReads = new ArrayList<>();
     db.query("SELECT room_id, user_id, message_id, seq, read_at FROM pending_reads ORDER BY room_id",
         row -> pendingReads.add(Receipt.of(RoomRange.text(row, 0), RoomRange.text(row, 1), RoomRange.text(row, 2),
@@ -124,6 +124,7 @@ public final class SqlChatStore implements ChatStore {
   @Override
   public @Nullable MessagePage messages(String roomId, MessageQuery query) throws StoreException {
     checkOpen();
+    if (!query.wholeRoom()) return null; // ranges are kept for whole rooms: a thread's page is the service's
     long[] range = {0, -1};
     boolean[] found = {false};
     db.query("SELECT low_seq, seq_watermark FROM rooms WHERE id = ?", row -> {

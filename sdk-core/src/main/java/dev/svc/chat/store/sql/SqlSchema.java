@@ -32,11 +32,13 @@ import dev.svc.chat.store.StoreException;
  *       delivered at the next start. Rows of an older database, which did not tell, are taken as delivered in
  *       their stored revision, as that database took them (else each message above its room's revision
  *       watermark, new messages included, would come again as an update).
+ *   <li>Version 6: a send's {@code links} (its {@code replyToId}, {@code threadId} and {@code mentions}, contract
+ *       section 10) as a JSON object, NULL for a plain send; a version 5 send reads as a plain one.
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
 
   private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
       "pending_reads");
@@ -47,6 +49,8 @@ final class SqlSchema {
   private static final String SENDS_SEQUENCE = "CREATE INDEX sends_sequence ON sends (sequence)";
   private static final String DELIVERED_REV =
       "ALTER TABLE messages ADD COLUMN delivered_rev INTEGER NOT NULL DEFAULT -1";
+  /** A send's reply, thread and mentions (contract section 10) as a JSON object; NULL for a send with none. */
+  private static final String SEND_LINKS = "ALTER TABLE sends ADD COLUMN links TEXT";
   private static final String PENDING_READS = "CREATE TABLE pending_reads (room_id TEXT NOT NULL PRIMARY KEY,"
       + " user_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, read_at INTEGER NOT NULL)";
 
@@ -70,6 +74,7 @@ final class SqlSchema {
       "ALTER TABLE messages ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''",
       PENDING_READS,
       DELIVERED_REV,
+      SEND_LINKS,
   };
 
   private SqlSchema() {
@@ -114,6 +119,8 @@ final class SqlSchema {
         return d -> d.update(PENDING_READS);
       case 5:
         return SqlSchema::migrateTo5;
+      case 6:
+        return d -> d.update(SEND_LINKS);
       default:
         throw new AssertionError("no migration to " + version);
     }

@@ -154,9 +154,9 @@ final class WriteApplier {
   }
 
   private void putSend(StoredSend s) throws StoreException {
-    db.update("INSERT OR REPLACE INTO sends (client_message_id, room_id, sender_id, parts, created_at, sequence)"
-        + " VALUES (?, ?, ?, ?, ?, ?)", s.clientMessageId(), s.roomId(), s.senderId(), RowJson.parts(s.parts()),
-        s.createdAt(), s.sequence());
+    db.update("INSERT OR REPLACE INTO sends (client_message_id, room_id, sender_id, parts, created_at, sequence,"
+        + " links) VALUES (?, ?, ?, ?, ?, ?, ?)", s.clientMessageId(), s.roomId(), s.senderId(),
+        RowJson.parts(s.parts()), s.createdAt(), s.sequence(), RowJson.links(s));
   }
 
   private void endSend(StoreWrite.EndedSend e) throws StoreException {

@@ -5,6 +5,7 @@ import static dev.svc.chat.internal.outbox.OutboxHarness.files;
 import static dev.svc.chat.internal.outbox.OutboxHarness.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
@@ -314,6 +316,21 @@ class OutboxFileTest {
     assertEquals(1_234L, back.createdAt);
     assertEquals(42, back.sequence);
     assertNull(back.result);
+  }
+
+  @Test
+  void anEntryKeepsItsReplyThreadAndMentionsAndAPlainOneHasNone() throws Exception {
+    SendLinks links = SendLinks.of("m0", "m1", List.of("bob", "cy"));
+    OutboxEntry e = new OutboxEntry("r1", List.of(MessagePart.text("hi")), links, "c1", "alice", 1_234L, null, 0);
+    e.sequence = 3;
+    byte[] written = OutboxEntryJson.write(e);
+    assertEquals(links, OutboxEntryJson.read(new okio.Buffer().write(written), 7).links);
+    OutboxEntry plain = new OutboxEntry("r1", List.of(MessagePart.text("hi")), "c2", "alice", 1_234L, null, 0);
+    plain.sequence = 4;
+    byte[] plainBytes = OutboxEntryJson.write(plain);
+    assertFalse(new String(plainBytes, java.nio.charset.StandardCharsets.UTF_8).contains("links"),
+        "a plain entry's file is as an older SDK wrote it");
+    assertSame(SendLinks.NONE, OutboxEntryJson.read(new okio.Buffer().write(plainBytes), 7).links);
   }
 
   private static List<String> ids(List<PendingSend> pending) {

@@ -18,6 +18,7 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.internal.json.SendLinks;
 import dev.svc.chat.internal.util.SerialQueue;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
@@ -65,11 +66,14 @@ final class OutboxHarness {
     final String clientMessageId;
     final String senderId;
     final List<MessagePart> parts;
+    final SendLinks links;
     final long atMillis;
     final CompletableFuture<Message> answer = new CompletableFuture<>();
 
-    Attempt(String roomId, String clientMessageId, String senderId, List<MessagePart> parts, long atMillis) {
+    Attempt(String roomId, String clientMessageId, String senderId, List<MessagePart> parts, SendLinks links,
+        long atMillis) {
       this.roomId = roomId;
+      this.links = links;
       this.clientMessageId = clientMessageId;
       this.senderId = senderId;
       this.parts = parts;
@@ -91,9 +95,9 @@ final class OutboxHarness {
     }
   }
 
-  private CompletableFuture<Message> send(String roomId, List<MessagePart> parts, String clientMessageId,
-      String senderId) {
-    Attempt a = new Attempt(roomId, clientMessageId, senderId, parts, time.nowMillis());
+  private CompletableFuture<Message> send(String roomId, List<MessagePart> parts, SendLinks links,
+      String clientMessageId, String senderId) {
+    Attempt a = new Attempt(roomId, clientMessageId, senderId, parts, links, time.nowMillis());
     calls.add(a);
     return a.answer;
   }

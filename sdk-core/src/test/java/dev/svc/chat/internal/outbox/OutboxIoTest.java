@@ -68,7 +68,7 @@ class OutboxIoTest {
       return from.renameTo(to);
     });
     List<String> attempts = new CopyOnWriteArrayList<>();
-    OutboxTransport transport = (roomId, parts, clientMessageId, senderId) -> {
+    OutboxTransport transport = (roomId, parts, links, clientMessageId, senderId) -> {
       attempts.add(clientMessageId);
       File[] files = dir.listFiles((d, name) -> name.endsWith(".json"));
       CompletableFuture<Message> answer = new CompletableFuture<>();

@@ -358,7 +358,7 @@ class OutboxTest {
   @Test
   void aTransportThatThrowsIsATransientFailure() {
     OutboxHarness t = new OutboxHarness();
-    Outbox throwing = new Outbox(t.actor, (roomId, parts, id, sender) -> {
+    Outbox throwing = new Outbox(t.actor, (roomId, parts, links, id, sender) -> {
       throw new TransportException("no network");
     }, t.errors::add, t.backoff, 0, null, null, () -> 0, t.log);
     CompletableFuture<Message> f = throwing.enqueue("r1", List.of(MessagePart.text("x")), "c1", "alice");

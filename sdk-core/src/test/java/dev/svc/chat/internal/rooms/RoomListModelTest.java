@@ -212,6 +212,76 @@ class RoomListModelTest {
     assertEquals(0, service.reads, "exact from the store: nothing read");
   }
 
+  /** Posts a message of {@code sender} that mentions {@code mentioned}. */
+  private Message mentioning(String roomId, String sender, String... mentioned) {
+    Message m = service.post(roomId, sender).newBuilder().mentions(Arrays.asList(mentioned)).build();
+    List<Message> list = service.rooms.get(roomId);
+    list.set(list.size() - 1, m);
+    return m;
+  }
+
+  private int mentions(String roomId) {
+    return latest().room(roomId).unreadMentions();
+  }
+
+  @Test
+  void unreadMentionsFollowTheUnreadRuleLiveAndFromTheFill() {
+    mentioning("r1", "bob", "me"); // #1, read below
+    mentioning("r1", "bob", "me", "carol"); // #2
+    mentioning("r1", "bob", "carol"); // #3: not the user
+    mentioning("r1", "me", "me"); // #4: the user's own
+    service.read("r1", "me", 1);
+    subscribe();
+    assertEquals(2, unread("r1"));
+    assertEquals(1, mentions("r1"), "the fill counts #2 only");
+
+    Message live = mentioning("r1", "carol", "me");
+    model.delivered(live, live.seq(), live.rev());
+    run();
+    assertEquals(2, mentions("r1"));
+    // an edit that drops the mention, then one that adds it back
+    Message dropped = live.newBuilder().rev(20).mentions(Collections.<String>emptyList()).editedAt(20L).build();
+    model.delivered(dropped, live.seq(), dropped.rev());
+    run();
+    assertEquals(1, mentions("r1"));
+    assertEquals(3, unread("r1"), "still unread");
+    Message back = dropped.newBuilder().rev(21).mentions(Collections.singletonList("me")).build();
+    model.delivered(back, live.seq(), back.rev());
+    run();
+    assertEquals(2, mentions("r1"));
+    // a delete leaves the count, a read on another device lowers it
+    Message deleted = back.newBuilder().rev(22).deletedAt(22L).parts(Collections.<MessagePart>emptyList())
+        .mentions(Collections.<String>emptyList()).build();
+    model.delivered(deleted, live.seq(), deleted.rev());
+    run();
+    assertEquals(1, mentions("r1"));
+    model.receipt(Receipt.of("r1", "me", "r1-2", 2, 5));
+    run();
+    assertEquals(0, mentions("r1"));
+    assertEquals(1, unread("r1"), "#3 stays unread, without a mention");
+  }
+
+  @Test
+  void unreadMentionsComeFromTheStoreOffline() {
+    model.follow();
+    List<Message> history = new ArrayList<>();
+    history.add(mentioning("r1", "bob", "me"));
+    history.add(mentioning("r1", "bob", "me"));
+    history.add(mentioning("r1", "bob"));
+    Room r1 = service.list().get(0);
+    dev.svc.chat.store.StoredState state = new dev.svc.chat.store.StoredState(
+        Collections.singletonList(new dev.svc.chat.store.StoredRoom(r1, 3, 3)),
+        Collections.singletonList(Receipt.of("r1", "me", "r1-1", 1, 1)), Collections.<Message>emptyList(),
+        Collections.<dev.svc.chat.store.StoredSend>emptyList(), 99);
+    dev.svc.chat.store.RoomDigest digest = new dev.svc.chat.store.RoomDigest(1, history, history.subList(1, 3));
+    service.rooms.clear();
+    model.restore(state, Collections.singletonMap("r1", digest));
+    model.subscribe(snapshots::add, () -> { throw new AssertionError("no listing while the store answers"); });
+    run();
+    assertEquals(2, unread("r1"));
+    assertEquals(1, mentions("r1"), "#2 mentions the user above the receipt at 1");
+  }
+
   /** The rooms listed again, as recovery lists them at each connect: nothing changed at the service. */
   private void relist(boolean fromStore) {
     for (Room r : service.list()) model.listed(r);

@@ -82,7 +82,7 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(5, userVersion(file));
+    assertEquals(6, userVersion(file));
   }
 
   @Test
@@ -128,7 +128,52 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(5, userVersion(file));
+    assertEquals(6, userVersion(file));
+  }
+
+  @Test
+  void aVersion5DatabaseKeepsItsSendsAndThenStoresASendsThreadAndMentions() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    File file = provider.file("alice");
+    try (Connection c = Fixtures.connect(file)) {
+      createFrom(c, "v5.sql");
+      c.createStatement().executeUpdate("INSERT INTO sends VALUES ('c1', 'r1', 'alice', "
+          + "'[{\"type\":\"text\",\"text\":\"one\"}]', " + T0 + ", 1)");
+    }
+    ChatStore store = provider.open("alice");
+    try {
+      List<dev.svc.chat.store.StoredSend> sends = store.load().sends();
+      assertEquals(1, sends.size());
+      assertEquals(Collections.singletonList(MessagePart.text("one")), sends.get(0).parts());
+      assertEquals(null, sends.get(0).threadId(), "a send of version 5 is a plain one");
+      assertEquals(Collections.emptyList(), sends.get(0).mentions());
+      store.write(new StoreWrite().send(new dev.svc.chat.store.StoredSend("r1", "c2", "alice",
+          Collections.singletonList(MessagePart.text("two")), "m0", "m1", Arrays.asList("bob", "cy"), T0 + 1, 2)));
+    } finally {
+      store.close();
+    }
+    assertEquals(6, userVersion(file));
+    ChatStore again = provider.open("alice");
+    try {
+      dev.svc.chat.store.StoredSend reply = again.load().sends().get(1);
+      assertEquals("c2", reply.clientMessageId());
+      assertEquals("m0", reply.replyToId());
+      assertEquals("m1", reply.threadId());
+      assertEquals(Arrays.asList("bob", "cy"), reply.mentions());
+    } finally {
+      again.close();
+    }
+  }
+
+  @Test
+  void aMigratedVersion5SchemaIsTheSchemaOfANewDatabase() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    try (Connection c = Fixtures.connect(provider.file("old"))) {
+      createFrom(c, "v5.sql");
+    }
+    provider.open("old").close();
+    provider.open("new").close();
+    assertEquals(schema(provider.file("new")), schema(provider.file("old")));
   }
 
   @Test
@@ -160,11 +205,11 @@ class SchemaMigrationTest {
     store.write(Fixtures.batch("r", 1, 2));
     store.close();
     try (Connection c = Fixtures.connect(provider.file("alice"))) {
-      c.createStatement().execute("PRAGMA user_version = 6");
+      c.createStatement().execute("PRAGMA user_version = 7");
     }
     StoreException e = assertThrows(StoreException.class, () -> provider.open("alice"));
     assertEquals(StoreException.Kind.NEWER_SCHEMA, e.kind());
-    assertEquals(6, userVersion(provider.file("alice")), "left as it was");
+    assertEquals(7, userVersion(provider.file("alice")), "left as it was");
     provider.delete("alice");
     provider.open("alice").close();
   }
