@@ -52,7 +52,8 @@ final class WebServer {
         sendRoute.setFilter(Routes.install(javalin, parts.mapper, parts.store, parts.tokens, parts.service,
                 parts.actions, parts.calls, parts.push, parts.gateway.sendPacing(), parts.search));
         new DevApi(parts.devAccess, parts.store, parts.mapper, parts.tokens, parts.service, parts.actions,
-                parts.gateway, parts.dev, options.clock).install(javalin);
+                parts.gateway, parts.dev, parts.webhooks, options.clock).install(javalin);
+        parts.dev.channel().install(javalin);
         if (parts.devAccess.console()) {
             DevConsole.install(javalin);
         }

@@ -1,14 +1,24 @@
-// The console: signs in with a tenant's API key, then polls the dev API every second and draws the views.
+// The console: signs in with a tenant's API key, loads the tenant's state from the dev API, then keeps its
+// views up to date from the dev channel's events (live.js), drawn in batches. Nothing is polled: the state is
+// loaded again when the channel (re)connects, after an action, and when an event names what the page lacks.
 import { devClient, DevApiError } from './api.js';
+import { liveChannel } from './live.js';
 import { el, replaceRows, time, partsText } from './dom.js';
 
-const POLL_MS = 1000;
+const TAIL_CAP = 200;      // messages the tail keeps (and draws); older ones leave the page
+const REQUESTS_CAP = 100;
+const WEBHOOKS_CAP = 100;
 const $ = (id) => document.getElementById(id);
 
 let api = null;          // the dev API client, holding the key; null when signed out
-let timer = null;
+let live = null;         // the dev channel; null when signed out
+let state = null;        // GET /v1/dev/state, kept up to date by events
+let tail = null;         // the open room: {room, messages, receipts, call}
+let requests = [];
+let deliveries = new Map(); // webhook id -> delivery, oldest first
 let openRoomId = null;
-let polling = false;
+let loading = null;      // the reload under way, if any
+let reloadAgain = false;
 let editing = null;      // the message being edited: {id, senderId}, or null
 const drawn = new Map(); // view -> JSON of what it shows, to redraw only on change
 
@@ -22,12 +32,12 @@ function describe(error) {
   return error instanceof DevApiError ? error.status + ' ' + error.code + ': ' + error.message : String(error);
 }
 
-/** Runs an action, reporting its outcome in the status line; refreshes the views after it. */
+/** Runs an action, reporting its outcome in the status line; reloads the state after it. */
 async function act(label, action) {
   try {
     const result = await action();
     say(label + ': done.');
-    await refresh();
+    await reload();
     return result;
   } catch (error) {
     say(label + ' failed: ' + describe(error), true);
@@ -87,19 +97,49 @@ function renderRooms(rooms) {
   el('td', {}, button('Open', 'open:' + r.id, () => openRoom(r.id), 'Open room ' + (r.name || r.id))))));
 }
 
-function renderFaults(faults) {
-  $('faults').replaceChildren(...faults.map((f) => el('li', { text: (f.status ? f.status : 'no error')
+function renderFaults(all) {
+  $('faults').replaceChildren(...all.faults.map((f) => el('li', { text: (f.status ? f.status : 'no error')
     + (f.latencyMs ? ' after ' + f.latencyMs + ' ms' : '') + ' on ' + f.routePrefix
     + (f.remaining >= 0 ? ' for the next ' + f.remaining + ' requests' : '')
     + (f.until ? ' until ' + time(f.until) : '')
-    + (f.retryAfterSeconds ? ', Retry-After ' + f.retryAfterSeconds + ' s' : '') })));
+    + (f.retryAfterSeconds ? ', Retry-After ' + f.retryAfterSeconds + ' s' : '') })),
+  ...all.drops.map((d) => el('li', { text: 'fan-out to ' + d.userId + ' dropped'
+    + (d.remaining >= 0 ? ' for the next ' + d.remaining + ' events' : '')
+    + (d.until ? ' until ' + time(d.until) : '') })));
+}
+
+function renderCalls(rooms) {
+  const calls = rooms.filter((r) => r.call);
+  $('calls').replaceChildren(...(calls.length === 0 ? [el('li', { class: 'muted', text: 'none' })]
+    : calls.map((r) => el('li', { 'data-call-id': r.call.id, text: (r.name || r.id) + ': ' + r.call.kind + ' call '
+      + r.call.status + ' by ' + r.call.initiatorId + ' since ' + time(r.call.createdAt) + ', in it: '
+      + r.call.participantIds.join(', ') }))));
+}
+
+function renderReceipts(receipts) {
+  $('receipts').replaceChildren(...(receipts.length === 0 ? [el('li', { class: 'muted', text: 'none' })]
+    : receipts.map((r) => el('li', { 'data-user-id': r.userId, text: r.userId + ' read up to #' + r.seq + ' at '
+      + time(r.readAt) }))));
+}
+
+function renderWebhooks(list) {
+  replaceRows($('webhooks').tBodies[0], list.slice().reverse().map((w) => el('tr', { 'data-webhook-id': w.id },
+    el('td', { text: time(w.createdAt) }), el('td', { text: w.type }),
+    el('td', { class: 'webhook-status', text: w.status + (w.redeliveries ? ' (redelivered ' + w.redeliveries + '×)'
+      : '') }),
+    el('td', { text: w.attempts }), el('td', { text: w.lastFailure || '' }),
+    el('td', { text: w.nextAttemptAt && w.status === 'retrying' ? time(w.nextAttemptAt) : '' }),
+    el('td', {}, w.status === 'delivered' || w.status === 'failed'
+      ? button('Redeliver', 'redeliver:' + w.id, () => act('Redeliver ' + w.type, () => api.redeliver(w.id)),
+        'Redeliver the ' + w.type + ' webhook ' + w.id) : ''))));
 }
 
 function renderTail(tail) {
   $('tail-room').textContent = tail.room.name ? '#' + tail.room.name : tail.room.id;
   const list = $('tail');
   const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...tail.messages.map((m) => el('li', { class: 'message', 'data-seq': m.seq },
+  list.replaceChildren(...tail.messages.map((m) => el('li', { class: 'message', 'data-seq': m.seq,
+    'data-message-id': m.id },
     el('span', { class: 'meta', text: '#' + m.seq + ' ' + time(m.createdAt) + ' ' + m.senderId
       + (m.editedAt ? ' (edited)' : '') }),
     m.deletedAt ? el('span', { class: 'deleted text', text: 'deleted' }) : el('span', { class: 'text',
@@ -130,44 +170,167 @@ function renderRequests(requests) {
     el('td', { text: r.userId || 'API key' }))));
 }
 
-async function refresh() {
+function drawState() {
+  draw('users', state, renderUsers);
+  draw('rooms', state.rooms, renderRooms);
+  draw('calls', state.rooms, renderCalls);
+  draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, renderFaults);
+  const users = state.users.map((u) => u.userId);
+  const select = $('drop-user');
+  const chosen = select.value;
+  draw('drop-user', users, (ids) => {
+    select.replaceChildren(...ids.map((id) => el('option', { value: id, text: id })));
+    if (ids.includes(chosen)) {
+      select.value = chosen;
+    }
+  });
+}
+
+function drawTail() {
+  draw('tail', { room: tail.room, messages: tail.messages }, renderTail);
+  draw('receipts', tail.receipts, renderReceipts);
+}
+
+/** Loads the state (and the open room's tail) again; calls made meanwhile are folded into one more. */
+async function reload() {
+  if (loading) {
+    reloadAgain = true;
+    return loading;
+  }
+  loading = (async () => {
+    try {
+      do {
+        reloadAgain = false;
+        if (!api) {
+          return;
+        }
+        state = await api.state();
+        drawState();
+        if (openRoomId) {
+          const t = await api.tail(openRoomId);
+          tail = { room: t.room, messages: t.messages, receipts: t.receipts, call: t.call };
+          drawTail();
+        }
+      } while (reloadAgain);
+    } catch (error) {
+      if (error instanceof DevApiError && error.status === 401) {
+        signOut('The key was refused: signed out.');
+        return;
+      }
+      say('Cannot reach the dev API: ' + describe(error), true);
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+/** Everything the views show, loaded anew: on sign-in and whenever the channel (re)connects. */
+async function reloadAll() {
+  await reload();
   if (!api) {
     return;
   }
-  const state = await api.state();
-  draw('users', state, renderUsers);
-  draw('rooms', state.rooms, renderRooms);
-  draw('faults', state.faults, renderFaults);
-  if (openRoomId) {
-    draw('tail', await api.tail(openRoomId), renderTail);
-  }
-  draw('requests', (await api.requests()).requests, renderRequests);
+  requests = (await api.requests(REQUESTS_CAP)).requests;
+  draw('requests', requests, renderRequests);
+  deliveries = new Map((await api.webhooks(WEBHOOKS_CAP)).deliveries.map((w) => [w.id, w]));
+  draw('webhooks', [...deliveries.values()], renderWebhooks);
 }
 
-async function poll() {
-  if (polling || !api) {
+/** Applies a room event to the open room's tail: messages by id (the latest TAIL_CAP), receipts by user. */
+function applyToTail(event) {
+  const data = event.data;
+  if (event.event === 'new-message' || event.event === 'message-updated') {
+    if (data.threadId) {
+      return; // a reply shows in its thread, not in the room's tail
+    }
+    const at = tail.messages.findIndex((m) => m.id === data.id);
+    if (at >= 0) {
+      tail.messages[at] = data;
+    } else if (event.event === 'new-message') {
+      tail.messages.push(data);
+      tail.messages.sort((a, b) => a.seq - b.seq);
+      if (tail.messages.length > TAIL_CAP) {
+        tail.messages.splice(0, tail.messages.length - TAIL_CAP);
+      }
+    }
+  } else if (event.event === 'room-read') {
+    tail.receipts = tail.receipts.filter((r) => r.userId !== data.userId).concat([data]);
+  }
+}
+
+/** Applies a batch of the dev channel's events, then draws each view that changed once. */
+function onBatch(batch) {
+  if (!api || !state) {
     return;
   }
-  polling = true;
-  try {
-    await refresh();
-  } catch (error) {
-    if (error instanceof DevApiError && error.status === 401) {
-      signOut('The key was refused: signed out.');
-      return;
+  let stale = false;
+  for (const { name, payload } of batch) {
+    if (name === 'room-event') {
+      const room = state.rooms.find((r) => r.id === payload.roomId);
+      if (!room || payload.event.startsWith('call-')) {
+        stale = true; // a room made elsewhere, or a call: the state says what it is now
+      }
+      if (room) {
+        room.seq = Math.max(room.seq, payload.seq);
+        room.rev = Math.max(room.rev, payload.rev);
+      }
+      if (tail && payload.roomId === openRoomId) {
+        applyToTail(payload);
+      }
+    } else if (name === 'connections') {
+      const byUser = new Map();
+      for (const c of payload.connections) {
+        if (c.userId !== null && !state.users.some((u) => u.userId === c.userId)) {
+          stale = true;
+        }
+        byUser.set(c.userId, (byUser.get(c.userId) || []).concat([c]));
+      }
+      state.users.forEach((u) => { u.connections = byUser.get(u.userId) || []; });
+      state.apiKeyConnections = (byUser.get(null) || []).length;
+    } else if (name === 'request') {
+      requests.push(payload);
+      if (requests.length > REQUESTS_CAP) {
+        requests.splice(0, requests.length - REQUESTS_CAP);
+      }
+    } else if (name === 'webhook') {
+      deliveries.delete(payload.id);
+      deliveries.set(payload.id, payload);
+      while (deliveries.size > WEBHOOKS_CAP) {
+        deliveries.delete(deliveries.keys().next().value);
+      }
     }
-    say('Cannot reach the dev API: ' + describe(error), true);
-  } finally {
-    polling = false;
+  }
+  drawState();
+  if (tail) {
+    drawTail();
+  }
+  draw('requests', requests, renderRequests);
+  draw('webhooks', [...deliveries.values()], renderWebhooks);
+  if (stale) {
+    reload();
+  }
+}
+
+function onLive(connected, error) {
+  const line = $('live-status');
+  if (connected) {
+    line.textContent = 'Live.';
+    line.className = 'muted live';
+    reloadAll(); // what happened while the channel was down
+  } else {
+    line.textContent = error ? 'Not live (' + error.message + '); reconnecting.' : 'Not live; reconnecting.';
+    line.className = 'muted status-error';
   }
 }
 
 async function openRoom(roomId) {
   openRoomId = roomId;
   endEdit();
+  tail = null;
   drawn.delete('rooms');
   drawn.delete('tail');
-  await poll();
+  await reload();
   $('send-text').focus();
 }
 
@@ -212,15 +375,22 @@ async function signIn(key) {
   $('sign-in-section').hidden = true;
   $('workbench').hidden = false;
   say('Signed in.');
-  await poll();
-  timer = setInterval(poll, POLL_MS);
+  live = liveChannel(candidate.key(), onBatch, onLive);
 }
 
 function signOut(message) {
   api = null;
-  clearInterval(timer);
-  timer = null;
+  if (live) {
+    live.close();
+    live = null;
+  }
+  state = null;
+  tail = null;
+  requests = [];
+  deliveries = new Map();
   openRoomId = null;
+  $('live-status').textContent = 'Not live.';
+  $('live-status').className = 'muted';
   endEdit();
   drawn.clear();
   $('minted-token').value = '';
@@ -311,6 +481,14 @@ function wire() {
     act('Inject fault', () => api.addFault(fault));
   });
   $('clear-faults').addEventListener('click', () => act('Clear faults', () => api.clearFaults()));
+  $('drop-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const userId = $('drop-user').value;
+    const seconds = numberOrNull('drop-seconds');
+    const count = numberOrNull('drop-count');
+    const drop = seconds !== null ? { durationSeconds: seconds } : { count: count !== null ? count : 1 };
+    act('Drop fan-out to ' + userId, () => api.dropFanOut(userId, drop));
+  });
   $('export').addEventListener('click', async () => {
     const snapshot = await act('Export', () => api.exportSnapshot());
     if (snapshot) {
