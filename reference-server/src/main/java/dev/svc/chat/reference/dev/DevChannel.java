@@ -52,6 +52,8 @@ public final class DevChannel implements AutoCloseable {
     // Tenant id to its connected sockets: publish looks only here.
     private final Map<String, Set<DevSocket>> byTenant = new ConcurrentHashMap<>();
     private final List<Runnable> ticks = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // Sockets that joined a tenant so far: a view pushed on change pushes anew to a console that just joined.
+    private final java.util.concurrent.atomic.AtomicLong joins = new java.util.concurrent.atomic.AtomicLong();
 
     /** Creates the channel; nothing is served until {@link #install}. */
     public DevChannel(DevAccess access, Store store, ObjectMapper mapper, Duration pingInterval,
@@ -129,6 +131,11 @@ public final class DevChannel implements AutoCloseable {
         return Set.copyOf(byTenant.keySet());
     }
 
+    /** Returns how many sockets joined a tenant so far (a view compares it to push to new consoles). */
+    long joins() {
+        return joins.get();
+    }
+
     /** Runs {@code task} on the channel's thread twice a second (a view whose changes are checked, not told). */
     void everyHalfSecond(Runnable task) {
         ticks.add(task);
@@ -185,7 +192,10 @@ public final class DevChannel implements AutoCloseable {
         socket.tenantId = tenant.id();
         socket.send("40" + NSP + "," + json(Map.of("sid", RandomIds.base64Url(20))));
         // After the answer (the channel's thread keeps the order): the first events follow the CONNECT.
-        execute(() -> byTenant.computeIfAbsent(tenant.id(), k -> ConcurrentHashMap.newKeySet()).add(socket));
+        execute(() -> {
+            byTenant.computeIfAbsent(tenant.id(), k -> ConcurrentHashMap.newKeySet()).add(socket);
+            joins.incrementAndGet();
+        });
     }
 
     /** Returns the tenant of an auth payload {@code {"apiKey": "sk_..."}}, or null. */

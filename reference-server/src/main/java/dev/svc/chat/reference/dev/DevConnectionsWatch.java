@@ -21,6 +21,7 @@ final class DevConnectionsWatch implements Runnable {
     private final DevChannel channel;
     // Tenant id to what was last pushed; read and written on the channel's thread only.
     private final Map<String, List<ConnectionInfo>> pushed = new HashMap<>();
+    private long joins;
 
     DevConnectionsWatch(Gateway gateway, DevChannel channel) {
         this.gateway = gateway;
@@ -29,8 +30,13 @@ final class DevConnectionsWatch implements Runnable {
 
     @Override
     public void run() {
+        long joinsNow = channel.joins();
+        if (joinsNow != joins) {
+            joins = joinsNow;
+            pushed.clear(); // a console that just connected gets the connections without waiting for a change
+        }
         java.util.Set<String> watched = channel.watchedTenants();
-        pushed.keySet().retainAll(watched); // a console that connects again gets the connections anew
+        pushed.keySet().retainAll(watched);
         for (String tenantId : watched) {
             List<ConnectionInfo> now = gateway.connectionsOf(tenantId);
             now.sort(java.util.Comparator.comparing(ConnectionInfo::connectedSince)

@@ -11,13 +11,16 @@ import java.util.Map;
 /**
  * The dev API's place between the services and the realtime side: every room event goes on to the gateway
  * (less the users whose fan-out a fault drops, {@link DevFanOutDrops}) and, when a console of the tenant is
- * connected, to the dev channel as {@code room-event} {@code {event, roomId, data}}. It only enqueues, as an
+ * connected, to the dev channel as {@code room-event} {@code {event, roomId, seq, rev, data}} (and, when a
+ * drop took effect, {@code fan-out-drops}). It only enqueues, as an
  * {@link EventPublisher} must (it is called with the room's lock held).
  */
 public final class DevEvents implements EventPublisher {
 
     /** The dev channel's event carrying a room event. */
     public static final String ROOM_EVENT = "room-event";
+    /** The dev channel's event of the fan-out drops in force, after one dropped an event. */
+    public static final String FAN_OUT_DROPS = "fan-out-drops";
 
     private final EventPublisher gateway;
     private final DevFanOutDrops drops;
@@ -55,6 +58,9 @@ public final class DevEvents implements EventPublisher {
         List<String> dropped = drops.take(tenantId, room.memberIds());
         if (dropped.isEmpty()) {
             return room;
+        }
+        if (channel.watched(tenantId)) {
+            channel.publish(tenantId, FAN_OUT_DROPS, Map.of("fanOutDrops", drops.list(tenantId)));
         }
         List<String> members = new ArrayList<>(room.memberIds());
         members.removeAll(dropped);

@@ -288,6 +288,8 @@ function onBatch(batch) {
       }
       state.users.forEach((u) => { u.connections = byUser.get(u.userId) || []; });
       state.apiKeyConnections = (byUser.get(null) || []).length;
+    } else if (name === 'fan-out-drops') {
+      state.fanOutDrops = payload.fanOutDrops;
     } else if (name === 'request') {
       requests.push(payload);
       if (requests.length > REQUESTS_CAP) {
@@ -376,6 +378,7 @@ async function signIn(key) {
   $('workbench').hidden = false;
   say('Signed in.');
   live = liveChannel(candidate.key(), onBatch, onLive);
+  await reloadAll(); // the views at once, live or not yet
 }
 
 function signOut(message) {

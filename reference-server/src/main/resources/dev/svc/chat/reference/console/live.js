@@ -4,7 +4,7 @@
 import { io } from './socket-io.js';
 
 const BATCH_MS = 50;
-const EVENTS = ['room-event', 'connections', 'request', 'webhook'];
+const EVENTS = ['room-event', 'connections', 'request', 'webhook', 'fan-out-drops'];
 
 /**
  * Connects to the tenant's dev channel. `onBatch(events)` gets [{name, payload}] in arrival order;
