@@ -3,7 +3,8 @@
 // loaded again when the channel (re)connects, after an action, and when an event names what the page lacks.
 import { devClient, DevApiError } from './api.js';
 import { liveChannel } from './live.js';
-import { el, replaceRows, time, partsText } from './dom.js';
+import { el, partsText } from './dom.js';
+import * as views from './views.js';
 
 const TAIL_CAP = 200;      // messages the tail keeps (and draws); older ones leave the page
 const REQUESTS_CAP = 100;
@@ -21,6 +22,16 @@ let loading = null;      // the reload under way, if any
 let reloadAgain = false;
 let editing = null;      // the message being edited: {id, senderId}, or null
 const drawn = new Map(); // view -> JSON of what it shows, to redraw only on change
+// What the views' controls do (views.js); functions, so that the views always see the current values.
+const ui = {
+  api: () => api,
+  act: (label, action) => act(label, action),
+  mint: (userId) => mint(userId),
+  openRoom: (roomId) => openRoom(roomId),
+  startEdit: (message) => startEdit(message),
+  draw: (view, data, render) => draw(view, data, render),
+  openRoomId: () => openRoomId,
+};
 
 function say(message, isError = false) {
   const status = $('status');
@@ -63,118 +74,11 @@ function draw(view, data, render) {
   }
 }
 
-function button(text, key, handler, label) {
-  return el('button', { type: 'button', text, 'data-focus-key': key, 'aria-label': label, on: { click: handler } });
-}
-
-function renderUsers(state) {
-  $('tenant-id').textContent = '(tenant ' + state.tenant.id + ', ' + state.apiKeyConnections
-    + ' API-key connections)';
-  replaceRows($('users').tBodies[0], state.users.map((u) => {
-    const connections = u.connections.length === 0 ? [el('span', { class: 'muted', text: 'offline' })]
-      : u.connections.map((c) => el('span', { class: 'conn', text: c.transport + ' since ' + time(c.connectedSince)
-        + ', in ' + c.framesIn + ' / out ' + c.framesOut + ', last pong ' + (time(c.lastPongAt) || 'none')
-        + (c.joinedRoomId ? ', joined ' + c.joinedRoomId.slice(0, 8) : '') }));
-    return el('tr', { 'data-user-id': u.userId },
-      el('td', {}, el('strong', { text: u.userId }), u.username ? ' ' + u.username : ''),
-      el('td', {}, ...connections),
-      el('td', {},
-        button('Mint token', 'mint:' + u.userId, () => mint(u.userId), 'Mint a token for ' + u.userId), ' ',
-        button('Expire sessions', 'expire:' + u.userId, () => act('Expire sessions of ' + u.userId,
-          () => api.expireSessions(u.userId)), 'Expire the sessions of ' + u.userId), ' ',
-        button('Cut connections', 'cut:' + u.userId, () => act('Cut connections of ' + u.userId,
-          () => api.disconnect(u.userId)), 'Cut the connections of ' + u.userId)));
-  }));
-}
-
-function renderRooms(rooms) {
-  replaceRows($('rooms').tBodies[0], rooms.map((r) => el('tr', {
-    'data-room-id': r.id, class: r.id === openRoomId ? 'selected' : '' },
-  el('td', {}, el('strong', { text: r.name || '(no name)' }), el('br'), el('span', { class: 'muted', text: r.id })),
-  el('td', { text: r.members.join(', ') }),
-  el('td', { text: r.seq }),
-  el('td', { text: r.rev }),
-  el('td', {}, button('Open', 'open:' + r.id, () => openRoom(r.id), 'Open room ' + (r.name || r.id))))));
-}
-
-function renderFaults(all) {
-  $('faults').replaceChildren(...all.faults.map((f) => el('li', { text: (f.status ? f.status : 'no error')
-    + (f.latencyMs ? ' after ' + f.latencyMs + ' ms' : '') + ' on ' + f.routePrefix
-    + (f.remaining >= 0 ? ' for the next ' + f.remaining + ' requests' : '')
-    + (f.until ? ' until ' + time(f.until) : '')
-    + (f.retryAfterSeconds ? ', Retry-After ' + f.retryAfterSeconds + ' s' : '') })),
-  ...all.drops.map((d) => el('li', { text: 'fan-out to ' + d.userId + ' dropped'
-    + (d.remaining >= 0 ? ' for the next ' + d.remaining + ' events' : '')
-    + (d.until ? ' until ' + time(d.until) : '') })));
-}
-
-function renderCalls(rooms) {
-  const calls = rooms.filter((r) => r.call);
-  $('calls').replaceChildren(...(calls.length === 0 ? [el('li', { class: 'muted', text: 'none' })]
-    : calls.map((r) => el('li', { 'data-call-id': r.call.id, text: (r.name || r.id) + ': ' + r.call.kind + ' call '
-      + r.call.status + ' by ' + r.call.initiatorId + ' since ' + time(r.call.createdAt) + ', in it: '
-      + r.call.participantIds.join(', ') }))));
-}
-
-function renderReceipts(receipts) {
-  $('receipts').replaceChildren(...(receipts.length === 0 ? [el('li', { class: 'muted', text: 'none' })]
-    : receipts.map((r) => el('li', { 'data-user-id': r.userId, text: r.userId + ' read up to #' + r.seq + ' at '
-      + time(r.readAt) }))));
-}
-
-function renderWebhooks(list) {
-  replaceRows($('webhooks').tBodies[0], list.slice().reverse().map((w) => el('tr', { 'data-webhook-id': w.id },
-    el('td', { text: time(w.createdAt) }), el('td', { text: w.type }),
-    el('td', { class: 'webhook-status', text: w.status + (w.redeliveries ? ' (redelivered ' + w.redeliveries + '×)'
-      : '') }),
-    el('td', { text: w.attempts }), el('td', { text: w.lastFailure || '' }),
-    el('td', { text: w.nextAttemptAt && w.status === 'retrying' ? time(w.nextAttemptAt) : '' }),
-    el('td', {}, w.status === 'delivered' || w.status === 'failed'
-      ? button('Redeliver', 'redeliver:' + w.id, () => act('Redeliver ' + w.type, () => api.redeliver(w.id)),
-        'Redeliver the ' + w.type + ' webhook ' + w.id) : ''))));
-}
-
-function renderTail(tail) {
-  $('tail-room').textContent = tail.room.name ? '#' + tail.room.name : tail.room.id;
-  const list = $('tail');
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...tail.messages.map((m) => el('li', { class: 'message', 'data-seq': m.seq,
-    'data-message-id': m.id },
-    el('span', { class: 'meta', text: '#' + m.seq + ' ' + time(m.createdAt) + ' ' + m.senderId
-      + (m.editedAt ? ' (edited)' : '') }),
-    m.deletedAt ? el('span', { class: 'deleted text', text: 'deleted' }) : el('span', { class: 'text',
-      text: partsText(m.parts) }),
-    Object.keys(m.reactions || {}).length ? el('span', { class: 'meta', text: ' ' + Object.entries(m.reactions)
-      .map(([emoji, users]) => emoji + ' ' + users.length).join(' ') }) : '',
-    m.deletedAt ? '' : el('span', { class: 'message-actions' }, ' ',
-      button('Edit', 'edit:' + m.id, () => startEdit(m), 'Edit message ' + m.seq + ' as ' + m.senderId), ' ',
-      button('Delete', 'delete:' + m.id, () => act('Delete message ' + m.seq + ' as ' + m.senderId,
-        () => api.deleteAs(openRoomId, m.id, m.senderId)), 'Delete message ' + m.seq + ' as ' + m.senderId)))));
-  if (atBottom) {
-    list.scrollTop = list.scrollHeight;
-  }
-  const select = $('send-as');
-  const chosen = select.value;
-  draw('send-as', tail.room.members, (members) => {
-    select.replaceChildren(...members.map((id) => el('option', { value: id, text: id })));
-    if (members.includes(chosen)) {
-      select.value = chosen;
-    }
-  });
-}
-
-function renderRequests(requests) {
-  replaceRows($('requests').tBodies[0], requests.slice().reverse().map((r) => el('tr', {},
-    el('td', { text: time(r.at) }), el('td', { text: r.method }), el('td', { text: r.route }),
-    el('td', { text: r.status + (r.fault ? ' (fault)' : '') }), el('td', { text: r.durationMs }),
-    el('td', { text: r.userId || 'API key' }))));
-}
-
 function drawState() {
-  draw('users', state, renderUsers);
-  draw('rooms', state.rooms, renderRooms);
-  draw('calls', state.rooms, renderCalls);
-  draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, renderFaults);
+  draw('users', state, (d) => views.renderUsers(d, ui));
+  draw('rooms', state.rooms, (d) => views.renderRooms(d, ui));
+  draw('calls', state.rooms, (d) => views.renderCalls(d, ui));
+  draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, (d) => views.renderFaults(d, ui));
   const users = state.users.map((u) => u.userId);
   const select = $('drop-user');
   const chosen = select.value;
@@ -187,8 +91,8 @@ function drawState() {
 }
 
 function drawTail() {
-  draw('tail', { room: tail.room, messages: tail.messages }, renderTail);
-  draw('receipts', tail.receipts, renderReceipts);
+  draw('tail', { room: tail.room, messages: tail.messages }, (d) => views.renderTail(d, ui));
+  draw('receipts', tail.receipts, (d) => views.renderReceipts(d, ui));
 }
 
 /** Loads the state (and the open room's tail) again; calls made meanwhile are folded into one more. */
@@ -232,9 +136,9 @@ async function reloadAll() {
     return;
   }
   requests = (await api.requests(REQUESTS_CAP)).requests;
-  draw('requests', requests, renderRequests);
+  draw('requests', requests, (d) => views.renderRequests(d, ui));
   deliveries = new Map((await api.webhooks(WEBHOOKS_CAP)).deliveries.map((w) => [w.id, w]));
-  draw('webhooks', [...deliveries.values()], renderWebhooks);
+  draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
 }
 
 /** Applies a room event to the open room's tail: messages by id (the latest TAIL_CAP), receipts by user. */
@@ -307,8 +211,8 @@ function onBatch(batch) {
   if (tail) {
     drawTail();
   }
-  draw('requests', requests, renderRequests);
-  draw('webhooks', [...deliveries.values()], renderWebhooks);
+  draw('requests', requests, (d) => views.renderRequests(d, ui));
+  draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
   if (stale) {
     reload();
   }
