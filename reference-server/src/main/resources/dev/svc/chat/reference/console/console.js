@@ -141,12 +141,15 @@ async function reloadAll() {
   draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
 }
 
-/** Applies a room event to the open room's tail: messages by id (the latest TAIL_CAP), receipts by user. */
+/**
+ * Applies a room event to the open room's tail: messages by id (the latest TAIL_CAP), receipts by user. Returns
+ * the id of the message it changed, or null.
+ */
 function applyToTail(event) {
   const data = event.data;
   if (event.event === 'new-message' || event.event === 'message-updated') {
     if (data.threadId) {
-      return; // a reply shows in its thread, not in the room's tail
+      return null; // a reply shows in its thread, not in the room's tail
     }
     const at = tail.messages.findIndex((m) => m.id === data.id);
     if (at >= 0) {
@@ -157,18 +160,33 @@ function applyToTail(event) {
       if (tail.messages.length > TAIL_CAP) {
         tail.messages.splice(0, tail.messages.length - TAIL_CAP);
       }
+    } else {
+      return null;
     }
-  } else if (event.event === 'room-read') {
+    return data.id;
+  }
+  if (event.event === 'room-read') {
     tail.receipts = tail.receipts.filter((r) => r.userId !== data.userId).concat([data]);
   }
+  return null;
 }
 
-/** Applies a batch of the dev channel's events, then draws each view that changed once. */
+/**
+ * Applies a batch of the dev channel's events, then updates each view it touched once: the tail and the
+ * request log in place (only their new and changed rows), the others drawn again.
+ */
 function onBatch(batch) {
   if (!api || !state) {
     return;
   }
   let stale = false;
+  let users = false;
+  let faults = false;
+  let receipts = false;
+  let webhooks = false;
+  const rooms = new Set();
+  const changed = new Set();
+  const added = [];
   for (const { name, payload } of batch) {
     if (name === 'room-event') {
       const room = state.rooms.find((r) => r.id === payload.roomId);
@@ -178,24 +196,38 @@ function onBatch(batch) {
       if (room) {
         room.seq = Math.max(room.seq, payload.seq);
         room.rev = Math.max(room.rev, payload.rev);
+        rooms.add(room);
       }
       if (tail && payload.roomId === openRoomId) {
-        applyToTail(payload);
+        const id = applyToTail(payload);
+        if (id !== null) {
+          changed.add(id);
+        }
+        receipts = receipts || payload.event === 'room-read';
       }
     } else if (name === 'connections') {
+      const known = new Set(state.users.map((u) => u.userId));
       const byUser = new Map();
       for (const c of payload.connections) {
-        if (c.userId !== null && !state.users.some((u) => u.userId === c.userId)) {
+        if (c.userId !== null && !known.has(c.userId)) {
           stale = true;
         }
-        byUser.set(c.userId, (byUser.get(c.userId) || []).concat([c]));
+        const own = byUser.get(c.userId);
+        if (own) {
+          own.push(c);
+        } else {
+          byUser.set(c.userId, [c]);
+        }
       }
       state.users.forEach((u) => { u.connections = byUser.get(u.userId) || []; });
       state.apiKeyConnections = (byUser.get(null) || []).length;
+      users = true;
     } else if (name === 'fan-out-drops') {
       state.fanOutDrops = payload.fanOutDrops;
+      faults = true;
     } else if (name === 'request') {
       requests.push(payload);
+      added.push(payload);
       if (requests.length > REQUESTS_CAP) {
         requests.splice(0, requests.length - REQUESTS_CAP);
       }
@@ -205,14 +237,33 @@ function onBatch(batch) {
       while (deliveries.size > WEBHOOKS_CAP) {
         deliveries.delete(deliveries.keys().next().value);
       }
+      webhooks = true;
     }
   }
-  drawState();
-  if (tail) {
-    drawTail();
+  if (users) {
+    draw('users', state, (d) => views.renderUsers(d, ui));
   }
-  draw('requests', requests, (d) => views.renderRequests(d, ui));
-  draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
+  if (faults) {
+    draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, (d) => views.renderFaults(d, ui));
+  }
+  if (rooms.size) {
+    rooms.forEach(views.patchRoomPosition);
+    drawn.delete('rooms'); // the next full draw compares with what the rows show now
+  }
+  if (changed.size) {
+    views.patchTail(tail, changed, ui);
+    drawn.delete('tail');
+  }
+  if (receipts) {
+    draw('receipts', tail.receipts, (d) => views.renderReceipts(d, ui));
+  }
+  if (added.length) {
+    views.prependRequests(added, REQUESTS_CAP);
+    drawn.delete('requests');
+  }
+  if (webhooks) {
+    draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
+  }
   if (stale) {
     reload();
   }

@@ -76,12 +76,8 @@ export function renderWebhooks(list, ui) {
         'Redeliver the ' + w.type + ' webhook ' + w.id) : ''))));
 }
 
-export function renderTail(tail, ui) {
-  $('tail-room').textContent = tail.room.name ? '#' + tail.room.name : tail.room.id;
-  const list = $('tail');
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...tail.messages.map((m) => el('li', { class: 'message', 'data-seq': m.seq,
-    'data-message-id': m.id },
+function messageRow(m, ui) {
+  return el('li', { class: 'message', 'data-seq': m.seq, 'data-message-id': m.id },
     el('span', { class: 'meta', text: '#' + m.seq + ' ' + time(m.createdAt) + ' ' + m.senderId
       + (m.editedAt ? ' (edited)' : '') }),
     m.deletedAt ? el('span', { class: 'deleted text', text: 'deleted' }) : el('span', { class: 'text',
@@ -92,7 +88,45 @@ export function renderTail(tail, ui) {
       button('Edit', 'edit:' + m.id, () => ui.startEdit(m), 'Edit message ' + m.seq + ' as ' + m.senderId), ' ',
       button('Delete', 'delete:' + m.id, () => ui.act('Delete message ' + m.seq + ' as ' + m.senderId,
         () => ui.api().deleteAs(ui.openRoomId(), m.id, m.senderId)),
-      'Delete message ' + m.seq + ' as ' + m.senderId)))));
+      'Delete message ' + m.seq + ' as ' + m.senderId)));
+}
+
+/**
+ * Updates the tail in place from a batch of events: the rows of the messages in `changed` (ids) are made
+ * anew (a new one at the end), rows of messages the tail no longer keeps leave; no other row is touched.
+ */
+export function patchTail(tail, changed, ui) {
+  const list = $('tail');
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  const rows = new Map([...list.children].map((li) => [li.dataset.messageId, li]));
+  const kept = new Set();
+  for (const m of tail.messages) {
+    kept.add(m.id);
+    if (changed.has(m.id)) {
+      const row = messageRow(m, ui);
+      const old = rows.get(m.id);
+      if (old) {
+        old.replaceWith(row);
+      } else {
+        list.append(row);
+      }
+    }
+  }
+  for (const [id, li] of rows) {
+    if (!kept.has(id)) {
+      li.remove();
+    }
+  }
+  if (atBottom) {
+    list.scrollTop = list.scrollHeight;
+  }
+}
+
+export function renderTail(tail, ui) {
+  $('tail-room').textContent = tail.room.name ? '#' + tail.room.name : tail.room.id;
+  const list = $('tail');
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...tail.messages.map((m) => messageRow(m, ui)));
   if (atBottom) {
     list.scrollTop = list.scrollHeight;
   }
@@ -106,10 +140,31 @@ export function renderTail(tail, ui) {
   });
 }
 
-export function renderRequests(requests, ui) {
-  replaceRows($('requests').tBodies[0], requests.slice().reverse().map((r) => el('tr', {},
-    el('td', { text: time(r.at) }), el('td', { text: r.method }), el('td', { text: r.route }),
+function requestRow(r) {
+  return el('tr', {}, el('td', { text: time(r.at) }), el('td', { text: r.method }), el('td', { text: r.route }),
     el('td', { text: r.status + (r.fault ? ' (fault)' : '') }), el('td', { text: r.durationMs }),
-    el('td', { text: r.userId || 'API key' }))));
+    el('td', { text: r.userId || 'API key' }));
+}
+
+export function renderRequests(requests) {
+  replaceRows($('requests').tBodies[0], requests.slice().reverse().map(requestRow));
+}
+
+/** Puts the newest requests on top (newest first) and keeps `cap` rows. */
+export function prependRequests(added, cap) {
+  const body = $('requests').tBodies[0];
+  body.prepend(...added.slice(-cap).reverse().map(requestRow));
+  while (body.rows.length > cap) {
+    body.lastElementChild.remove();
+  }
+}
+
+/** Shows a room's new seq and rev in its row. */
+export function patchRoomPosition(room) {
+  const row = document.querySelector('#rooms tr[data-room-id="' + CSS.escape(room.id) + '"]');
+  if (row) {
+    row.cells[2].textContent = room.seq;
+    row.cells[3].textContent = room.rev;
+  }
 }
 
