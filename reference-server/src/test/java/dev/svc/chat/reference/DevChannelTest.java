@@ -72,6 +72,32 @@ class DevChannelTest {
     }
 
     @Test
+    void receiptsAndCallsReachTheChannelAndTheTailShowsThem() {
+        String room = http.createRoom(ACME, "alice", "bob");
+        String bob = http.mint(ACME, "bob");
+        try (SocketClient acme = console(ACME)) {
+            Http.Response sent = http.sendText(http.mint(ACME, "alice"), room, "r1", "read me");
+            String messageId = sent.json().path("id").asText();
+            assertEquals(200, http.bearer("POST", "/v1/chat/rooms/" + room + "/read", bob,
+                    Map.of("messageId", messageId)).status());
+            String read = nextMatching(acme, "\"event\":\"room-read\"");
+            assertTrue(read.contains("\"userId\":\"bob\"") && read.contains(messageId), read);
+            Http.Response call = http.bearer("POST", "/v1/chat/rooms/" + room + "/calls", bob, Map.of("kind", "audio"));
+            assertEquals(201, call.status(), call.json().toString());
+            nextMatching(acme, "\"event\":\"call-invite\"");
+            JsonNode tail = http.apiKey("GET", "/v1/dev/rooms/" + room + "/messages", ACME, null).json();
+            assertEquals("bob", tail.path("receipts").get(0).path("userId").asText(), tail.toString());
+            assertEquals(1, tail.path("receipts").get(0).path("seq").asLong());
+            assertEquals(call.json().path("id").asText(), tail.path("call").path("id").asText());
+            assertEquals("ringing", tail.path("call").path("status").asText());
+            JsonNode state = http.apiKey("GET", "/v1/dev/state", ACME, null).json();
+            assertEquals("audio", state.path("rooms").get(0).path("call").path("kind").asText(), state.toString());
+            // Another tenant's key sees neither the room nor its call.
+            assertEquals(404, http.apiKey("GET", "/v1/dev/rooms/" + room + "/messages", GLOBEX, null).status());
+        }
+    }
+
+    @Test
     void connectionsArePushedWhenTheyChange() {
         try (SocketClient acme = console(ACME);
              SocketClient alice = SocketClient.connectToken(server, http.mint(ACME, "alice"))) {
