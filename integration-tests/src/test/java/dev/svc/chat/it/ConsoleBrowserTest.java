@@ -16,11 +16,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
@@ -36,9 +41,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console (docs/console.md) in a real browser: Debian's headless Chromium driven by its chromedriver
  * through Selenium. Signs in with the API key, watches a message an SDK client sent appear in the room's
- * tail, sends as a user from the page and sees the SDK client receive it, finds a message text that is
- * HTML rendered as text, edits and deletes as the sender, and injects a fault. A failure leaves a screenshot in {@code target/}; the run leaves the console's
- * screenshots there too (docs/console.md's images come from them).
+ * tail live (over the dev channel, with no request of the page), sends as a user from the page and sees the
+ * SDK client receive it, finds a message text that is HTML rendered as text, edits and deletes as the sender,
+ * injects a fault, redelivers a webhook, and drops a user's fan-out, which the SDK client recovers from history.
+ * A failure leaves a screenshot in {@code target/}; the run leaves the console's screenshots there too
+ * (docs/console.md's images come from them).
  */
 class ConsoleBrowserTest {
 
@@ -96,19 +103,19 @@ class ConsoleBrowserTest {
     ChatClient bob = chat.connected("bob");
     RecordingHandler<Message> bobSees = ChatFixture.record(bob, EventType.NEW_MESSAGE);
     try {
-      browser.get(server.consoleUrl().orElseThrow());
-      WebDriverWait wait = new WebDriverWait(browser, PAGE_WAIT);
-      browser.findElement(By.id("api-key")).sendKeys(server.apiKey());
-      browser.findElement(By.id("sign-in")).click();
-      wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("workbench")));
+      WebDriverWait wait = signIn(server);
       assertTrue(browser.getCurrentUrl().endsWith("/console/"), "the key never goes into the URL");
       assertEquals("", browser.findElement(By.id("api-key")).getAttribute("value"), "the field keeps nothing");
 
-      // A message sent by an SDK client appears in the tail, without a reload.
+      // A message sent by an SDK client appears in the tail, without a reload and without a request: the dev
+      // channel pushed it.
       By openButton = By.cssSelector("tr[data-room-id='" + room + "'] button");
       wait.until(ExpectedConditions.elementToBeClickable(openButton)).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail-room"), "#general"));
+      Object sentAt = ((JavascriptExecutor) browser).executeScript("return performance.now()");
       await(alice.sendText(room, "hello from the SDK"));
       wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail"), "hello from the SDK"));
+      assertEquals(0L, devRequestsSince(sentAt), "the page fetched something to show the message");
       bobSees.next(m -> "hello from the SDK".equals(m.text()));
       screenshot("console-rooms");
 
@@ -155,6 +162,99 @@ class ConsoleBrowserTest {
       screenshot("console-failure");
       throw e;
     }
+  }
+
+  @Test
+  void redeliverAWebhookFromThePage() throws Exception {
+    BlockingQueue<String> ids = new LinkedBlockingQueue<>();
+    com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext("/hooks", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      ids.add(exchange.getRequestHeaders().getFirst("webhook-id"));
+      exchange.sendResponseHeaders(204, -1);
+      exchange.close();
+    });
+    receiver.start();
+    try {
+      Admin admin = chat.admin();
+      admin.call("PATCH", "/v1/tenant/settings", Map.of("webhookUrl",
+          "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hooks"), admin.apiKeyHeader());
+      String room = admin.createRoom("hooks", "alice", "bob");
+      WebDriverWait wait = signIn(chat.server());
+      ChatClient alice = chat.connected("alice");
+      await(alice.sendText(room, "hook me"));
+      String id = ids.poll(60, TimeUnit.SECONDS);
+      assertTrue(id != null, "no webhook delivered");
+      By row = By.cssSelector("#webhooks tr[data-webhook-id='" + id + "']");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(row, "delivered"));
+      wait.until(ExpectedConditions.elementToBeClickable(
+          By.cssSelector("#webhooks tr[data-webhook-id='" + id + "'] button"))).click();
+      assertEquals(id, ids.poll(60, TimeUnit.SECONDS), "the redelivery keeps the webhook-id");
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(row, "redelivered 1×"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(
+          By.cssSelector("#webhooks tr[data-webhook-id='" + id + "'] .webhook-status"), "delivered"));
+      browser.manage().window().setSize(new Dimension(1280, 800));
+      browser.findElement(By.id("webhooks-section")).getLocation();
+      ((JavascriptExecutor) browser).executeScript(
+          "document.getElementById('webhooks-section').scrollIntoView()");
+      screenshot("console-webhooks");
+    } catch (Exception | AssertionError e) {
+      screenshot("console-failure-webhooks");
+      throw e;
+    } finally {
+      receiver.stop(0);
+    }
+  }
+
+  @Test
+  void aDroppedFanOutIsRecoveredByTheSdkClientFromHistory() throws Exception {
+    Admin admin = chat.admin();
+    String room = admin.createRoom("drops", "alice", "bob");
+    ChatClient alice = chat.connected("alice");
+    ChatClient bob = chat.connected("bob");
+    RecordingHandler<Message> bobSees = ChatFixture.record(bob, EventType.NEW_MESSAGE);
+    try {
+      WebDriverWait wait = signIn(chat.server());
+      wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#drop-user option[value='bob']")));
+      new Select(browser.findElement(By.id("drop-user"))).selectByValue("bob");
+      WebElement count = browser.findElement(By.id("drop-count"));
+      count.clear();
+      count.sendKeys("1");
+      browser.findElement(By.cssSelector("#drop-form button[type='submit']")).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("faults"),
+          "fan-out to bob dropped for the next 1 events"));
+
+      Message missed = await(alice.sendText(room, "bob's fan-out drops this"));
+      Message after = await(alice.sendText(room, "and this one reaches him"));
+      // In order and once each: the first bob gets is the dropped one, back-filled from history when the
+      // next one showed the gap.
+      assertEquals(missed.id(), bobSees.next(m -> room.equals(m.roomId())).id());
+      assertEquals(after.id(), bobSees.next(m -> room.equals(m.roomId())).id());
+      wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#faults li")));
+    } catch (Exception | AssertionError e) {
+      screenshot("console-failure-drops");
+      throw e;
+    }
+  }
+
+  /** Opens the console, signs in with the dev tenant's key and waits until the dev channel is live. */
+  private WebDriverWait signIn(ReferenceServer server) {
+    browser.get(server.consoleUrl().orElseThrow());
+    WebDriverWait wait = new WebDriverWait(browser, PAGE_WAIT);
+    browser.findElement(By.id("api-key")).sendKeys(server.apiKey());
+    browser.findElement(By.id("sign-in")).click();
+    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("workbench")));
+    wait.until(ExpectedConditions.textToBe(By.id("live-status"), "Live."));
+    return wait;
+  }
+
+  /** Returns how many requests to the dev API the page started after {@code since} (its resource timing). */
+  private long devRequestsSince(Object since) {
+    Object n = ((JavascriptExecutor) browser).executeScript("return performance.getEntriesByType('resource')"
+        + ".filter((e) => e.name.includes('/v1/dev/') && !e.name.includes('socket.io')"
+        + " && e.startTime > arguments[0]).length", since);
+    return ((Number) n).longValue();
   }
 
   /** Writes the page as target/NAME.png (best effort: a failed screenshot must not hide the test's failure). */

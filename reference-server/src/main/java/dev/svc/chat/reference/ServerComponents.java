@@ -94,8 +94,12 @@ final class ServerComponents {
         // Files in the data directory's files/ with --data-dir (H2 keeps the rest), in PostgreSQL on a cluster.
         this.files = FileComponents.open(options.dataDir, options.databaseUrl != null ? database : null, store,
                 options.clock);
-        NotifyingPublisher publisher = new NotifyingPublisher(cluster != null ? cluster.events() : fanOut, push,
-                webhooks);
+        this.devAccess = DevAccess.forBind(options.host, options.devApi, options.console);
+        this.dev = new DevTools(devAccess, store, mapper, options.clock, options.pingInterval, options.pingTimeout);
+        webhooks.observe(dev.webhooks());
+        // Room events pass the dev tools' tap: the console's live views, and the dropped fan-out fault.
+        NotifyingPublisher publisher = new NotifyingPublisher(dev.tap(cluster != null ? cluster.events() : fanOut),
+                push, webhooks);
         this.service = new ChatService(store, options.clock,
                 new SendRateLimiter(options.clock, options.sendPerSecond, options.sendBurst), publisher, settingsCache,
                 new PayloadEncoder(mapper), files.uploads());
@@ -105,8 +109,7 @@ final class ServerComponents {
                 options.connectTimeout, GatewayConfig.DEFAULT_MAX_PAYLOAD, options.outboundQueueLimit,
                 options.outboundQueueBytes, options.webSocketCompression),
                 mapper, options.clock, store, tokens, fanOut, service);
-        this.devAccess = DevAccess.forBind(options.host, options.devApi, options.console);
-        this.dev = new DevTools(store, mapper, options.clock);
+        dev.watch(gateway);
     }
 
     /** Opens the database the options ask for: H2 in the data directory, PostgreSQL, or none (memory). */
@@ -156,9 +159,10 @@ final class ServerComponents {
 
     /**
      * Stops every thread and closes every connection of the parts but the gateway, which the server closes
-     * first, before Jetty stops: call timers, webhooks, the cluster, the store.
+     * first, before Jetty stops: the dev channel, call timers, webhooks, the cluster, the store.
      */
     void closeAfterGateway() {
+        dev.close();
         callTimers.shutdownNow();
         files.close();
         webhooks.close();

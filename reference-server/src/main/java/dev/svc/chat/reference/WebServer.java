@@ -54,7 +54,8 @@ final class WebServer {
                 parts.actions, parts.calls, parts.push, parts.search));
         parts.files.install(javalin, new Credentials(parts.store, parts.tokens));
         new DevApi(parts.devAccess, parts.store, parts.mapper, parts.tokens, parts.service, parts.actions,
-                parts.gateway, parts.dev, options.clock).install(javalin);
+                parts.gateway, parts.dev, parts.webhooks, options.clock).install(javalin);
+        parts.dev.channel().install(javalin);
         if (parts.devAccess.console()) {
             DevConsole.install(javalin);
         }

@@ -42,6 +42,11 @@ final class SocketClient implements AutoCloseable {
         return new SocketClient(server.socketUrl(), true);
     }
 
+    /** Opens a WebSocket to another Engine.IO endpoint of a server, e.g. the dev channel's. */
+    static SocketClient openAt(String url) {
+        return new SocketClient(url, true);
+    }
+
     static SocketClient openWithoutPong(ReferenceServer server) {
         return new SocketClient(server.socketUrl(), false);
     }

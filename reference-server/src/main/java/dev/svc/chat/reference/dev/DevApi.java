@@ -15,6 +15,7 @@ import dev.svc.chat.reference.service.MessageActions;
 import dev.svc.chat.reference.store.PageRequest;
 import dev.svc.chat.reference.store.Store;
 import dev.svc.chat.reference.store.TenantRecord;
+import dev.svc.chat.reference.webhook.WebhookDispatcher;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.time.Clock;
@@ -44,11 +45,13 @@ public final class DevApi {
     private final MessageActions actions;
     private final Gateway gateway;
     private final DevTools tools;
+    private final WebhookDispatcher webhooks;
     private final Clock clock;
 
     /** Creates the routes' handlers; nothing is served until {@link #install}. */
     public DevApi(DevAccess access, Store store, ObjectMapper mapper, SessionTokens tokens, ChatService service,
-                  MessageActions actions, Gateway gateway, DevTools tools, Clock clock) {
+                  MessageActions actions, Gateway gateway, DevTools tools, WebhookDispatcher webhooks,
+                  Clock clock) {
         this.access = access;
         this.store = store;
         this.mapper = mapper;
@@ -57,12 +60,13 @@ public final class DevApi {
         this.actions = actions;
         this.gateway = gateway;
         this.tools = tools;
+        this.webhooks = webhooks;
         this.clock = clock;
     }
 
     /** Installs the routes on {@code app}; errors go through the server's error mapping. */
     public void install(Javalin app) {
-        app.get("/v1/dev/state", ctx -> json(ctx, new DevState(store, gateway, tools.faults())
+        app.get("/v1/dev/state", ctx -> json(ctx, new DevState(store, gateway, tools.faults(), tools.drops())
                 .of(tenant(ctx).id())));
         app.get("/v1/dev/rooms/{roomId}/messages", this::tail);
         app.post("/v1/dev/rooms/{roomId}/messages", this::sendAs);
@@ -73,12 +77,21 @@ public final class DevApi {
         app.post("/v1/dev/users/{userId}/expire-sessions", this::expireSessions);
         app.post("/v1/dev/users/{userId}/disconnect", this::disconnect);
         app.post("/v1/dev/tokens", this::mint);
-        app.get("/v1/dev/faults", ctx -> json(ctx, Map.of("faults", tools.faults().list(tenant(ctx).id()))));
+        app.get("/v1/dev/faults", ctx -> {
+            String tenantId = tenant(ctx).id();
+            json(ctx, Map.of("faults", tools.faults().list(tenantId), "fanOutDrops", tools.drops().list(tenantId)));
+        });
         app.post("/v1/dev/faults", this::addFault);
         app.delete("/v1/dev/faults", ctx -> {
-            tools.faults().clear(tenant(ctx).id());
-            json(ctx, Map.of("faults", List.of()));
+            String tenantId = tenant(ctx).id();
+            tools.faults().clear(tenantId);
+            tools.drops().clear(tenantId);
+            json(ctx, Map.of("faults", List.of(), "fanOutDrops", List.of()));
         });
+        app.post("/v1/dev/users/{userId}/drop-fanout", this::dropFanOut);
+        app.get("/v1/dev/webhooks", ctx -> json(ctx, Map.of("deliveries", tools.webhooks().latest(tenant(ctx).id(),
+                intParam(ctx, "limit", 100, 1, DevWebhookLog.CAPACITY)))));
+        app.post("/v1/dev/webhooks/{webhookId}/redeliver", this::redeliver);
         app.get("/v1/dev/requests", this::requests);
         app.get("/v1/dev/export", ctx -> json(ctx, tools.snapshot().export(tenant(ctx).id())));
         app.post("/v1/dev/import", this::importSnapshot);
@@ -101,8 +114,12 @@ public final class DevApi {
         TenantRecord tenant = tenant(ctx);
         Room room = service.room(tenant.id(), ctx.pathParam("roomId"));
         int limit = intParam(ctx, "limit", Inputs.DEFAULT_PAGE, 1, Inputs.MAX_PAGE);
-        json(ctx, Map.of("room", DevState.room(room),
-                "messages", store.messages(tenant.id(), room.id(), new PageRequest(limit, null, null)).messages()));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("room", DevState.room(room));
+        answer.put("messages", store.messages(tenant.id(), room.id(), new PageRequest(limit, null, null)).messages());
+        answer.put("receipts", store.receipts(tenant.id(), room.id()));
+        answer.put("call", store.liveCall(tenant.id(), room.id()).map(c -> c.call()).orElse(null));
+        json(ctx, answer);
     }
 
     private void sendAs(Context ctx) {
@@ -207,6 +224,33 @@ public final class DevApi {
                 count == null && seconds == null ? Long.valueOf(1) : count,
                 seconds != null ? clock.instant().plus(Duration.ofSeconds(seconds)) : null, prefix);
         json(ctx, 201, fault);
+    }
+
+    private void dropFanOut(Context ctx) {
+        TenantRecord tenant = tenant(ctx);
+        String userId = Inputs.userId(ctx.pathParam("userId"), "userId");
+        DevBody body = DevBody.read(ctx, mapper);
+        Long count = body.optionalLong("count", 1, 1_000_000);
+        Long seconds = body.optionalLong("durationSeconds", 1, 86_400);
+        json(ctx, 201, tools.drops().add(tenant.id(), userId, count == null && seconds == null ? Long.valueOf(1) : count,
+                seconds != null ? clock.instant().plus(Duration.ofSeconds(seconds)) : null));
+    }
+
+    private void redeliver(Context ctx) {
+        TenantRecord tenant = tenant(ctx);
+        String id = ctx.pathParam("webhookId");
+        DevWebhookLog.Stored stored = tools.webhooks().stored(tenant.id(), id);
+        if (stored == null) {
+            throw ApiException.notFound("No such webhook delivery");
+        }
+        String status = tools.webhooks().status(tenant.id(), id);
+        if ("pending".equals(status) || "retrying".equals(status)) {
+            throw ApiException.conflict("The delivery is still being attempted");
+        }
+        if (!webhooks.redeliver(tenant.id(), id, stored.type(), stored.body())) {
+            throw ApiException.conflict("The tenant has no webhookUrl");
+        }
+        json(ctx, 202, Map.of("id", id, "status", "pending"));
     }
 
     private void requests(Context ctx) {

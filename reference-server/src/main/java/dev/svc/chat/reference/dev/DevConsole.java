@@ -28,6 +28,9 @@ public final class DevConsole {
             "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "png", "image/png",
             "svg", "image/svg+xml");
 
+    /** Files of the jar served under another name: the official socket.io client's ESM build (see the pom). */
+    private static final Map<String, String> ALIASES = Map.of("socket-io.js", "socket.io.esm.min.js");
+
     private DevConsole() {
     }
 
@@ -49,7 +52,7 @@ public final class DevConsole {
             throw ApiException.notFound("No such file");
         }
         byte[] bytes;
-        try (InputStream in = DevConsole.class.getResourceAsStream(FOLDER + file)) {
+        try (InputStream in = DevConsole.class.getResourceAsStream(FOLDER + ALIASES.getOrDefault(file, file))) {
             if (in == null) {
                 throw ApiException.notFound("No such file");
             }

@@ -37,6 +37,13 @@ public final class DevRequestLog {
     private static final String DEVICES = "/v1/push/devices/";
 
     private final Map<String, Deque<Entry>> byTenant = new ConcurrentHashMap<>();
+    // Told every entry (the dev channel); set before the server starts.
+    private volatile java.util.function.BiConsumer<String, Entry> listener = (tenantId, entry) -> { };
+
+    /** Tells {@code listener} every entry added from now on, with its tenant id; it must only enqueue. */
+    public void listen(java.util.function.BiConsumer<String, Entry> listener) {
+        this.listener = listener;
+    }
 
     /** Records a request of the tenant. */
     public void add(String tenantId, Entry entry) {
@@ -47,6 +54,7 @@ public final class DevRequestLog {
             }
             entries.addLast(entry);
         }
+        listener.accept(tenantId, entry);
     }
 
     /** Returns the tenant's latest {@code limit} requests, newest last. */

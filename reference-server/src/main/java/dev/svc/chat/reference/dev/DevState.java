@@ -13,18 +13,20 @@ import java.util.TreeMap;
 
 /**
  * The answer of {@code GET /v1/dev/state}: one tenant's users with their live connections, the connections made
- * with its API key, its rooms with members, {@code seq} and {@code rev}, and its faults in force.
+ * with its API key, its rooms with members, {@code seq}, {@code rev} and the call in each, and its faults in force.
  */
 final class DevState {
 
     private final Store store;
     private final Gateway gateway;
     private final DevFaults faults;
+    private final DevFanOutDrops drops;
 
-    DevState(Store store, Gateway gateway, DevFaults faults) {
+    DevState(Store store, Gateway gateway, DevFaults faults, DevFanOutDrops drops) {
         this.store = store;
         this.gateway = gateway;
         this.faults = faults;
+        this.drops = drops;
     }
 
     Map<String, Object> of(String tenantId) {
@@ -48,7 +50,9 @@ final class DevState {
         }
         List<Map<String, Object>> rooms = new ArrayList<>();
         for (Room room : store.rooms(tenantId)) {
-            rooms.add(room(room));
+            Map<String, Object> r = room(room);
+            r.put("call", store.liveCall(tenantId, room.id()).map(c -> c.call()).orElse(null));
+            rooms.add(r);
         }
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("tenant", Map.of("id", tenantId));
@@ -56,6 +60,7 @@ final class DevState {
         state.put("apiKeyConnections", apiKeyConnections);
         state.put("rooms", rooms);
         state.put("faults", faults.list(tenantId));
+        state.put("fanOutDrops", drops.list(tenantId));
         return state;
     }
 

@@ -65,6 +65,7 @@ public final class WebhookDispatcher {
     // the deliveries scheduled here and not finished (count of tasks), so that resume() never schedules one twice
     private final Map<String, Integer> scheduled = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile WebhookClaims claims = WebhookClaims.ALONE;
+    private volatile WebhookObserver observer = WebhookObserver.NONE;
     private volatile Duration lease = Duration.ofSeconds(30);
     private volatile boolean closed;
 
@@ -98,6 +99,11 @@ public final class WebhookDispatcher {
         this.lease = lease;
     }
 
+    /** Tells {@code observer} about every delivery and attempt from now on; called before the server starts. */
+    public void observe(WebhookObserver observer) {
+        this.observer = observer;
+    }
+
     /**
      * Queues a webhook of {@code type} with {@code data} for the tenant, if it has a {@code webhookUrl}. Never
      * blocks and never throws for a delivery problem. Other update paths (edits, reactions, receipts) call
@@ -122,8 +128,28 @@ public final class WebhookDispatcher {
         }
         Delivery delivery = new Delivery("msg_" + UUID.randomUUID().toString().replace("-", ""), tenantId, type,
                 current.webhookUrl(), WebhookSigner.of(current.webhookSecret()), body);
+        observer.queued(tenantId, delivery.id, type, body, now, false);
         store.putWebhook(delivery.pending(1, now));
         schedule(delivery, 1, 0);
+    }
+
+    /**
+     * Delivers webhook {@code id} of the tenant again, as a new series of attempts with the same
+     * {@code webhook-id} and body (a receiver sees a duplicate, as after a lost answer), to the tenant's current
+     * {@code webhookUrl}, signed with its current secret. Returns false when the tenant has no webhook URL.
+     */
+    public boolean redeliver(String tenantId, String id, String type, String body) {
+        TenantSettings current = settings.apply(tenantId);
+        if (current == null || current.webhookUrl() == null || current.webhookSecret() == null) {
+            return false;
+        }
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Delivery delivery = new Delivery(id, tenantId, type, current.webhookUrl(),
+                WebhookSigner.of(current.webhookSecret()), body);
+        observer.queued(tenantId, id, type, body, now, true);
+        store.putWebhook(delivery.pending(1, now));
+        schedule(delivery, 1, 0);
+        return true;
     }
 
     /**
@@ -185,6 +211,7 @@ public final class WebhookDispatcher {
         String outcome = send(delivery);
         if (outcome == null) {
             store.removeWebhook(delivery.id);
+            observer.attempted(delivery.tenantId, delivery.id, attempt, clock.instant(), null, null);
             return;
         }
         if (closed) {
@@ -192,6 +219,7 @@ public final class WebhookDispatcher {
         }
         if (attempt >= maxAttempts) {
             store.removeWebhook(delivery.id);
+            observer.attempted(delivery.tenantId, delivery.id, attempt, clock.instant(), outcome, null);
             LOG.warn("webhook {} ({}) to the tenant's webhookUrl gave up after {} attempts: {}",
                     delivery.id, delivery.type, attempt, outcome);
             return;
@@ -202,6 +230,7 @@ public final class WebhookDispatcher {
         }
         LOG.info("webhook {} attempt {} failed ({}); retrying in {} ms", delivery.id, attempt, outcome, delay);
         Instant due = clock.instant().plusMillis(delay);
+        observer.attempted(delivery.tenantId, delivery.id, attempt, clock.instant(), outcome, due);
         store.putWebhook(delivery.pending(attempt + 1, due));
         claims.claim(delivery.id, due.plus(lease)); // still this server's until its retry is due and made
         schedule(delivery, attempt + 1, delay);

@@ -10,6 +10,7 @@ export class DevApiError extends Error {
 }
 
 export function devClient(apiKey) {
+  const key = () => apiKey;
   async function call(method, path, body) {
     const init = { method, headers: { 'x-api-key': apiKey }, cache: 'no-store', credentials: 'omit' };
     if (body !== undefined) {
@@ -48,7 +49,12 @@ export function devClient(apiKey) {
     addFault: (fault) => call('POST', '/v1/dev/faults', fault),
     clearFaults: () => call('DELETE', '/v1/dev/faults'),
     requests: (limit = 100) => call('GET', '/v1/dev/requests?limit=' + limit),
+    webhooks: (limit = 100) => call('GET', '/v1/dev/webhooks?limit=' + limit),
+    redeliver: (id) => call('POST', '/v1/dev/webhooks/' + encodeURIComponent(id) + '/redeliver'),
+    dropFanOut: (userId, drop) => call('POST', user(userId) + '/drop-fanout', drop),
     exportSnapshot: () => call('GET', '/v1/dev/export'),
     importSnapshot: (text) => call('POST', '/v1/dev/import', text),
+    // For the dev channel's CONNECT only (live.js): the key goes in the socket's auth payload, never a URL.
+    key,
   };
 }

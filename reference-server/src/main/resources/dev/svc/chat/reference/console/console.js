@@ -1,16 +1,37 @@
-// The console: signs in with a tenant's API key, then polls the dev API every second and draws the views.
+// The console: signs in with a tenant's API key, loads the tenant's state from the dev API, then keeps its
+// views up to date from the dev channel's events (live.js), drawn in batches. Nothing is polled: the state is
+// loaded again when the channel (re)connects, after an action, and when an event names what the page lacks.
 import { devClient, DevApiError } from './api.js';
-import { el, replaceRows, time, partsText } from './dom.js';
+import { liveChannel } from './live.js';
+import { el, partsText } from './dom.js';
+import * as views from './views.js';
 
-const POLL_MS = 1000;
+const TAIL_CAP = 200;      // messages the tail keeps (and draws); older ones leave the page
+const REQUESTS_CAP = 100;
+const WEBHOOKS_CAP = 100;
 const $ = (id) => document.getElementById(id);
 
 let api = null;          // the dev API client, holding the key; null when signed out
-let timer = null;
+let live = null;         // the dev channel; null when signed out
+let state = null;        // GET /v1/dev/state, kept up to date by events
+let tail = null;         // the open room: {room, messages, receipts, call}
+let requests = [];
+let deliveries = new Map(); // webhook id -> delivery, oldest first
 let openRoomId = null;
-let polling = false;
+let loading = null;      // the reload under way, if any
+let reloadAgain = false;
 let editing = null;      // the message being edited: {id, senderId}, or null
 const drawn = new Map(); // view -> JSON of what it shows, to redraw only on change
+// What the views' controls do (views.js); functions, so that the views always see the current values.
+const ui = {
+  api: () => api,
+  act: (label, action) => act(label, action),
+  mint: (userId) => mint(userId),
+  openRoom: (roomId) => openRoom(roomId),
+  startEdit: (message) => startEdit(message),
+  draw: (view, data, render) => draw(view, data, render),
+  openRoomId: () => openRoomId,
+};
 
 function say(message, isError = false) {
   const status = $('status');
@@ -22,12 +43,12 @@ function describe(error) {
   return error instanceof DevApiError ? error.status + ' ' + error.code + ': ' + error.message : String(error);
 }
 
-/** Runs an action, reporting its outcome in the status line; refreshes the views after it. */
+/** Runs an action, reporting its outcome in the status line; reloads the state after it. */
 async function act(label, action) {
   try {
     const result = await action();
     say(label + ': done.');
-    await refresh();
+    await reload();
     return result;
   } catch (error) {
     say(label + ' failed: ' + describe(error), true);
@@ -53,121 +74,220 @@ function draw(view, data, render) {
   }
 }
 
-function button(text, key, handler, label) {
-  return el('button', { type: 'button', text, 'data-focus-key': key, 'aria-label': label, on: { click: handler } });
-}
-
-function renderUsers(state) {
-  $('tenant-id').textContent = '(tenant ' + state.tenant.id + ', ' + state.apiKeyConnections
-    + ' API-key connections)';
-  replaceRows($('users').tBodies[0], state.users.map((u) => {
-    const connections = u.connections.length === 0 ? [el('span', { class: 'muted', text: 'offline' })]
-      : u.connections.map((c) => el('span', { class: 'conn', text: c.transport + ' since ' + time(c.connectedSince)
-        + ', in ' + c.framesIn + ' / out ' + c.framesOut + ', last pong ' + (time(c.lastPongAt) || 'none')
-        + (c.joinedRoomId ? ', joined ' + c.joinedRoomId.slice(0, 8) : '') }));
-    return el('tr', { 'data-user-id': u.userId },
-      el('td', {}, el('strong', { text: u.userId }), u.username ? ' ' + u.username : ''),
-      el('td', {}, ...connections),
-      el('td', {},
-        button('Mint token', 'mint:' + u.userId, () => mint(u.userId), 'Mint a token for ' + u.userId), ' ',
-        button('Expire sessions', 'expire:' + u.userId, () => act('Expire sessions of ' + u.userId,
-          () => api.expireSessions(u.userId)), 'Expire the sessions of ' + u.userId), ' ',
-        button('Cut connections', 'cut:' + u.userId, () => act('Cut connections of ' + u.userId,
-          () => api.disconnect(u.userId)), 'Cut the connections of ' + u.userId)));
-  }));
-}
-
-function renderRooms(rooms) {
-  replaceRows($('rooms').tBodies[0], rooms.map((r) => el('tr', {
-    'data-room-id': r.id, class: r.id === openRoomId ? 'selected' : '' },
-  el('td', {}, el('strong', { text: r.name || '(no name)' }), el('br'), el('span', { class: 'muted', text: r.id })),
-  el('td', { text: r.members.join(', ') }),
-  el('td', { text: r.seq }),
-  el('td', { text: r.rev }),
-  el('td', {}, button('Open', 'open:' + r.id, () => openRoom(r.id), 'Open room ' + (r.name || r.id))))));
-}
-
-function renderFaults(faults) {
-  $('faults').replaceChildren(...faults.map((f) => el('li', { text: (f.status ? f.status : 'no error')
-    + (f.latencyMs ? ' after ' + f.latencyMs + ' ms' : '') + ' on ' + f.routePrefix
-    + (f.remaining >= 0 ? ' for the next ' + f.remaining + ' requests' : '')
-    + (f.until ? ' until ' + time(f.until) : '')
-    + (f.retryAfterSeconds ? ', Retry-After ' + f.retryAfterSeconds + ' s' : '') })));
-}
-
-function renderTail(tail) {
-  $('tail-room').textContent = tail.room.name ? '#' + tail.room.name : tail.room.id;
-  const list = $('tail');
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...tail.messages.map((m) => el('li', { class: 'message', 'data-seq': m.seq },
-    el('span', { class: 'meta', text: '#' + m.seq + ' ' + time(m.createdAt) + ' ' + m.senderId
-      + (m.editedAt ? ' (edited)' : '') }),
-    m.deletedAt ? el('span', { class: 'deleted text', text: 'deleted' }) : el('span', { class: 'text',
-      text: partsText(m.parts) }),
-    Object.keys(m.reactions || {}).length ? el('span', { class: 'meta', text: ' ' + Object.entries(m.reactions)
-      .map(([emoji, users]) => emoji + ' ' + users.length).join(' ') }) : '',
-    m.deletedAt ? '' : el('span', { class: 'message-actions' }, ' ',
-      button('Edit', 'edit:' + m.id, () => startEdit(m), 'Edit message ' + m.seq + ' as ' + m.senderId), ' ',
-      button('Delete', 'delete:' + m.id, () => act('Delete message ' + m.seq + ' as ' + m.senderId,
-        () => api.deleteAs(openRoomId, m.id, m.senderId)), 'Delete message ' + m.seq + ' as ' + m.senderId)))));
-  if (atBottom) {
-    list.scrollTop = list.scrollHeight;
-  }
-  const select = $('send-as');
+function drawState() {
+  draw('users', state, (d) => views.renderUsers(d, ui));
+  draw('rooms', state.rooms, (d) => views.renderRooms(d, ui));
+  draw('calls', state.rooms, (d) => views.renderCalls(d, ui));
+  draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, (d) => views.renderFaults(d, ui));
+  const users = state.users.map((u) => u.userId);
+  const select = $('drop-user');
   const chosen = select.value;
-  draw('send-as', tail.room.members, (members) => {
-    select.replaceChildren(...members.map((id) => el('option', { value: id, text: id })));
-    if (members.includes(chosen)) {
+  draw('drop-user', users, (ids) => {
+    select.replaceChildren(...ids.map((id) => el('option', { value: id, text: id })));
+    if (ids.includes(chosen)) {
       select.value = chosen;
     }
   });
 }
 
-function renderRequests(requests) {
-  replaceRows($('requests').tBodies[0], requests.slice().reverse().map((r) => el('tr', {},
-    el('td', { text: time(r.at) }), el('td', { text: r.method }), el('td', { text: r.route }),
-    el('td', { text: r.status + (r.fault ? ' (fault)' : '') }), el('td', { text: r.durationMs }),
-    el('td', { text: r.userId || 'API key' }))));
+function drawTail() {
+  draw('tail', { room: tail.room, messages: tail.messages }, (d) => views.renderTail(d, ui));
+  draw('receipts', tail.receipts, (d) => views.renderReceipts(d, ui));
 }
 
-async function refresh() {
+/** Loads the state (and the open room's tail) again; calls made meanwhile are folded into one more. */
+async function reload() {
+  if (loading) {
+    reloadAgain = true;
+    return loading;
+  }
+  loading = (async () => {
+    try {
+      do {
+        reloadAgain = false;
+        if (!api) {
+          return;
+        }
+        state = await api.state();
+        drawState();
+        if (openRoomId) {
+          const t = await api.tail(openRoomId);
+          tail = { room: t.room, messages: t.messages, receipts: t.receipts, call: t.call };
+          drawTail();
+        }
+      } while (reloadAgain);
+    } catch (error) {
+      if (error instanceof DevApiError && error.status === 401) {
+        signOut('The key was refused: signed out.');
+        return;
+      }
+      say('Cannot reach the dev API: ' + describe(error), true);
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+/** Everything the views show, loaded anew: on sign-in and whenever the channel (re)connects. */
+async function reloadAll() {
+  await reload();
   if (!api) {
     return;
   }
-  const state = await api.state();
-  draw('users', state, renderUsers);
-  draw('rooms', state.rooms, renderRooms);
-  draw('faults', state.faults, renderFaults);
-  if (openRoomId) {
-    draw('tail', await api.tail(openRoomId), renderTail);
-  }
-  draw('requests', (await api.requests()).requests, renderRequests);
+  requests = (await api.requests(REQUESTS_CAP)).requests;
+  draw('requests', requests, (d) => views.renderRequests(d, ui));
+  deliveries = new Map((await api.webhooks(WEBHOOKS_CAP)).deliveries.map((w) => [w.id, w]));
+  draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
 }
 
-async function poll() {
-  if (polling || !api) {
+/**
+ * Applies a room event to the open room's tail: messages by id (the latest TAIL_CAP), receipts by user. Returns
+ * the id of the message it changed, or null.
+ */
+function applyToTail(event) {
+  const data = event.data;
+  if (event.event === 'new-message' || event.event === 'message-updated') {
+    if (data.threadId) {
+      return null; // a reply shows in its thread, not in the room's tail
+    }
+    const at = tail.messages.findIndex((m) => m.id === data.id);
+    if (at >= 0) {
+      tail.messages[at] = data;
+    } else if (event.event === 'new-message') {
+      tail.messages.push(data);
+      tail.messages.sort((a, b) => a.seq - b.seq);
+      if (tail.messages.length > TAIL_CAP) {
+        tail.messages.splice(0, tail.messages.length - TAIL_CAP);
+      }
+    } else {
+      return null;
+    }
+    return data.id;
+  }
+  if (event.event === 'room-read') {
+    tail.receipts = tail.receipts.filter((r) => r.userId !== data.userId).concat([data]);
+  }
+  return null;
+}
+
+/**
+ * Applies a batch of the dev channel's events, then updates each view it touched once: the tail and the
+ * request log in place (only their new and changed rows), the others drawn again.
+ */
+function onBatch(batch) {
+  if (!api || !state) {
     return;
   }
-  polling = true;
-  try {
-    await refresh();
-  } catch (error) {
-    if (error instanceof DevApiError && error.status === 401) {
-      signOut('The key was refused: signed out.');
-      return;
+  let stale = false;
+  let users = false;
+  let faults = false;
+  let receipts = false;
+  let webhooks = false;
+  const rooms = new Set();
+  const changed = new Set();
+  const added = [];
+  for (const { name, payload } of batch) {
+    if (name === 'room-event') {
+      const room = state.rooms.find((r) => r.id === payload.roomId);
+      if (!room || payload.event.startsWith('call-')) {
+        stale = true; // a room made elsewhere, or a call: the state says what it is now
+      }
+      if (room) {
+        room.seq = Math.max(room.seq, payload.seq);
+        room.rev = Math.max(room.rev, payload.rev);
+        rooms.add(room);
+      }
+      if (tail && payload.roomId === openRoomId) {
+        const id = applyToTail(payload);
+        if (id !== null) {
+          changed.add(id);
+        }
+        receipts = receipts || payload.event === 'room-read';
+      }
+    } else if (name === 'connections') {
+      const known = new Set(state.users.map((u) => u.userId));
+      const byUser = new Map();
+      for (const c of payload.connections) {
+        if (c.userId !== null && !known.has(c.userId)) {
+          stale = true;
+        }
+        const own = byUser.get(c.userId);
+        if (own) {
+          own.push(c);
+        } else {
+          byUser.set(c.userId, [c]);
+        }
+      }
+      state.users.forEach((u) => { u.connections = byUser.get(u.userId) || []; });
+      state.apiKeyConnections = (byUser.get(null) || []).length;
+      users = true;
+    } else if (name === 'fan-out-drops') {
+      state.fanOutDrops = payload.fanOutDrops;
+      faults = true;
+    } else if (name === 'request') {
+      requests.push(payload);
+      added.push(payload);
+      if (requests.length > REQUESTS_CAP) {
+        requests.splice(0, requests.length - REQUESTS_CAP);
+      }
+    } else if (name === 'webhook') {
+      deliveries.delete(payload.id);
+      deliveries.set(payload.id, payload);
+      while (deliveries.size > WEBHOOKS_CAP) {
+        deliveries.delete(deliveries.keys().next().value);
+      }
+      webhooks = true;
     }
-    say('Cannot reach the dev API: ' + describe(error), true);
-  } finally {
-    polling = false;
+  }
+  if (users) {
+    draw('users', state, (d) => views.renderUsers(d, ui));
+  }
+  if (faults) {
+    draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, (d) => views.renderFaults(d, ui));
+  }
+  if (rooms.size) {
+    rooms.forEach(views.patchRoomPosition);
+    drawn.delete('rooms'); // the next full draw compares with what the rows show now
+  }
+  if (changed.size) {
+    views.patchTail(tail, changed, ui);
+    drawn.delete('tail');
+  }
+  if (receipts) {
+    draw('receipts', tail.receipts, (d) => views.renderReceipts(d, ui));
+  }
+  if (added.length) {
+    views.prependRequests(added, REQUESTS_CAP);
+    drawn.delete('requests');
+  }
+  if (webhooks) {
+    draw('webhooks', [...deliveries.values()], (d) => views.renderWebhooks(d, ui));
+  }
+  if (stale) {
+    reload();
+  }
+}
+
+function onLive(connected, error) {
+  const line = $('live-status');
+  if (connected) {
+    line.textContent = 'Live.';
+    line.className = 'muted live';
+    reloadAll(); // what happened while the channel was down
+  } else {
+    line.textContent = error ? 'Not live (' + error.message + '); reconnecting.' : 'Not live; reconnecting.';
+    line.className = 'muted status-error';
   }
 }
 
 async function openRoom(roomId) {
   openRoomId = roomId;
   endEdit();
+  tail = null;
   drawn.delete('rooms');
   drawn.delete('tail');
-  await poll();
+  await reload();
   $('send-text').focus();
 }
 
@@ -212,15 +332,23 @@ async function signIn(key) {
   $('sign-in-section').hidden = true;
   $('workbench').hidden = false;
   say('Signed in.');
-  await poll();
-  timer = setInterval(poll, POLL_MS);
+  live = liveChannel(candidate.key(), onBatch, onLive);
+  await reloadAll(); // the views at once, live or not yet
 }
 
 function signOut(message) {
   api = null;
-  clearInterval(timer);
-  timer = null;
+  if (live) {
+    live.close();
+    live = null;
+  }
+  state = null;
+  tail = null;
+  requests = [];
+  deliveries = new Map();
   openRoomId = null;
+  $('live-status').textContent = 'Not live.';
+  $('live-status').className = 'muted';
   endEdit();
   drawn.clear();
   $('minted-token').value = '';
@@ -311,6 +439,14 @@ function wire() {
     act('Inject fault', () => api.addFault(fault));
   });
   $('clear-faults').addEventListener('click', () => act('Clear faults', () => api.clearFaults()));
+  $('drop-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const userId = $('drop-user').value;
+    const seconds = numberOrNull('drop-seconds');
+    const count = numberOrNull('drop-count');
+    const drop = seconds !== null ? { durationSeconds: seconds } : { count: count !== null ? count : 1 };
+    act('Drop fan-out to ' + userId, () => api.dropFanOut(userId, drop));
+  });
   $('export').addEventListener('click', async () => {
     const snapshot = await act('Export', () => api.exportSnapshot());
     if (snapshot) {
