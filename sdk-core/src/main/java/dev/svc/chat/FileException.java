@@ -21,6 +21,7 @@ public final class FileException extends ChatException {
     CHECKSUM_MISMATCH
   }
 
+  /** What went wrong. */
   private final Kind kind;
 
   /**
