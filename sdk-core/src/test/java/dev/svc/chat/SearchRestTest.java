@@ -2,6 +2,7 @@ package dev.svc.chat;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,6 +73,13 @@ class SearchRestTest {
     assertEquals("/v1/search/messages?q=x&limit=20&cursor=abc_-1", gateway.takeRest().getPath());
     assertTrue(last.results().isEmpty());
     assertNull(last.nextCursor());
+  }
+
+  @Test
+  void theServicesPageIsNotFromTheStoreAndWithoutAStoreSearchStoredFails() throws Exception {
+    gateway.enqueueRest(json(200, "{\"results\":[]}"));
+    assertFalse(Await.value(client.searchMessages(SearchQuery.of("x"))).fromStore());
+    Await.failure(client.searchStored(SearchQuery.of("x")), ChatStateException.class);
   }
 
   @Test

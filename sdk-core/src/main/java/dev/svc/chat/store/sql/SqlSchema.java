@@ -32,14 +32,16 @@ import dev.svc.chat.store.StoreException;
  *       delivered at the next start. Rows of an older database, which did not tell, are taken as delivered in
  *       their stored revision, as that database took them (else each message above its room's revision
  *       watermark, new messages included, would come again as an update).
+ *   <li>Version 6: the search index {@code message_search} (FTS5, else FTS4) and the trigger that deletes a
+ *       message's index row with it ({@link SqlSearch}); the migration indexes every stored message.
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
 
   private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
-      "pending_reads");
+      "pending_reads", SqlSearch.TABLE);
   /** The outbox since version 5: the columns of version 1, keyed by room and clientMessageId. */
   private static final String SENDS = "CREATE TABLE sends (client_message_id TEXT NOT NULL, room_id TEXT NOT NULL,"
       + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL,"
@@ -92,6 +94,7 @@ final class SqlSchema {
       if (!tables(db).isEmpty()) throw corrupt("a database with tables but no schema version");
       inTransaction(db, VERSION, d -> {
         for (String sql : CREATE) d.update(sql);
+        SqlSearch.create(d);
       });
     }
     for (int v = version == 0 ? VERSION : version; v < VERSION; v++) {
@@ -114,6 +117,8 @@ final class SqlSchema {
         return d -> d.update(PENDING_READS);
       case 5:
         return SqlSchema::migrateTo5;
+      case 6:
+        return SqlSearch::migrate;
       default:
         throw new AssertionError("no migration to " + version);
     }
