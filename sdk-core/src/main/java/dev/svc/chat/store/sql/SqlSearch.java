@@ -35,13 +35,15 @@ final class SqlSearch {
   private SqlSearch() {
   }
 
-  /** Creates the table (FTS5, else FTS4) and its trigger. */
+  /**
+   * Creates the table and its trigger: FTS5 when the SQLite was built with it, else FTS4 (Android's framework
+   * SQLite). The SQLite is asked rather than tried: a failed CREATE VIRTUAL TABLE can leave its table behind in
+   * the open transaction on some builds (sqlite4java's, seen under Robolectric).
+   */
   static void create(SqlDatabase db) throws StoreException {
-    try {
-      db.update("CREATE VIRTUAL TABLE " + TABLE + " USING fts5(words)");
-    } catch (StoreException noFts5) {
-      db.update("CREATE VIRTUAL TABLE " + TABLE + " USING fts4(words)");
-    }
+    boolean[] fts5 = {false};
+    db.query("SELECT sqlite_compileoption_used('ENABLE_FTS5')", row -> fts5[0] = row.integer(0) == 1);
+    db.update("CREATE VIRTUAL TABLE " + TABLE + " USING " + (fts5[0] ? "fts5" : "fts4") + "(words)");
     db.update(TRIGGER);
   }
 

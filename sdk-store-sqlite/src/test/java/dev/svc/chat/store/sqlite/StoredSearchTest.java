@@ -187,6 +187,12 @@ class StoredSearchTest {
   }
 
   @Test
+  void sqliteJdbcGivesFts5() throws Exception {
+    assertEquals(1, Fixtures.count(dir, "alice",
+        "SELECT count(*) FROM sqlite_master WHERE name = 'message_search' AND sql LIKE '%USING fts5%'"));
+  }
+
+  @Test
   void aFailedWriteLeavesNoIndexRow() throws Exception {
     put(text("r1", 1, T0 + 1, "bob", "one"));
     // the same seq under another id: the store refuses the write, which rolls back whole
