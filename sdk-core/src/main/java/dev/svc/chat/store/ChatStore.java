@@ -104,7 +104,8 @@ public interface ChatStore {
    * @param query the words and what narrows them; its cursor, if any, one this store gave for the same search
    * @param userId the store's user: only rooms whose members include the user (or are not known) are searched
    * @return the page, or null when this store cannot search
-   * @throws IllegalArgumentException when the query has no word or its cursor is not one of this search
+   * @throws IllegalArgumentException when the query has no word, is narrowed by thread (which a store need not
+   *     support), or its cursor is not one of this search
    * @throws StoreException when it cannot be read
    */
   default @Nullable SearchPage search(SearchQuery query, String userId) throws StoreException {

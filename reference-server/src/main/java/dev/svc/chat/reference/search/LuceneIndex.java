@@ -21,6 +21,7 @@ import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
@@ -55,6 +56,13 @@ public final class LuceneIndex implements SearchIndex {
     private static final Sort ORDER = new Sort(new SortField("t", SortField.Type.LONG, true),
             new SortField("seq", SortField.Type.LONG, true), new SortField("roomOrder", SortField.Type.STRING, true));
 
+    /**
+     * The commit data key of the index's format, beside the rooms' revs (whose keys hold a NUL). An index of
+     * another format (one without the {@code thread} field: format 1) is rebuilt from the messages.
+     */
+    static final String FORMAT_KEY = "format";
+    static final String FORMAT = "2";
+
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
@@ -63,12 +71,24 @@ public final class LuceneIndex implements SearchIndex {
 
     private LuceneIndex(Directory directory) throws IOException {
         this.directory = directory;
+        boolean existed = DirectoryReader.indexExists(directory);
         this.writer = new IndexWriter(directory, new IndexWriterConfig(new StandardAnalyzer())
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
         Map<String, Long> committed = new HashMap<>();
+        String format = null;
         Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
         if (data != null) {
-            data.forEach(e -> committed.put(e.getKey(), Long.parseLong(e.getValue())));
+            for (Map.Entry<String, String> e : data) {
+                if (FORMAT_KEY.equals(e.getKey())) {
+                    format = e.getValue();
+                } else {
+                    committed.put(e.getKey(), Long.parseLong(e.getValue()));
+                }
+            }
+        }
+        if (existed && !FORMAT.equals(format)) {
+            writer.close();
+            throw new IOException("a search index of another format (" + format + "): it is rebuilt");
         }
         this.committedRevs = Map.copyOf(committed);
         revs.putAll(committed);
@@ -138,6 +158,9 @@ public final class LuceneIndex implements SearchIndex {
         doc.add(new StringField("room", m.roomId(), Field.Store.YES));
         doc.add(new SortedDocValuesField("roomOrder", new BytesRef(m.roomId())));
         doc.add(new StringField("sender", m.senderId(), Field.Store.NO));
+        if (m.threadId() != null) {
+            doc.add(new StringField("thread", m.threadId(), Field.Store.NO));
+        }
         doc.add(new StoredField("id", m.id()));
         doc.add(new NumericDocValuesField("t", millis));
         doc.add(new StoredField("t", millis));
@@ -155,6 +178,9 @@ public final class LuceneIndex implements SearchIndex {
                         BooleanClause.Occur.FILTER);
         if (request.senderId() != null) {
             query.add(new TermQuery(new Term("sender", request.senderId())), BooleanClause.Occur.FILTER);
+        }
+        if (request.threadId() != null) {
+            query.add(new TermQuery(new Term("thread", request.threadId())), BooleanClause.Occur.FILTER);
         }
         for (SearchTerms.Term term : request.terms().terms()) {
             query.add(query(term), BooleanClause.Occur.FILTER);
@@ -205,6 +231,7 @@ public final class LuceneIndex implements SearchIndex {
             if (writer.hasUncommittedChanges()) {
                 Map<String, String> data = new HashMap<>();
                 revs.forEach((room, rev) -> data.put(room, Long.toString(rev)));
+                data.put(FORMAT_KEY, FORMAT);
                 writer.setLiveCommitData(data.entrySet());
                 writer.commit();
             }

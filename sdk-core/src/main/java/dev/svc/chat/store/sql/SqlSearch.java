@@ -81,12 +81,14 @@ final class SqlSearch {
    * Searches the stored messages of the user's current rooms: rooms stored (a room the user left is removed from
    * the store) whose members are unknown or include {@code userId}.
    *
-   * @throws IllegalArgumentException for a query without a word or a cursor this search did not give
+   * @throws IllegalArgumentException for a query without a word, narrowed by thread (the stored messages keep no
+   *     thread), or with a cursor this search did not give
    */
   static SearchPage search(SqlDatabase db, FastMessageReader reader, SearchQuery query, String userId)
       throws StoreException {
     final List<SearchRules.Term> terms = SearchRules.parse(query.text());
     if (terms == null) throw new IllegalArgumentException("the search text has no word: " + query.text());
+    if (query.threadId() != null) throw new IllegalArgumentException("the store cannot narrow a search by thread");
     String key = StoredCursor.searchKey(userId, SearchRules.canonical(terms), query.roomId(), query.senderId());
     StoredCursor after = null;
     if (query.cursor() != null) {

@@ -143,6 +143,12 @@ class StoredSearchInputTest {
   }
 
   @Test
+  void aSearchNarrowedByThreadIsABadRequest() {
+    ApiException e = refused(SearchQuery.of("b").thread("r1-m1"));
+    assertTrue(e.getMessage().contains("thread"), e.getMessage());
+  }
+
+  @Test
   void aRoomTheUserLeftIsNotSearched() throws Exception {
     assertEquals(Arrays.asList("r2-m1", "r1-m2", "r1-m1"), found("a b"));
     offline.writeQuietly(new StoreWrite().removeRoom("r2")); // what the journal writes when the user left
