@@ -67,6 +67,8 @@ public final class LuceneIndex implements SearchIndex {
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final Map<String, Long> revs = new ConcurrentHashMap<>();
+    /** The revision written of each message, by room ({@link #roomKey}); empty at start, as catch-up fills it. */
+    private final Map<String, IndexedRevs> messageRevs = new ConcurrentHashMap<>();
     private final Map<String, Long> committedRevs;
 
     private LuceneIndex(Directory directory) throws IOException {
@@ -138,14 +140,22 @@ public final class LuceneIndex implements SearchIndex {
         String key = roomKey(tenantId, message.roomId());
         Term id = new Term("key", key + "\u0000" + message.seq());
         List<MessageText.Positioned> words = MessageText.words(message);
-        try {
-            if (words.isEmpty()) {
-                writer.deleteDocuments(id);
-            } else {
-                writer.updateDocument(id, document(tenantId, message, id.text(), words));
+        IndexedRevs indexed = messageRevs.computeIfAbsent(key, k -> new IndexedRevs());
+        // The store commits one message's changes in rev order, but their calls here may cross: the check and
+        // the write are one step, so an older revision never replaces a newer one (nor undoes a delete).
+        synchronized (indexed) {
+            if (!indexed.advance(message.seq(), message.rev())) {
+                return;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("search index: " + e.getMessage(), e);
+            try {
+                if (words.isEmpty()) {
+                    writer.deleteDocuments(id);
+                } else {
+                    writer.updateDocument(id, document(tenantId, message, id.text(), words));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("search index: " + e.getMessage(), e);
+            }
         }
         revs.merge(key, message.rev(), Math::max);
     }
