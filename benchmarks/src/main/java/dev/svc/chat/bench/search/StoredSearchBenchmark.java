@@ -36,6 +36,19 @@ public final class StoredSearchBenchmark {
   static final int BATCH = 128;
   static final int INGEST_ROOMS = 10;
 
+  /** Why the targets were missed in the run of docs/benchmarks.md (looked at while making this section). */
+  static final String REASON = "Why the targets are missed (not profiled further in the time of this run; the "
+      + "machine's load alone multiplies the figures): the query of a common word sorts every "
+      + "match by time before the page's 20 are taken, and this vocabulary's commonest word "
+      + "is in 63 % of the messages, like a stop word; the index's writes cost about as much "
+      + "as the rest of a stored message (an FTS5 row of 8 to 16 tokens, hex-encoded, its "
+      + "text stored again in the FTS table, and each evicted message's row deleted). Levers "
+      + "not taken here: an FTS5 table without its own copy of the text (`content=''` with "
+      + "`contentless_delete=1`, SQLite 3.43 and later), a shorter token encoding than hex "
+      + "for ASCII words, and for newest-first queries walking the index by rowid from the "
+      + "newest (rowids follow arrival, not always `createdAt`: kept pages of history come "
+      + "later) and stopping at the page.";
+
   private StoredSearchBenchmark() {
   }
 
@@ -136,14 +149,15 @@ public final class StoredSearchBenchmark {
         + " first before the page's 20.");
     report.paragraph("Ingest: `ChatStore.write` on one thread, writes of " + BATCH + " new messages (the journal's"
         + " size under the ingest feed) spread over " + INGEST_ROOMS + " rooms at their bound of 1,000 (each message"
-        + " stored evicts the oldest, whose index row goes too), " + Report.num(ingest, 0) + " messages a round into a fresh"
-        + " database, " + rounds + " interleaved rounds after a warm-up of each; medians. \"Off\": the same store"
+        + " stored evicts the oldest, whose index row goes too), " + Report.num(ingest, 0) + " messages a round into"
+        + " a fresh database, " + rounds + " interleaved rounds after a warm-up of each; medians. \"Off\": the same store"
         + " code with the index's writes left out by the database binding.");
     Report.Table i = report.table("store", "messages/s (median)", "runs", "ratio to off", "target", "met");
     i.row("index off", Report.num(Report.median(off), 0), runs(off), "1.00×", "", "");
     i.row("index on (FTS5)", Report.num(Report.median(on), 0), runs(on), Report.ratio(Report.median(on),
         Report.median(off)), "≥ 0.70×", ratio >= 0.7 ? "yes" : "no");
     i.end();
+    if (p99 > 20 || ratio < 0.7) report.paragraph(REASON);
     report.result("search.offline.p99", p99, Double.NaN, "ms");
     report.result("search.offline.ingest_ratio", ratio, Double.NaN, "×");
     report.write(args);
