@@ -150,8 +150,8 @@ public final class StoredSearchBenchmark {
     report.paragraph("Ingest: `ChatStore.write` on one thread, writes of " + BATCH + " new messages (the journal's"
         + " size under the ingest feed) spread over " + INGEST_ROOMS + " rooms at their bound of 1,000 (each message"
         + " stored evicts the oldest, whose index row goes too), " + Report.num(ingest, 0) + " messages a round into"
-        + " a fresh database, " + rounds + " interleaved rounds after a warm-up of each; medians. \"Off\": the same store"
-        + " code with the index's writes left out by the database binding.");
+        + " a fresh database, " + rounds + " interleaved rounds after a warm-up of each; medians. \"Off\": the same"
+        + " store code with the index's writes left out by the database binding.");
     Report.Table i = report.table("store", "messages/s (median)", "runs", "ratio to off", "target", "met");
     i.row("index off", Report.num(Report.median(off), 0), runs(off), "1.00×", "", "");
     i.row("index on (FTS5)", Report.num(Report.median(on), 0), runs(on), Report.ratio(Report.median(on),
