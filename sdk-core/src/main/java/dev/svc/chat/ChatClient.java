@@ -343,6 +343,20 @@ public interface ChatClient extends ChatCalls, ChatFiles, ChatThreads, AutoClose
   CompletableFuture<SearchPage> searchMessages(SearchQuery query);
 
   /**
+   * Searches the messages the offline store holds, without the network, with the service's rules
+   * ({@code docs/search.md}): the same words, newest first, snippets with the same marks, the user's current
+   * rooms only. It finds only what the store holds (the messages the client received or read, within the store's
+   * bounds); the page's {@link SearchPage#fromStore()} is true. Page on with {@code query.after(page.nextCursor())}
+   * of a page this method gave.
+   *
+   * @param query the words and what narrows them
+   * @return a future with the page; failed with an {@link ApiException} {@code bad_request} (no word, or a cursor
+   *     this search did not give) as the service would, or a {@link ChatStateException} when the client has no
+   *     store in use (none configured, not opened by {@code connect()} or {@code openOffline()} yet, or failed)
+   */
+  CompletableFuture<SearchPage> searchStored(SearchQuery query);
+
+  /**
    * Tells the other people in the joined room that the user started or stopped typing. It applies only to
    * the room this connection joined; typing is ephemeral, so it is not queued while disconnected. Use
    * {@link ComposerTypingController} rather than calling this on every keystroke.

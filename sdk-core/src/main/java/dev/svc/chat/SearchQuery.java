@@ -20,14 +20,16 @@ public final class SearchQuery {
   private final String text;
   private final @Nullable String roomId;
   private final @Nullable String senderId;
+  private final @Nullable String threadId;
   private final int limit;
   private final @Nullable String cursor;
 
-  private SearchQuery(String text, @Nullable String roomId, @Nullable String senderId, int limit,
-      @Nullable String cursor) {
+  private SearchQuery(String text, @Nullable String roomId, @Nullable String senderId, @Nullable String threadId,
+      int limit, @Nullable String cursor) {
     this.text = text;
     this.roomId = roomId;
     this.senderId = senderId;
+    this.threadId = threadId;
     this.limit = limit;
     this.cursor = cursor;
   }
@@ -46,7 +48,7 @@ public final class SearchQuery {
       throw new IllegalArgumentException("a search text must be 1 to " + MAX_TEXT + " code points: " + length);
     }
     if (text.trim().isEmpty()) throw new IllegalArgumentException("a search text must not be blank");
-    return new SearchQuery(text, null, null, DEFAULT_LIMIT, null);
+    return new SearchQuery(text, null, null, null, DEFAULT_LIMIT, null);
   }
 
   /**
@@ -59,7 +61,7 @@ public final class SearchQuery {
   public SearchQuery room(String roomId) {
     if (roomId == null) throw new NullPointerException("roomId == null");
     if (roomId.isEmpty()) throw new IllegalArgumentException("roomId is empty");
-    return new SearchQuery(text, roomId, senderId, limit, cursor);
+    return new SearchQuery(text, roomId, senderId, threadId, limit, cursor);
   }
 
   /**
@@ -71,7 +73,21 @@ public final class SearchQuery {
   public SearchQuery sender(String senderId) {
     if (senderId == null) throw new NullPointerException("senderId == null");
     if (senderId.isEmpty()) throw new IllegalArgumentException("senderId is empty");
-    return new SearchQuery(text, roomId, senderId, limit, cursor);
+    return new SearchQuery(text, roomId, senderId, threadId, limit, cursor);
+  }
+
+  /**
+   * Returns this query narrowed to the replies of one thread (the messages whose {@code threadId} it is, as
+   * {@code getMessages} with a thread lists them). The offline store cannot narrow by thread:
+   * {@link ChatClient#searchStored} refuses such a query with {@code bad_request}.
+   *
+   * @param threadId the id of the thread's root message
+   * @return a new query
+   */
+  public SearchQuery thread(String threadId) {
+    if (threadId == null) throw new NullPointerException("threadId == null");
+    if (threadId.isEmpty()) throw new IllegalArgumentException("threadId is empty");
+    return new SearchQuery(text, roomId, senderId, threadId, limit, cursor);
   }
 
   /**
@@ -85,7 +101,7 @@ public final class SearchQuery {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new IllegalArgumentException("limit must be 1 to " + MAX_LIMIT + ": " + limit);
     }
-    return new SearchQuery(text, roomId, senderId, limit, cursor);
+    return new SearchQuery(text, roomId, senderId, threadId, limit, cursor);
   }
 
   /**
@@ -98,7 +114,7 @@ public final class SearchQuery {
   public SearchQuery after(String cursor) {
     if (cursor == null) throw new NullPointerException("cursor == null");
     if (cursor.isEmpty()) throw new IllegalArgumentException("cursor is empty");
-    return new SearchQuery(text, roomId, senderId, limit, cursor);
+    return new SearchQuery(text, roomId, senderId, threadId, limit, cursor);
   }
 
   /**
@@ -129,6 +145,15 @@ public final class SearchQuery {
   }
 
   /**
+   * Returns the one thread whose replies are searched.
+   *
+   * @return the root message's id, or null for every message
+   */
+  public @Nullable String threadId() {
+    return threadId;
+  }
+
+  /**
    * Returns the page size.
    *
    * @return 1 to 50
@@ -152,7 +177,7 @@ public final class SearchQuery {
     if (!(o instanceof SearchQuery)) return false;
     SearchQuery q = (SearchQuery) o;
     return limit == q.limit && text.equals(q.text) && same(roomId, q.roomId) && same(senderId, q.senderId)
-        && same(cursor, q.cursor);
+        && same(threadId, q.threadId) && same(cursor, q.cursor);
   }
 
   private static boolean same(@Nullable String a, @Nullable String b) {
@@ -164,13 +189,14 @@ public final class SearchQuery {
     int h = text.hashCode();
     h = 31 * h + (roomId == null ? 0 : roomId.hashCode());
     h = 31 * h + (senderId == null ? 0 : senderId.hashCode());
+    h = 31 * h + (threadId == null ? 0 : threadId.hashCode());
     h = 31 * h + limit;
     return 31 * h + (cursor == null ? 0 : cursor.hashCode());
   }
 
   @Override
   public String toString() {
-    return "SearchQuery{text=" + text + ", roomId=" + roomId + ", senderId=" + senderId + ", limit=" + limit
-        + ", cursor=" + (cursor == null ? null : "...") + "}";
+    return "SearchQuery{text=" + text + ", roomId=" + roomId + ", senderId=" + senderId + ", threadId=" + threadId
+        + ", limit=" + limit + ", cursor=" + (cursor == null ? null : "...") + "}";
   }
 }

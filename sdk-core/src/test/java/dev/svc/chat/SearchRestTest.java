@@ -2,6 +2,7 @@ package dev.svc.chat;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -68,10 +69,17 @@ class SearchRestTest {
     assertArrayEquals(new int[] {4, 8}, result.highlights().get(0));
 
     gateway.enqueueRest(json(200, "{\"results\":[]}"));
-    SearchPage last = Await.value(client.searchMessages(SearchQuery.of("x").after("abc_-1")));
-    assertEquals("/v1/search/messages?q=x&limit=20&cursor=abc_-1", gateway.takeRest().getPath());
+    SearchPage last = Await.value(client.searchMessages(SearchQuery.of("x").thread("m1").after("abc_-1")));
+    assertEquals("/v1/search/messages?q=x&limit=20&threadId=m1&cursor=abc_-1", gateway.takeRest().getPath());
     assertTrue(last.results().isEmpty());
     assertNull(last.nextCursor());
+  }
+
+  @Test
+  void theServicesPageIsNotFromTheStoreAndWithoutAStoreSearchStoredFails() throws Exception {
+    gateway.enqueueRest(json(200, "{\"results\":[]}"));
+    assertFalse(Await.value(client.searchMessages(SearchQuery.of("x"))).fromStore());
+    Await.failure(client.searchStored(SearchQuery.of("x")), ChatStateException.class);
   }
 
   @Test
@@ -95,6 +103,9 @@ class SearchRestTest {
     assertThrows(IllegalArgumentException.class, () -> SearchQuery.of("x").limit(51));
     assertThrows(IllegalArgumentException.class, () -> SearchQuery.of("x").room(""));
     assertThrows(IllegalArgumentException.class, () -> SearchQuery.of("x").after(""));
+    assertThrows(IllegalArgumentException.class, () -> SearchQuery.of("x").thread(""));
+    assertEquals("m1", SearchQuery.of("x").thread("m1").limit(5).threadId());
+    assertTrue(!SearchQuery.of("x").thread("m1").equals(SearchQuery.of("x")));
     assertThrows(NullPointerException.class, () -> client.searchMessages(null));
     assertEquals(SearchQuery.of("x").limit(5), SearchQuery.of("x").limit(5));
   }

@@ -251,7 +251,25 @@ class SearchTest {
         send(bob, room, "from bob");
         assertEquals(List.of("from alice"), texts(alice, q("from") + "&senderId=alice"));
         assertEquals(List.of(), texts(alice, q("from") + "&senderId=carol"));
-        assertEquals(2, texts(alice, q("from") + "&threadId=" + room).size(), "threadId narrows nothing yet");
+    }
+
+    @Test
+    void threadNarrowsToItsReplies() {
+        String root = send(alice, room, "plan for the launch");
+        clock.advance(Duration.ofMillis(1));
+        Http.Response reply = http.bearer("POST", "/v1/chat/rooms/" + room + "/messages", bob, Map.of(
+                "parts", List.of(Map.of("type", "text", "text", "launch at nine")), "clientMessageId", "c-reply",
+                "threadId", root));
+        assertEquals(201, reply.status(), reply.json().toString());
+        send(bob, room, "launch elsewhere");
+        assertEquals(3, texts(alice, q("launch")).size());
+        assertEquals(List.of("launch at nine"), texts(alice, q("launch") + "&threadId=" + root));
+        assertEquals(List.of("launch at nine"), texts(alice, q("launch") + "&roomId=" + room + "&threadId=" + root));
+        assertEquals(List.of(), texts(alice, q("launch") + "&threadId=no-such-thread"));
+        Http.Response page = search(alice, q("launch") + "&limit=1");
+        String cursor = page.json().get("nextCursor").asText();
+        assertEquals(400, search(alice, q("launch") + "&limit=1&threadId=" + root + "&cursor=" + cursor).status(),
+                "a cursor is bound to its thread");
     }
 
     @Test

@@ -404,6 +404,16 @@ public final class RealChatClient extends FeatureCalls {
   }
 
   @Override
+  public CompletableFuture<SearchPage> searchStored(SearchQuery query) {
+    Inputs.nonNull(query, "query");
+    if (closed.get()) return failed(new ChatStateException("the client is closed"));
+    if (stored == null) {
+      return failed(new ChatStateException("searchStored needs an offline store: SvcOptions.Builder.store(...)"));
+    }
+    return callbacks.relay(stored.offline.search(query));
+  }
+
+  @Override
   public CompletableFuture<Void> setTyping(String roomId, boolean isTyping) {
     Inputs.roomId(roomId);
     if (closed.get()) return failed(new ChatStateException("the client is closed"));

@@ -4,6 +4,8 @@ import java.util.List;
 
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,4 +94,21 @@ public interface ChatStore {
    * @throws StoreException when they cannot be read
    */
   List<StoredRoom> rooms() throws StoreException;
+
+  /**
+   * Searches the stored messages of the user's current rooms with the service's rules ({@code docs/search.md}):
+   * the same words, folding, phrases and prefixes, newest first, snippets with the same marks, paged with a
+   * cursor this method gave. The page's {@link SearchPage#fromStore()} is true. A store that keeps no search
+   * index answers null (the default).
+   *
+   * @param query the words and what narrows them; its cursor, if any, one this store gave for the same search
+   * @param userId the store's user: only rooms whose members include the user (or are not known) are searched
+   * @return the page, or null when this store cannot search
+   * @throws IllegalArgumentException when the query has no word, is narrowed by thread (which a store need not
+   *     support), or its cursor is not one of this search
+   * @throws StoreException when it cannot be read
+   */
+  default @Nullable SearchPage search(SearchQuery query, String userId) throws StoreException {
+    return null;
+  }
 }

@@ -28,6 +28,8 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import dev.svc.chat.RoomList;
 import dev.svc.chat.Subscription;
 
@@ -47,6 +49,8 @@ public final class FakeChatClient extends UnsupportedChatClient {
   public final Deque<CompletableFuture<List<String>>> presenceResults = new ArrayDeque<>();
   public final List<String> messageGets = new ArrayList<>();
   public final Deque<CompletableFuture<Message>> messageResults = new ArrayDeque<>();
+  public final List<SearchQuery> storedSearches = new ArrayList<>();
+  public final Deque<CompletableFuture<SearchPage>> storedSearchResults = new ArrayDeque<>();
   public boolean typingThrows;
   /** Runs inside {@link #setTyping}, on the caller's thread, before the call is recorded. */
   public volatile Runnable whileSettingTyping;
@@ -163,6 +167,14 @@ public final class FakeChatClient extends UnsupportedChatClient {
     messageGets.add(roomId + "/" + messageId);
     CompletableFuture<Message> f = new CompletableFuture<>();
     messageResults.add(f);
+    return f;
+  }
+
+  @Override
+  public CompletableFuture<SearchPage> searchStored(SearchQuery query) {
+    storedSearches.add(query);
+    CompletableFuture<SearchPage> f = new CompletableFuture<>();
+    storedSearchResults.add(f);
     return f;
   }
 

@@ -78,6 +78,11 @@ public abstract class UnsupportedChatClient implements ChatClient {
   }
 
   @Override
+  public CompletableFuture<SearchPage> searchStored(SearchQuery query) {
+    throw unsupported();
+  }
+
+  @Override
   public CompletableFuture<ChangesPage> getChanges(String roomId, long since) {
     throw unsupported();
   }

@@ -116,6 +116,9 @@ public class SuspendChatClient(
   /** Returns a page of the messages whose words match; see [ChatClient.searchMessages]. */
   public suspend fun searchMessages(query: SearchQuery): SearchPage = client.searchMessages(query).awaitResult()
 
+  /** Returns a page of the stored messages whose words match, without the network; see [ChatClient.searchStored]. */
+  public suspend fun searchStored(query: SearchQuery): SearchPage = client.searchStored(query).awaitResult()
+
   /** Returns the tenant's online users; see [ChatClient.getPresence]. */
   public suspend fun getPresence(): List<String> = client.getPresence().awaitResult()
 

@@ -9,6 +9,8 @@ import dev.svc.chat.MessagePart
 import dev.svc.chat.Room
 import dev.svc.chat.TypingEvent
 import dev.svc.chat.RoomList
+import dev.svc.chat.SearchPage
+import dev.svc.chat.SearchQuery
 import dev.svc.chat.testing.FakeChatClient
 import kotlin.time.Duration.Companion.milliseconds
 import kotlin.time.Duration.Companion.seconds
@@ -161,6 +163,21 @@ class FlowsTest {
     val error = refused.await().exceptionOrNull()
     assertTrue(error is ApiException, "the ApiException, not a CompletionException: $error")
     assertEquals("forbidden", (error as ApiException).code())
+  }
+
+  @Test
+  fun `the suspend searchStored returns the store's page and throws its refusal`() = runTest {
+    val found = async { client.suspending().searchStored(SearchQuery.of("cafe")) }
+    runCurrent()
+    assertEquals(SearchQuery.of("cafe"), client.storedSearches.single())
+    val page = SearchPage(emptyList(), null, true)
+    client.storedSearchResults.removeFirst().complete(page)
+    assertTrue(found.await().fromStore())
+
+    val refused = async { runCatching { client.suspending().searchStored(SearchQuery.of("*")) } }
+    runCurrent()
+    client.storedSearchResults.removeFirst().completeExceptionally(ApiException(400, "bad_request", "no word"))
+    assertEquals("bad_request", (refused.await().exceptionOrNull() as ApiException).code())
   }
 
   @Test

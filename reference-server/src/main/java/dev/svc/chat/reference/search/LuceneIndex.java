@@ -21,6 +21,7 @@ import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
@@ -55,20 +56,41 @@ public final class LuceneIndex implements SearchIndex {
     private static final Sort ORDER = new Sort(new SortField("t", SortField.Type.LONG, true),
             new SortField("seq", SortField.Type.LONG, true), new SortField("roomOrder", SortField.Type.STRING, true));
 
+    /**
+     * The commit data key of the index's format, beside the rooms' revs (whose keys hold a NUL). An index of
+     * another format (one without the {@code thread} field: format 1) is rebuilt from the messages.
+     */
+    static final String FORMAT_KEY = "format";
+    static final String FORMAT = "2";
+
     private final Directory directory;
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final Map<String, Long> revs = new ConcurrentHashMap<>();
+    /** The revision written of each message, by room ({@link #roomKey}); empty at start, as catch-up fills it. */
+    private final Map<String, IndexedRevs> messageRevs = new ConcurrentHashMap<>();
     private final Map<String, Long> committedRevs;
 
     private LuceneIndex(Directory directory) throws IOException {
         this.directory = directory;
+        boolean existed = DirectoryReader.indexExists(directory);
         this.writer = new IndexWriter(directory, new IndexWriterConfig(new StandardAnalyzer())
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
         Map<String, Long> committed = new HashMap<>();
+        String format = null;
         Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
         if (data != null) {
-            data.forEach(e -> committed.put(e.getKey(), Long.parseLong(e.getValue())));
+            for (Map.Entry<String, String> e : data) {
+                if (FORMAT_KEY.equals(e.getKey())) {
+                    format = e.getValue();
+                } else {
+                    committed.put(e.getKey(), Long.parseLong(e.getValue()));
+                }
+            }
+        }
+        if (existed && !FORMAT.equals(format)) {
+            writer.close();
+            throw new IOException("a search index of another format (" + format + "): it is rebuilt");
         }
         this.committedRevs = Map.copyOf(committed);
         revs.putAll(committed);
@@ -118,14 +140,22 @@ public final class LuceneIndex implements SearchIndex {
         String key = roomKey(tenantId, message.roomId());
         Term id = new Term("key", key + "\u0000" + message.seq());
         List<MessageText.Positioned> words = MessageText.words(message);
-        try {
-            if (words.isEmpty()) {
-                writer.deleteDocuments(id);
-            } else {
-                writer.updateDocument(id, document(tenantId, message, id.text(), words));
+        IndexedRevs indexed = messageRevs.computeIfAbsent(key, k -> new IndexedRevs());
+        // The store commits one message's changes in rev order, but their calls here may cross: the check and
+        // the write are one step, so an older revision never replaces a newer one (nor undoes a delete).
+        synchronized (indexed) {
+            if (!indexed.advance(message.seq(), message.rev())) {
+                return;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("search index: " + e.getMessage(), e);
+            try {
+                if (words.isEmpty()) {
+                    writer.deleteDocuments(id);
+                } else {
+                    writer.updateDocument(id, document(tenantId, message, id.text(), words));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("search index: " + e.getMessage(), e);
+            }
         }
         revs.merge(key, message.rev(), Math::max);
     }
@@ -138,6 +168,9 @@ public final class LuceneIndex implements SearchIndex {
         doc.add(new StringField("room", m.roomId(), Field.Store.YES));
         doc.add(new SortedDocValuesField("roomOrder", new BytesRef(m.roomId())));
         doc.add(new StringField("sender", m.senderId(), Field.Store.NO));
+        if (m.threadId() != null) {
+            doc.add(new StringField("thread", m.threadId(), Field.Store.NO));
+        }
         doc.add(new StoredField("id", m.id()));
         doc.add(new NumericDocValuesField("t", millis));
         doc.add(new StoredField("t", millis));
@@ -155,6 +188,9 @@ public final class LuceneIndex implements SearchIndex {
                         BooleanClause.Occur.FILTER);
         if (request.senderId() != null) {
             query.add(new TermQuery(new Term("sender", request.senderId())), BooleanClause.Occur.FILTER);
+        }
+        if (request.threadId() != null) {
+            query.add(new TermQuery(new Term("thread", request.threadId())), BooleanClause.Occur.FILTER);
         }
         for (SearchTerms.Term term : request.terms().terms()) {
             query.add(query(term), BooleanClause.Occur.FILTER);
@@ -205,6 +241,7 @@ public final class LuceneIndex implements SearchIndex {
             if (writer.hasUncommittedChanges()) {
                 Map<String, String> data = new HashMap<>();
                 revs.forEach((room, rev) -> data.put(room, Long.toString(rev)));
+                data.put(FORMAT_KEY, FORMAT);
                 writer.setLiveCommitData(data.entrySet());
                 writer.commit();
             }

@@ -123,6 +123,11 @@ public final class PgSearchIndex implements SearchIndex {
         if (request.senderId() != null) {
             sql.append(" AND sender_id = ?");
         }
+        if (request.threadId() != null) {
+            // a reply's thread never changes: the messages table tells it, and no index column is needed
+            sql.append(" AND EXISTS (SELECT 1 FROM messages m WHERE m.tenant_id = message_search.tenant_id"
+                    + " AND m.room_id = message_search.room_id AND m.seq = message_search.seq AND m.thread_id = ?)");
+        }
         if (request.after() != null) {
             sql.append(" AND (created_ms, seq, room_id) < (?, ?, ?)");
         }
@@ -135,6 +140,9 @@ public final class PgSearchIndex implements SearchIndex {
                 ps.setString(i++, tsquery(request.terms()));
                 if (request.senderId() != null) {
                     ps.setString(i++, request.senderId());
+                }
+                if (request.threadId() != null) {
+                    ps.setString(i++, request.threadId());
                 }
                 if (request.after() != null) {
                     ps.setLong(i++, request.after().createdAtMillis());

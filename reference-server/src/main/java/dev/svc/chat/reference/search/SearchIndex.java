@@ -36,12 +36,13 @@ public interface SearchIndex extends MessageWrites, AutoCloseable {
      * @param tenantId the tenant
      * @param roomIds the rooms to search, not empty
      * @param senderId only this sender's messages, or null
+     * @param threadId only the replies of this thread (messages whose {@code threadId} it is), or null
      * @param terms what must match
      * @param after only messages after this place in the order, or null from the newest
      * @param max at most this many hits
      */
-    record Request(String tenantId, Set<String> roomIds, String senderId, SearchTerms terms, Position after,
-                   int max) {
+    record Request(String tenantId, Set<String> roomIds, String senderId, String threadId, SearchTerms terms,
+                   Position after, int max) {
     }
 
     /** Returns the messages that match, in the order, at most {@code request.max()}. */

@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * Message search (contract section 11): checks the query, narrows it to the user's current rooms, asks the
  * backend's {@link SearchIndex} and answers each hit with the message's current state and its snippet.
- * {@code threadId} is checked and bound to the cursor but narrows nothing yet: the server has no threads.
+ * {@code threadId} narrows to that thread's replies (as {@code getMessages?threadId=} lists them); one that is
+ * no thread finds nothing.
  */
 public final class SearchService {
 
@@ -40,7 +41,7 @@ public final class SearchService {
      * @param q the query
      * @param roomId only this room
      * @param senderId only this sender's messages
-     * @param threadId only this thread (accepted, no effect yet)
+     * @param threadId only this thread's replies
      * @param limit the page size
      * @param cursor where to continue
      */
@@ -107,8 +108,8 @@ public final class SearchService {
         if (rooms.isEmpty()) {
             return new Page(List.of(), null);
         }
-        List<SearchIndex.Hit> hits = index.search(new SearchIndex.Request(tenantId, rooms, query.senderId(), terms,
-                after, limit + 1));
+        List<SearchIndex.Hit> hits = index.search(new SearchIndex.Request(tenantId, rooms, query.senderId(),
+                query.threadId(), terms, after, limit + 1));
         List<Result> results = new ArrayList<>();
         for (SearchIndex.Hit hit : hits.subList(0, Math.min(limit, hits.size()))) {
             // The index may be a moment behind a delete made since; the message's current state decides.

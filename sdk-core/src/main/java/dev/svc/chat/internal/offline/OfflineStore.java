@@ -7,11 +7,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
+import dev.svc.chat.ApiException;
+import dev.svc.chat.ChatStateException;
 import dev.svc.chat.ClientError;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import dev.svc.chat.store.RoomDigest;
 import dev.svc.chat.store.StoredRoom;
 import dev.svc.chat.internal.util.Log;
@@ -241,6 +245,42 @@ public final class OfflineStore {
     }
     if (!asked || !io.execute(() -> result.complete(readPage(roomId, query)))) result.complete(null);
     return result;
+  }
+
+  /**
+   * Searches the store on the I/O queue, behind its open: fails with {@link ApiException} {@code bad_request}
+   * for a query the store refuses (as the service would answer it), with {@link ChatStateException} when no
+   * store is in use or it keeps no index, with the {@link StoreException} of a failed read.
+   */
+  public CompletableFuture<SearchPage> search(final SearchQuery query) {
+    final CompletableFuture<SearchPage> result = new CompletableFuture<>();
+    boolean asked;
+    synchronized (this) {
+      asked = opened != null;
+    }
+    if (!asked || !io.execute(() -> search(query, result))) {
+      result.completeExceptionally(new ChatStateException(
+          "the offline store is not open: connect() or openOffline() opens it"));
+    }
+    return result;
+  }
+
+  private void search(SearchQuery query, CompletableFuture<SearchPage> result) {
+    ChatStore s = store();
+    try {
+      SearchPage page = s == null ? null : s.search(query, userId);
+      if (page == null) {
+        result.completeExceptionally(new ChatStateException(s == null ? "the offline store is not in use"
+            : "the offline store keeps no search index"));
+      } else {
+        result.complete(page);
+      }
+    } catch (IllegalArgumentException e) {
+      result.completeExceptionally(new ApiException(400, "bad_request", e.getMessage()));
+    } catch (StoreException | RuntimeException e) {
+      log.warn("could not search the offline store", e);
+      result.completeExceptionally(e);
+    }
   }
 
   /**

@@ -251,12 +251,13 @@ public final class RestApi {
     return call(new Request.Builder().url(url).get(), RecoveryAdapters.CHANGES_PAGE, 0);
   }
 
-  /** {@code GET /v1/search/messages?q=&roomId=&senderId=&limit=&cursor=}. */
+  /** {@code GET /v1/search/messages?q=&roomId=&senderId=&threadId=&limit=&cursor=}. */
   public CompletableFuture<SearchPage> searchMessages(SearchQuery query) {
     HttpUrl.Builder url = apiUrl.newBuilder().addPathSegments("search/messages")
         .addQueryParameter("q", query.text()).addQueryParameter("limit", Integer.toString(query.limit()));
     if (query.roomId() != null) url.addQueryParameter("roomId", query.roomId());
     if (query.senderId() != null) url.addQueryParameter("senderId", query.senderId());
+    if (query.threadId() != null) url.addQueryParameter("threadId", query.threadId());
     if (query.cursor() != null) url.addQueryParameter("cursor", query.cursor());
     return call(new Request.Builder().url(url.build()).get(), SearchAdapters.PAGE, 0);
   }

@@ -11,6 +11,8 @@ import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.SearchPage;
+import dev.svc.chat.SearchQuery;
 import dev.svc.chat.internal.json.FastMessageReader;
 import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.StoreException;
@@ -39,6 +41,8 @@ import org.jspecify.annotations.Nullable;
  *       of them is then fetched from the service again), and beyond {@code maxRooms} the least recently
  *       active rooms go with their messages and receipts. A room's activity is the latest of its creation,
  *       its last message's time and its newest stored message's time.
+ *   <li>Search ({@link #search}): each stored message's words are indexed in the transaction that writes the
+ *       message, and its index row goes with it ({@link SqlSearch}).
  * </ul>
  *
  * Used from one thread at a time, as {@link ChatStore} says.
@@ -191,6 +195,14 @@ public final class SqlChatStore implements ChatStore {
     Collections.reverse(newest);
     Collections.reverse(unread);
     return new RoomDigest(low, newest, unread);
+  }
+
+  @Override
+  public SearchPage search(SearchQuery query, String userId) throws StoreException {
+    checkOpen();
+    if (query == null) throw new NullPointerException("query == null");
+    if (userId == null) throw new NullPointerException("userId == null");
+    return SqlSearch.search(db, rows, query, userId);
   }
 
   @Override

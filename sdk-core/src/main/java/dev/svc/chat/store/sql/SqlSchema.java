@@ -34,14 +34,16 @@ import dev.svc.chat.store.StoreException;
  *       watermark, new messages included, would come again as an update).
  *   <li>Version 6: a send's {@code links} (its {@code replyToId}, {@code threadId} and {@code mentions}, contract
  *       section 10) as a JSON object, NULL for a plain send; a version 5 send reads as a plain one.
+ *   <li>Version 7: the search index {@code message_search} (FTS5, else FTS4) and the trigger that deletes a
+ *       message's index row with it ({@link SqlSearch}); the migration indexes every stored message.
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 6;
+  static final int VERSION = 7;
 
   private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
-      "pending_reads");
+      "pending_reads", SqlSearch.TABLE);
   /** The outbox since version 5: the columns of version 1, keyed by room and clientMessageId. */
   private static final String SENDS = "CREATE TABLE sends (client_message_id TEXT NOT NULL, room_id TEXT NOT NULL,"
       + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL,"
@@ -97,6 +99,7 @@ final class SqlSchema {
       if (!tables(db).isEmpty()) throw corrupt("a database with tables but no schema version");
       inTransaction(db, VERSION, d -> {
         for (String sql : CREATE) d.update(sql);
+        SqlSearch.create(d);
       });
     }
     for (int v = version == 0 ? VERSION : version; v < VERSION; v++) {
@@ -121,6 +124,8 @@ final class SqlSchema {
         return SqlSchema::migrateTo5;
       case 6:
         return d -> d.update(SEND_LINKS);
+      case 7:
+        return SqlSearch::migrate;
       default:
         throw new AssertionError("no migration to " + version);
     }

@@ -102,6 +102,7 @@ final class WriteApplier {
     if (db.update("INSERT OR IGNORE INTO messages (id, room_id, seq, rev, created_at, deleted, json, sender_id,"
         + " delivered_rev) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", m.id(), m.roomId(), m.seq(), m.rev(), m.createdAt(),
         m.isDeleted() ? 1 : 0, json, m.senderId(), deliveredRev) > 0) {
+      SqlSearch.inserted(db, m);
       touched(m);
       return;
     }
@@ -115,6 +116,7 @@ final class WriteApplier {
       db.update("UPDATE messages SET room_id = ?, seq = ?, rev = ?, created_at = ?, deleted = ?, json = ?,"
           + " delivered_rev = max(delivered_rev, ?) WHERE id = ?",
           m.roomId(), m.seq(), m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, json, deliveredRev, m.id());
+      SqlSearch.updated(db, m); // the index row follows the message's current revision
     } else {
       // a revision at least as new is stored: an older one never replaces it, but its delivery counts
       if (delivered) {

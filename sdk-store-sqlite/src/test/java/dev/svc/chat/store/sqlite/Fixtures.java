@@ -78,6 +78,15 @@ final class Fixtures {
     }
   }
 
+  /** Returns the count a query reads from a user's store (by a second connection, as WAL allows). */
+  static long count(File dir, String userId, String sql) throws SQLException {
+    try (Connection c = connect(SqliteChatStore.provider(dir).file(userId));
+        java.sql.ResultSet rs = c.createStatement().executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   /** Opens a plain connection to a database file, for a test's own SQL. */
   static Connection connect(File file) throws SQLException {
     return DriverManager.getConnection("jdbc:sqlite:" + file.getAbsolutePath());

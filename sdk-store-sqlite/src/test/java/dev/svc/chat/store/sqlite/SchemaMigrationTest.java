@@ -38,6 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A database of an older schema (the fixtures v1.sql, v4.sql) opened by this SDK: migrated, its data kept. */
 class SchemaMigrationTest {
+  /** The schema version this SDK writes. */
+  private static final int SCHEMA = 7;
+
   @TempDir File dir;
 
   @Test
@@ -82,7 +85,7 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(6, userVersion(file));
+    assertEquals(SCHEMA, userVersion(file));
   }
 
   @Test
@@ -128,7 +131,7 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(6, userVersion(file));
+    assertEquals(SCHEMA, userVersion(file));
   }
 
   @Test
@@ -152,7 +155,7 @@ class SchemaMigrationTest {
     } finally {
       store.close();
     }
-    assertEquals(6, userVersion(file));
+    assertEquals(SCHEMA, userVersion(file));
     ChatStore again = provider.open("alice");
     try {
       dev.svc.chat.store.StoredSend reply = again.load().sends().get(1);
@@ -166,6 +169,33 @@ class SchemaMigrationTest {
   }
 
   @Test
+  void aVersion5DatabaseIsIndexedForSearch() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    File file = provider.file("alice");
+    try (Connection c = Fixtures.connect(file)) {
+      createFrom(c, "v5.sql");
+      c.createStatement().executeUpdate("INSERT INTO rooms (id, members, seq_watermark, rev_watermark, low_seq)"
+          + " VALUES ('r1', '[\"alice\",\"bob\"]', 3, 3, 1)");
+      insertMessage(c, text(message("r1", 1, 1), "Le café du matin"));
+      insertMessage(c, text(message("r1", 2, 2), "café noir").newBuilder().deletedAt(T0 + 9).parts(
+          Collections.<MessagePart>emptyList()).build());
+      insertMessage(c, text(message("r1", 3, 3), "Café crème"));
+    }
+
+    ChatStore store = provider.open("alice");
+    try {
+      dev.svc.chat.SearchPage page = store.search(dev.svc.chat.SearchQuery.of("CAFE"), "alice");
+      assertEquals(Arrays.asList("r1-m3", "r1-m1"), StoredSearchTest.ids(page), "the deleted message is not found");
+      assertEquals("\u0001Café\u0002 crème", page.results().get(0).snippet());
+      store.write(new StoreWrite().message(text(message("r1", 4, 4), "un autre café")));
+      assertEquals(3, store.search(dev.svc.chat.SearchQuery.of("cafe"), "alice").results().size());
+    } finally {
+      store.close();
+    }
+    assertEquals(SCHEMA, userVersion(file));
+  }
+
+  @Test
   void aMigratedVersion5SchemaIsTheSchemaOfANewDatabase() throws Exception {
     SqliteChatStore provider = SqliteChatStore.provider(dir);
     try (Connection c = Fixtures.connect(provider.file("old"))) {
@@ -174,6 +204,20 @@ class SchemaMigrationTest {
     provider.open("old").close();
     provider.open("new").close();
     assertEquals(schema(provider.file("new")), schema(provider.file("old")));
+    assertEquals(triggers(provider.file("new")), triggers(provider.file("old")));
+  }
+
+  private static Message text(Message m, String text) {
+    return m.newBuilder().parts(Collections.singletonList(MessagePart.text(text))).build();
+  }
+
+  private static List<String> triggers(File file) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Connection c = Fixtures.connect(file); ResultSet rs = c.createStatement().executeQuery(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name")) {
+      while (rs.next()) out.add(rs.getString(1) + ": " + rs.getString(2));
+    }
+    return out;
   }
 
   @Test
@@ -205,11 +249,11 @@ class SchemaMigrationTest {
     store.write(Fixtures.batch("r", 1, 2));
     store.close();
     try (Connection c = Fixtures.connect(provider.file("alice"))) {
-      c.createStatement().execute("PRAGMA user_version = 7");
+      c.createStatement().execute("PRAGMA user_version = " + (SCHEMA + 1));
     }
     StoreException e = assertThrows(StoreException.class, () -> provider.open("alice"));
     assertEquals(StoreException.Kind.NEWER_SCHEMA, e.kind());
-    assertEquals(7, userVersion(provider.file("alice")), "left as it was");
+    assertEquals(SCHEMA + 1, userVersion(provider.file("alice")), "left as it was");
     provider.delete("alice");
     provider.open("alice").close();
   }

@@ -1,5 +1,5 @@
--- The store's schema version 5, as the SDK wrote it for a new database (its outbox without a send's reply,
--- thread and mentions): the fixture of the migration to version 6.
+-- The store's schema version 5, as the SDK wrote it for a new database (no send links, no search index): the
+-- fixture of the migrations to versions 6 and 7.
 CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE rooms (id TEXT NOT NULL PRIMARY KEY, name TEXT, members TEXT NOT NULL DEFAULT '[]', created_at INTEGER NOT NULL DEFAULT 0, last_message_seq INTEGER NOT NULL DEFAULT 0, last_message_at INTEGER, rev INTEGER NOT NULL DEFAULT 0, seq_watermark INTEGER NOT NULL DEFAULT -1, rev_watermark INTEGER NOT NULL DEFAULT -1, low_seq INTEGER NOT NULL DEFAULT 0, activity_at INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE messages (id TEXT NOT NULL PRIMARY KEY, room_id TEXT NOT NULL, seq INTEGER NOT NULL, rev INTEGER NOT NULL, created_at INTEGER NOT NULL, deleted INTEGER NOT NULL, json TEXT NOT NULL);
