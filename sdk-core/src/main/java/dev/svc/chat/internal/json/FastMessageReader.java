@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.svc.chat.Message;
+import dev.svc.chat.MessageLinks;
 import dev.svc.chat.MessagePart;
 
 /**
@@ -106,9 +107,12 @@ public final class FastMessageReader {
       builder = b;
     } else {
       // the optional fields; parts are reset where they are read
-      b.rev(0).editedAt(null).deletedAt(null).replyToId(null).threadId(null).thread(null)
-          .mentions(Collections.<String>emptyList());
+      b.rev(0).editedAt(null).deletedAt(null).links(MessageLinks.none());
     }
+    // the links, set on the builder once read (a root's summary is left to the adapter)
+    String replyToId = null;
+    String threadId = null;
+    List<String> mentions = Collections.emptyList();
     int seen = 0;
     if (in.take('}')) return null;
     do {
@@ -149,13 +153,16 @@ public final class FastMessageReader {
           if (!in.takeNull()) b.rev(in.atLeast(0));
           break;
         case REPLY_TO_ID:
-          b.replyToId(in.takeNull() ? null : in.nonEmpty());
+          replyToId = in.takeNull() ? null : in.nonEmpty();
           break;
         case THREAD_ID:
-          b.threadId(in.takeNull() ? null : in.nonEmptyCached());
+          threadId = in.takeNull() ? null : in.nonEmptyCached();
           break;
         case MENTIONS:
-          if (!in.takeNull() && !mentions(b)) return null;
+          if (!in.takeNull()) {
+            mentions = mentions(mentions);
+            if (mentions == null) return null;
+          }
           break;
         case THREAD:
           if (!in.takeNull()) return null;
@@ -167,6 +174,9 @@ public final class FastMessageReader {
     } while (in.take(','));
     // required: id, roomId, seq, senderId, parts, clientMessageId, createdAt
     if (!in.take('}') || (seen & 127) != 127) return null;
+    if (replyToId != null || threadId != null || !mentions.isEmpty()) {
+      b.links(MessageLinks.builder().replyToId(replyToId).threadId(threadId).mentions(mentions).build());
+    }
     return b.build();
   }
 
@@ -202,18 +212,20 @@ public final class FastMessageReader {
     return in.take(']');
   }
 
-  private boolean mentions(Message.Builder b) {
-    if (!in.take('[')) return false;
-    if (in.take(']')) return true;
+  /**
+   * The mentioned users, or {@code read} (those read so far) for {@code []}; null when this reader does not take
+   * them.
+   */
+  private List<String> mentions(List<String> read) {
+    if (!in.take('[')) return null;
+    if (in.take(']')) return read;
     List<String> users = new ArrayList<>(2);
     do {
       String u = in.cachedString();
-      if (u == null) return false;
+      if (u == null) return null;
       users.add(u);
     } while (in.take(','));
-    if (!in.take(']')) return false;
-    b.mentions(users);
-    return true;
+    return in.take(']') ? users : null;
   }
 
   private boolean reactions(Message.Builder b) {
