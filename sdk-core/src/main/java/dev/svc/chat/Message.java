@@ -22,10 +22,7 @@ public final class Message {
   private final @Nullable Long editedAt;
   private final @Nullable Long deletedAt;
   private final Map<String, List<String>> reactions;
-  private final @Nullable String replyToId;
-  private final @Nullable String threadId;
-  private final @Nullable ThreadSummary thread;
-  private final List<String> mentions;
+  private final MessageLinks links;
 
   private Message(Builder b) {
     this.id = require(b.id, "id");
@@ -49,11 +46,7 @@ public final class Message {
       }
       this.reactions = Collections.unmodifiableMap(r);
     }
-    this.replyToId = b.replyToId;
-    this.threadId = b.threadId;
-    this.thread = b.thread;
-    this.mentions = b.mentions.isEmpty() ? Collections.<String>emptyList()
-        : Collections.unmodifiableList(new ArrayList<>(b.mentions));
+    this.links = b.links;
   }
 
   private static String require(@Nullable String value, String name) {
@@ -189,7 +182,7 @@ public final class Message {
    * @return the id, or null when the message answers none
    */
   public @Nullable String replyToId() {
-    return replyToId;
+    return links.replyToId();
   }
 
   /**
@@ -199,16 +192,7 @@ public final class Message {
    * @return the root's id, or null when the message is in no thread
    */
   public @Nullable String threadId() {
-    return threadId;
-  }
-
-  /**
-   * Returns whether the message is a reply in a thread.
-   *
-   * @return true when {@link #threadId()} is set
-   */
-  public boolean isThreadReply() {
-    return threadId != null;
+    return links.threadId();
   }
 
   /**
@@ -218,7 +202,7 @@ public final class Message {
    * @return the summary, or null when the message never had a reply
    */
   public @Nullable ThreadSummary thread() {
-    return thread;
+    return links.thread();
   }
 
   /**
@@ -228,7 +212,17 @@ public final class Message {
    * @return an unmodifiable list of user ids
    */
   public List<String> mentions() {
-    return mentions;
+    return links.mentions();
+  }
+
+  /**
+   * Returns the message's links together: the message it answers, its thread, its own thread's summary and the
+   * members it mentions (each also returned by its own accessor above), and whether it is a thread reply.
+   *
+   * @return the links, {@link MessageLinks#none()} when none is set
+   */
+  public MessageLinks links() {
+    return links;
   }
 
   /**
@@ -266,7 +260,7 @@ public final class Message {
   public Builder newBuilder() {
     Builder b = new Builder().id(id).roomId(roomId).seq(seq).rev(rev).senderId(senderId).parts(parts)
         .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt)
-        .replyToId(replyToId).threadId(threadId).thread(thread).mentions(mentions);
+        .links(links);
     if (!reactions.isEmpty()) b.reactions().putAll(reactions);
     return b;
   }
@@ -281,11 +275,7 @@ public final class Message {
         && parts.equals(m.parts) && clientMessageId.equals(m.clientMessageId) && createdAt == m.createdAt
         && (editedAt == null ? m.editedAt == null : editedAt.equals(m.editedAt))
         && (deletedAt == null ? m.deletedAt == null : deletedAt.equals(m.deletedAt))
-        && reactions.equals(m.reactions)
-        && (replyToId == null ? m.replyToId == null : replyToId.equals(m.replyToId))
-        && (threadId == null ? m.threadId == null : threadId.equals(m.threadId))
-        && (thread == null ? m.thread == null : thread.equals(m.thread))
-        && mentions.equals(m.mentions);
+        && reactions.equals(m.reactions) && links.equals(m.links);
   }
 
   @Override
@@ -301,10 +291,7 @@ public final class Message {
     h = 31 * h + (editedAt == null ? 0 : editedAt.hashCode());
     h = 31 * h + (deletedAt == null ? 0 : deletedAt.hashCode());
     h = 31 * h + reactions.hashCode();
-    h = 31 * h + (replyToId == null ? 0 : replyToId.hashCode());
-    h = 31 * h + (threadId == null ? 0 : threadId.hashCode());
-    h = 31 * h + (thread == null ? 0 : thread.hashCode());
-    return 31 * h + mentions.hashCode();
+    return 31 * h + links.hashCode();
   }
 
   @Override
@@ -314,10 +301,7 @@ public final class Message {
         + (editedAt == null ? "" : ", editedAt=" + editedAt)
         + (deletedAt == null ? "" : ", deletedAt=" + deletedAt)
         + (reactions.isEmpty() ? "" : ", reactions=" + reactions)
-        + (replyToId == null ? "" : ", replyToId=" + replyToId)
-        + (threadId == null ? "" : ", threadId=" + threadId)
-        + (thread == null ? "" : ", thread=" + thread)
-        + (mentions.isEmpty() ? "" : ", mentions=" + mentions) + "}";
+        + links.fields() + "}";
   }
 
   /** Builds a {@link Message}; {@code id}, {@code roomId}, {@code senderId} and {@code clientMessageId} are required. */
@@ -334,10 +318,7 @@ public final class Message {
     private @Nullable Long deletedAt;
     /** Made on the first reaction: most messages have none. */
     private @Nullable Map<String, List<String>> reactions;
-    private @Nullable String replyToId;
-    private @Nullable String threadId;
-    private @Nullable ThreadSummary thread;
-    private List<String> mentions = Collections.emptyList();
+    private MessageLinks links = MessageLinks.none();
 
     Builder() {
     }
@@ -483,53 +464,14 @@ public final class Message {
     }
 
     /**
-     * Sets the id of the message this one answers.
+     * Sets the message's links: the message it answers, the thread it is a reply in, its own thread's summary
+     * and the members it mentions.
      *
-     * @param messageId the id, or null for none
+     * @param links the links, {@link MessageLinks#none()} for none
      * @return this builder
      */
-    public Builder replyToId(@Nullable String messageId) {
-      this.replyToId = messageId;
-      return this;
-    }
-
-    /**
-     * Sets the id of the root of the thread this message is a reply in.
-     *
-     * @param rootId the root's id, or null for none
-     * @return this builder
-     */
-    public Builder threadId(@Nullable String rootId) {
-      this.threadId = rootId;
-      return this;
-    }
-
-    /**
-     * Sets the summary of the replies to this message (a thread's root).
-     *
-     * @param thread the summary, or null for none
-     * @return this builder
-     */
-    public Builder thread(@Nullable ThreadSummary thread) {
-      this.thread = thread;
-      return this;
-    }
-
-    /**
-     * Replaces the mentioned user ids.
-     *
-     * @param userIds the user ids, none null
-     * @return this builder
-     */
-    public Builder mentions(List<String> userIds) {
-      nonNull(userIds, "userIds");
-      if (userIds.isEmpty()) {
-        this.mentions = Collections.emptyList();
-        return this;
-      }
-      List<String> copy = new ArrayList<>(userIds.size());
-      for (String u : userIds) copy.add(nonNull(u, "userId"));
-      this.mentions = copy;
+    public Builder links(MessageLinks links) {
+      this.links = nonNull(links, "links");
       return this;
     }
 

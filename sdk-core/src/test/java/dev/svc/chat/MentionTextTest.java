@@ -62,7 +62,8 @@ class MentionTextTest {
   @Test
   void displayShowsNamesOfMentionedUsersOnly() {
     Message sent = Message.builder().id("m").roomId("r").senderId("amy").clientMessageId("c")
-        .addPart(MessagePart.text("@amy ping @bob and @bobby")).mentions(Arrays.asList("amy", "bobby")).build();
+        .addPart(MessagePart.text("@amy ping @bob and @bobby"))
+        .links(MessageLinks.builder().mentions(Arrays.asList("amy", "bobby")).build()).build();
     assertEquals("@Amy Pond ping @bob and @Bobby Tables", MentionText.display(sent, NAMES));
     assertEquals("@zed hi", MentionText.display("@zed hi", Collections.singletonList("zed"), NAMES),
         "a user without a name keeps the id");

@@ -21,13 +21,17 @@ class ThreadSubscriptionTest {
   private static Message root(long rev, int replies) {
     Message.Builder b = Message.builder().id("root").roomId(ROOM).seq(1).rev(rev).senderId("u").clientMessageId("c1")
         .addPart(MessagePart.text("root")).createdAt(1);
-    if (replies > 0) b.thread(ThreadSummary.of(replies, (long) replies, Collections.singletonList("u")));
+    if (replies > 0) {
+      b.links(MessageLinks.builder()
+          .thread(ThreadSummary.of(replies, (long) replies, Collections.singletonList("u"))).build());
+    }
     return b.build();
   }
 
   private static Message reply(String thread, long seq) {
     return Message.builder().id("m" + seq).roomId(ROOM).seq(seq).rev(seq).senderId("u").clientMessageId("c" + seq)
-        .addPart(MessagePart.text("t" + seq)).createdAt(seq).threadId(thread).build();
+        .addPart(MessagePart.text("t" + seq)).createdAt(seq)
+        .links(MessageLinks.builder().threadId(thread).build()).build();
   }
 
   static final class Recorder implements ThreadSubscriptionListener {

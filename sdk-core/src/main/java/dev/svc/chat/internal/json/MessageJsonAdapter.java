@@ -9,6 +9,7 @@ import com.squareup.moshi.JsonDataException;
 import com.squareup.moshi.JsonReader;
 import com.squareup.moshi.JsonWriter;
 import dev.svc.chat.Message;
+import dev.svc.chat.MessageLinks;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.ThreadSummary;
 
@@ -37,6 +38,7 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
   @Override
   public Message fromJson(JsonReader reader) throws IOException {
     Message.Builder b = Message.builder();
+    MessageLinks.Builder links = MessageLinks.builder();
     boolean hasId = false;
     boolean hasRoom = false;
     boolean hasSeq = false;
@@ -95,16 +97,16 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
           }
           break;
         case 11:
-          b.replyToId(nextIdOrNull(reader));
+          links.replyToId(nextIdOrNull(reader));
           break;
         case 12:
-          b.threadId(nextIdOrNull(reader));
+          links.threadId(nextIdOrNull(reader));
           break;
         case 13:
-          b.thread(readThread(reader));
+          links.thread(readThread(reader));
           break;
         case 14:
-          b.mentions(Json.nextStringList(reader));
+          links.mentions(Json.nextStringList(reader));
           break;
         default:
           reader.skipName();
@@ -116,7 +118,7 @@ public final class MessageJsonAdapter extends JsonAdapter<Message> {
       throw new JsonDataException("message without id, roomId, seq, senderId, parts, clientMessageId or createdAt"
           + " at " + reader.getPath());
     }
-    return b.build();
+    return b.links(links.build()).build();
   }
 
   private static String nextIdOrNull(JsonReader reader) throws IOException {

@@ -35,7 +35,7 @@ class ThreadFieldsJsonTest {
     Message m = adapter(json);
     assertEquals("m1", m.replyToId());
     assertEquals("m0", m.threadId());
-    assertTrue(m.isThreadReply());
+    assertTrue(m.links().isThreadReply());
     assertEquals(Arrays.asList("amy", "cy"), m.mentions());
     assertNull(m.thread());
     assertEquals(m, fast(json));

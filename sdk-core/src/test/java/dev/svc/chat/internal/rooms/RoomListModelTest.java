@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.svc.chat.ChangesPage;
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.Message;
+import dev.svc.chat.MessageLinks;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.MessageQuery;
@@ -214,7 +215,8 @@ class RoomListModelTest {
 
   /** Posts a message of {@code sender} that mentions {@code mentioned}. */
   private Message mentioning(String roomId, String sender, String... mentioned) {
-    Message m = service.post(roomId, sender).newBuilder().mentions(Arrays.asList(mentioned)).build();
+    Message m = service.post(roomId, sender).newBuilder()
+        .links(MessageLinks.builder().mentions(Arrays.asList(mentioned)).build()).build();
     List<Message> list = service.rooms.get(roomId);
     list.set(list.size() - 1, m);
     return m;
@@ -240,18 +242,19 @@ class RoomListModelTest {
     run();
     assertEquals(2, mentions("r1"));
     // an edit that drops the mention, then one that adds it back
-    Message dropped = live.newBuilder().rev(20).mentions(Collections.<String>emptyList()).editedAt(20L).build();
+    Message dropped = live.newBuilder().rev(20).links(MessageLinks.none()).editedAt(20L).build();
     model.delivered(dropped, live.seq(), dropped.rev());
     run();
     assertEquals(1, mentions("r1"));
     assertEquals(3, unread("r1"), "still unread");
-    Message back = dropped.newBuilder().rev(21).mentions(Collections.singletonList("me")).build();
+    Message back = dropped.newBuilder().rev(21)
+        .links(MessageLinks.builder().mentions(Collections.singletonList("me")).build()).build();
     model.delivered(back, live.seq(), back.rev());
     run();
     assertEquals(2, mentions("r1"));
     // a delete leaves the count, a read on another device lowers it
     Message deleted = back.newBuilder().rev(22).deletedAt(22L).parts(Collections.<MessagePart>emptyList())
-        .mentions(Collections.<String>emptyList()).build();
+        .links(MessageLinks.none()).build();
     model.delivered(deleted, live.seq(), deleted.rev());
     run();
     assertEquals(1, mentions("r1"));

@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.svc.chat.Message;
+import dev.svc.chat.MessageLinks;
 import dev.svc.chat.MessageQuery;
 import dev.svc.chat.ThreadSummary;
 import dev.svc.chat.store.ChatStore;
@@ -26,12 +27,13 @@ class ThreadFieldsStoreTest {
   @Test
   void rootsAndRepliesReadBackWithTheirThreadFields() throws Exception {
     File dir = tmp.toFile();
-    Message root = message("r", 1, 4).newBuilder()
-        .thread(ThreadSummary.of(2, Fixtures.T0 + 3000, Arrays.asList("cy", "bob"))).build();
-    Message reply = message("r", 2, 2).newBuilder().threadId(root.id()).replyToId(root.id())
-        .mentions(Collections.singletonList("alice")).build();
+    Message root = message("r", 1, 4).newBuilder().links(MessageLinks.builder()
+        .thread(ThreadSummary.of(2, Fixtures.T0 + 3000, Arrays.asList("cy", "bob"))).build()).build();
+    Message reply = message("r", 2, 2).newBuilder().links(MessageLinks.builder().threadId(root.id())
+        .replyToId(root.id()).mentions(Collections.singletonList("alice")).build()).build();
     Message deletedRoot = message("r", 3, 5).newBuilder().parts(Collections.emptyList())
-        .deletedAt(Fixtures.T0 + 9000).thread(ThreadSummary.of(0, null, Collections.<String>emptyList())).build();
+        .deletedAt(Fixtures.T0 + 9000).links(MessageLinks.builder()
+            .thread(ThreadSummary.of(0, null, Collections.<String>emptyList())).build()).build();
     ChatStore store = SqliteChatStore.provider(dir).open("alice");
     try {
       store.write(new StoreWrite().message(root).message(reply).message(deletedRoot).watermarks("r", 3, 5));

@@ -1,0 +1,250 @@
+package dev.svc.chat.internal.json;
+
+import java.nio.CharBuffer;
+
+/**
+ * The tokens {@link FastMessageReader} reads, taken from a copy of one frame's characters: compact JSON, strings
+ * without escapes or control characters, integers of at most 18 digits, ISO-8601 timestamps. A method that does
+ * not take what is next returns null, false or -1, or throws an unchecked exception for a value it refuses; the
+ * reader then gives the frame up to {@link MessageJsonAdapter}. One scanner serves one thread at a time.
+ */
+final class FrameScanner {
+  /** Slots of {@link #cache}: a power of two. */
+  private static final int CACHE_SLOTS = 64;
+  /** Strings longer than this are never cached. */
+  private static final int CACHE_MAX_LENGTH = 64;
+  private static final char[] NONE = new char[0];
+  private static final char[] NULL = "null".toCharArray();
+  private static final char[] TRUE = "true".toCharArray();
+  private static final char[] FALSE = "false".toCharArray();
+
+  /**
+   * The frame's characters and a NUL after them: one bulk copy into a buffer this scanner keeps, then plain
+   * array reads (charAt checks coder and bounds each time). The NUL stops every scan at the frame's end.
+   */
+  private char[] s = NONE;
+  private int i;
+  /**
+   * The frame being read when it is a String (null otherwise, and between reads, so no frame is kept): a
+   * string value is its substring, a copy of its bytes as they are, where a String of {@link #s}'s chars
+   * would be compressed back to bytes char by char.
+   */
+  private String frame;
+  /**
+   * Strings that repeat from message to message (room and sender ids, part types, reactions), by a hash of
+   * their characters: a repeat is the same String instance, so no copy, and its hash code is computed once
+   * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
+   */
+  private String[] cache;
+  /** The characters of each cached string, compared without String.charAt. */
+  private char[][] cacheChars;
+
+  /**
+   * Copies the frame's characters into {@link #s}, a NUL after them, and places the scan at {@code start}. Call
+   * {@link #release} when the frame is read.
+   */
+  void load(CharSequence text, int start) {
+    int n = text.length();
+    if (s.length <= n) s = new char[Math.max(n + 1, s.length + s.length / 2)];
+    copy(text, n);
+    s[n] = 0;
+    i = start;
+    frame = text instanceof String ? (String) text : null;
+  }
+
+  /** Drops the frame being read, so no frame is kept between reads. */
+  void release() {
+    frame = null;
+  }
+
+  /** Where the scan is: the index in the frame of the next character to read. */
+  int position() {
+    return i;
+  }
+
+  /** Moves the scan to index {@code at} of the frame. */
+  void moveTo(int at) {
+    i = at;
+  }
+
+  /** The character at index {@code at} of the frame; NUL just past its end. */
+  char at(int at) {
+    return s[at];
+  }
+
+  /** Skips the string at the scan; false (nothing consumed) when this scanner does not take it. */
+  boolean skipString() {
+    int end = stringEnd();
+    if (end < 0) return false;
+    i = end + 1;
+    return true;
+  }
+
+  /** Copies the frame's {@code n} characters into {@link #s}: in bulk where its class allows. */
+  private void copy(CharSequence text, int n) {
+    if (text instanceof String) {
+      ((String) text).getChars(0, n, s, 0);
+    } else if (text instanceof StringBuilder) {
+      ((StringBuilder) text).getChars(0, n, s, 0);
+    } else if (text instanceof CharBuffer && ((CharBuffer) text).hasArray()) {
+      CharBuffer b = (CharBuffer) text;
+      System.arraycopy(b.array(), b.arrayOffset() + b.position(), s, 0, n);
+    } else {
+      for (int k = 0; k < n; k++) s[k] = text.charAt(k);
+    }
+  }
+
+  /** Takes {@code "word":}, the name of a part's field, if it is next. */
+  boolean takeKey(char[] word) {
+    int n = word.length;
+    if (s[i] != '"' || !matches(i + 1, word) || s[i + 1 + n] != '"' || s[i + 2 + n] != ':') return false;
+    i += n + 3;
+    return true;
+  }
+
+  /** Whether {@code word} is at {@code at}; the NUL after the frame stops a comparison at its end. */
+  boolean matches(int at, char[] word) {
+    for (int k = 0, n = word.length; k < n; k++) {
+      if (s[at + k] != word[k]) return false;
+    }
+    return true;
+  }
+
+  /** Skips one value of a field this SDK does not read; false when this reader does not take it. */
+  boolean skipValue(int depth) {
+    if (depth > 32) return false;
+    char c = s[i];
+    if (c == '"') return string() != null;
+    if (c == '{' || c == '[') {
+      char end = c == '{' ? '}' : ']';
+      i++;
+      if (take(end)) return true;
+      do {
+        if (c == '{' && (string() == null || !take(':'))) return false;
+        if (!skipValue(depth + 1)) return false;
+      } while (take(','));
+      return take(end);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      integer();
+      return true;
+    }
+    return literal(NULL) || literal(TRUE) || literal(FALSE);
+  }
+
+  /** A string without escapes or control characters; null (nothing consumed past it) otherwise. */
+  String string() {
+    int end = stringEnd();
+    if (end < 0) return null;
+    int start = i + 1;
+    i = end + 1;
+    return frame != null ? frame.substring(start, end) : new String(s, start, end - start);
+  }
+
+  /** Same as {@link #string}, as the cached instance when the same characters were read before. */
+  String cachedString() {
+    if (s[i] != '"') return null;
+    int start = i + 1;
+    int end = start;
+    int h = 0;
+    while (true) { // the scan of stringEnd and the hash in one pass
+      char c = s[end];
+      if (c == '"') break;
+      if (c == '\\' || c < 0x20) return null;
+      h = 31 * h + c;
+      end++;
+    }
+    i = end + 1;
+    int length = end - start;
+    if (length > CACHE_MAX_LENGTH) return new String(s, start, length);
+    int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+    if (cache == null) {
+      cache = new String[CACHE_SLOTS];
+      cacheChars = new char[CACHE_SLOTS][];
+    }
+    char[] known = cacheChars[slot];
+    if (known != null && known.length == length && matches(start, known)) return cache[slot];
+    String v = new String(s, start, length);
+    cache[slot] = v;
+    cacheChars[slot] = v.toCharArray();
+    return v;
+  }
+
+  /** Where the string at {@link #i} ends (its closing quote), or -1 when this reader does not take it. */
+  private int stringEnd() {
+    if (s[i] != '"') return -1;
+    int j = i + 1;
+    while (true) {
+      char c = s[j];
+      if (c == '"') return j;
+      if (c == '\\' || c < 0x20) return -1;
+      j++;
+    }
+  }
+
+  String nonEmpty() {
+    String v = string();
+    if (v == null || v.isEmpty()) throw new IllegalArgumentException("not a non-empty string");
+    return v;
+  }
+
+  String nonEmptyCached() {
+    String v = cachedString();
+    if (v == null || v.isEmpty()) throw new IllegalArgumentException("not a non-empty string");
+    return v;
+  }
+
+  /** An integer of at most 18 digits, without a leading zero. */
+  private long integer() {
+    boolean negative = take('-');
+    int start = i;
+    long v = 0;
+    while (true) {
+      char c = s[i];
+      if (c < '0' || c > '9') break;
+      v = v * 10 + (c - '0');
+      i++;
+    }
+    int digits = i - start;
+    if (digits == 0 || digits > 18 || (digits > 1 && s[start] == '0')) {
+      throw new IllegalArgumentException("not an integer");
+    }
+    char next = s[i];
+    if (next != ',' && next != '}' && next != ']') throw new IllegalArgumentException("not an integer");
+    return negative ? -v : v;
+  }
+
+  long atLeast(long min) {
+    if (s[i] == '-') throw new IllegalArgumentException("negative");
+    long v = integer();
+    if (v < min) throw new IllegalArgumentException("below " + min);
+    return v;
+  }
+
+  boolean takeNull() {
+    return literal(NULL);
+  }
+
+  private boolean literal(char[] word) {
+    if (!matches(i, word)) return false;
+    char next = s[i + word.length];
+    if (next != ',' && next != '}' && next != ']') return false;
+    i += word.length;
+    return true;
+  }
+
+  /** A timestamp string, read in place (no String made of it). */
+  long timestamp() {
+    int end = stringEnd();
+    if (end < 0 || end == i + 1) throw new IllegalArgumentException("not a non-empty string");
+    long v = IsoTimestamps.parse(s, i + 1, end);
+    i = end + 1;
+    return v;
+  }
+
+  boolean take(char c) {
+    if (s[i] != c) return false;
+    i++;
+    return true;
+  }
+}
