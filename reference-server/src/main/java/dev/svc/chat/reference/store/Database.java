@@ -54,12 +54,12 @@ public final class Database implements AutoCloseable {
      * each commit to the file before the commit returns, so a killed process loses nothing it acknowledged.
      * Transactions run one at a time: H2 writes a commit's chunk while other transactions change the same
      * maps, and with compaction beside them a kill left one half applied (a message stored, its room's counter
-     * not advanced; {@code H2KillLoopTest}). The file is compacted while the server runs ({@link H2Compaction}),
-     * between transactions. The directory and its files are owner-only ({@link OwnerOnlyFiles}) and the
+     * not advanced; {@code H2KillLoopTest}). The file is not compacted while the server runs: that test found
+     * the file unreadable after one kill in 313 with {@link H2Compaction}. The directory and its files are owner-only ({@link OwnerOnlyFiles}) and the
      * database has a generated password kept beside it ({@link H2Password}).
      */
     public static Database h2(Path dataDir) {
-        return h2(dataDir, true, H2Compaction.INTERVAL_MILLIS);
+        return h2(dataDir, true, 0);
     }
 
     /**

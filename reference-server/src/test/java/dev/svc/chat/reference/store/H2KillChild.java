@@ -18,10 +18,9 @@ import org.h2.mvstore.MVStore;
  * {@code A n} once the send of message {@code n} returned, {@code E n} once its edit returned, and {@code R n t}
  * once thread {@code t}'s receipt at message {@code n} (by user {@code u<t>}) returned.
  *
- * <p>Arguments: data directory, mode, first number, threads. Modes: {@code server} opens the database as the
- * server does (transactions one at a time, {@link H2Compaction}) but compacts every
- * {@link #COMPACT_EVERY_MILLIS}; {@code serial} the same without compaction; {@code none} lets transactions
- * run at once and does not compact; {@code raw} is {@code none} with a thread that calls H2's
+ * <p>Arguments: data directory, mode, first number, threads. Modes: {@code serial} opens the database as the
+ * server does (transactions one at a time, no compaction); {@code compact} the same with {@link H2Compaction}
+ * every {@link #COMPACT_EVERY_MILLIS}; {@code none} lets transactions run at once and does not compact; {@code raw} is {@code none} with a thread that calls H2's
  * {@link MVStore#compact(int, int)} as fast as it can, beside the commits.
  */
 public final class H2KillChild {
@@ -29,7 +28,7 @@ public final class H2KillChild {
     static final String TENANT = "t";
     static final int ROOMS = 10;
     static final int USERS = 20;
-    /** How often {@code server} compacts: far more often than the server, to meet kills in the middle of one. */
+    /** How often {@code compact} compacts: often, to meet kills in the middle of a run. */
     static final long COMPACT_EVERY_MILLIS = 20;
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -43,8 +42,8 @@ public final class H2KillChild {
         int threads = Integer.parseInt(args[3]);
         Database db = switch (mode) {
             case "none", "raw" -> Database.h2(dir, false, 0); // transactions at once, no compaction (but raw's)
-            case "serial" -> Database.h2(dir, true, 0); // one at a time, no compaction
-            case "server" -> Database.h2(dir, true, COMPACT_EVERY_MILLIS); // as the server, compacting more often
+            case "serial" -> Database.h2(dir, true, 0); // as the server: one at a time, no compaction
+            case "compact" -> Database.h2(dir, true, COMPACT_EVERY_MILLIS); // serial, with H2Compaction
             default -> throw new IllegalArgumentException(mode);
         };
         JdbcStore store = new JdbcStore(db);

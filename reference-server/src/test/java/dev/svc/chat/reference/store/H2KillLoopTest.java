@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code seq}) fails the test.
  *
  * <p>{@code -Dh2kill.kills=200} (default 3), {@code -Dh2kill.mode=} one of {@link H2KillChild}'s modes
- * ({@code server} by default), {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a
+ * ({@code serial}, the server's, by default), {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a
  * line, and what it found missing at once.
  */
 class H2KillLoopTest {
@@ -45,7 +45,7 @@ class H2KillLoopTest {
     @Test
     void everyAcknowledgedCommitSurvivesKillNine() throws Exception {
         int kills = Integer.getInteger("h2kill.kills", 3);
-        String mode = System.getProperty("h2kill.mode", "server");
+        String mode = System.getProperty("h2kill.mode", "serial");
         long seed = Long.getLong("h2kill.seed", System.nanoTime());
         int threads = Integer.getInteger("h2kill.threads", 4);
         Random random = new Random(seed);
