@@ -2,11 +2,19 @@ package dev.svc.chat.samples.bot;
 
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
+import dev.svc.chat.FileSource;
 import dev.svc.chat.Message;
 import dev.svc.chat.SendOptions;
+import dev.svc.chat.MessagePart;
 import dev.svc.chat.Subscription;
 import dev.svc.chat.TaskScheduler;
 import dev.svc.chat.samples.Replies;
+import java.awt.Color;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
 
 /**
  * A server-side bot, acting as one user in every room it is a member of (the service delivers the messages of
@@ -24,7 +33,8 @@ import java.util.regex.Pattern;
  *       older readers), in the thread the command was sent in, if any: {@code /help},
  *       {@code /roll [NdM]}, {@code /remind <10s|5m|2h> <text>} (answered again when the time comes),
  *       {@code /poll <question> | <option> | <option>...} (posts the poll and seeds one reaction per option, so
- *       members vote by clicking it); anything else starting with {@code /} is answered as unknown.
+ *       members vote by clicking it), {@code /image} (a PNG drawn on the spot, sent as a file part: the
+ *       client uploads it, then sends the message); anything else starting with {@code /} is answered as unknown.
  *   <li>Mentions: a message that mentions the bot is a command without its {@code /} ({@code @bot roll 2d6});
  *       one that names none is answered with the help.
  *   <li>Reactions: a 👍 on any message that thanks ("thanks", "thank you", "thx"), once.
@@ -42,7 +52,9 @@ public final class ChatBot implements AutoCloseable {
   public static final List<String> VOTES = List.of("1️⃣", "2️⃣", "3️⃣", "4️⃣");
   /** The answer to {@code /help}. */
   public static final String HELP = "commands: /help, /roll [NdM], /remind <10s|5m|2h> <text>,"
-      + " /poll <question> | <option> | <option>";
+      + " /poll <question> | <option> | <option>, /image";
+  /** The side, in pixels, of the square PNG {@code /image} answers with. */
+  public static final int IMAGE_SIDE = 256;
 
   private static final Pattern THANKS = Pattern.compile("\\b(thanks|thank you|thx)\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern DICE = Pattern.compile("(\\d{1,2})d(\\d{1,4})");
@@ -95,6 +107,7 @@ public final class ChatBot implements AutoCloseable {
       case "/roll" -> reply(m, roll(rest));
       case "/remind" -> remind(m, rest);
       case "/poll" -> poll(m, rest);
+      case "/image" -> image(m);
       default -> reply(m, "unknown command " + words[0] + "; try /help");
     }
   }
@@ -170,10 +183,38 @@ public final class ChatBot implements AutoCloseable {
     });
   }
 
+  private void image(Message m) {
+    byte[] png = drawPng(IMAGE_SIDE, random.nextFloat());
+    FileSource source = FileSource.builder(() -> new ByteArrayInputStream(png), png.length)
+        .name("bot-image.png").contentType("image/png").build();
+    List<MessagePart> parts = new ArrayList<>(Replies.to(m, "🖼 here is a picture"));
+    parts.add(MessagePart.file(source));
+    client.sendMessage(m.roomId(), parts, replyOptions(m));
+  }
+
+  /** A square PNG of {@code side} pixels: a diagonal gradient of the hue {@code hue} (0 to 1). */
+  static byte[] drawPng(int side, float hue) {
+    BufferedImage img = new BufferedImage(side, side, BufferedImage.TYPE_INT_RGB);
+    for (int y = 0; y < side; y++) {
+      for (int x = 0; x < side; x++) img.setRGB(x, y, Color.HSBtoRGB(hue, 0.3f + 0.7f * x / side, 1f - 0.6f * y / side));
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      ImageIO.write(img, "png", out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a memory stream does not fail
+    }
+    return out.toByteArray();
+  }
+
+  /** The options of an answer to {@code original}: a reply to it, in its thread when it is a thread reply. */
+  private static SendOptions replyOptions(Message original) {
+    return SendOptions.builder().replyToId(original.id()).threadId(original.threadId()).build();
+  }
+
   /** Answers {@code original}: quoting it, in its thread when it is a thread reply. */
   private CompletableFuture<Message> reply(Message original, String text) {
-    SendOptions options = SendOptions.builder().replyToId(original.id()).threadId(original.threadId()).build();
-    return client.sendMessage(original.roomId(), Replies.to(original, text), options);
+    return client.sendMessage(original.roomId(), Replies.to(original, text), replyOptions(original));
   }
 
   /** Stops answering and cancels the pending reminders; the client stays open (its owner closes it). */

@@ -8,11 +8,15 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.EventType;
 import dev.svc.chat.MentionText;
+import dev.svc.chat.FileAttachment;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.SendOptions;
 import dev.svc.chat.samples.Replies;
 import dev.svc.chat.testkit.SvcTestServer;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -20,6 +24,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,6 +99,22 @@ class ChatBotTest {
     assertEquals(mention.id(), help.replyToId());
     assertEquals(ChatBot.HELP, help.text());
     assertEquals(null, help.threadId(), "in the main timeline, where the mention was");
+  }
+
+  @Test
+  void answersImageWithAPngItDrew() throws Exception {
+    Message answer = ask("/image");
+    assertEquals("🖼 here is a picture", answer.text());
+    FileAttachment image = answer.files().get(0);
+    assertEquals("bot-image.png", image.name());
+    assertEquals("image/png", image.contentType());
+    assertTrue(image.isImage());
+    assertEquals(ChatBot.IMAGE_SIDE, image.width());
+    assertEquals(ChatBot.IMAGE_SIDE, image.height());
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+    alice.downloadFile(image, png, null).get(10, TimeUnit.SECONDS);
+    BufferedImage read = ImageIO.read(new ByteArrayInputStream(png.toByteArray()));
+    assertEquals(ChatBot.IMAGE_SIDE, read.getWidth());
   }
 
   @Test
