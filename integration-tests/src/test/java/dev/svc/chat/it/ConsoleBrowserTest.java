@@ -27,7 +27,9 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -126,14 +128,14 @@ class ConsoleBrowserTest {
       browser.findElement(By.id("send-button")).click();
       Message received = bobSees.next(m -> XSS.equals(m.text()));
       assertEquals("alice", received.senderId());
-      WebElement row = wait.until(ExpectedConditions.presenceOfElementLocated(
-          By.xpath("//ol[@id='tail']/li[@data-seq='" + received.seq() + "']")));
-      assertEquals(XSS, row.findElement(By.className("text")).getText());
+      // Located again at each poll: the tail redraws its rows as events land.
+      wait.until(ExpectedConditions.textToBe(By.xpath("//ol[@id='tail']/li[@data-seq='" + received.seq()
+          + "']//*[contains(concat(' ', @class, ' '), ' text ')]"), XSS));
       assertTrue(browser.findElements(By.cssSelector("#tail img")).isEmpty(), "the text became an element");
       assertThrows(NoAlertPresentException.class, () -> browser.switchTo().alert());
 
       // Edit, then delete, as the sender, from the page.
-      browser.findElement(By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Edit']")).click();
+      clickWhenReady(wait, By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Edit']"));
       WebElement text = browser.findElement(By.id("send-text"));
       text.clear();
       text.sendKeys("edited from the page");
@@ -141,8 +143,7 @@ class ConsoleBrowserTest {
       By first = By.xpath("//ol[@id='tail']/li[@data-seq='1']");
       wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "edited from the page"));
       wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "(edited)"));
-      wait.until(ExpectedConditions.elementToBeClickable(
-          By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Delete']"))).click();
+      clickWhenReady(wait, By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Delete']"));
       wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "deleted"));
 
       // A fault injected from the page answers the tenant's next request; the request log shows it.
@@ -239,6 +240,20 @@ class ConsoleBrowserTest {
   }
 
   /** Opens the console, signs in with the dev tenant's key and waits until the dev channel is live. */
+  /** Clicks what {@code by} finds, finding it again while the page redraws it between the find and the click. */
+  private static void clickWhenReady(WebDriverWait wait, By by) {
+    wait.until(d -> {
+      try {
+        WebElement e = d.findElement(by);
+        if (!e.isDisplayed() || !e.isEnabled()) return false;
+        e.click();
+        return true;
+      } catch (StaleElementReferenceException | NoSuchElementException redrawn) {
+        return false;
+      }
+    });
+  }
+
   private WebDriverWait signIn(ReferenceServer server) {
     browser.get(server.consoleUrl().orElseThrow());
     WebDriverWait wait = new WebDriverWait(browser, PAGE_WAIT);
