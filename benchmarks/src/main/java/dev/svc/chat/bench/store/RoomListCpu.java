@@ -3,12 +3,15 @@ package dev.svc.chat.bench.store;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.List;
 
 import dev.svc.chat.JulChatLogger;
 import dev.svc.chat.Message;
+import dev.svc.chat.MessageLinks;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
 import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSummary;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.internal.rooms.RoomListModel;
 import dev.svc.chat.internal.util.CallbackExecutor;
@@ -20,21 +23,28 @@ import dev.svc.chat.internal.util.Scheduler;
  * {@code rooms} rooms, each listed with 1,000 messages and the user's receipt; each iteration hands it one new
  * message of a room (as recovery delivers it on the actor) and runs the snapshot that follows to a subscribed
  * handler. The actor and the callback executor run tasks on the calling thread, so the thread's CPU time over
- * an iteration is the whole cost: the tally, the snapshot (summaries, sort) and the hand-off.
+ * an iteration is the whole cost: the tally, the snapshot (summaries, sort) and the hand-off. With
+ * {@code mentionEvery} above 0, every such message of another member whose seq is a multiple of it mentions the
+ * user (and another member), so the unread mention counts grow with the unread counts.
  */
 final class RoomListCpu {
+  private static final List<String> MENTIONED = Arrays.asList(StoreFixture.USER, "user_7");
+
   /** Nanoseconds of CPU per iteration, sorted. */
   final long[] nanos;
   final int snapshots;
   final int roomsInSnapshot;
+  /** The unread mentions summed over the last snapshot's rooms. */
+  final long mentionsInSnapshot;
 
-  private RoomListCpu(long[] nanos, int snapshots, int roomsInSnapshot) {
+  private RoomListCpu(long[] nanos, int snapshots, int roomsInSnapshot, long mentionsInSnapshot) {
     this.nanos = nanos;
     this.snapshots = snapshots;
     this.roomsInSnapshot = roomsInSnapshot;
+    this.mentionsInSnapshot = mentionsInSnapshot;
   }
 
-  static RoomListCpu measure(int rooms, int warmups, int iterations) {
+  static RoomListCpu measure(int rooms, int warmups, int iterations, int mentionEvery) {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Log log = new Log(JulChatLogger.create());
     RoomListModel model = new RoomListModel(new Inline(), CallbackExecutor.on(Runnable::run, log),
@@ -63,6 +73,9 @@ final class RoomListCpu {
       int r = (int) ((i + warmups) * 7919L % rooms); // rooms in turn, not in their order
       String id = StoreFixture.roomId(r);
       Message m = StoreFixture.message(id, ++seq[r], ++at);
+      if (mentionEvery > 0 && !StoreFixture.USER.equals(m.senderId()) && m.seq() % mentionEvery == 0) {
+        m = m.newBuilder().links(MessageLinks.builder().mentions(MENTIONED).build()).build();
+      }
       if (i == 0) before = count[0];
       long t0 = threads.getCurrentThreadCpuTime();
       model.delivered(m, m.seq(), m.rev());
@@ -70,7 +83,9 @@ final class RoomListCpu {
       if (i >= 0) nanos[i] = t1 - t0;
     }
     Arrays.sort(nanos);
-    return new RoomListCpu(nanos, count[0] - before, last[0].rooms().size());
+    long mentions = 0;
+    for (RoomSummary summary : last[0].rooms()) mentions += summary.unreadMentions();
+    return new RoomListCpu(nanos, count[0] - before, last[0].rooms().size(), mentions);
   }
 
   double percentileMicros(double p) {
