@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
+import dev.svc.chat.FileSource;
 import dev.svc.chat.Message;
+import dev.svc.chat.MessagePart;
 import dev.svc.chat.reference.ReferenceServer;
 import java.io.File;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -57,6 +61,8 @@ class ConsoleBrowserTest {
   private static final Duration PAGE_WAIT = Duration.ofSeconds(60);
   private static final String XSS = "<img src=x onerror=alert(1)>";
 
+  @TempDir
+  Path files;
   private ChatFixture chat;
   private WebDriver browser;
   private ChromeDriverService driverService;
@@ -145,6 +151,23 @@ class ConsoleBrowserTest {
       wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "(edited)"));
       clickWhenReady(wait, By.xpath("//ol[@id='tail']/li[@data-seq='1']//button[text()='Delete']"));
       wait.until(ExpectedConditions.textToBePresentInElementLocated(first, "deleted"));
+
+      // An image an SDK client sends shows as its thumbnail, fetched with the key in a header, never a URL.
+      Message image = await(alice.sendMessage(room, List.of(MessagePart.text("the mockup"),
+          MessagePart.file(FileSource.of(FilesEndToEndTest.pngFile(files.resolve("mockup.png"), 640, 480))))));
+      String fileId = image.parts().get(1).file().fileId();
+      By thumb = By.cssSelector("#tail img.thumb[data-file-id='" + fileId + "']");
+      wait.until(d -> {
+        try {
+          Object width = ((JavascriptExecutor) d).executeScript("const i = document.querySelector(arguments[0]);"
+              + " return i && i.complete ? i.naturalWidth : 0;", "#tail img.thumb[data-file-id='" + fileId + "']");
+          return ((Number) width).intValue() > 0;
+        } catch (StaleElementReferenceException redrawn) {
+          return false;
+        }
+      });
+      assertTrue(browser.findElement(thumb).getAttribute("src").startsWith("blob:"), "a blob: URL, no key in it");
+      assertTrue(browser.findElement(By.id("tail")).getText().contains("the mockup"));
 
       // A fault injected from the page answers the tenant's next request; the request log shows it.
       browser.findElement(By.cssSelector("#fault-form button[type='submit']")).click();
@@ -239,7 +262,6 @@ class ConsoleBrowserTest {
     }
   }
 
-  /** Opens the console, signs in with the dev tenant's key and waits until the dev channel is live. */
   /** Clicks what {@code by} finds, finding it again while the page redraws it between the find and the click. */
   private static void clickWhenReady(WebDriverWait wait, By by) {
     wait.until(d -> {
@@ -254,6 +276,7 @@ class ConsoleBrowserTest {
     });
   }
 
+  /** Opens the console, signs in with the dev tenant's key and waits until the dev channel is live. */
   private WebDriverWait signIn(ReferenceServer server) {
     browser.get(server.consoleUrl().orElseThrow());
     WebDriverWait wait = new WebDriverWait(browser, PAGE_WAIT);

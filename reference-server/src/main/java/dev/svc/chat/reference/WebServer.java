@@ -2,6 +2,7 @@ package dev.svc.chat.reference;
 
 import dev.svc.chat.reference.dev.DevApi;
 import dev.svc.chat.reference.dev.DevConsole;
+import dev.svc.chat.reference.dev.DevFiles;
 import dev.svc.chat.reference.dev.DevFilter;
 import dev.svc.chat.reference.http.AccessLog;
 import dev.svc.chat.reference.http.ContractErrorHandler;
@@ -55,6 +56,7 @@ final class WebServer {
         parts.files.install(javalin, new Credentials(parts.store, parts.tokens));
         new DevApi(parts.devAccess, parts.store, parts.mapper, parts.tokens, parts.service, parts.actions,
                 parts.gateway, parts.dev, parts.webhooks, options.clock).install(javalin);
+        new DevFiles(parts.devAccess, parts.store, parts.files).install(javalin);
         parts.dev.channel().install(javalin);
         if (parts.devAccess.console()) {
             DevConsole.install(javalin);

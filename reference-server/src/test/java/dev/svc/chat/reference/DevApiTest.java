@@ -325,6 +325,38 @@ class DevApiTest {
         assertEquals(404, http.send("GET", "/console/missing.js", null, Map.of()).status());
     }
 
+    @Test
+    void theConsoleReadsThumbnailsOfItsTenantsImagesWithTheKeyAlone() throws Exception {
+        TusClient tus = new TusClient(server.port());
+        String image = tus.upload(aliceToken, FilesTest.png(400, 200, false), "photo.png", "image/png");
+        String pdf = tus.upload(aliceToken, new byte[] {'%', 'P', 'D', 'F'}, "notes.pdf", "application/pdf");
+        String unfinished = tus.createOk(aliceToken, 100, "half.png", "image/png");
+        String path = "/v1/dev/files/" + image + "/thumbnail?size=64";
+
+        TusClient.Answer thumb = tus.send("GET", path, Map.of("x-api-key", ACME), null);
+        assertEquals(200, thumb.status(), thumb.toString());
+        assertEquals("image/jpeg", thumb.header("Content-Type"));
+        assertEquals("nosniff", thumb.header("X-Content-Type-Options"));
+        assertTrue(thumb.header("Content-Security-Policy").contains("default-src 'none'"));
+        java.awt.image.BufferedImage small = javax.imageio.ImageIO.read(
+                new java.io.ByteArrayInputStream(thumb.body()));
+        assertEquals(64, small.getWidth());
+        assertEquals(32, small.getHeight());
+
+        assertEquals(404, tus.send("GET", path, Map.of("x-api-key", GLOBEX), null).status(), "another tenant");
+        assertEquals(401, tus.send("GET", path, Map.of(), null).status(), "no key");
+        assertEquals(401, tus.send("GET", path, Map.of("Authorization", "Bearer " + aliceToken), null).status(),
+                "a user's session is not the key");
+        assertEquals(404, tus.send("GET", "/v1/dev/files/" + pdf + "/thumbnail", Map.of("x-api-key", ACME), null)
+                .status(), "not an image");
+        assertEquals(404, tus.send("GET", "/v1/dev/files/" + unfinished + "/thumbnail", Map.of("x-api-key", ACME),
+                null).status(), "unfinished");
+        assertEquals(404, tus.send("GET", "/v1/dev/files/nope/thumbnail", Map.of("x-api-key", ACME), null)
+                .status(), "unknown");
+        assertEquals(400, tus.send("GET", "/v1/dev/files/" + image + "/thumbnail?size=9", Map.of("x-api-key", ACME),
+                null).status(), "size out of range");
+    }
+
     private static JsonNode user(JsonNode state, String userId) {
         for (JsonNode user : state.path("users")) {
             if (userId.equals(user.path("userId").asText())) {

@@ -97,17 +97,8 @@ public final class DevApi {
         app.post("/v1/dev/import", this::importSnapshot);
     }
 
-    /** Returns the tenant of the request's API key; 403 when the dev API is off, 401 without a valid key. */
     private TenantRecord tenant(Context ctx) {
-        if (!access.devApi()) {
-            throw ApiException.forbidden("The dev API is off: the server listens on a non-loopback address"
-                    + " (start it with --dev-api on to allow it)");
-        }
-        String key = ctx.header("x-api-key");
-        if (key == null || !key.startsWith("sk_")) {
-            throw ApiException.unauthorized();
-        }
-        return store.tenantByApiKey(key).orElseThrow(ApiException::unauthorized);
+        return DevKey.tenant(access, store, ctx);
     }
 
     private void tail(Context ctx) {

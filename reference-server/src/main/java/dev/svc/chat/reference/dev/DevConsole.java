@@ -19,7 +19,7 @@ public final class DevConsole {
     public static final String PATH = "/console/";
     /** The Content-Security-Policy of every console answer. */
     public static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; "
-            + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; "
+            + "connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; "
             + "frame-ancestors 'none'";
 
     private static final String FOLDER = "/dev/svc/chat/reference/console/";

@@ -77,7 +77,11 @@ final class DownloadHandler {
     void thumbnail(Context ctx) {
         Principal principal = credentials.session(ctx);
         int size = size(ctx.queryParam("size"));
-        FileRecord record = uploads.readable(principal, ctx.pathParam("fileId"));
+        thumbnail(ctx, uploads, uploads.readable(principal, ctx.pathParam("fileId")), size);
+    }
+
+    /** Answers the thumbnail of {@code record}, which the caller may read, at {@code size}; 404 for a non-image. */
+    static void thumbnail(Context ctx, UploadService uploads, FileRecord record, int size) {
         if (!record.image()) {
             throw ApiException.notFound("Thumbnails are made of images only");
         }

@@ -4,6 +4,7 @@ import dev.svc.chat.reference.http.Credentials;
 import dev.svc.chat.reference.store.Database;
 import dev.svc.chat.reference.store.Store;
 import io.javalin.Javalin;
+import io.javalin.http.Context;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -79,6 +80,15 @@ public final class FileComponents implements AutoCloseable {
         app.delete("/v1/uploads/{fileId}", tus::delete);
         app.get("/v1/files/{fileId}", download::file);
         app.get("/v1/files/{fileId}/thumbnail", download::thumbnail);
+    }
+
+    /**
+     * Answers {@code GET .../thumbnail?size=N} of a complete file of {@code tenantId} with the headers of the
+     * user route, for a caller that checked the tenant's API key (the dev API); 404 for any other file.
+     */
+    public void tenantThumbnail(Context ctx, String tenantId) {
+        int size = DownloadHandler.size(ctx.queryParam("size"));
+        DownloadHandler.thumbnail(ctx, uploads, uploads.ofTenant(tenantId, ctx.pathParam("fileId")), size);
     }
 
     private void sweep() {

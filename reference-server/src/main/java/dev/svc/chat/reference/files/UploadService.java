@@ -156,6 +156,14 @@ public final class UploadService implements FileParts {
         throw noFile();
     }
 
+    /**
+     * Returns a complete file of the tenant, for its API key's tools (the dev console); 404 for anything else,
+     * another tenant's file included.
+     */
+    public FileRecord ofTenant(String tenantId, String fileId) {
+        return current(tenantId, fileId).filter(FileRecord::complete).orElseThrow(UploadService::noFile);
+    }
+
     /** Returns the stored bytes of a complete file from {@code from}; the caller closes the stream. */
     public InputStream open(FileRecord record, long from) {
         return storage.read(record, from);

@@ -31,6 +31,13 @@ export function devClient(apiKey) {
     }
     return json;
   }
+  async function blob(path) {
+    const response = await fetch(path, { headers: { 'x-api-key': apiKey }, credentials: 'omit' });
+    if (!response.ok) {
+      throw new DevApiError(response.status, 'error', response.statusText);
+    }
+    return response.blob();
+  }
   const room = (id) => '/v1/dev/rooms/' + encodeURIComponent(id);
   const user = (id) => '/v1/dev/users/' + encodeURIComponent(id);
   return {
@@ -54,6 +61,8 @@ export function devClient(apiKey) {
     dropFanOut: (userId, drop) => call('POST', user(userId) + '/drop-fanout', drop),
     exportSnapshot: () => call('GET', '/v1/dev/export'),
     importSnapshot: (text) => call('POST', '/v1/dev/import', text),
+    thumbnail: (fileId, size) =>
+      blob('/v1/dev/files/' + encodeURIComponent(fileId) + '/thumbnail?size=' + size),
     // For the dev channel's CONNECT only (live.js): the key goes in the socket's auth payload, never a URL.
     key,
   };

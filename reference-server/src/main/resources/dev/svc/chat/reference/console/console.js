@@ -5,6 +5,7 @@ import { devClient, DevApiError } from './api.js';
 import { liveChannel } from './live.js';
 import { el, partsText } from './dom.js';
 import * as views from './views.js';
+import { thumbnailCache } from './thumbs.js';
 
 const TAIL_CAP = 200;      // messages the tail keeps (and draws); older ones leave the page
 const REQUESTS_CAP = 100;
@@ -22,6 +23,7 @@ let loading = null;      // the reload under way, if any
 let reloadAgain = false;
 let editing = null;      // the message being edited: {id, senderId}, or null
 const drawn = new Map(); // view -> JSON of what it shows, to redraw only on change
+const thumbs = thumbnailCache((fileId, size) => api.thumbnail(fileId, size));
 // What the views' controls do (views.js); functions, so that the views always see the current values.
 const ui = {
   api: () => api,
@@ -31,6 +33,7 @@ const ui = {
   startEdit: (message) => startEdit(message),
   draw: (view, data, render) => draw(view, data, render),
   openRoomId: () => openRoomId,
+  thumbnail: (fileId) => thumbs.url(fileId),
 };
 
 function say(message, isError = false) {
@@ -338,6 +341,7 @@ async function signIn(key) {
 
 function signOut(message) {
   api = null;
+  thumbs.clear();
   if (live) {
     live.close();
     live = null;

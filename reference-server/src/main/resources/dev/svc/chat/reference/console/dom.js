@@ -33,7 +33,22 @@ export function time(iso) {
   return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleTimeString();
 }
 
-/** Returns the message's parts as one line of text; other kinds of parts by their type. */
+/** Returns the message's text parts as one line; the other parts are shown apart (views.js). */
 export function partsText(parts) {
-  return (parts || []).map((p) => (p.type === 'text' ? p.text : '[' + p.type + ']')).join(' ');
+  return (parts || []).filter((p) => p.type === 'text').map((p) => p.text).join(' ');
+}
+
+/** Returns a byte count as people read it: 812 B, 4.2 KiB, 3.1 MiB. */
+export function bytes(n) {
+  if (n < 1024) {
+    return n + ' B';
+  }
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return value.toFixed(1) + ' ' + units[unit];
 }

@@ -1,7 +1,7 @@
 // The console's views: each draws one part of the page from the data it is given, every text through
 // textContent (dom.js). `ui` gives what the controls do: {api(), act, mint, openRoom, startEdit, draw,
 // openRoomId()}.
-import { el, replaceRows, time, partsText } from './dom.js';
+import { el, replaceRows, time, partsText, bytes } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -82,6 +82,7 @@ function messageRow(m, ui) {
       + (m.editedAt ? ' (edited)' : '') }),
     m.deletedAt ? el('span', { class: 'deleted text', text: 'deleted' }) : el('span', { class: 'text',
       text: partsText(m.parts) }),
+    m.deletedAt ? '' : fileParts(m, ui),
     Object.keys(m.reactions || {}).length ? el('span', { class: 'meta', text: ' ' + Object.entries(m.reactions)
       .map(([emoji, users]) => emoji + ' ' + users.length).join(' ') }) : '',
     m.deletedAt ? '' : el('span', { class: 'message-actions' }, ' ',
@@ -89,6 +90,24 @@ function messageRow(m, ui) {
       button('Delete', 'delete:' + m.id, () => ui.act('Delete message ' + m.seq + ' as ' + m.senderId,
         () => ui.api().deleteAs(ui.openRoomId(), m.id, m.senderId)),
       'Delete message ' + m.seq + ' as ' + m.senderId)));
+}
+
+/** The message's files: an image as its thumbnail (fetched with the key, see thumbs.js), others by name. */
+function fileParts(m, ui) {
+  const files = (m.parts || []).filter((p) => p.type === 'file');
+  if (!files.length) {
+    return '';
+  }
+  return el('span', { class: 'files' }, ...files.map((f) => {
+    const label = f.name + ' (' + (f.width ? f.width + '×' + f.height + ', ' : '') + bytes(f.size) + ')';
+    const name = el('span', { class: 'file', text: label });
+    if (!f.width) {
+      return name;
+    }
+    const img = el('img', { class: 'thumb', alt: f.name, title: label, 'data-file-id': f.fileId });
+    ui.thumbnail(f.fileId).then((url) => { img.src = url; }, () => img.replaceWith(name));
+    return img;
+  }));
 }
 
 /**
