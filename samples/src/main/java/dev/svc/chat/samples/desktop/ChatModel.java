@@ -62,6 +62,8 @@ public final class ChatModel {
   private ConnectionStateChange connection;
   private RoomList roomList = new RoomList(List.of(), 0, false, false);
   private String selected;
+  /** The message of the selected room a search result opened, selected in the list; null: none. */
+  private String focused;
   private final Map<String, List<Message>> messages = new HashMap<>();
   /** The rooms whose latest history page came from the offline store. */
   private final Set<String> historyFromStore = new java.util.HashSet<>();
@@ -135,9 +137,26 @@ public final class ChatModel {
 
   void select(String roomId) {
     synchronized (this) {
+      if (!roomId.equals(selected)) focused = null;
       selected = roomId;
     }
     changed();
+  }
+
+  /** Selects a message of the room on screen (a search result opened); another room's opening clears it. */
+  void focus(String messageId) {
+    synchronized (this) {
+      focused = messageId;
+    }
+    changed();
+  }
+
+  /** Returns whether the model holds a message of a room (in its main timeline or among its thread replies). */
+  synchronized boolean holds(String roomId, String messageId) {
+    for (Message m : messages.getOrDefault(roomId, List.of())) {
+      if (m.id().equals(messageId)) return true;
+    }
+    return false;
   }
 
   /** Merges messages of a room (history, new, updated, pending) by id, in seq order. */
@@ -284,6 +303,11 @@ public final class ChatModel {
   /** Returns the id of the room on screen, or null. */
   public synchronized String selectedRoom() {
     return selected;
+  }
+
+  /** Returns the id of the selected room's message a search result opened, or null. */
+  public synchronized String focusedMessage() {
+    return focused;
   }
 
   /** Returns a message of the room on screen as the client last delivered it, or null. */

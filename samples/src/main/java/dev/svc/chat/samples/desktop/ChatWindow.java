@@ -57,6 +57,7 @@ public final class ChatWindow {
   private final JLabel status = new JLabel(" ");
   private final JTextField composer = new JTextField();
   private final ThreadPanel thread;
+  private final SearchPanel search;
   private boolean rendering;
   private int messageWidth = 600;
 
@@ -69,10 +70,15 @@ public final class ChatWindow {
   public ChatWindow(ChatController controller) {
     this.controller = controller;
     this.model = controller.model();
+    search = new SearchPanel(controller.search());
     content.add(sidebar(), BorderLayout.WEST);
     content.add(conversation(), BorderLayout.CENTER);
     thread = new ThreadPanel(controller, new MessageRenderer(() -> 220));
-    content.add(thread.component(), BorderLayout.EAST);
+    JPanel east = new JPanel(); // the search results and the thread, side by side when both are open
+    east.setLayout(new javax.swing.BoxLayout(east, javax.swing.BoxLayout.X_AXIS));
+    east.add(search.component());
+    east.add(thread.component());
+    content.add(east, BorderLayout.EAST);
     status.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(1, 0, 0, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(4, 10, 4, 10)));
     status.setFont(status.getFont().deriveFont(Font.PLAIN, 12f));
@@ -123,7 +129,8 @@ public final class ChatWindow {
     JPanel top = new JPanel(new BorderLayout());
     top.setOpaque(false);
     top.add(brand, BorderLayout.NORTH);
-    top.add(sideHeader("ROOMS"), BorderLayout.CENTER);
+    top.add(search.field(), BorderLayout.CENTER);
+    top.add(sideHeader("ROOMS"), BorderLayout.SOUTH);
     style(rooms);
     rooms.setCellRenderer(new DefaultListCellRenderer() {
       @Override
@@ -313,7 +320,17 @@ public final class ChatWindow {
       List<ChatModel.MessageRow> rows = model.messageRows();
       boolean atEnd = messages.getModel().getSize() != rows.size();
       messages.setListData(rows.toArray(new ChatModel.MessageRow[0]));
-      if (atEnd && !rows.isEmpty()) messages.ensureIndexIsVisible(rows.size() - 1);
+      String focused = model.focusedMessage(); // a search result opened: selected, in view
+      int at = -1;
+      for (int i = 0; focused != null && i < rows.size(); i++) {
+        if (rows.get(i).id().equals(focused)) at = i;
+      }
+      if (at >= 0) {
+        messages.setSelectedIndex(at);
+        messages.ensureIndexIsVisible(at);
+      } else if (atEnd && !rows.isEmpty()) {
+        messages.ensureIndexIsVisible(rows.size() - 1);
+      }
       thread.render(model.threadRows());
       String t = model.typingLine();
       typing.setText(t.isEmpty() ? " " : t);
