@@ -46,6 +46,7 @@ public final class ChatController implements AutoCloseable {
 
   private final ChatModel model;
   private final SearchController search;
+  private final FileTransfers files;
 
   // guarded by this
   private ChatClient client;
@@ -68,11 +69,17 @@ public final class ChatController implements AutoCloseable {
   public ChatController(ChatModel model) {
     this.model = model;
     this.search = new SearchController(this);
+    this.files = new FileTransfers(this);
   }
 
   /** Returns the model. */
   public ChatModel model() {
     return model;
+  }
+
+  /** Returns the files: attach, upload progress, thumbnails, save. */
+  public FileTransfers files() {
+    return files;
   }
 
   /** Returns the search box's presenter. */
@@ -108,6 +115,7 @@ public final class ChatController implements AutoCloseable {
     subscriptions.add(c.on(EventType.NEW_MESSAGE, model::arrived));
     subscriptions.add(c.on(EventType.ROOM_READ, model::read));
     subscriptions.add(c.on(EventType.TYPING, e -> model.typing(e.roomId(), e.userId(), e.isTyping())));
+    subscriptions.add(c.on(EventType.UPLOAD_PROGRESS, files::progress));
     presence = Svc.createTenantPresenceTracker(c, new TenantPresenceListener() {
       @Override
       public void onChange(Set<String> users) {

@@ -35,7 +35,8 @@ import javax.swing.event.DocumentListener;
  * online, the room's messages with replies, edits, deletes, reactions and read marks, who is typing, the
  * connection state) whose actions go to the {@link ChatController}. It runs on the EDT only: the SDK calls back
  * there ({@code SwingUtilities::invokeLater} is the client's callback executor), and it re-renders after each
- * change of the model. Right-click a message to react, or to edit or delete one of yours.
+ * change of the model. Right-click a message to react, or to edit or delete one of yours; click a file to open or
+ * save it, or a pending upload to cancel it; the 📎 button sends a file.
  */
 public final class ChatWindow {
   private static final Color SIDEBAR = new Color(0x1f2937);
@@ -58,6 +59,7 @@ public final class ChatWindow {
   private final JTextField composer = new JTextField();
   private final ThreadPanel thread;
   private final SearchPanel search;
+  private final FileActions fileActions;
   private boolean rendering;
   private int messageWidth = 600;
 
@@ -71,9 +73,10 @@ public final class ChatWindow {
     this.controller = controller;
     this.model = controller.model();
     search = new SearchPanel(controller.search());
+    fileActions = new FileActions(controller, content, status::setText);
     content.add(sidebar(), BorderLayout.WEST);
     content.add(conversation(), BorderLayout.CENTER);
-    thread = new ThreadPanel(controller, new MessageRenderer(() -> 220));
+    thread = new ThreadPanel(controller, new MessageRenderer(() -> 220, controller.files()));
     JPanel east = new JPanel(); // the search results and the thread, side by side when both are open
     east.setLayout(new javax.swing.BoxLayout(east, javax.swing.BoxLayout.X_AXIS));
     east.add(search.component());
@@ -186,7 +189,7 @@ public final class ChatWindow {
     title.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(0, 0, 1, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(12, 16, 12, 16)));
     center.add(title, BorderLayout.NORTH);
-    messages.setCellRenderer(new MessageRenderer(() -> messageWidth));
+    messages.setCellRenderer(new MessageRenderer(() -> messageWidth, controller.files()));
     messages.setSelectionMode(ListSelectionModel.SINGLE_SELECTION);
     messages.addMouseListener(new MouseAdapter() {
       @Override
@@ -197,6 +200,13 @@ public final class ChatWindow {
       @Override
       public void mouseReleased(MouseEvent e) {
         popup(e);
+      }
+
+      @Override
+      public void mouseClicked(MouseEvent e) {
+        int index = messages.locationToIndex(e.getPoint());
+        if (!SwingUtilities.isLeftMouseButton(e) || index < 0) return;
+        fileActions.clicked(messages.getModel().getElementAt(index), messages, e.getX(), e.getY());
       }
     });
     JScrollPane scroll = new JScrollPane(messages);
@@ -246,8 +256,15 @@ public final class ChatWindow {
     });
     JButton sendButton = new JButton("Send");
     sendButton.addActionListener(e -> send());
+    JButton attach = new JButton("📎");
+    attach.setToolTipText("Send a file");
+    attach.addActionListener(e -> fileActions.attach());
+    JPanel buttons = new JPanel(new BorderLayout(4, 0));
+    buttons.setOpaque(false);
+    buttons.add(attach, BorderLayout.WEST);
+    buttons.add(sendButton, BorderLayout.EAST);
     bottom.add(composer, BorderLayout.CENTER);
-    bottom.add(sendButton, BorderLayout.EAST);
+    bottom.add(buttons, BorderLayout.EAST);
     center.add(bottom, BorderLayout.SOUTH);
     return center;
   }
