@@ -199,6 +199,11 @@ public final class SearchController {
 
   // ---- what the panel shows ----
 
+  /** Returns the words of the search shown, or "". */
+  public synchronized String text() {
+    return query == null ? "" : query.text();
+  }
+
   /** Returns the results shown, newest first (the pages fetched, in order). */
   public synchronized List<Hit> hits() {
     return hits;

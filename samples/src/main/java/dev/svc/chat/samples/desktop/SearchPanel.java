@@ -98,6 +98,7 @@ final class SearchPanel {
     panel.add(more, BorderLayout.SOUTH);
     panel.setVisible(false);
     search.addListener(() -> SwingUtilities.invokeLater(this::render));
+    render(); // a search made before the window (the screenshot's)
   }
 
   /** Returns the search field, for the sidebar. */
@@ -118,6 +119,7 @@ final class SearchPanel {
       if (panel.getParent() != null) panel.getParent().revalidate();
     }
     if (!shown) return;
+    if (!field.isFocusOwner() && !search.text().isEmpty()) field.setText(search.text()); // a search made elsewhere
     summary.setText(search.summary());
     results.setListData(search.hits().toArray(new SearchController.Hit[0]));
     more.setVisible(search.hasMore());
