@@ -10,6 +10,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePage;
 import dev.svc.chat.MessageLists;
 import dev.svc.chat.MessagePart;
+import dev.svc.chat.MessageQuery;
 import dev.svc.chat.PendingSend;
 import dev.svc.chat.RoomList;
 import dev.svc.chat.RoomSummary;
@@ -40,7 +41,12 @@ import java.util.concurrent.CompletableFuture;
  * before the session is fetched, the one {@link DesktopApp} opens on the offline store alone.
  */
 public final class ChatController implements AutoCloseable {
+  /** The messages loaded on each side of a message a search result opens. */
+  static final int AROUND = 25;
+
   private final ChatModel model;
+  private final SearchController search;
+  private final FileTransfers files;
 
   // guarded by this
   private ChatClient client;
@@ -62,11 +68,23 @@ public final class ChatController implements AutoCloseable {
    */
   public ChatController(ChatModel model) {
     this.model = model;
+    this.search = new SearchController(this);
+    this.files = new FileTransfers(this);
   }
 
   /** Returns the model. */
   public ChatModel model() {
     return model;
+  }
+
+  /** Returns the files: attach, upload progress, thumbnails, save. */
+  public FileTransfers files() {
+    return files;
+  }
+
+  /** Returns the search box's presenter. */
+  public SearchController search() {
+    return search;
   }
 
   /**
@@ -97,6 +115,7 @@ public final class ChatController implements AutoCloseable {
     subscriptions.add(c.on(EventType.NEW_MESSAGE, model::arrived));
     subscriptions.add(c.on(EventType.ROOM_READ, model::read));
     subscriptions.add(c.on(EventType.TYPING, e -> model.typing(e.roomId(), e.userId(), e.isTyping())));
+    subscriptions.add(c.on(EventType.UPLOAD_PROGRESS, files::progress));
     presence = Svc.createTenantPresenceTracker(c, new TenantPresenceListener() {
       @Override
       public void onChange(Set<String> users) {
@@ -186,6 +205,42 @@ public final class ChatController implements AutoCloseable {
     });
     typing = ComposerTypingController.create(c, roomId);
     c.getReceipts(roomId).thenAccept(receipts -> receipts.forEach(model::read));
+  }
+
+  /**
+   * Opens a message's room, as the user does (so it counts as read), and selects the message there (a thread
+   * reply: its root, with the thread in the side panel). A message the room's list does not hold yet is loaded
+   * with its neighbours: {@link #AROUND} on each side, from the store when it holds them (so also offline), else
+   * from the service; the room's latest page and live messages come as for any room opened.
+   *
+   * @param m the message, such as a search result's
+   */
+  public synchronized void jumpTo(Message m) {
+    if (client == null) return;
+    ChatClient c = client;
+    String roomId = m.roomId();
+    boolean held = model.holds(roomId, m.id());
+    open(roomId, true);
+    model.merge(roomId, List.of(m)); // shown at once; a newer version (higher rev) the room has stays
+    if (!held) around(c, roomId, m.seq());
+    if (m.threadId() == null) {
+      model.focus(m.id());
+      return;
+    }
+    model.focus(m.threadId());
+    c.getMessage(roomId, m.threadId()).thenAccept(root -> {
+      if (!model.holds(roomId, root.id())) around(c, roomId, root.seq());
+      model.merge(roomId, List.of(root));
+      openThread(root);
+    });
+  }
+
+  /** Loads the messages around {@code seq} into the model; a side that can be read from nowhere is left out. */
+  private void around(ChatClient c, String roomId, long seq) {
+    c.getMessages(roomId, MessageQuery.before(seq + 1, AROUND + 1)).thenAccept(p -> model.merge(roomId, p.messages()));
+    // the store answers the newer side only below what it holds of the room; past it the service (none offline,
+    // where the room's latest page shows the newest messages it holds)
+    c.getMessages(roomId, MessageQuery.after(seq, AROUND)).thenAccept(p -> model.merge(roomId, p.messages()));
   }
 
   /** Shows a page of the room's history with the sends still in the outbox. */

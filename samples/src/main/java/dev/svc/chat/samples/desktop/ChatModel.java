@@ -2,8 +2,10 @@ package dev.svc.chat.samples.desktop;
 
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.ConnectionStateChange;
+import dev.svc.chat.FileAttachment;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessageLists;
+import dev.svc.chat.MessagePart;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.RoomList;
 import dev.svc.chat.RoomSummary;
@@ -40,10 +42,13 @@ public final class ChatModel {
   public record RoomRow(String id, String name, int unread, boolean capped, String preview, boolean selected,
       int mentions) {}
 
-  /** One message of the list, ready to render; {@code replies}: a thread root's reply count, else 0. */
+  /**
+   * One message of the list, ready to render; {@code replies}: a thread root's reply count, else 0; {@code files}:
+   * its files as the service describes them; {@code uploading}: the names of a pending message's files.
+   */
   public record MessageRow(String id, String senderId, String text, boolean mine, boolean edited, boolean deleted,
       boolean pending, Replies.Reply replyTo, Map<String, Integer> reactions, List<String> seenBy, long createdAt,
-      int replies) {}
+      int replies, List<FileAttachment> files, List<String> uploading) {}
 
   /**
    * How long a user shows as typing after their last {@code typing=true}: a typer's
@@ -62,6 +67,8 @@ public final class ChatModel {
   private ConnectionStateChange connection;
   private RoomList roomList = new RoomList(List.of(), 0, false, false);
   private String selected;
+  /** The message of the selected room a search result opened, selected in the list; null: none. */
+  private String focused;
   private final Map<String, List<Message>> messages = new HashMap<>();
   /** The rooms whose latest history page came from the offline store. */
   private final Set<String> historyFromStore = new java.util.HashSet<>();
@@ -135,9 +142,26 @@ public final class ChatModel {
 
   void select(String roomId) {
     synchronized (this) {
+      if (!roomId.equals(selected)) focused = null;
       selected = roomId;
     }
     changed();
+  }
+
+  /** Selects a message of the room on screen (a search result opened); another room's opening clears it. */
+  void focus(String messageId) {
+    synchronized (this) {
+      focused = messageId;
+    }
+    changed();
+  }
+
+  /** Returns whether the model holds a message of a room (in its main timeline or among its thread replies). */
+  synchronized boolean holds(String roomId, String messageId) {
+    for (Message m : messages.getOrDefault(roomId, List.of())) {
+      if (m.id().equals(messageId)) return true;
+    }
+    return false;
   }
 
   /** Merges messages of a room (history, new, updated, pending) by id, in seq order. */
@@ -222,6 +246,21 @@ public final class ChatModel {
     return rows;
   }
 
+  /** Takes a pending message of mine off its room's list: its send failed or was cancelled. */
+  void dropPending(String roomId, String clientMessageId) {
+    synchronized (this) {
+      List<Message> list = new ArrayList<>(messages.getOrDefault(roomId, List.of()));
+      if (!list.removeIf(m -> MessageLists.isPending(m) && m.id().equals(clientMessageId))) return;
+      messages.put(roomId, List.copyOf(list));
+    }
+    changed();
+  }
+
+  /** Tells the listeners that what a row shows changed outside the model (an upload's progress, a thumbnail). */
+  void refresh() {
+    changed();
+  }
+
   /** Replaces a pending message of mine by the stored one. */
   void sent(Message stored) {
     synchronized (this) {
@@ -284,6 +323,11 @@ public final class ChatModel {
   /** Returns the id of the room on screen, or null. */
   public synchronized String selectedRoom() {
     return selected;
+  }
+
+  /** Returns the id of the selected room's message a search result opened, or null. */
+  public synchronized String focusedMessage() {
+    return focused;
   }
 
   /** Returns a message of the room on screen as the client last delivered it, or null. */
@@ -354,13 +398,18 @@ public final class ChatModel {
   }
 
   private MessageRow row(Message m, List<String> seenBy) {
+    List<String> uploading = new ArrayList<>();
+    for (MessagePart p : m.parts()) {
+      if (p.upload() != null) uploading.add(p.upload().name());
+    }
     Map<String, Integer> reactions = new LinkedHashMap<>();
     for (Map.Entry<String, List<String>> e : m.reactions().entrySet()) {
       if (!e.getValue().isEmpty()) reactions.put(e.getKey(), e.getValue().size());
     }
     return new MessageRow(m.id(), m.senderId(), m.isDeleted() ? "" : m.text(), m.senderId().equals(me),
         m.editedAt() != null && !m.isDeleted(), m.isDeleted(), MessageLists.isPending(m),
-        Replies.of(m).orElse(null), reactions, seenBy, m.createdAt(), m.thread() == null ? 0 : m.thread().replyCount());
+        Replies.of(m).orElse(null), reactions, seenBy, m.createdAt(), m.thread() == null ? 0 : m.thread().replyCount(),
+        m.files(), uploading);
   }
 
   /** Returns "bob is typing…", "bob and carol are typing…", or "" for the selected room. */

@@ -2,27 +2,18 @@ package dev.svc.chat.samples.desktop;
 
 import dev.svc.chat.ConnectionState;
 import dev.svc.chat.Message;
-import java.awt.BasicStroke;
 import java.awt.BorderLayout;
 import java.awt.Color;
 import java.awt.Component;
 import java.awt.Dimension;
 import java.awt.Font;
-import java.awt.Graphics;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
 import java.awt.event.MouseAdapter;
 import java.awt.event.MouseEvent;
 import java.awt.event.WindowAdapter;
 import java.awt.event.WindowEvent;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Map;
 import javax.swing.BorderFactory;
 import javax.swing.DefaultListCellRenderer;
-import javax.swing.Icon;
 import javax.swing.JButton;
 import javax.swing.JFrame;
 import javax.swing.JLabel;
@@ -44,16 +35,14 @@ import javax.swing.event.DocumentListener;
  * online, the room's messages with replies, edits, deletes, reactions and read marks, who is typing, the
  * connection state) whose actions go to the {@link ChatController}. It runs on the EDT only: the SDK calls back
  * there ({@code SwingUtilities::invokeLater} is the client's callback executor), and it re-renders after each
- * change of the model. Right-click a message to react, or to edit or delete one of yours.
+ * change of the model. Right-click a message to react, or to edit or delete one of yours; click a file to open or
+ * save it, or a pending upload to cancel it; the 📎 button sends a file.
  */
 public final class ChatWindow {
   private static final Color SIDEBAR = new Color(0x1f2937);
   private static final Color SIDEBAR_TEXT = new Color(0xd1d5db);
   private static final Color SELECTED = new Color(0x2563eb);
   private static final Color MUTED = new Color(0x6b7280);
-  private static final Color[] AVATARS = {new Color(0xe11d48), new Color(0x059669), new Color(0x7c3aed),
-      new Color(0xd97706), new Color(0x0891b2), new Color(0x4f46e5), new Color(0xdb2777), new Color(0x65a30d)};
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneId.systemDefault());
   private static final List<String> REACTIONS = List.of("👍", "❤", "😂", "🎉", "☀");
 
   private final ChatModel model;
@@ -69,6 +58,8 @@ public final class ChatWindow {
   private final JLabel status = new JLabel(" ");
   private final JTextField composer = new JTextField();
   private final ThreadPanel thread;
+  private final SearchPanel search;
+  private final FileActions fileActions;
   private boolean rendering;
   private int messageWidth = 600;
 
@@ -81,10 +72,16 @@ public final class ChatWindow {
   public ChatWindow(ChatController controller) {
     this.controller = controller;
     this.model = controller.model();
+    search = new SearchPanel(controller.search());
+    fileActions = new FileActions(controller, content, status::setText);
     content.add(sidebar(), BorderLayout.WEST);
     content.add(conversation(), BorderLayout.CENTER);
-    thread = new ThreadPanel(controller, new MessageRenderer(() -> 220));
-    content.add(thread.component(), BorderLayout.EAST);
+    thread = new ThreadPanel(controller, new MessageRenderer(() -> 220, controller.files()));
+    JPanel east = new JPanel(); // the search results and the thread, side by side when both are open
+    east.setLayout(new javax.swing.BoxLayout(east, javax.swing.BoxLayout.X_AXIS));
+    east.add(search.component());
+    east.add(thread.component());
+    content.add(east, BorderLayout.EAST);
     status.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(1, 0, 0, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(4, 10, 4, 10)));
     status.setFont(status.getFont().deriveFont(Font.PLAIN, 12f));
@@ -135,7 +132,8 @@ public final class ChatWindow {
     JPanel top = new JPanel(new BorderLayout());
     top.setOpaque(false);
     top.add(brand, BorderLayout.NORTH);
-    top.add(sideHeader("ROOMS"), BorderLayout.CENTER);
+    top.add(search.field(), BorderLayout.CENTER);
+    top.add(sideHeader("ROOMS"), BorderLayout.SOUTH);
     style(rooms);
     rooms.setCellRenderer(new DefaultListCellRenderer() {
       @Override
@@ -191,7 +189,7 @@ public final class ChatWindow {
     title.setBorder(BorderFactory.createCompoundBorder(BorderFactory.createMatteBorder(0, 0, 1, 0, new Color(0xe5e7eb)),
         BorderFactory.createEmptyBorder(12, 16, 12, 16)));
     center.add(title, BorderLayout.NORTH);
-    messages.setCellRenderer(new MessageRenderer(() -> messageWidth));
+    messages.setCellRenderer(new MessageRenderer(() -> messageWidth, controller.files()));
     messages.setSelectionMode(ListSelectionModel.SINGLE_SELECTION);
     messages.addMouseListener(new MouseAdapter() {
       @Override
@@ -202,6 +200,13 @@ public final class ChatWindow {
       @Override
       public void mouseReleased(MouseEvent e) {
         popup(e);
+      }
+
+      @Override
+      public void mouseClicked(MouseEvent e) {
+        int index = messages.locationToIndex(e.getPoint());
+        if (!SwingUtilities.isLeftMouseButton(e) || index < 0) return;
+        fileActions.clicked(messages.getModel().getElementAt(index), messages, e.getX(), e.getY());
       }
     });
     JScrollPane scroll = new JScrollPane(messages);
@@ -251,8 +256,15 @@ public final class ChatWindow {
     });
     JButton sendButton = new JButton("Send");
     sendButton.addActionListener(e -> send());
+    JButton attach = new JButton("📎");
+    attach.setToolTipText("Send a file");
+    attach.addActionListener(e -> fileActions.attach());
+    JPanel buttons = new JPanel(new BorderLayout(4, 0));
+    buttons.setOpaque(false);
+    buttons.add(attach, BorderLayout.WEST);
+    buttons.add(sendButton, BorderLayout.EAST);
     bottom.add(composer, BorderLayout.CENTER);
-    bottom.add(sendButton, BorderLayout.EAST);
+    bottom.add(buttons, BorderLayout.EAST);
     center.add(bottom, BorderLayout.SOUTH);
     return center;
   }
@@ -325,7 +337,17 @@ public final class ChatWindow {
       List<ChatModel.MessageRow> rows = model.messageRows();
       boolean atEnd = messages.getModel().getSize() != rows.size();
       messages.setListData(rows.toArray(new ChatModel.MessageRow[0]));
-      if (atEnd && !rows.isEmpty()) messages.ensureIndexIsVisible(rows.size() - 1);
+      String focused = model.focusedMessage(); // a search result opened: selected, in view
+      int at = -1;
+      for (int i = 0; focused != null && i < rows.size(); i++) {
+        if (rows.get(i).id().equals(focused)) at = i;
+      }
+      if (at >= 0) {
+        messages.setSelectedIndex(at);
+        messages.ensureIndexIsVisible(at);
+      } else if (atEnd && !rows.isEmpty()) {
+        messages.ensureIndexIsVisible(rows.size() - 1);
+      }
       thread.render(model.threadRows());
       String t = model.typingLine();
       typing.setText(t.isEmpty() ? " " : t);
@@ -338,90 +360,6 @@ public final class ChatWindow {
       status.setText("<html><span style='color:" + dot + "'>●</span>&nbsp;" + esc(model.statusLine()) + "</html>");
     } finally {
       rendering = false;
-    }
-  }
-
-  private final class MessageRenderer extends DefaultListCellRenderer {
-    /** The text's width in pixels, read at each paint (the conversation's follows the window). */
-    private final java.util.function.IntSupplier width;
-
-    MessageRenderer(java.util.function.IntSupplier width) {
-      this.width = width;
-    }
-
-    @Override
-    public Component getListCellRendererComponent(JList<?> list, Object value, int index, boolean sel, boolean focus) {
-      ChatModel.MessageRow r = (ChatModel.MessageRow) value;
-      StringBuilder h = new StringBuilder("<html><div style='width:").append(width.getAsInt()).append("px'>");
-      h.append("<b>").append(esc(r.senderId())).append("</b>&nbsp;&nbsp;<span style='color:#9ca3af'>")
-          .append(TIME.format(Instant.ofEpochMilli(r.createdAt()))).append("</span>");
-      if (r.pending()) h.append("&nbsp;&nbsp;<span style='color:#9ca3af'>sending…</span>");
-      h.append("<br>");
-      if (r.replyTo() != null) {
-        h.append("<table cellpadding='3' cellspacing='0'><tr><td bgcolor='#f3f4f6'><span style='color:#6b7280'>↪ ")
-            .append(esc(r.replyTo().senderId())).append(": ").append(esc(r.replyTo().quote()))
-            .append("</span></td></tr></table>");
-      }
-      if (r.deleted()) {
-        h.append("<i style='color:#9ca3af'>message deleted</i>");
-      } else {
-        h.append(esc(r.text()).replace("\n", "<br>"));
-        if (r.edited()) h.append("&nbsp;<span style='color:#9ca3af'>(edited)</span>");
-      }
-      if (!r.reactions().isEmpty()) {
-        h.append("<br>");
-        for (Map.Entry<String, Integer> e : r.reactions().entrySet()) {
-          h.append("<span style='background-color:#eef2ff;color:#3730a3'>&nbsp;").append(esc(e.getKey()))
-              .append("&nbsp;").append(e.getValue()).append("&nbsp;</span>&nbsp;&nbsp;");
-        }
-      }
-      if (r.replies() > 0) {
-        h.append("<br><span style='color:#2563eb'>💬 ").append(r.replies()).append(r.replies() == 1 ? " reply" : " replies")
-            .append("</span>");
-      }
-      if (!r.seenBy().isEmpty()) {
-        h.append("<br><span style='color:#9ca3af'>✓ seen by ").append(esc(String.join(", ", r.seenBy())))
-            .append("</span>");
-      }
-      h.append("</div></html>");
-      JLabel l = (JLabel) super.getListCellRendererComponent(list, h.toString(), index, sel, false);
-      l.setIcon(new Avatar(r.senderId()));
-      l.setIconTextGap(10);
-      l.setVerticalAlignment(JLabel.TOP);
-      l.setVerticalTextPosition(JLabel.TOP);
-      l.setBorder(BorderFactory.createEmptyBorder(6, 16, 6, 16));
-      l.setBackground(sel ? new Color(0xf3f4f6) : Color.WHITE);
-      l.setForeground(new Color(0x111827));
-      return l;
-    }
-  }
-
-  /** A round avatar with the user's initial. */
-  private record Avatar(String user) implements Icon {
-    @Override
-    public void paintIcon(Component c, Graphics g, int x, int y) {
-      Graphics2D g2 = (Graphics2D) g.create();
-      g2.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g2.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-      g2.setColor(AVATARS[user.chars().sum() % AVATARS.length]);
-      g2.fillOval(x, y + 2, 32, 32);
-      g2.setStroke(new BasicStroke(1f));
-      g2.setColor(Color.WHITE);
-      g2.setFont(c.getFont().deriveFont(Font.BOLD, 15f));
-      String initial = user.isEmpty() ? "?" : user.substring(0, 1).toUpperCase(java.util.Locale.ROOT);
-      int w = g2.getFontMetrics().stringWidth(initial);
-      g2.drawString(initial, x + 16 - w / 2, y + 2 + 21);
-      g2.dispose();
-    }
-
-    @Override
-    public int getIconWidth() {
-      return 32;
-    }
-
-    @Override
-    public int getIconHeight() {
-      return 36;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.svc.chat.samples.desktop;
 
 import dev.svc.chat.ChatClient;
+import dev.svc.chat.FileCacheSettings;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.samples.session.ChatApp;
@@ -33,6 +34,8 @@ public final class DesktopApp implements AutoCloseable {
   private final Executor callbackExecutor;
   private final SqliteChatStore store;
   private final LastSession lastSession;
+  /** The thumbnails' disk cache, the user's own, so that images show offline too. */
+  private final FileCacheSettings thumbnails;
   private final ChatModel model;
   private final ChatController controller;
   private final ChatApp app;
@@ -62,6 +65,7 @@ public final class DesktopApp implements AutoCloseable {
     this.callbackExecutor = callbackExecutor;
     this.store = SqliteChatStore.provider(new File(dataDir, "store"));
     this.lastSession = new LastSession(new File(dataDir, "last-session.properties"));
+    this.thumbnails = FileCacheSettings.builder(new File(new File(dataDir, "thumbnails"), user)).build();
     this.model = new ChatModel(user);
     this.controller = new ChatController(model);
     this.app = backendUrl == null ? null : new ChatApp(backendUrl, callbackExecutor, this::createClient,
@@ -136,7 +140,7 @@ public final class DesktopApp implements AutoCloseable {
 
   private SvcOptions options(SvcOptions.Builder b) {
     if (callbackExecutor != null) b.callbackExecutor(callbackExecutor);
-    return b.store(store).build();
+    return b.store(store).fileCache(thumbnails).build();
   }
 
   /** Returns the model. */

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -25,8 +26,8 @@ import javax.swing.SwingUtilities;
  * Writes {@code docs/desktop-client.png} without a display: yesterday's run (the embedded server, the tenant
  * backend and the scripted {@link Conversation}) fills a store in a temporary directory; then the server stops,
  * the client starts again from that store alone, and its window's content, painted offscreen, shows the rooms
- * with their unread and mention badges, the open room's messages and a thread in the side panel, with the status
- * bar saying the client is offline.
+ * with their unread and mention badges, the open room's messages, a search's results from the store and a thread
+ * in the side panels, with the status bar saying the client is offline.
  */
 final class Screenshot {
   private Screenshot() {}
@@ -44,6 +45,8 @@ final class Screenshot {
         ChatModel.MessageRow root = model.messageRows().stream().filter(r -> r.replies() > 0).findFirst().orElseThrow();
         app.controller().openThread(model.message(root.id())); // its replies from the store, offline
         Conversation.await("the thread panel", () -> model.threadRows().size() == 2);
+        // offline: the store answers, "from this device (offline)"
+        app.controller().search().search("mockups").get(10, TimeUnit.SECONDS);
         paint(app.controller(), file);
       }
     } finally {
@@ -77,7 +80,7 @@ final class Screenshot {
       window.stop();
       window.render();
       JPanel root = window.content();
-      Dimension size = root.getPreferredSize();
+      Dimension size = new Dimension(root.getPreferredSize().width + 330, root.getPreferredSize().height); // + search
       root.setSize(size);
       layOut(root);
       BufferedImage img = new BufferedImage(size.width, size.height, BufferedImage.TYPE_INT_RGB);
