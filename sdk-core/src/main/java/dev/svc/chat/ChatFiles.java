@@ -15,7 +15,8 @@ public interface ChatFiles {
   /**
    * Cancels a pending send whose message has not gone out yet: its upload stops (and is terminated at the
    * service), its record is deleted, and its future fails with a
-   * {@link java.util.concurrent.CancellationException}.
+   * {@link java.util.concurrent.CancellationException}. It applies from the moment {@code sendMessage} returned,
+   * also while the send's record is still being written to the store.
    *
    * @param roomId the room of the send
    * @param clientMessageId the send's client message id

@@ -213,6 +213,14 @@ public final class Outbox {
   // ---------------------------------------------------------------- actor
 
   private boolean cancelInActor(String roomId, String clientMessageId) {
+    OutboxEntry recording = records.writing(roomId, clientMessageId);
+    if (recording != null) {
+      // not queued yet: ended here, its record is deleted once written (OutboxRecords.written)
+      if (!recording.transfer.compareAndSet(OutboxEntry.TRANSFER_OPEN, OutboxEntry.TRANSFER_CANCELLED)) return false;
+      end(recording, true);
+      fail(recording, new java.util.concurrent.CancellationException("the " + recording + " was cancelled"));
+      return true;
+    }
     RoomQueue q = rooms.get(roomId);
     if (q == null) return false;
     for (OutboxEntry e : new ArrayList<>(q.entries)) {

@@ -74,6 +74,14 @@ final class OutboxRecords {
     });
   }
 
+  /** Returns the entry of that send whose record is being written, or null (actor). */
+  OutboxEntry writing(String roomId, String clientMessageId) {
+    for (OutboxEntry e : writing) {
+      if (e.roomId.equals(roomId) && e.clientMessageId.equals(clientMessageId) && !e.done) return e;
+    }
+    return null;
+  }
+
   /** Writes the entry's record on the I/O queue; the owner queues the entry once it is written (actor). */
   void write(final OutboxEntry e) {
     writing.add(e);

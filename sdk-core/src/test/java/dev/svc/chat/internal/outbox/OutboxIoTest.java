@@ -110,4 +110,54 @@ class OutboxIoTest {
       otherClient.shutdown();
     }
   }
+
+  @Test
+  void aSendCancelledWhileItsRecordIsBeingWrittenIsNeverSentAndLeavesNoRecord() throws Exception {
+    Log log = new Log(new RecordingLogger());
+    SerialScheduler actor = new SerialScheduler(engineThread, new VirtualTaskScheduler(), log);
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch disk = new CountDownLatch(1);
+    FileOutboxStore store = new FileOutboxStore(dir, log, (from, to) -> {
+      writing.countDown();
+      try {
+        disk.await();
+      } catch (InterruptedException e) {
+        throw new java.io.IOException(e);
+      }
+      return from.renameTo(to);
+    });
+    List<String> attempts = new CopyOnWriteArrayList<>();
+    OutboxTransport transport = (roomId, parts, links, clientMessageId, senderId) -> {
+      attempts.add(clientMessageId);
+      return new CompletableFuture<>();
+    };
+    List<ClientError> errors = new CopyOnWriteArrayList<>();
+    Outbox outbox = new Outbox(actor, transport, errors::add, new ReconnectPolicy(100, 1_000, new Random(1)), 0,
+        store, new SerialQueue(ioThread, "I/O", log), () -> 1_700_000_000_000L, log);
+    try {
+      actor.execute(() -> outbox.onConnectionState(ConnectionState.CONNECTED));
+      CompletableFuture<Message> sent = outbox.enqueue("r1",
+          Collections.singletonList(MessagePart.text("a large file's caption")), "c1", "alice");
+      assertTrue(writing.await(WAIT, TimeUnit.SECONDS), "the entry's record was never written");
+
+      // The app cancels at once, as a user taps cancel on the row it just drew.
+      assertTrue(outbox.cancel("r1", "c1").get(WAIT, TimeUnit.SECONDS), "the send being recorded was not found");
+      Throwable failure = sent.handle((v, t) -> t).get(WAIT, TimeUnit.SECONDS);
+      assertTrue(failure instanceof java.util.concurrent.CancellationException, String.valueOf(failure));
+      assertTrue(outbox.pendingSends().isEmpty(), outbox.pendingSends().toString());
+
+      disk.countDown();
+      Await.until("the cancelled send's record is deleted once written",
+          () -> dir.listFiles((d, name) -> name.endsWith(".json")).length == 0);
+      CountDownLatch drained = new CountDownLatch(1);
+      actor.execute(drained::countDown);
+      assertTrue(drained.await(WAIT, TimeUnit.SECONDS));
+      assertTrue(attempts.isEmpty(), "a cancelled send was attempted: " + attempts);
+      assertEquals(false, outbox.cancel("r1", "c1").get(WAIT, TimeUnit.SECONDS), "cancelled twice");
+      assertTrue(errors.isEmpty(), errors.toString());
+    } finally {
+      disk.countDown();
+      actor.shutdown();
+    }
+  }
 }
