@@ -20,11 +20,12 @@ import org.slf4j.LoggerFactory;
  * Sends this node's events to the other nodes as {@code NOTIFY}, in the order they were queued, on a thread and
  * connection of its own. A notification that fails is tried again every {@link #RETRY_MILLIS} until it is
  * sent (or the node closes), so that no room event is lost to a dropped connection. When {@link #CAPACITY}
- * wait, a message event (one with a room revision) or a receipt is not queued but remembered per room, and its
- * room is announced later ({@code {node, tenant, roomId, catchUp: rev}}, rev 0 for a receipt) so that the other
- * nodes read what they missed from the database ({@link RoomCatchUp}); other events (calls, presence, typing)
- * that do not fit are dropped and logged. A notification is at most 8,000 bytes: a larger event is stored in {@code
- * bus_payloads} and the notification carries its id, and its room and revision to catch up from if it is gone.
+ * wait, a message event (one with a room revision), a receipt, a call event or a member removal is not queued
+ * but remembered per room, and its room is announced later ({@code {node, tenant, roomId, catchUp: rev}}, rev 0
+ * for the others) so that the other nodes read what they missed from the database ({@link RoomCatchUp});
+ * presence and typing that do not fit are dropped and logged. A notification is at most 8,000 bytes: a larger
+ * event is stored in {@code bus_payloads} and the notification carries its id, and its room and revision to
+ * catch up from if it is gone.
  */
 final class BusSender implements AutoCloseable {
 
@@ -43,7 +44,7 @@ final class BusSender implements AutoCloseable {
     private final Properties login;
     private final BusFaults faults;
     private final BlockingQueue<Outgoing> queue;
-    /** Rooms whose message events or receipts did not fit in the queue: "tenant NUL room" -> the highest revision. */
+    /** Rooms whose events that catch up did not fit in the queue: "tenant NUL room" -> the highest revision. */
     private final Map<String, Outgoing> overflow = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean closed;
@@ -80,7 +81,7 @@ final class BusSender implements AutoCloseable {
             overflow.merge(tenantId + '\u0000' + roomId, new Outgoing(announcement(tenantId, roomId, rev),
                     tenantId, roomId, rev), (a, b) -> a.rev() >= b.rev() ? a : b);
         } else {
-            LOG.warn("the event bus is full; an event that cannot be read again is not forwarded to other nodes");
+            LOG.warn("the event bus is full; a presence change or typing is not forwarded to other nodes");
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.svc.chat.reference.gateway.ClusterRelay;
 import dev.svc.chat.reference.gateway.RemoteEvents;
+import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.Receipt;
 import dev.svc.chat.reference.model.Room;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * every room that moved while it did not listen, before it reads notifications again; when another node dies,
  * every room that moved; and a revision that stays missing below one that arrived (a hole) after
  * {@link RoomRevisions#HOLE_GRACE_NANOS}. Receipts are complete the same way, by their {@code seq}
- * ({@link ReceiptCatchUp}). All of this runs on the listening thread, between notifications.
+ * ({@link ReceiptCatchUp}), call events by their call's version ({@link CallCatchUp}), and member removals by
+ * the rooms' members ({@link MemberCatchUp}). Typing is not: it is gone when it is late, and a lost one is
+ * lost. All of this runs on the listening thread, between notifications.
  */
 public final class PgEventBus implements EventPublisher, ClusterRelay, AutoCloseable {
 
@@ -98,7 +101,7 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         }
         String name = "svc_events" + (schema != null ? "_" + schema : "");
         this.channel = name.length() > 63 ? name.substring(0, 63) : name;
-        this.catchUp = new RoomCatchUp(revisions, local, store, database);
+        this.catchUp = new RoomCatchUp(revisions, local, remote::joinedRooms, store, database);
         Connection listening;
         try {
             listening = openListening();
@@ -150,13 +153,26 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
         }
     }
 
+    /** Hands a call event to this node's sockets once ({@link CallCatchUp}), and to the other nodes. */
+    @Override
+    public void callChanged(String tenantId, Room room, String event, Call call, long version) {
+        catchUp.calls().deliverOnce(tenantId, room, event, call.id(), version, call.participantIds(), call);
+        Map<String, Object> envelope = envelope(tenantId);
+        envelope.put("event", event);
+        envelope.put("roomId", room.id());
+        envelope.put("members", room.memberIds());
+        envelope.put("payload", call);
+        envelope.put("callVersion", version);
+        forward(envelope, room.id(), 0, true);
+    }
+
     @Override
     public void memberRemoved(String tenantId, String roomId, String userId) {
         local.memberRemoved(tenantId, roomId, userId);
         Map<String, Object> message = envelope(tenantId);
         message.put("removed", userId);
         message.put("roomId", roomId);
-        forward(message, roomId, 0, false);
+        forward(message, roomId, 0, true);
     }
 
     @Override
@@ -328,6 +344,11 @@ public final class PgEventBus implements EventPublisher, ClusterRelay, AutoClose
             JsonNode payload = message.path("payload");
             if (isMessageEvent(event) && payload.path("rev").asLong() > 0) {
                 deliverOnce(tenantId, room, event, payload, payload.path("rev").asLong(), payload.path("seq").asLong());
+            } else if (message.has("callVersion")) {
+                List<String> participants = new ArrayList<>();
+                payload.path("participantIds").forEach(p -> participants.add(p.asText()));
+                catchUp.calls().deliverOnce(tenantId, room, event, payload.path("id").asText(),
+                        message.path("callVersion").asLong(), participants, payload);
             } else if (MessageActions.ROOM_READ.equals(event)) {
                 catchUp.receipts().deliverOnce(tenantId, room, payload.path("userId").asText(),
                         payload.path("seq").asLong(), payload);

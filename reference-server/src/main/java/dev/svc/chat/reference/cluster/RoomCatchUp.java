@@ -12,7 +12,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * {@code new-message} when its new message was not handed to the sockets, else as {@code message-updated}.
  * Revisions read here are noted, so that the notification that brings one later is dropped.
  *
- * <p>Receipts are caught up with the rooms ({@link ReceiptCatchUp}): every receipt after a gap or a node's
- * death, a room's receipts when its room is announced.
+ * <p>Receipts, call events and member removals are caught up with the rooms ({@link ReceiptCatchUp},
+ * {@link CallCatchUp}, {@link MemberCatchUp}): all of them after a gap or a node's death, a room's when its
+ * room is announced.
  *
  * <p>Runs on the bus's listening thread, between notifications: what it reads after the bus listened again
  * reaches the sockets before anything the new connection brings.
@@ -41,20 +45,31 @@ final class RoomCatchUp {
     private final Store store;
     private final Database db;
     private final ReceiptCatchUp receipts;
+    private final CallCatchUp calls;
+    private final MemberCatchUp members;
     /** Set when every room is to be caught up (a gap of unknown rooms, or a catch-up that failed). */
     private volatile boolean allDue;
 
-    RoomCatchUp(RoomRevisions revisions, EventPublisher local, Store store, Database db) {
+    /** {@code joined} tells which rooms this node's token connections joined ("tenant NUL room" -> users). */
+    RoomCatchUp(RoomRevisions revisions, EventPublisher local, Supplier<Map<String, Set<String>>> joined, Store store,
+                Database db) {
         this.revisions = revisions;
         this.local = local;
         this.store = store;
         this.db = db;
         this.receipts = new ReceiptCatchUp(local, store, db);
+        this.calls = new CallCatchUp(local, store, db);
+        this.members = new MemberCatchUp(local, joined, store);
     }
 
     /** The receipts this node handed its sockets. */
     ReceiptCatchUp receipts() {
         return receipts;
+    }
+
+    /** The call events this node handed its sockets. */
+    CallCatchUp calls() {
+        return calls;
     }
 
     /** Notes where every room stands before this node's sockets could hear of it (at start, once listening). */
@@ -63,6 +78,7 @@ final class RoomCatchUp {
             revisions.baseline(room.tenantId, room.roomId, room.rev, room.lastSeq);
         }
         receipts.baseline();
+        calls.baseline();
     }
 
     /**
@@ -102,11 +118,13 @@ final class RoomCatchUp {
             }
         }
         receipts.all();
+        calls.all();
+        members.all();
     }
 
     /**
      * Catches up one room's messages if its revision {@code rev} (told by another node; 0 for none) was not
-     * handed to the sockets, and its receipts.
+     * handed to the sockets, its receipts, its calls and its removed members.
      */
     void room(String tenantId, String roomId, long rev) {
         RoomRevisions.Room room = revisions.room(tenantId, roomId);
@@ -115,9 +133,12 @@ final class RoomCatchUp {
         }
         try {
             receipts.room(tenantId, roomId);
+            calls.room(tenantId, roomId);
+            members.room(tenantId, roomId);
         } catch (RuntimeException e) {
             allDue = true;
-            LOG.warn("could not catch up the receipts of room {} from the database: {}", roomId, e.toString());
+            LOG.warn("could not catch up the receipts, calls or members of room {} from the database: {}", roomId,
+                    e.toString());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.dev;
 
+import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.JsonText;
 import dev.svc.chat.reference.model.Room;
 import dev.svc.chat.reference.service.EventPublisher;
@@ -43,6 +44,12 @@ public final class DevEvents implements EventPublisher {
     public void toRoomMembers(String tenantId, Room room, String event, Object payload, String payloadJson) {
         gateway.toRoomMembers(tenantId, reached(tenantId, room), event, payload, payloadJson);
         watch(tenantId, room, event, new JsonText(payloadJson));
+    }
+
+    @Override
+    public void callChanged(String tenantId, Room room, String event, Call call, long version) {
+        gateway.callChanged(tenantId, reached(tenantId, room), event, call, version);
+        watch(tenantId, room, event, call);
     }
 
     @Override

@@ -219,6 +219,22 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         }
     }
 
+    /**
+     * Returns which rooms this node's token connections have joined: "tenant NUL room" -> their users (a
+     * snapshot; API-key connections are nobody's and left out).
+     */
+    Map<String, Set<String>> joinedByUsers() {
+        Map<String, Set<String>> joined = new java.util.HashMap<>();
+        byJoinedRoom.forEach((room, connections) -> {
+            for (GatewayConnection connection : connections) {
+                if (!connection.isApiKey() && connection.userId() != null) {
+                    joined.computeIfAbsent(room, k -> new java.util.HashSet<>()).add(connection.userId());
+                }
+            }
+        });
+        return joined;
+    }
+
     /** Moves a connection's joined room from {@code oldRoomId} (or none) to {@code newRoomId} (or none). */
     void moveJoined(GatewayConnection connection, String tenantId, String oldRoomId, String newRoomId) {
         if (oldRoomId != null) {

@@ -28,6 +28,14 @@ public final class RemoteEvents {
         this.fanOut = fanOut;
     }
 
+    /**
+     * Returns which rooms this node's token connections have joined: "tenant NUL room" -> their users (a
+     * snapshot), for a cluster to check against the rooms' members in the database (a removal its bus lost).
+     */
+    public Map<String, Set<String>> joinedRooms() {
+        return fanOut.joinedByUsers();
+    }
+
     /** {@code userId}'s first connection on node {@code nodeId} opened ({@code online}) or its last closed. */
     public void presence(String nodeId, String tenantId, String userId, boolean online, Instant at) {
         if (recording) {

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * Call signaling (contract section 4): one ringing or active call per room, the moves accept, decline and
  * end, and the ringing timeout. Check order: 404 (room or call), then 403 {@code calls_disabled}, then 403
  * membership, then 409 for a move the call's state does not allow. Every change is published as a call event
- * to the room's members while the call's room lock is held, so events of one call arrive in order. Calls live
+ * to the room's members while the call's room lock is held, so events of one call arrive in order; each event
+ * carries the version of the stored change that made it ({@link CallState#version()}). Calls live
  * in the {@link Store}: a room's one live call is enforced there too.
  */
 public final class CallService {
@@ -65,8 +66,9 @@ public final class CallService {
             this.declined = new LinkedHashSet<>(state.declinedIds());
         }
 
+        /** The state to store: the one read if nothing changed, else the changes at the call's next version. */
         CallState state() {
-            return new CallState(call, declined);
+            return before.then(call, declined);
         }
 
         void publish(Room room, String event) {
@@ -109,7 +111,7 @@ public final class CallService {
             if (!store.insertCall(tenantId, new CallState(call, Set.of()))) {
                 throw ApiException.conflict("A call is already live in this room");
             }
-            publisher.toRoomMembers(tenantId, room, CALL_INVITE, call);
+            publisher.callChanged(tenantId, room, CALL_INVITE, call, 1);
             timers.schedule(() -> expire(tenantId, call.id()), ringTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return call;
         }
@@ -228,11 +230,12 @@ public final class CallService {
      * from (then returns false and publishes nothing); then publishes its events in order.
      */
     private boolean commit(String tenantId, LiveCall live) {
-        if (!live.state().equals(live.before) && !store.replaceCall(tenantId, live.before, live.state())) {
+        CallState next = live.state();
+        if (next != live.before && !store.replaceCall(tenantId, live.before, next)) {
             return false;
         }
         for (Object[] e : live.events) {
-            publisher.toRoomMembers(tenantId, (Room) e[0], (String) e[1], e[2]);
+            publisher.callChanged(tenantId, (Room) e[0], (String) e[1], (Call) e[2], next.version());
         }
         return true;
     }

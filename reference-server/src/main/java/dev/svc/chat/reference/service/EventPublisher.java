@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.service;
 
+import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.Room;
 
 /**
@@ -24,6 +25,16 @@ public interface EventPublisher {
      */
     default void toRoomMembers(String tenantId, Room room, String event, Object payload, String payloadJson) {
         toRoomMembers(tenantId, room, event, payload);
+    }
+
+    /**
+     * Sends call event {@code event} (a {@code call-*} event) of {@code call} as {@link #toRoomMembers(String,
+     * Room, String, Object)} does; {@code version} is the version of the stored change that made it (the events
+     * of one change share it), by which a cluster's node hands each event to its sockets once. The default
+     * ignores it.
+     */
+    default void callChanged(String tenantId, Room room, String event, Call call, long version) {
+        toRoomMembers(tenantId, room, event, call);
     }
 
     /**

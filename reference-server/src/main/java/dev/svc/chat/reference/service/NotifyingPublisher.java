@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.service;
 
+import dev.svc.chat.reference.model.Call;
 import dev.svc.chat.reference.model.JsonText;
 import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.model.Room;
@@ -45,6 +46,12 @@ public final class NotifyingPublisher implements EventPublisher {
     public void toRoomMembers(String tenantId, Room room, String event, Object payload, String payloadJson) {
         gateway.toRoomMembers(tenantId, room, event, payload, payloadJson);
         derived(tenantId, room, event, payload, new JsonText(payloadJson));
+    }
+
+    @Override
+    public void callChanged(String tenantId, Room room, String event, Call call, long version) {
+        gateway.callChanged(tenantId, room, event, call, version);
+        derived(tenantId, room, event, call, call);
     }
 
     private void derived(String tenantId, Room room, String event, Object payload, Object webhookData) {

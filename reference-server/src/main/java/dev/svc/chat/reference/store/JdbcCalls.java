@@ -20,25 +20,27 @@ import java.util.Optional;
 final class JdbcCalls {
 
     private static final String COLUMNS = "id, room_id, kind, initiator_id, status, participant_ids, declined_ids,"
-            + " created_at, ended_at, end_reason";
+            + " created_at, ended_at, end_reason, version";
 
     void insert(Connection c, String tenantId, CallState state) throws SQLException {
         Call call = state.call();
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO calls (tenant_id, id, room_id, kind,"
                 + " initiator_id, status, participant_ids, declined_ids, created_at, ended_at, end_reason,"
-                + " live_room_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " live_room_id, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             bind(ps, tenantId, call.id(), call.roomId(), call.kind(), call.initiatorId(), call.status(),
                     json(call.participantIds()), json(state.declinedIds()), call.createdAt(), call.endedAt(),
-                    call.endReason(), call.isLive() ? call.roomId() : null).executeUpdate();
+                    call.endReason(), call.isLive() ? call.roomId() : null, state.version()).executeUpdate();
         }
     }
 
     void update(Connection c, String tenantId, CallState state) throws SQLException {
         Call call = state.call();
         try (PreparedStatement ps = c.prepareStatement("UPDATE calls SET status = ?, participant_ids = ?,"
-                + " declined_ids = ?, ended_at = ?, end_reason = ?, live_room_id = ? WHERE tenant_id = ? AND id = ?")) {
+                + " declined_ids = ?, ended_at = ?, end_reason = ?, live_room_id = ?, version = ?"
+                + " WHERE tenant_id = ? AND id = ?")) {
             int n = bind(ps, call.status(), json(call.participantIds()), json(state.declinedIds()), call.endedAt(),
-                    call.endReason(), call.isLive() ? call.roomId() : null, tenantId, call.id()).executeUpdate();
+                    call.endReason(), call.isLive() ? call.roomId() : null, state.version(), tenantId, call.id())
+                    .executeUpdate();
             if (n != 1) {
                 throw new NoSuchElementException("no call " + call.id());
             }
@@ -70,7 +72,8 @@ final class JdbcCalls {
                         rs.getString("initiator_id"), rs.getString("status"),
                         SqlValues.strings(rs.getString("participant_ids")), instant(rs, "created_at"),
                         instant(rs, "ended_at"), rs.getString("end_reason"));
-                return Optional.of(new CallState(call, new HashSet<>(SqlValues.strings(rs.getString("declined_ids")))));
+                return Optional.of(new CallState(call, new HashSet<>(SqlValues.strings(rs.getString("declined_ids"))),
+                        rs.getLong("version")));
             }
         }
     }

@@ -56,7 +56,7 @@ class RoomCatchUpTest {
         store.ensureUser("t", "alice", NOW);
         Room room = store.createRoom("t", "r", List.of("alice"), NOW);
         roomId = room.id();
-        catchUp = new RoomCatchUp(revisions, recorder, store, db);
+        catchUp = new RoomCatchUp(revisions, recorder, java.util.Map::of, store, db);
     }
 
     @AfterEach
