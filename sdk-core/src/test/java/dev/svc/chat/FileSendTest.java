@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
@@ -305,6 +306,27 @@ class FileSendTest {
     assertTrue(tus.ranges.get(1).startsWith("bytes="), "resumed with Range: " + tus.ranges);
     assertFalse(new File(dir, "copy.png.part").exists());
     Await.until("the last progress", () -> !progress.isEmpty() && progress.get(progress.size() - 1) == SIZE);
+  }
+
+  @Test
+  void aDownloadWritesAndReportsProgressInWholeBuffersNotPerNetworkSegment() throws Exception {
+    connect(client);
+    FileAttachment f = Await.value(sendFile(client, "c1")).files().get(0);
+    final AtomicInteger writes = new AtomicInteger();
+    java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream() {
+      @Override
+      public synchronized void write(byte[] b, int off, int len) {
+        writes.incrementAndGet();
+        super.write(b, off, len);
+      }
+    };
+    List<Long> progress = new CopyOnWriteArrayList<>();
+    Await.value(client.downloadFile(f, copy, (got, total) -> progress.add(got)));
+    assertTrue(java.util.Arrays.equals(bytes, copy.toByteArray()));
+    int buffers = SIZE / (64 * 1024);
+    assertTrue(writes.get() <= buffers, writes + " writes of a file of " + buffers + " buffers of 64 KiB");
+    Await.until("the last progress", () -> !progress.isEmpty() && progress.get(progress.size() - 1) == SIZE);
+    assertTrue(progress.size() <= buffers + 2, progress.size() + " progress calls for " + buffers + " buffers");
   }
 
   @Test

@@ -68,6 +68,15 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
                 Kind.AT_MOST, 250));
         all.add(new Target("console.heap.growth", "console: page JS heap growth over the run", "MB", "",
                 Kind.AT_MOST, 5));
+        // The files issue's figures ("Files and images"): one PATCH chunk is the SDK's 1 MiB.
+        all.add(new Target("files.upload", "files: upload throughput", "MiB/s", "raw OkHttp PUT",
+                Kind.RATIO_AT_LEAST, 0.8));
+        all.add(new Target("files.download", "files: download throughput", "MiB/s", "raw OkHttp GET",
+                Kind.RATIO_AT_LEAST, 0.8));
+        all.add(new Target("files.heap.upload", "files: heap growth uploading 1 GiB", "MiB", "", Kind.AT_MOST, 16));
+        all.add(new Target("files.heap.download", "files: heap growth downloading 1 GiB", "MiB", "", Kind.AT_MOST,
+                16));
+        all.add(new Target("files.resendPerCut", "files: bytes sent again per cut", "KiB", "", Kind.AT_MOST, 1024));
         return List.copyOf(all);
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy on loopback that cuts its connections the way a phone's network drops: the client's side is
@@ -19,8 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * packets were lost, until the server gives up on it (its ping timeout, or its outbound queue's hard limit).
  * The server-side socket has a small receive buffer (16 KiB) so that a dead connection backs up into the
  * server's queue within seconds, as a congested radio link does, instead of into megabytes of loopback buffers.
- * Cuts on command ({@link #cutAll()}) or every 0.2 to 1.2 s at random ({@link #startCutting(long)}). The
- * benchmarks' own copy: integration-tests' {@code FaultProxy} is test code of another module.
+ * Cuts on command ({@link #cutAll()}, or {@link #resetAll()} on both sides) or every 0.2 to 1.2 s at random
+ * ({@link #startCutting(long)}); counts the bytes its clients send ({@link #bytesUp()}). The benchmarks' own copy: integration-tests' {@code FaultProxy} is test code of another module.
  */
 public final class CuttingProxy implements AutoCloseable {
     private final String targetHost;
@@ -30,6 +31,7 @@ public final class CuttingProxy implements AutoCloseable {
     private final List<Socket> dead = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final AtomicInteger cuts = new AtomicInteger();
+    private final AtomicLong bytesUp = new AtomicLong();
     private volatile boolean closed;
     private volatile Thread cutter;
 
@@ -54,6 +56,34 @@ public final class CuttingProxy implements AutoCloseable {
     /** Returns how many connections were cut. */
     public int cuts() {
         return cuts.get();
+    }
+
+    /** Returns how many bytes the clients sent through the proxy (headers and bodies, every connection). */
+    public long bytesUp() {
+        return bytesUp.get();
+    }
+
+    /**
+     * Resets every open connection on both sides, as a network that drops and both ends notice: the server's read
+     * fails at once instead of waiting on a connection that will never send again. Returns how many were open.
+     */
+    public int resetAll() {
+        int reset = 0;
+        for (Link link : open) {
+            reset++;
+            open.remove(link);
+            link.dead = true;
+            cuts.incrementAndGet();
+            for (Socket s : new Socket[] {link.client, link.server}) {
+                try {
+                    s.setSoLinger(true, 0);
+                    s.close();
+                } catch (IOException ignored) {
+                    // already gone
+                }
+            }
+        }
+        return reset;
     }
 
     /** Cuts every open connection (the client's side reset, the server's side left open and unread). */
@@ -107,16 +137,16 @@ public final class CuttingProxy implements AutoCloseable {
                 server.setTcpNoDelay(true);
                 Link link = new Link(client, server);
                 open.add(link);
-                start("up", () -> pump(link, client, server));
-                start("down", () -> pump(link, server, client));
+                start("up", () -> pump(link, client, server, bytesUp));
+                start("down", () -> pump(link, server, client, new AtomicLong()));
             } catch (IOException e) {
                 if (closed) return;
             }
         }
     }
 
-    /** Copies {@code from} to {@code to} until either ends; a cut link's server side is left open, unread. */
-    private void pump(Link link, Socket from, Socket to) {
+    /** Copies {@code from} to {@code to} until either ends, counting; a cut link's server side is left open, unread. */
+    private void pump(Link link, Socket from, Socket to, AtomicLong carried) {
         byte[] buffer = new byte[16 * 1024];
         try {
             InputStream in = from.getInputStream();
@@ -124,6 +154,7 @@ public final class CuttingProxy implements AutoCloseable {
             int n;
             while (!link.dead && (n = in.read(buffer)) >= 0) {
                 out.write(buffer, 0, n);
+                carried.addAndGet(n);
             }
             if (!link.dead) to.shutdownOutput();
         } catch (IOException e) {

@@ -19,6 +19,7 @@ import okhttp3.HttpUrl;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.BufferedSource;
 import okio.ByteString;
 
 /**
@@ -29,6 +30,8 @@ import okio.ByteString;
 final class FileDownload {
   /** Requests after a cut, each after the backoff. */
   static final int RESUMES = 5;
+  /** The bytes written to the sink, hashed and reported at a time. */
+  static final int BUFFER = 64 * 1024;
 
   /** Where the bytes go: a file (kept across restarts as {@code .part}) or the app's stream. */
   interface Sink {
@@ -106,15 +109,26 @@ final class FileDownload {
     }
     ResponseBody body = response.body();
     if (body == null) return;
-    byte[] buffer = new byte[64 * 1024];
-    try (InputStream in = body.byteStream()) {
-      for (int n; (n = in.read(buffer)) >= 0; ) {
+    byte[] buffer = new byte[BUFFER];
+    try (BufferedSource in = body.source()) {
+      for (int n; (n = fill(in, buffer)) > 0; ) {
         sink.write(buffer, n);
         digest.update(buffer, 0, n);
         held[0] += n;
         progress.bytes(held[0], size);
       }
     }
+  }
+
+  /**
+   * Reads into the whole buffer, or to the end: a single read of an OkHttp body yields at most one 8 KiB segment,
+   * and each read costs a write to the sink and a progress callback. A cut loses the bytes read since the last
+   * write, which neither the sink nor the digest holds, so the resume asks for them again.
+   */
+  private static int fill(BufferedSource in, byte[] buffer) throws IOException {
+    int filled = 0;
+    for (int n; filled < buffer.length && (n = in.read(buffer, filled, buffer.length - filled)) >= 0; ) filled += n;
+    return filled;
   }
 
   private static void skip(ResponseBody body, long count) throws IOException {

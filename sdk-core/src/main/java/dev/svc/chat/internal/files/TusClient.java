@@ -2,6 +2,7 @@ package dev.svc.chat.internal.files;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -62,11 +63,12 @@ final class TusClient {
    * {@link #offset} where the service stands (tus keeps the bytes that arrived).
    */
   long patch(String upload, long offset, byte[] chunk, int count) {
-    ByteString digest = ByteString.of(chunk, 0, count).sha256();
+    MessageDigest digest = FileDownload.sha256(); // over the chunk in place: a ByteString would copy it first
+    digest.update(chunk, 0, count);
     Request.Builder request = tus(HttpUrl.get(upload))
         .patch(RequestBody.create(chunk, OFFSET_STREAM, 0, count))
         .header("Upload-Offset", Long.toString(offset))
-        .header("Upload-Checksum", "sha256 " + digest.base64());
+        .header("Upload-Checksum", "sha256 " + ByteString.of(digest.digest()).base64());
     return offsetOf(await(rest.exchange(request, HEADERS, 0, false)), upload);
   }
 
