@@ -247,7 +247,7 @@ public final class ChatService {
         requireMember(principal, room);
         Optional<Message> first = store.messageByClientId(tenantId, roomId, principal.userId(), clientMessageId);
         if (first.isPresent()) {
-            return new SendResult(first.get(), false, null);
+            return repeated(tenantId, first.get());
         }
         long wait = sendLimiter.tryAcquire(tenantId + '\u0000' + principal.userId());
         if (wait > 0) {
@@ -265,7 +265,7 @@ public final class ChatService {
                 throw ThreadRules.refused(e);
             }
             if (!result.created()) {
-                return new SendResult(result.message(), false, null);
+                return repeated(tenantId, result.message());
             }
             if (stored != parts) {
                 files.referenced(tenantId, result.message());
@@ -283,6 +283,18 @@ public final class ChatService {
             }
             return new SendResult(result.message(), true, json);
         }
+    }
+
+    /**
+     * Answers a repeated send with its first message. The message is stored before its files learn of it, so a
+     * kill in between leaves them unreadable to the room; the sender had no answer and repeats the send, and the
+     * references are recorded again here (a reference already recorded is kept once).
+     */
+    private SendResult repeated(String tenantId, Message first) {
+        if (FileParts.anyFile(first.parts())) {
+            files.referenced(tenantId, first);
+        }
+        return new SendResult(first, false, null);
     }
 
     /**
