@@ -65,21 +65,41 @@ public final class PgSearchIndex implements SearchIndex {
 
     @Override
     public void written(String tenantId, Message m) {
-        String vector = vector(MessageText.words(m));
+        writtenAll(tenantId, List.of(m));
+    }
+
+    /** Writes the messages' rows in one transaction, a batch of statements (a page of the catch-up at start). */
+    @Override
+    public void writtenAll(String tenantId, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        List<String> vectors = new ArrayList<>(messages.size());
+        messages.forEach(m -> vectors.add(vector(MessageText.words(m))));
         database.tx(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO message_search (tenant_id, room_id, seq,"
                     + " message_id, sender_id, created_ms, rev, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?::tsvector)"
                     + " ON CONFLICT (tenant_id, room_id, seq) DO UPDATE SET rev = EXCLUDED.rev,"
                     + " words = EXCLUDED.words WHERE message_search.rev < EXCLUDED.rev")) {
-                ps.setString(1, tenantId);
-                ps.setString(2, m.roomId());
-                ps.setLong(3, m.seq());
-                ps.setString(4, m.id());
-                ps.setString(5, m.senderId());
-                ps.setLong(6, m.createdAt().toEpochMilli());
-                ps.setLong(7, m.rev());
-                ps.setString(8, vector);
-                ps.executeUpdate();
+                for (int i = 0; i < messages.size(); i++) {
+                    Message m = messages.get(i);
+                    ps.setString(1, tenantId);
+                    ps.setString(2, m.roomId());
+                    ps.setLong(3, m.seq());
+                    ps.setString(4, m.id());
+                    ps.setString(5, m.senderId());
+                    ps.setLong(6, m.createdAt().toEpochMilli());
+                    ps.setLong(7, m.rev());
+                    ps.setString(8, vectors.get(i));
+                    if (messages.size() == 1) {
+                        ps.executeUpdate();
+                    } else {
+                        ps.addBatch();
+                    }
+                }
+                if (messages.size() > 1) {
+                    ps.executeBatch();
+                }
             }
             return null;
         });
