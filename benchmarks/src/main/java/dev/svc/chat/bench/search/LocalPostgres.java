@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * 127.0.0.1 at a free port, and at {@link #close()} a fast stop and the directory deleted. PostgreSQL refuses to
  * run as root: as root, its directory is handed to {@code nobody} and its programs run through {@code setpriv}.
  * The binaries are those on the PATH ({@code initdb}, {@code pg_ctl}), else the newest of /usr/lib/postgresql.
- * The data is thrown away, so the cluster runs without fsync (the load is faster; reads are the same).
+ * The data is thrown away, so the cluster runs without fsync (the load is faster; reads are the same). A
+ * shutdown hook closes it too, should the benchmark end on a signal.
  */
 final class LocalPostgres implements AutoCloseable {
   private static final String NOBODY = "65534";
@@ -43,6 +44,8 @@ final class LocalPostgres implements AutoCloseable {
       port = s.getLocalPort();
     }
     LocalPostgres pg = new LocalPostgres(dir, bin, port, root);
+    // a benchmark stopped before its close (a signal) leaves no cluster running; a second close does nothing
+    Runtime.getRuntime().addShutdownHook(new Thread(pg::close, "local-postgres-stop"));
     try {
       if (root) pg.run(List.of("chown", "-R", NOBODY + ":" + NOBODY, dir.toString()), false);
       pg.run(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-U", "postgres",
@@ -65,7 +68,7 @@ final class LocalPostgres implements AutoCloseable {
 
   /** Stops the cluster (fast) and deletes its directory. */
   @Override
-  public void close() {
+  public synchronized void close() {
     try {
       if (Files.exists(dir.resolve("data/postmaster.pid"))) {
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "fast", "-w",
