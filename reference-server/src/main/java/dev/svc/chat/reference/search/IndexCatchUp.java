@@ -46,11 +46,11 @@ public final class IndexCatchUp {
             long since = indexedRevs.getOrDefault(LuceneIndex.roomKey(room.tenantId(), room.roomId()), 0L);
             while (since < room.rev()) {
                 ChangesPage page = store.changes(room.tenantId(), room.roomId(), since, PAGE);
+                index.writtenAll(room.tenantId(), page.messages());
                 for (Message message : page.messages()) {
-                    index.written(room.tenantId(), message);
                     since = Math.max(since, message.rev());
-                    written++;
                 }
+                written += page.messages().size();
                 if (!page.hasMore()) {
                     break;
                 }

@@ -13,11 +13,12 @@ import java.util.Map;
 /**
  * The search index of the PostgreSQL backend, shared by every server of a cluster: PostgreSQL full-text
  * search over a {@code tsvector} per message with a GIN index, in the table {@code message_search} (made at
- * start if missing). The vectors and queries are built from {@link Words}' folded words with their positions
- * (never PostgreSQL's parser or dictionaries, and so no {@code unaccent}: folding is done here), so that the
- * cluster finds exactly what the other backends find. A row is written after its message's commit, only over
- * an older rev of it (servers may write one message's versions in any order); a deleted message keeps a row
- * with an empty vector, so that no older version comes back.
+ * start if missing), beside an index of each room's rows by time for the newest matches of a common word. The
+ * vectors and queries are built from {@link Words}' folded words with their positions (never PostgreSQL's parser
+ * or dictionaries, and so no {@code unaccent}: folding is done here), so that the cluster finds exactly what the
+ * other backends find. A row is written after its message's commit, only over an older rev of it (servers may
+ * write one message's versions in any order); a deleted message keeps a row with an empty vector, so that no
+ * older version comes back.
  */
 public final class PgSearchIndex implements SearchIndex {
 
@@ -44,6 +45,11 @@ public final class PgSearchIndex implements SearchIndex {
                     + " ON message_search USING GIN (words)")) {
                 ps.execute();
             }
+            // a room's rows newest first, for a common word's search (see search)
+            try (PreparedStatement ps = c.prepareStatement("CREATE INDEX IF NOT EXISTS message_search_room_time"
+                    + " ON message_search (tenant_id, room_id, created_ms, seq)")) {
+                ps.execute();
+            }
             return null;
         });
     }
@@ -65,21 +71,41 @@ public final class PgSearchIndex implements SearchIndex {
 
     @Override
     public void written(String tenantId, Message m) {
-        String vector = vector(MessageText.words(m));
+        writtenAll(tenantId, List.of(m));
+    }
+
+    /** Writes the messages' rows in one transaction, a batch of statements (a page of the catch-up at start). */
+    @Override
+    public void writtenAll(String tenantId, List<Message> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        List<String> vectors = new ArrayList<>(messages.size());
+        messages.forEach(m -> vectors.add(vector(MessageText.words(m))));
         database.tx(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO message_search (tenant_id, room_id, seq,"
                     + " message_id, sender_id, created_ms, rev, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?::tsvector)"
                     + " ON CONFLICT (tenant_id, room_id, seq) DO UPDATE SET rev = EXCLUDED.rev,"
                     + " words = EXCLUDED.words WHERE message_search.rev < EXCLUDED.rev")) {
-                ps.setString(1, tenantId);
-                ps.setString(2, m.roomId());
-                ps.setLong(3, m.seq());
-                ps.setString(4, m.id());
-                ps.setString(5, m.senderId());
-                ps.setLong(6, m.createdAt().toEpochMilli());
-                ps.setLong(7, m.rev());
-                ps.setString(8, vector);
-                ps.executeUpdate();
+                for (int i = 0; i < messages.size(); i++) {
+                    Message m = messages.get(i);
+                    ps.setString(1, tenantId);
+                    ps.setString(2, m.roomId());
+                    ps.setLong(3, m.seq());
+                    ps.setString(4, m.id());
+                    ps.setString(5, m.senderId());
+                    ps.setLong(6, m.createdAt().toEpochMilli());
+                    ps.setLong(7, m.rev());
+                    ps.setString(8, vectors.get(i));
+                    if (messages.size() == 1) {
+                        ps.executeUpdate();
+                    } else {
+                        ps.addBatch();
+                    }
+                }
+                if (messages.size() > 1) {
+                    ps.executeBatch();
+                }
             }
             return null;
         });
@@ -116,10 +142,16 @@ public final class PgSearchIndex implements SearchIndex {
         return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
+    /**
+     * Takes each room's newest matches (by its time index, or the GIN index for a rare word: the planner's choice
+     * per word), at most a page in each, then the page of the newest of them. A common word stops after a page's
+     * worth of rows a room instead of reading every message of the user's rooms to sort its matches.
+     */
     @Override
     public List<Hit> search(Request request) {
-        StringBuilder sql = new StringBuilder("SELECT message_id, created_ms, seq, room_id FROM message_search"
-                + " WHERE tenant_id = ? AND room_id = ANY (?) AND words @@ ?::tsquery");
+        StringBuilder sql = new StringBuilder("SELECT s.message_id, s.created_ms, s.seq, s.room_id"
+                + " FROM unnest(?::varchar[]) AS r(id) CROSS JOIN LATERAL (SELECT message_id, created_ms, seq, room_id"
+                + " FROM message_search WHERE tenant_id = ? AND room_id = r.id AND words @@ ?::tsquery");
         if (request.senderId() != null) {
             sql.append(" AND sender_id = ?");
         }
@@ -129,14 +161,16 @@ public final class PgSearchIndex implements SearchIndex {
                     + " AND m.room_id = message_search.room_id AND m.seq = message_search.seq AND m.thread_id = ?)");
         }
         if (request.after() != null) {
-            sql.append(" AND (created_ms, seq, room_id) < (?, ?, ?)");
+            // the first condition bounds the time index's scan; the second is the order's own
+            sql.append(" AND created_ms <= ? AND (created_ms, seq, room_id) < (?, ?, ?)");
         }
-        sql.append(" ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT ?");
+        sql.append(" ORDER BY created_ms DESC, seq DESC LIMIT ?) s"
+                + " ORDER BY s.created_ms DESC, s.seq DESC, s.room_id DESC LIMIT ?");
         return database.tx(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
                 int i = 1;
-                ps.setString(i++, request.tenantId());
                 ps.setArray(i++, c.createArrayOf("varchar", request.roomIds().toArray()));
+                ps.setString(i++, request.tenantId());
                 ps.setString(i++, tsquery(request.terms()));
                 if (request.senderId() != null) {
                     ps.setString(i++, request.senderId());
@@ -146,9 +180,11 @@ public final class PgSearchIndex implements SearchIndex {
                 }
                 if (request.after() != null) {
                     ps.setLong(i++, request.after().createdAtMillis());
+                    ps.setLong(i++, request.after().createdAtMillis());
                     ps.setLong(i++, request.after().seq());
                     ps.setString(i++, request.after().roomId());
                 }
+                ps.setInt(i++, request.max());
                 ps.setInt(i, request.max());
                 return hits(ps);
             }

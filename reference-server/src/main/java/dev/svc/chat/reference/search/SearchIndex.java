@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.search;
 
+import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.store.MessageWrites;
 import java.util.List;
 import java.util.Set;
@@ -43,6 +44,16 @@ public interface SearchIndex extends MessageWrites, AutoCloseable {
      */
     record Request(String tenantId, Set<String> roomIds, String senderId, String threadId, SearchTerms terms,
                    Position after, int max) {
+    }
+
+    /**
+     * Takes the states of many messages of one tenant at once, as {@link #written} takes each (the catch-up at
+     * start writes a page of a room's changes this way); the default writes them one at a time.
+     */
+    default void writtenAll(String tenantId, List<Message> messages) {
+        for (Message message : messages) {
+            written(tenantId, message);
+        }
     }
 
     /** Returns the messages that match, in the order, at most {@code request.max()}. */

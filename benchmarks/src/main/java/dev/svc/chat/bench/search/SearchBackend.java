@@ -1,0 +1,160 @@
+package dev.svc.chat.bench.search;
+
+import dev.svc.chat.reference.ReferenceServer;
+import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.store.JdbcStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * One backend of the server search benchmark, filled and then served: H2 with its Lucene index in a data
+ * directory, or PostgreSQL (a {@link LocalPostgres} cluster) with its full-text index. {@link #load} provisions
+ * the dev tenant through a server once and fills the store ({@link SearchLoad}); the first {@link #start} builds
+ * the index (the server's catch-up, as after a lost or new index) and serves the searches.
+ */
+abstract class SearchBackend implements AutoCloseable {
+  static final String API_KEY = "sk_test_search_bench_key";
+
+  final String name;
+  /** The index's sizes in bytes, by what they are, measured after the load. */
+  final Map<String, Long> sizes = new LinkedHashMap<>();
+  SearchLoad.Layout layout;
+
+  SearchBackend(String name) {
+    this.name = name;
+  }
+
+  abstract ReferenceServer.Builder server();
+
+  /** How long the server's first start took: mostly its catch-up, which wrote the whole index. */
+  double indexSeconds;
+
+  /** Opens the database the server would open on this data. */
+  abstract Database openDatabase();
+
+  /** Measures the index's sizes into {@link #sizes} (the server is closed). */
+  abstract void measure() throws Exception;
+
+  /** Provisions the tenant, then fills the store (the server is closed after each step). */
+  void load(SearchCorpus corpus, int rooms, int messages, int threads) throws Exception {
+    server().apiKey(API_KEY).build().close();
+    Database db = openDatabase();
+    try (JdbcStore store = new JdbcStore(db)) {
+      layout = SearchLoad.load(store, db, ReferenceServer.DEV_TENANT_ID, corpus, rooms, messages, threads);
+    }
+  }
+
+  /** Starts the server on the data; the first start builds the index. */
+  ReferenceServer start() {
+    long t0 = System.nanoTime();
+    ReferenceServer server = server().apiKey(API_KEY).build();
+    if (indexSeconds == 0) indexSeconds = (System.nanoTime() - t0) / 1e9;
+    return server.start();
+  }
+
+  /** H2 and Lucene in a data directory (the server's {@code --data-dir}). */
+  static final class H2 extends SearchBackend {
+    private final Path dir;
+
+    H2(Path work) {
+      super("H2 + Lucene (--data-dir)");
+      this.dir = work.resolve("h2");
+    }
+
+    @Override
+    ReferenceServer.Builder server() {
+      return ReferenceServer.builder().dataDir(dir);
+    }
+
+    @Override
+    Database openDatabase() {
+      return Database.h2(dir);
+    }
+
+    @Override
+    void measure() throws IOException {
+      sizes.put("index", treeSize(dir.resolve("search-index")));
+      sizes.put("database", Files.size(dir.resolve(Database.H2_FILE + ".mv.db")));
+    }
+
+    @Override
+    public void close() {
+      LocalPostgres.delete(dir.toFile());
+    }
+  }
+
+  /** PostgreSQL (the server's {@code --database-url}: the cluster backend). */
+  static final class Postgres extends SearchBackend {
+    private final LocalPostgres pg;
+
+    Postgres(LocalPostgres pg) {
+      super("PostgreSQL (--database-url)");
+      this.pg = pg;
+    }
+
+    @Override
+    ReferenceServer.Builder server() {
+      return ReferenceServer.builder().databaseUrl(pg.jdbcUrl(), "postgres", null);
+    }
+
+    @Override
+    Database openDatabase() {
+      return Database.postgres(pg.jdbcUrl(), "postgres", null, null);
+    }
+
+    @Override
+    void measure() throws SQLException {
+      try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), "postgres", "");
+           Statement s = c.createStatement()) {
+        // autovacuum would get there on its own; after a bulk load the planner needs the statistics now
+        s.execute("VACUUM ANALYZE");
+        try (ResultSet rs = s.executeQuery("SELECT pg_relation_size('message_search_words'),"
+            + " pg_table_size('message_search'), pg_indexes_size('message_search'),"
+            + " pg_total_relation_size('messages')")) {
+          rs.next();
+          sizes.put("index", rs.getLong(1));
+          sizes.put("table", rs.getLong(2));
+          sizes.put("all indexes", rs.getLong(3));
+          sizes.put("database", rs.getLong(4));
+        }
+      }
+    }
+
+    /** Prints PostgreSQL's plan of the server's query for one word in {@code rooms} to standard error. */
+    void explain(String word, java.util.List<String> rooms) throws SQLException {
+      try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), "postgres", "");
+           java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) SELECT s.message_id,"
+               + " s.created_ms, s.seq, s.room_id FROM unnest(?::varchar[]) AS r(id) CROSS JOIN LATERAL (SELECT"
+               + " message_id, created_ms, seq, room_id FROM message_search WHERE tenant_id = ? AND room_id = r.id"
+               + " AND words @@ ?::tsquery ORDER BY created_ms DESC, seq DESC LIMIT 21) s"
+               + " ORDER BY s.created_ms DESC, s.seq DESC, s.room_id DESC LIMIT 21")) {
+        ps.setArray(1, c.createArrayOf("varchar", rooms.toArray()));
+        ps.setString(2, ReferenceServer.DEV_TENANT_ID);
+        ps.setString(3, "'" + dev.svc.chat.reference.search.Words.tokens(word).get(0).folded() + "'");
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) System.err.println("   " + rs.getString(1));
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      pg.close();
+    }
+  }
+
+  static long treeSize(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+}
