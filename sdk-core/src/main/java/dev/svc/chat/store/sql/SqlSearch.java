@@ -144,7 +144,7 @@ final class SqlSearch {
     // CROSS JOIN keeps the index the outer loop, read in its rowid order, so the LIMIT stops it
     StringBuilder sql = new StringBuilder(MATCHES);
     List<Object> args = new ArrayList<>();
-    args.add(FtsText.match(terms));
+    args.add(FtsText.match(terms, query.roomId()));
     args.add("[" + member);
     args.add("," + member);
     if (query.roomId() != null) {
