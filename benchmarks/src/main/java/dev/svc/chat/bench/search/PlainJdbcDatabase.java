@@ -15,8 +15,8 @@ import dev.svc.chat.store.sql.SqlDatabase;
 /**
  * The benchmark's own binding of the shared SQL store to sqlite-jdbc, as sdk-store-sqlite's (WAL,
  * {@code synchronous=NORMAL}, statements cached), with one switch: {@code withoutIndex} leaves out every write of
- * the search index (its rows and its delete trigger; the empty table is made, as the schema requires it), so
- * that the same store code runs with the index on and off.
+ * the search index (its rows, and the delete trigger that lists deleted messages for it; its empty tables are
+ * made, as the schema requires them), so that the same store code runs with the index on and off.
  */
 final class PlainJdbcDatabase implements SqlDatabase {
   private final Connection connection;
@@ -35,7 +35,10 @@ final class PlainJdbcDatabase implements SqlDatabase {
 
   @Override
   public int update(String sql, Object... args) throws StoreException {
-    if (withoutIndex && sql.contains("message_search") && !sql.startsWith("CREATE VIRTUAL TABLE")) return 0;
+    if (withoutIndex && sql.contains("message_search") && !sql.startsWith("CREATE VIRTUAL TABLE")
+        && !sql.startsWith("CREATE TABLE")) {
+      return 0;
+    }
     try {
       return prepare(sql, args).executeUpdate();
     } catch (SQLException e) {

@@ -226,6 +226,7 @@ public final class SqlChatStore implements ChatStore {
       for (String table : new String[] {"messages", "receipts", "rooms", "sends", "meta", "pending_reads"}) {
         db.update("DELETE FROM " + table);
       }
+      SqlSearch.cleared(db);
       db.commit();
     } catch (StoreException | RuntimeException e) {
       db.rollback();

@@ -36,14 +36,19 @@ import dev.svc.chat.store.StoreException;
  *       section 10) as a JSON object, NULL for a plain send; a version 5 send reads as a plain one.
  *   <li>Version 7: the search index {@code message_search} (FTS5, else FTS4) and the trigger that deletes a
  *       message's index row with it ({@link SqlSearch}); the migration indexes every stored message.
+ *   <li>Version 8: the message rows' rowids hold their {@code createdAt} ({@link MessageKeys}), so that the
+ *       search index reads its matches newest first; the index holds the folded words as they are (not in hex);
+ *       {@code message_search_gone} lists the message rows deleted in a transaction, whose index rows go at its
+ *       end ({@link IndexWrites}). The migration gives the rows their keys and makes the index again from them
+ *       (the step to 7 makes none since version 8).
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 7;
+  static final int VERSION = 8;
 
   private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
-      "pending_reads", SqlSearch.TABLE);
+      "pending_reads", SqlSearch.TABLE, SqlSearch.GONE);
   /** The outbox since version 5: the columns of version 1, keyed by room and clientMessageId. */
   private static final String SENDS = "CREATE TABLE sends (client_message_id TEXT NOT NULL, room_id TEXT NOT NULL,"
       + " sender_id TEXT NOT NULL, parts TEXT NOT NULL, created_at INTEGER NOT NULL, sequence INTEGER NOT NULL,"
@@ -125,7 +130,9 @@ final class SqlSchema {
       case 6:
         return d -> d.update(SEND_LINKS);
       case 7:
-        return SqlSearch::migrate;
+        return d -> { }; // version 7's index is replaced by version 8's, which is made from the rows
+      case 8:
+        return SqlSearch::rebuild;
       default:
         throw new AssertionError("no migration to " + version);
     }

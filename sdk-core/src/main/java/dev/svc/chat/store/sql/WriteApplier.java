@@ -18,7 +18,7 @@ import dev.svc.chat.store.StoredSend;
 /**
  * Applies one {@link StoreWrite} inside the transaction {@link SqlChatStore#write} opened, in the order
  * StoreWrite documents (rooms removed, rooms, messages, kept messages, receipts, watermarks, sends, ended sends),
- * then keeps the ranges and the bounds: the stored range of each room touched, each such room's oldest messages
+ * then keeps the ranges and the bounds, then writes the search index's rows ({@link IndexWrites}): the stored range of each room touched, each such room's oldest messages
  * beyond the limit, the least recently active rooms beyond the limit. Every message and receipt belongs to a room
  * row (created with its id only when needed), so the bounds reach everything stored.
  */
@@ -30,6 +30,7 @@ final class WriteApplier {
   private final Map<String, Long> activity = new HashMap<>();
   private final Set<String> rangesTouched = new LinkedHashSet<>();
   private final Set<String> messagesTouched = new LinkedHashSet<>();
+  private final IndexWrites index = new IndexWrites();
   private boolean roomsAdded;
 
   WriteApplier(SqlDatabase db, int maxMessagesPerRoom, int maxRooms) {
@@ -62,6 +63,7 @@ final class WriteApplier {
       db.update("UPDATE rooms SET activity_at = max(activity_at, ?) WHERE id = ?", e.getValue(), e.getKey());
     }
     if (roomsAdded) evictRooms();
+    index.write(db); // after every message row this write deletes
     if (write.writtenAt() != 0) {
       db.update("INSERT OR REPLACE INTO meta (key, value) VALUES ('written_at', ?)",
           Long.toString(write.writtenAt()));
@@ -98,25 +100,37 @@ final class WriteApplier {
     ensureRoom(m.roomId());
     String json = RowJson.message(m);
     long deliveredRev = delivered ? m.rev() : -1;
-    // a new message (the common case) is one statement; IGNORE leaves a stored one to the rev check below
-    if (db.update("INSERT OR IGNORE INTO messages (id, room_id, seq, rev, created_at, deleted, json, sender_id,"
-        + " delivered_rev) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", m.id(), m.roomId(), m.seq(), m.rev(), m.createdAt(),
-        m.isDeleted() ? 1 : 0, json, m.senderId(), deliveredRev) > 0) {
-      SqlSearch.inserted(db, m);
+    // a new message (the common case) is a free key's lookup and one statement; IGNORE leaves a stored one to
+    // the rev check below
+    long rowid = MessageKeys.free(db, m.createdAt());
+    if (db.update("INSERT OR IGNORE INTO messages (rowid, id, room_id, seq, rev, created_at, deleted, json,"
+        + " sender_id, delivered_rev) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rowid, m.id(), m.roomId(), m.seq(),
+        m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, json, m.senderId(), deliveredRev) > 0) {
+      index.inserted(rowid, m);
       touched(m);
       return;
     }
-    long[] stored = {-1};
-    db.query("SELECT rev FROM messages WHERE id = ?", row -> stored[0] = row.integer(0), m.id());
+    long[] stored = {-1, 0, 0};
+    String[] storedJson = {null};
+    db.query("SELECT rev, rowid, created_at, json FROM messages WHERE id = ?", row -> {
+      stored[0] = row.integer(0);
+      stored[1] = row.integer(1);
+      stored[2] = row.integer(2);
+      storedJson[0] = RoomRange.text(row, 3);
+    }, m.id());
     if (stored[0] < 0) {
       // ignored for another row: a message of another id at the same room and seq, which the store refuses
       throw new StoreException(StoreException.Kind.IO, "message " + m.id() + " takes the seq " + m.seq()
           + " of another message of room " + m.roomId(), null);
     } else if (m.rev() > stored[0]) {
-      db.update("UPDATE messages SET room_id = ?, seq = ?, rev = ?, created_at = ?, deleted = ?, json = ?,"
-          + " delivered_rev = max(delivered_rev, ?) WHERE id = ?",
-          m.roomId(), m.seq(), m.rev(), m.createdAt(), m.isDeleted() ? 1 : 0, json, deliveredRev, m.id());
-      SqlSearch.updated(db, m); // the index row follows the message's current revision
+      // the rowid keeps holding the time (MessageKeys): a revision of another createdAt moves the row
+      long newRowid = MessageKeys.time(m.createdAt()) == MessageKeys.time(stored[2]) ? stored[1]
+          : MessageKeys.free(db, m.createdAt());
+      db.update("UPDATE messages SET rowid = ?, room_id = ?, seq = ?, rev = ?, created_at = ?, deleted = ?,"
+          + " json = ?, delivered_rev = max(delivered_rev, ?) WHERE id = ?", newRowid, m.roomId(), m.seq(), m.rev(),
+          m.createdAt(), m.isDeleted() ? 1 : 0, json, deliveredRev, m.id());
+      // the index row follows the message's current revision
+      index.updated(stored[1], RowJson.message(storedJson[0]), newRowid, m);
     } else {
       // a revision at least as new is stored: an older one never replaces it, but its delivery counts
       if (delivered) {

@@ -36,10 +36,10 @@ import dev.svc.chat.store.StoredState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A database of an older schema (the fixtures v1.sql, v4.sql) opened by this SDK: migrated, its data kept. */
+/** A database of an older schema (the fixtures v1.sql to v7.sql) opened by this SDK: migrated, its data kept. */
 class SchemaMigrationTest {
   /** The schema version this SDK writes. */
-  private static final int SCHEMA = 7;
+  private static final int SCHEMA = 8;
 
   @TempDir File dir;
 
@@ -193,6 +193,88 @@ class SchemaMigrationTest {
       store.close();
     }
     assertEquals(SCHEMA, userVersion(file));
+  }
+
+  @Test
+  void aVersion7DatabaseIsIndexedAgainWithRowidsByTime() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    File file = provider.file("alice");
+    try (Connection c = Fixtures.connect(file)) {
+      createV7(c);
+      c.createStatement().executeUpdate("INSERT INTO rooms (id, members, seq_watermark, rev_watermark, low_seq)"
+          + " VALUES ('r1', '[\"alice\",\"bob\"]', 4, 4, 1)");
+      // arrival order is not time order: an older page kept after the newer messages
+      insertIndexed(c, text(message("r1", 3, 3), "Café crème"));
+      insertIndexed(c, text(message("r1", 4, 4), "un autre café"));
+      insertIndexed(c, text(message("r1", 1, 1), "Le café du matin"));
+      insertIndexed(c, text(message("r1", 2, 2), "thé vert"));
+    }
+
+    ChatStore store = provider.open("alice");
+    try {
+      dev.svc.chat.SearchPage page = store.search(dev.svc.chat.SearchQuery.of("CAFE").limit(2), "alice");
+      assertEquals(Arrays.asList("r1-m4", "r1-m3"), StoredSearchTest.ids(page), "newest first");
+      assertEquals("\u0001Café\u0002 crème", page.results().get(1).snippet());
+      page = store.search(dev.svc.chat.SearchQuery.of("CAFE").limit(2).after(page.nextCursor()), "alice");
+      assertEquals(Collections.singletonList("r1-m1"), StoredSearchTest.ids(page));
+      assertEquals(Collections.singletonList("r1-m2"),
+          StoredSearchTest.ids(store.search(dev.svc.chat.SearchQuery.of("thé"), "alice")));
+      store.write(new StoreWrite().message(text(message("r1", 5, 5), "café encore")));
+      assertEquals(4, store.search(dev.svc.chat.SearchQuery.of("cafe"), "alice").results().size());
+    } finally {
+      store.close();
+    }
+    assertEquals(SCHEMA, userVersion(file));
+    try (Connection c = Fixtures.connect(file); ResultSet rs = c.createStatement().executeQuery(
+        "SELECT count(*), sum(rowid >> 21 = created_at) FROM messages")) {
+      rs.next();
+      assertEquals(5, rs.getInt(1));
+      assertEquals(5, rs.getInt(2), "every rowid holds its message's createdAt");
+    }
+  }
+
+  @Test
+  void aMigratedVersion7SchemaIsTheSchemaOfANewDatabase() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    try (Connection c = Fixtures.connect(provider.file("old"))) {
+      createV7(c);
+    }
+    provider.open("old").close();
+    provider.open("new").close();
+    assertEquals(schema(provider.file("new")), schema(provider.file("old")));
+    assertEquals(triggers(provider.file("new")), triggers(provider.file("old")));
+    assertEquals(indexTable(provider.file("new")), indexTable(provider.file("old")));
+  }
+
+  /** A version 7 database: the fixture and its trigger. */
+  private static void createV7(Connection c) throws Exception {
+    createFrom(c, "v7.sql");
+    c.createStatement().execute("CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN"
+        + " DELETE FROM message_search WHERE rowid = old.rowid; END");
+  }
+
+  /** Stores a message as version 7 did: its row, then its index row of hex words at the same rowid. */
+  private static void insertIndexed(Connection c, Message m) throws Exception {
+    insertMessage(c, m);
+    StringBuilder words = new StringBuilder();
+    for (String part : m.parts().get(0).text().split(" ")) {
+      if (words.length() > 0) words.append(' ');
+      String folded = dev.svc.chat.internal.search.SearchRules.fold(part);
+      for (byte b : folded.getBytes(StandardCharsets.UTF_8)) words.append(String.format("%02x", b & 0xff));
+    }
+    try (PreparedStatement p = c.prepareStatement(
+        "INSERT INTO message_search (rowid, words) SELECT rowid, ? FROM messages WHERE id = ?")) {
+      p.setString(1, words.toString());
+      p.setString(2, m.id());
+      p.executeUpdate();
+    }
+  }
+
+  private static String indexTable(File file) throws Exception {
+    try (Connection c = Fixtures.connect(file); ResultSet rs = c.createStatement().executeQuery(
+        "SELECT sql FROM sqlite_master WHERE name = 'message_search'")) {
+      return rs.next() ? rs.getString(1) : null;
+    }
   }
 
   @Test

@@ -144,6 +144,22 @@ class StoredSearchTest {
   }
 
   @Test
+  void messagesOfOneMillisecondArePagedBySeqThenRoom() throws Exception {
+    // stored out of order, over several writes: the index's order within a millisecond is arrival's
+    put(text("r1", 2, T0 + 5, "bob", "tie 2"), text("r2", 7, T0 + 5, "carol", "tie 7"));
+    put(text("r1", 1, T0 + 5, "bob", "tie 1"), text("r2", 2, T0 + 5, "carol", "tie 2"),
+        text("r1", 9, T0 + 4, "bob", "tie older"));
+    put(text("r1", 3, T0 + 5, "bob", "tie 3"), text("r2", 8, T0 + 6, "carol", "tie newer"));
+    List<String> all = new ArrayList<>();
+    SearchQuery q = SearchQuery.of("tie").limit(2);
+    for (SearchPage page = store.search(q, "alice"); ; page = store.search(q.after(page.nextCursor()), "alice")) {
+      all.addAll(ids(page));
+      if (page.nextCursor() == null) break;
+    }
+    assertEquals(Arrays.asList("r2-m8", "r2-m7", "r1-m3", "r2-m2", "r1-m2", "r1-m1", "r1-m9"), all);
+  }
+
+  @Test
   void narrowsByRoomAndSender() throws Exception {
     put(text("r1", 1, T0 + 1, "bob", "lunch?"), text("r2", 1, T0 + 2, "carol", "lunch!"),
         text("r2", 2, T0 + 3, "alice", "lunch."));
