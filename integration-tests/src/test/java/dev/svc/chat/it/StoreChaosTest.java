@@ -52,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * again on the same store several times during the cuts (an in-JVM process restart), and a second device
  * without a store; both subscribe to the room list and both {@code markRead}. The workload sends from both
  * devices (some sends thread replies or mentions of other members, {@link ChaosThreads}), deletes some of its own
- * messages and thread replies, and reads.
+ * messages and thread replies, edits the mentions of some, and reads.
  *
  * <p>At the end, against the server's state read directly: every message of every room of a user was handed
  * to the app once across the primary's incarnations, in seq order within each; both devices' unread counts are
@@ -329,6 +329,14 @@ class StoreChaosTest {
         // as often a thread reply as a message of the main timeline
         Message mine = threads.toDelete(u.userId, other, u.view, rnd, roll >= 0.04);
         if (mine != null) track("delete", () -> u.primary.deleteMessage(other, mine.id()));
+      } else if (roll < 0.11) {
+        // an edit that replaces the mentions (with none half the time): the unread mentions follow it
+        Message mine = u.view.pick(other, rnd, m -> m.senderId().equals(u.userId));
+        List<String> mentions = rnd.nextBoolean() ? List.of() : threads.mentions(u.userId, other, rnd);
+        if (mine != null) {
+          track("edit", () -> u.primary.updateMessage(other, mine.id(), List.of(MessagePart.text(mine.text() + "!")),
+              mentions));
+        }
       } else if (roll < 0.25) {
         read(u.primary, u.primaryState, u.view.newest(other), other);
       } else if (roll < 0.40) {
