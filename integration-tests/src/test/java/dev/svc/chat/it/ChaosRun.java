@@ -104,6 +104,8 @@ final class ChaosRun implements AutoCloseable {
   private boolean disasters;
   private final Queue<CompletableFuture<?>> pending = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> opCounts = new ConcurrentHashMap<>();
+  /** Per failed operation kind and reason ("edit not_found 404"), how many: why edits or deletes failed. */
+  private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
   private final AtomicInteger refreshes = new AtomicInteger();
   private final AtomicInteger mintRetries = new AtomicInteger();
   private final Object progress = new Object();
@@ -211,7 +213,7 @@ final class ChaosRun implements AutoCloseable {
 
     String counts = "CHAOS " + name + " counts scale=" + SCALE + " seed=" + SEED + ": " + report.counts()
         + " | ops " + new TreeMap<>(opCounts) + " | threads " + threads.figures() + " | token refreshes=" + refreshes.get()
-        + " (mints retried " + mintRetries.get() + ") | proxies " + faults;
+        + " (mints retried " + mintRetries.get() + ") | failed ops " + new TreeMap<>(failures) + " | proxies " + faults;
     System.out.println(counts);
     for (ChaosView v : views.values()) System.out.println("  " + v.userId + " " + v.counters());
 
@@ -415,7 +417,9 @@ final class ChaosRun implements AutoCloseable {
       }
       pending.add(f);
       f.whenComplete((v, e) -> {
-        if (e != null) opCounts.computeIfAbsent(kind + "Failed", k -> new AtomicLong()).incrementAndGet();
+        if (e == null) return;
+        opCounts.computeIfAbsent(kind + "Failed", k -> new AtomicLong()).incrementAndGet();
+        failures.computeIfAbsent(kind + " " + reason(e), k -> new AtomicLong()).incrementAndGet();
       });
       return f;
     }
@@ -445,6 +449,16 @@ final class ChaosRun implements AutoCloseable {
       }
     }
     return new ChaosReport.Truth(messages, receipts);
+  }
+
+  /** Why a call failed, short: the service's code and status, or the exception's class. */
+  private static String reason(Throwable e) {
+    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof dev.svc.chat.ApiException) {
+      dev.svc.chat.ApiException api = (dev.svc.chat.ApiException) cause;
+      return api.code() + " " + api.status();
+    }
+    return cause.getClass().getSimpleName();
   }
 
   /** Waits for every future to complete (however it completes); returns how many are still pending at the deadline. */
