@@ -2,11 +2,15 @@ package dev.svc.chat.it;
 
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
+import dev.svc.chat.RoomList;
+import dev.svc.chat.RoomSummary;
+import dev.svc.chat.ThreadSummary;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -14,7 +18,7 @@ import java.util.TreeSet;
 /**
  * The chaos test's verdict: every client's view of every room of its user against the server's state, with the
  * counts the test prints and, for each client and room, exactly which seqs are missing, duplicated or out of
- * order and which messages or receipts differ.
+ * order and which messages, receipts, thread summaries or unread mentions differ.
  */
 final class ChaosReport {
   /** The server's state: per room its history (ascending seq) and its receipts (null: not readable yet). */
@@ -45,6 +49,12 @@ final class ChaosReport {
   long recovered;
   long live;
   boolean receiptsCompared;
+  long roots;
+  long replies;
+  long repliesDeleted;
+  long rootMismatches;
+  long unreadMentions;
+  long mentionMismatches;
   private final List<String> problems = new ArrayList<>();
 
   static ChaosReport compare(List<ChaosView> views, Map<String, String> roomNames, Truth truth, List<Send> sends,
@@ -53,6 +63,7 @@ final class ChaosReport {
     r.checkSends(sends, truth);
     r.checkAcknowledged(acknowledged, truth);
     r.receiptsCompared = truth.receipts().values().stream().allMatch(v -> v != null);
+    r.checkSummaries(truth);
     for (ChaosView v : views) {
       Map<String, Long> c = v.counters();
       r.duplicateUpdates += c.get("duplicateUpdates");
@@ -110,6 +121,25 @@ final class ChaosReport {
     }
     acknowledgedLost = wrong.size();
     if (!wrong.isEmpty()) problems.add("the server lost or moved " + wrong.size() + " acknowledged sends: " + first(wrong));
+  }
+
+  /** The server's roots carry the summary their replies in the history make (contract section 10). */
+  private void checkSummaries(Truth truth) {
+    for (List<Message> history : truth.messages().values()) {
+      Map<String, ThreadSummary> expected = ChaosTruth.summariesFromReplies(history);
+      List<String> wrong = new ArrayList<>();
+      for (Message m : history) {
+        if (m.threadId() != null) {
+          replies++;
+          if (m.isDeleted()) repliesDeleted++;
+        }
+        if (m.thread() != null) roots++;
+        if (!Objects.equals(m.thread(), expected.get(m.id()))) {
+          wrong.add("seq " + m.seq() + " " + m.thread() + ", its replies make " + expected.get(m.id()));
+        }
+      }
+      if (!wrong.isEmpty()) problems.add("server: roots whose summary is not their replies': " + first(wrong));
+    }
   }
 
   private void compareRoom(ChaosView v, String room, String roomName, Truth truth) {
@@ -170,8 +200,10 @@ final class ChaosReport {
           + drops.subList(Math.max(0, drops.size() - 12), drops.size()));
     }
 
+    compareThreads(v, room, where, history);
     List<Receipt> truthReceipts = truth.receipts().get(room);
     if (truthReceipts != null) {
+      compareMentions(v, room, where, history, truthReceipts);
       Map<String, Receipt> seenReceipts = v.receipts(room);
       List<String> receiptDiffs = new ArrayList<>();
       Set<String> users = new HashSet<>(seenReceipts.keySet());
@@ -183,6 +215,33 @@ final class ChaosReport {
       for (String u : users) receiptDiffs.add(u + " saw seq " + seenReceipts.get(u).seq() + " server none");
       receiptMismatches += receiptDiffs.size();
       if (!receiptDiffs.isEmpty()) problems.add(where + ": receipts differ: " + first(receiptDiffs));
+    }
+  }
+
+  /** Every root the client holds carries the server's thread summary; a root it does not hold is one too. */
+  private void compareThreads(ChaosView v, String room, String where, List<Message> history) {
+    List<String> diffs = new ArrayList<>();
+    for (Message t : history) {
+      Message seen = v.latest(t.id());
+      if (t.thread() == null && (seen == null || seen.thread() == null)) continue;
+      if (seen == null || !Objects.equals(seen.thread(), t.thread())) {
+        diffs.add("root seq " + t.seq() + " saw " + (seen == null ? "no root" : seen.thread()) + " server " + t.thread());
+      }
+    }
+    rootMismatches += diffs.size();
+    if (!diffs.isEmpty()) problems.add(where + ": " + diffs.size() + " thread summaries differ: " + first(diffs));
+  }
+
+  /** The room list's {@code unreadMentions} is the contract's rule on the server's messages and receipts. */
+  private void compareMentions(ChaosView v, String room, String where, List<Message> history, List<Receipt> receipts) {
+    int expected = ChaosTruth.unreadMentions(v.userId, history, receipts);
+    unreadMentions += expected;
+    RoomList list = v.roomList();
+    RoomSummary s = list == null ? null : list.room(room);
+    if (s == null || s.unreadMentions() != expected) {
+      mentionMismatches++;
+      problems.add(where + ": unreadMentions " + (s == null ? "(no room list row)" : s.unreadMentions() + " (unread "
+          + s.unreadCount() + ")") + ", server " + expected);
     }
   }
 
@@ -202,6 +261,8 @@ final class ChaosReport {
         + ") lost=" + lost + " duplicated=" + duplicated + " outOfOrder=" + outOfOrder + " unexpected=" + unexpected
         + " | stale=" + stale + " duplicatedUpdates=" + duplicateUpdates
         + " | receipts " + (receiptsCompared ? "mismatched=" + receiptMismatches : "not compared (no getReceipts yet)")
+        + " | threads roots=" + roots + " replies=" + replies + " (deleted " + repliesDeleted + ") rootsMismatched="
+        + rootMismatches + " | unreadMentions=" + unreadMentions + " mismatched=" + mentionMismatches
         + " | recovered=" + recovered + " live=" + live
         + " | foreign=" + foreignEvents;
   }

@@ -8,6 +8,7 @@ import dev.svc.chat.EventType;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Receipt;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.transport.Transport;
@@ -41,11 +42,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * One run of the chaos test's workload: six users in four overlapping rooms, every client behind a
  * {@link FaultProxy} that cuts and stalls connections at random, with session tokens of a few seconds that expire
  * and are refreshed all along. The app code is what a new user would write: {@code sendMessage} without any retry,
- * and plain {@code on(NEW_MESSAGE / MESSAGE_UPDATED / ROOM_READ)} handlers; some edits, reaction toggles, deletes
- * and {@code markRead} go on meanwhile. A {@link Disaster} may strike the servers meanwhile, on a thread of its own.
- * At the end every client's view of every room of its user must equal the server's, read without faults: each
- * message once, in seq order, in its latest state, and the receipts; every send must have been stored once, and
- * every send the server acknowledged must be stored with the id and seq it was acknowledged with.
+ * and plain {@code on(NEW_MESSAGE / MESSAGE_UPDATED / ROOM_READ)} handlers and a {@code roomList}; some sends are
+ * thread replies or mention other members ({@link ChaosThreads}), and edits (some changing the mentions), reaction
+ * toggles, deletes of messages and of thread replies, and {@code markRead} go on meanwhile. A {@link Disaster} may
+ * strike the servers meanwhile, on a thread of its own. At the end every client's view of every room of its user
+ * must equal the server's, read without faults: each message once, in seq order, in its latest state, every root
+ * with the server's thread summary, the receipts, and the room list's {@code unreadMentions} (contract section 10);
+ * every send must have been stored once, and every send the server acknowledged must be stored with the id and seq
+ * it was acknowledged with.
  *
  * <p>{@code -Dchaos.scale=N} multiplies the messages and the duration (default 1: 600 messages over 20 s);
  * {@code -Dchaos.seed=S} replays the workload's and the proxies' random choices.
@@ -100,9 +104,12 @@ final class ChaosRun implements AutoCloseable {
   private boolean disasters;
   private final Queue<CompletableFuture<?>> pending = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> opCounts = new ConcurrentHashMap<>();
+  /** Per failed operation kind and reason ("edit not_found 404"), how many: why edits or deletes failed. */
+  private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
   private final AtomicInteger refreshes = new AtomicInteger();
   private final AtomicInteger mintRetries = new AtomicInteger();
   private final Object progress = new Object();
+  private ChaosThreads threads;
 
   ChaosRun(String name, Servers servers) {
     this(name, servers, null);
@@ -144,6 +151,7 @@ final class ChaosRun implements AutoCloseable {
     room(admin, "gamma", "ana", "dev", "eli", "fay");
     String delta = room(admin, "delta", "ana", "ben", "cleo", "dev", "eli", "fay");
     Map<String, String> joined = Map.of("ana", alpha, "ben", beta, "dev", delta); // cleo, eli, fay join none
+    threads = new ChaosThreads(members);
 
     int index = 0;
     for (String user : USERS) {
@@ -204,8 +212,8 @@ final class ChaosRun implements AutoCloseable {
     }
 
     String counts = "CHAOS " + name + " counts scale=" + SCALE + " seed=" + SEED + ": " + report.counts()
-        + " | ops " + new TreeMap<>(opCounts) + " | token refreshes=" + refreshes.get()
-        + " (mints retried " + mintRetries.get() + ") | proxies " + faults;
+        + " | ops " + new TreeMap<>(opCounts) + " | threads " + threads.figures() + " | token refreshes=" + refreshes.get()
+        + " (mints retried " + mintRetries.get() + ") | failed ops " + new TreeMap<>(failures) + " | proxies " + faults;
     System.out.println(counts);
     for (ChaosView v : views.values()) System.out.println("  " + v.userId + " " + v.counters());
 
@@ -301,6 +309,7 @@ final class ChaosRun implements AutoCloseable {
     client.on(EventType.CONNECTION_STATE, view::onState);
     client.on(EventType.RECOVERY, view::onRecovery);
     client.on(EventType.CLIENT_ERROR, view::onClientError);
+    client.roomList(view::onRoomList);
     await(client.connect(user, tenant.mintToken(shortLived(user)).token()));
     if (joinedRoom != null) await(client.joinRoom(joinedRoom));
     clients.put(user, client);
@@ -355,8 +364,9 @@ final class ChaosRun implements AutoCloseable {
         progress.notifyAll();
       }
       long called = System.nanoTime();
+      SendOptions options = threads.nextSend(user, room, view, rnd, clientMessageId);
       CompletableFuture<?> send = track("send",
-          () -> client.sendMessage(room, List.of(MessagePart.text(clientMessageId)), clientMessageId));
+          () -> client.sendMessage(room, List.of(MessagePart.text(clientMessageId)), options));
       if (send != null) {
         send.thenAccept(stored -> {
           sendMillis.add((System.nanoTime() - called) / 1_000_000);
@@ -369,14 +379,20 @@ final class ChaosRun implements AutoCloseable {
       String other = rooms.get(rnd.nextInt(rooms.size()));
       if (roll < 0.06) {
         Message mine = view.pick(other, rnd, m -> m.senderId().equals(user));
-        if (mine != null) {
-          track("edit", () -> client.updateMessage(other, mine.id(), List.of(MessagePart.text(mine.text() + " (edited)"))));
+        List<MessagePart> edited = mine == null ? null : List.of(MessagePart.text(mine.text() + " (edited)"));
+        if (mine != null && rnd.nextBoolean()) {
+          // the edit replaces the mentions: with none, or with one or two members chosen anew
+          List<String> mentions = rnd.nextBoolean() ? List.of() : threads.mentions(user, other, rnd);
+          track("edit", () -> client.updateMessage(other, mine.id(), edited, mentions));
+        } else if (mine != null) {
+          track("edit", () -> client.updateMessage(other, mine.id(), edited));
         }
-      } else if (roll < 0.14) {
+      } else if (roll < 0.12) {
         Message any = view.pick(other, rnd, m -> true);
         if (any != null) track("react", () -> client.toggleReaction(other, any.id(), EMOJI[rnd.nextInt(EMOJI.length)]));
       } else if (roll < 0.16) {
-        Message mine = view.pick(other, rnd, m -> m.senderId().equals(user));
+        // as often a thread reply as a message of the main timeline
+        Message mine = threads.toDelete(user, other, view, rnd, roll >= 0.14);
         if (mine != null) track("delete", () -> client.deleteMessage(other, mine.id()));
       } else if (roll < 0.26) {
         Message newest = view.newest(other);
@@ -401,7 +417,9 @@ final class ChaosRun implements AutoCloseable {
       }
       pending.add(f);
       f.whenComplete((v, e) -> {
-        if (e != null) opCounts.computeIfAbsent(kind + "Failed", k -> new AtomicLong()).incrementAndGet();
+        if (e == null) return;
+        opCounts.computeIfAbsent(kind + "Failed", k -> new AtomicLong()).incrementAndGet();
+        failures.computeIfAbsent(kind + " " + reason(e), k -> new AtomicLong()).incrementAndGet();
       });
       return f;
     }
@@ -431,6 +449,16 @@ final class ChaosRun implements AutoCloseable {
       }
     }
     return new ChaosReport.Truth(messages, receipts);
+  }
+
+  /** Why a call failed, short: the service's code and status, or the exception's class. */
+  private static String reason(Throwable e) {
+    Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof dev.svc.chat.ApiException) {
+      dev.svc.chat.ApiException api = (dev.svc.chat.ApiException) cause;
+      return api.code() + " " + api.status();
+    }
+    return cause.getClass().getSimpleName();
   }
 
   /** Waits for every future to complete (however it completes); returns how many are still pending at the deadline. */

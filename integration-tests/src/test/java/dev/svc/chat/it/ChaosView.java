@@ -7,6 +7,7 @@ import dev.svc.chat.LogLevel;
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.RecoveryEvent;
+import dev.svc.chat.RoomList;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +21,8 @@ import java.util.function.Predicate;
 
 /**
  * What one chaos-test client saw through its plain {@code on(...)} handlers: per room the {@code seq} of every
- * {@code NEW_MESSAGE} in delivery order, the latest state of every message, the latest receipt of every member.
+ * {@code NEW_MESSAGE} in delivery order, the latest state of every message, the latest receipt of every member;
+ * and the latest room list ({@code roomList}) when the client subscribed to it.
  * Thread-safe: handlers run on the client's callback thread, the test reads from its own.
  */
 final class ChaosView {
@@ -47,6 +49,7 @@ final class ChaosView {
   private long live;
   private final Set<String> recovering = new HashSet<>();
   private long recoveries;
+  private RoomList roomList;
 
   ChaosView(String userId, Set<String> rooms) {
     this.userId = userId;
@@ -116,6 +119,10 @@ final class ChaosView {
     }
     Receipt old = room.get(r.userId());
     if (old == null || r.seq() >= old.seq()) room.put(r.userId(), r);
+  }
+
+  synchronized void onRoomList(RoomList list) {
+    roomList = list;
   }
 
   synchronized void onState(ConnectionStateChange change) {
@@ -194,6 +201,11 @@ final class ChaosView {
 
   synchronized Message latest(String messageId) {
     return latest.get(messageId);
+  }
+
+  /** The latest room list the client handed over, or null before the first. */
+  synchronized RoomList roomList() {
+    return roomList;
   }
 
   synchronized Map<String, Receipt> receipts(String roomId) {

@@ -19,8 +19,9 @@ import java.util.TreeSet;
 
 /**
  * {@link StoreChaosTest}'s verdicts against the server's state: the deliveries of a user's incarnations (each
- * message of each room once across all of them, in seq order within each), the unread counts of both devices'
- * room lists, and the user's store (every message it keeps at its latest rev, the receipts, the watermarks).
+ * message of each room once across all of them, in seq order within each), the unread counts and mentions of both
+ * devices' room lists, the roots' thread summaries both devices hold, and the user's store (every message it keeps
+ * at its latest rev, the receipts, the watermarks).
  */
 final class StoreChaosCheck {
   /** The server's state of the test's rooms: history (ascending seq), receipts and the rooms themselves. */
@@ -77,7 +78,10 @@ final class StoreChaosCheck {
     return n;
   }
 
-  /** The device's latest room list against the counts computed from the server; empty when they agree. */
+  /**
+   * The device's latest room list against the counts computed from the server, the unread count and the unread
+   * mentions (contract section 10); empty when they agree.
+   */
   static List<String> unreadCounts(String device, String userId, Iterable<String> rooms, RoomList list, Truth truth) {
     List<String> diffs = new ArrayList<>();
     if (list == null) {
@@ -92,9 +96,33 @@ final class StoreChaosCheck {
       } else if (s.unreadCount() != expected || s.unreadCapped()) {
         diffs.add(device + " in " + room + ": unread " + s.unreadCount() + (s.unreadCapped() ? "+" : "")
             + ", server " + expected);
+      } else {
+        int mentions = ChaosTruth.unreadMentions(userId, truth.messages().get(room), truth.receipts().get(room));
+        if (s.unreadMentions() != mentions) {
+          diffs.add(device + " in " + room + ": unreadMentions " + s.unreadMentions() + ", server " + mentions);
+        }
       }
     }
     return diffs;
+  }
+
+  /**
+   * Every message the device's events handed over carries the server's thread summary in its latest copy (none for
+   * a message that is no root); empty when they agree. A message the device never got is the deliveries' problem.
+   */
+  static List<String> threadSummaries(String device, ChaosView view, Truth truth) {
+    List<String> problems = new ArrayList<>();
+    for (String room : new TreeSet<>(view.rooms)) {
+      List<String> diffs = new ArrayList<>();
+      for (Message t : truth.messages().get(room)) {
+        Message seen = view.latest(t.id());
+        if (seen != null && !java.util.Objects.equals(seen.thread(), t.thread())) {
+          diffs.add("root seq " + t.seq() + " saw " + seen.thread() + " server " + t.thread());
+        }
+      }
+      if (!diffs.isEmpty()) problems.add(device + " in " + room + ": thread summaries differ: " + first(diffs));
+    }
+    return problems;
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Receipt;
 import dev.svc.chat.Room;
+import dev.svc.chat.SendOptions;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.it.faults.FaultProxy;
 import dev.svc.chat.it.faults.RandomFaults;
@@ -50,11 +51,14 @@ import org.junit.jupiter.api.io.TempDir;
  * during which the devices read offline. Each user has a primary client on its own SQLite store, closed and made
  * again on the same store several times during the cuts (an in-JVM process restart), and a second device
  * without a store; both subscribe to the room list and both {@code markRead}. The workload sends from both
- * devices, deletes some of its own messages and reads.
+ * devices (some sends thread replies or mentions of other members, {@link ChaosThreads}), deletes some of its own
+ * messages and thread replies, edits the mentions of some, and reads.
  *
  * <p>At the end, against the server's state read directly: every message of every room of a user was handed
  * to the app once across the primary's incarnations, in seq order within each; both devices' unread counts are
- * the server's (others' messages above the user's receipt, not deleted); and each store, opened once its last
+ * the server's (others' messages above the user's receipt, not deleted), and so are their unread mentions (those
+ * of them that mention the user); every root either device holds carries the server's thread summary; and each
+ * store, opened once its last
  * client closed, holds every message of its kept range at its latest rev, the receipts, and watermarks equal to
  * the rooms' {@code lastMessageSeq} and {@code rev}. {@code -Dchaos.seed=S} replays the random choices.
  */
@@ -78,6 +82,7 @@ class StoreChaosTest {
   private final Map<String, StoreChaosUser> users = new LinkedHashMap<>();
   private final Queue<CompletableFuture<?>> pending = new ConcurrentLinkedQueue<>();
   private final Map<String, AtomicLong> opCounts = new ConcurrentHashMap<>();
+  private ChaosThreads threads;
   /** Notified on every event the verdict depends on, so the settling wait re-checks at once. */
   private final Object changed = new Object();
 
@@ -113,6 +118,7 @@ class StoreChaosTest {
     room(admin, "beta", "ben", "cleo", "dev");
     room(admin, "gamma", "ana", "dev");
     room(admin, "delta", "ana", "ben", "cleo", "dev");
+    threads = new ChaosThreads(members);
     for (String user : List.of("ana", "ben", "cleo", "dev")) {
       Set<String> rooms = new LinkedHashSet<>();
       members.forEach((room, who) -> {
@@ -185,11 +191,15 @@ class StoreChaosTest {
     long messages = truth.messages().values().stream().mapToLong(List::size).sum();
     long deleted = truth.messages().values().stream().flatMap(List::stream).filter(Message::isDeleted).count();
     StringBuilder counts = new StringBuilder("STORE CHAOS seed=" + SEED + ": messages=" + messages + " deleted="
-        + deleted + " | ops " + new TreeMap<>(opCounts) + " | proxy " + faults);
+        + deleted + " | ops " + new TreeMap<>(opCounts) + " | threads " + threads.figures() + " | proxy " + faults);
     for (StoreChaosUser u : users.values()) {
       counts.append("\n  ").append(u.userId).append(": incarnations=").append(u.incarnations()).append(" delivered=")
           .append(u.deliveryCount()).append(" unread=");
       for (String r : u.rooms) counts.append(StoreChaosCheck.unread(u.userId, r, truth)).append(' ');
+      counts.append("unreadMentions=");
+      for (String r : u.rooms) {
+        counts.append(ChaosTruth.unreadMentions(u.userId, truth.messages().get(r), truth.receipts().get(r))).append(' ');
+      }
       counts.append("clientErrors=").append(u.errorKinds());
     }
     System.out.println(counts);
@@ -310,13 +320,23 @@ class StoreChaosTest {
       boolean fromSecond = rnd.nextDouble() < 0.2;
       ChatClient sender = fromSecond ? u.second : u.primary;
       String clientMessageId = u.userId + "-" + ticks;
-      track("send", () -> sender.sendMessage(room, List.of(MessagePart.text(clientMessageId)), clientMessageId));
+      SendOptions options = threads.nextSend(u.userId, room, fromSecond ? u.secondView : u.view, rnd, clientMessageId);
+      track("send", () -> sender.sendMessage(room, List.of(MessagePart.text(clientMessageId)), options));
 
       double roll = rnd.nextDouble();
       String other = rooms.get(rnd.nextInt(rooms.size()));
       if (roll < 0.08) {
-        Message mine = u.view.pick(other, rnd, m -> m.senderId().equals(u.userId));
+        // as often a thread reply as a message of the main timeline
+        Message mine = threads.toDelete(u.userId, other, u.view, rnd, roll >= 0.04);
         if (mine != null) track("delete", () -> u.primary.deleteMessage(other, mine.id()));
+      } else if (roll < 0.11) {
+        // an edit that replaces the mentions (with none half the time): the unread mentions follow it
+        Message mine = u.view.pick(other, rnd, m -> m.senderId().equals(u.userId));
+        List<String> mentions = rnd.nextBoolean() ? List.of() : threads.mentions(u.userId, other, rnd);
+        if (mine != null) {
+          track("edit", () -> u.primary.updateMessage(other, mine.id(), List.of(MessagePart.text(mine.text() + "!")),
+              mentions));
+        }
       } else if (roll < 0.25) {
         read(u.primary, u.primaryState, u.view.newest(other), other);
       } else if (roll < 0.40) {
@@ -358,6 +378,8 @@ class StoreChaosTest {
       problems.addAll(StoreChaosCheck.deliveries(u, truth));
       problems.addAll(StoreChaosCheck.unreadCounts(u.userId, u.userId, u.rooms, u.primaryList, truth));
       problems.addAll(StoreChaosCheck.unreadCounts(u.userId + "#2", u.userId, u.rooms, u.secondList, truth));
+      problems.addAll(StoreChaosCheck.threadSummaries(u.userId, u.view, truth));
+      problems.addAll(StoreChaosCheck.threadSummaries(u.userId + "#2", u.secondView, truth));
     }
     return problems;
   }
