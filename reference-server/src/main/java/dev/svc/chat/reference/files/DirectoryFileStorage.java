@@ -19,12 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -36,21 +31,11 @@ import java.util.stream.Stream;
  * truth: at start every unfinished {@code .bin} is cut back to its record's offset, so a {@code kill -9} drops at
  * most the bytes of the request it left unanswered.
  */
-final class DirectoryFileStorage implements FileStorage {
+final class DirectoryFileStorage extends IndexedFileStorage<IndexedFileStorage.Entry> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
-
-    private static final class Entry {
-        volatile FileRecord record;
-        final List<FileRef> refs = new CopyOnWriteArrayList<>();
-
-        Entry(FileRecord record) {
-            this.record = record;
-        }
-    }
 
     private DirectoryFileStorage(Path dir) {
         this.dir = dir;
@@ -107,15 +92,9 @@ final class DirectoryFileStorage implements FileStorage {
     }
 
     @Override
-    public Optional<FileRecord> find(String fileId) {
-        Entry entry = entries.get(fileId);
-        return entry == null ? Optional.empty() : Optional.of(entry.record);
-    }
-
-    @Override
     public PatchResult append(FileRecord record, Instant now, Function<ByteSink, PatchResult> copy) {
-        Entry entry = entries.get(record.id());
-        if (entry == null || entry.record.offset() != record.offset()) {
+        Entry entry = entryAtOffset(record);
+        if (entry == null) {
             return new PatchResult(0, PatchResult.Outcome.CONFLICT, null);
         }
         try (FileChannel channel = FileChannel.open(bin(record.id()), StandardOpenOption.WRITE)) {
@@ -185,12 +164,6 @@ final class DirectoryFileStorage implements FileStorage {
     }
 
     @Override
-    public List<FileRef> refs(String fileId) {
-        Entry entry = entries.get(fileId);
-        return entry == null ? List.of() : List.copyOf(entry.refs);
-    }
-
-    @Override
     public Optional<Thumbnail> thumbnail(String fileId, int size) {
         Path path = dir.resolve(fileId + ".t" + size);
         try {
@@ -214,22 +187,6 @@ final class DirectoryFileStorage implements FileStorage {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot store a thumbnail in " + dir, e);
         }
-    }
-
-    @Override
-    public List<FileRecord> touchedBefore(Instant cutoff) {
-        List<FileRecord> out = new ArrayList<>();
-        for (Entry entry : entries.values()) {
-            if (entry.record.touchedAt().isBefore(cutoff)) {
-                out.add(entry.record);
-            }
-        }
-        return out;
-    }
-
-    @Override
-    public void close() {
-        entries.clear();
     }
 
     private Path bin(String fileId) {

@@ -18,21 +18,18 @@ import java.util.function.Function;
  * whole {@code Upload-Length} of the budget when it is created, so the bytes of every upload admitted fit, and
  * an upload past the budget is refused at creation (413 naming the budget) rather than half-way.
  */
-final class MemoryFileStorage implements FileStorage {
+final class MemoryFileStorage extends IndexedFileStorage<MemoryFileStorage.Entry> {
 
     private final long budget;
-    private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private long reserved; // guarded by this
 
-    /** One upload: its record and its committed bytes, in the pieces they came in. */
-    private static final class Entry {
-        volatile FileRecord record;
+    /** One upload: its record, references, thumbnails and committed bytes, in the pieces they came in. */
+    static final class Entry extends IndexedFileStorage.Entry {
         final List<byte[]> chunks = new CopyOnWriteArrayList<>();
-        final List<FileRef> refs = new CopyOnWriteArrayList<>();
         final Map<Integer, Thumbnail> thumbnails = new ConcurrentHashMap<>();
 
         Entry(FileRecord record) {
-            this.record = record;
+            super(record);
         }
     }
 
@@ -53,15 +50,9 @@ final class MemoryFileStorage implements FileStorage {
     }
 
     @Override
-    public Optional<FileRecord> find(String fileId) {
-        Entry entry = entries.get(fileId);
-        return entry == null ? Optional.empty() : Optional.of(entry.record);
-    }
-
-    @Override
     public PatchResult append(FileRecord record, Instant now, Function<ByteSink, PatchResult> copy) {
-        Entry entry = entries.get(record.id());
-        if (entry == null || entry.record.offset() != record.offset()) {
+        Entry entry = entryAtOffset(record);
+        if (entry == null) {
             return new PatchResult(0, PatchResult.Outcome.CONFLICT, null);
         }
         List<byte[]> pending = new ArrayList<>();
@@ -107,12 +98,6 @@ final class MemoryFileStorage implements FileStorage {
     }
 
     @Override
-    public List<FileRef> refs(String fileId) {
-        Entry entry = entries.get(fileId);
-        return entry == null ? List.of() : List.copyOf(entry.refs);
-    }
-
-    @Override
     public Optional<Thumbnail> thumbnail(String fileId, int size) {
         Entry entry = entries.get(fileId);
         return entry == null ? Optional.empty() : Optional.ofNullable(entry.thumbnails.get(size));
@@ -124,22 +109,6 @@ final class MemoryFileStorage implements FileStorage {
         if (entry != null) {
             entry.thumbnails.put(size, thumbnail);
         }
-    }
-
-    @Override
-    public List<FileRecord> touchedBefore(Instant cutoff) {
-        List<FileRecord> out = new ArrayList<>();
-        for (Entry entry : entries.values()) {
-            if (entry.record.touchedAt().isBefore(cutoff)) {
-                out.add(entry.record);
-            }
-        }
-        return out;
-    }
-
-    @Override
-    public void close() {
-        entries.clear();
     }
 
     /** The bytes of a list of pieces from an offset, without copying them into one array. */
