@@ -246,6 +246,7 @@ class FilesChaosTest {
     client.on(EventType.CONNECTION_STATE, view::onState);
     client.on(EventType.RECOVERY, view::onRecovery);
     client.on(EventType.CLIENT_ERROR, view::onClientError);
+    client.roomList(view::onRoomList); // the report also checks each room's row (its unread mentions)
     client.on(EventType.UPLOAD_PROGRESS, p -> {
       uploaded.merge(p.clientMessageId(), p.bytesSent(), Math::max);
       if (p.bytesSent() == p.bytesTotal()) completed.add(p.clientMessageId());
