@@ -18,6 +18,7 @@ import dev.svc.chat.FileSource;
 import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.bench.support.Heap;
+import dev.svc.chat.bench.support.LoadAverage;
 import dev.svc.chat.bench.support.Report;
 import dev.svc.chat.internal.files.UploadingTransport;
 
@@ -56,7 +57,7 @@ public final class FilesBench {
         File work = workDirectory();
         delete(work);
         new File(work, "sink").mkdirs();
-        String loadBefore = load();
+        String loadBefore = LoadAverage.now();
         long started = System.nanoTime();
         Transfers transfers = new Transfers(rounds);
         HeapRun heap;
@@ -82,7 +83,7 @@ public final class FilesBench {
             delete(work);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        FilesReport.write(args, mib, rounds, transfers, heap, cut, thumbnails, loadBefore, load(), seconds,
+        FilesReport.write(args, mib, rounds, transfers, heap, cut, thumbnails, loadBefore, LoadAverage.now(), seconds,
                 work.getPath().startsWith(SHM));
         System.exit(0);
     }
@@ -231,14 +232,6 @@ public final class FilesBench {
         return target;
     }
 
-    static String load() {
-        try {
-            String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
-            return f[0] + " / " + f[1];
-        } catch (Exception e) {
-            return "unknown";
-        }
-    }
 
     private static void delete(File f) {
         File[] children = f.listFiles();

@@ -1,6 +1,7 @@
 package dev.svc.chat.bench.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.svc.chat.bench.support.LoadAverage;
 import dev.svc.chat.bench.support.Report;
 import dev.svc.chat.reference.ReferenceServer;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ public final class ServerSearchBenchmark {
     int threads = Integer.parseInt(Report.option(args, "--threads", "2"));
     List<String> backends = Arrays.asList(Report.option(args, "--backends", "h2,postgres").split(","));
     boolean explain = Arrays.asList(args).contains("--explain");
-    String loadBefore = load();
+    String loadBefore = LoadAverage.now();
     long started = System.nanoTime();
     Path work = Files.createTempDirectory("svc-search-bench-");
     SearchCorpus corpus = new SearchCorpus(7);
@@ -82,7 +83,7 @@ public final class ServerSearchBenchmark {
     } finally {
       LocalPostgres.delete(work.toFile());
     }
-    ServerSearchReport.write(args, outcomes, corpus, messages, rooms, count, rounds, warmup, loadBefore, load(),
+    ServerSearchReport.write(args, outcomes, corpus, messages, rooms, count, rounds, warmup, loadBefore, LoadAverage.now(),
         (System.nanoTime() - started) / 1e9);
     System.exit(0);
   }
@@ -122,12 +123,4 @@ public final class ServerSearchBenchmark {
     return new Outcome(backend, ms, results);
   }
 
-  static String load() {
-    try {
-      String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
-      return f[0] + " / " + f[1];
-    } catch (Exception e) {
-      return "unknown";
-    }
-  }
 }

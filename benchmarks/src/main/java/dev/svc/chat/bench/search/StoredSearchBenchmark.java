@@ -15,6 +15,7 @@ import dev.svc.chat.Message;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Room;
 import dev.svc.chat.SearchQuery;
+import dev.svc.chat.bench.support.LoadAverage;
 import dev.svc.chat.bench.support.Report;
 import dev.svc.chat.store.ChatStore;
 import dev.svc.chat.store.StoreWrite;
@@ -57,7 +58,7 @@ public final class StoredSearchBenchmark {
     File work = new File("benchmarks/target/search-bench").getAbsoluteFile();
     delete(work);
     work.mkdirs();
-    String loadBefore = load();
+    String loadBefore = LoadAverage.now();
     Words words = new Words(new Random(7));
 
     // the store of rooms x 1,000 messages, with its index
@@ -109,7 +110,7 @@ public final class StoredSearchBenchmark {
         System.err.printf("ingest round %d, index %s: %.0f messages/s%n", round, index ? "on" : "off", rate);
       }
     }
-    String loadAfter = load();
+    String loadAfter = LoadAverage.now();
     delete(work);
 
     double[] allMs = toArray(all);
@@ -226,14 +227,6 @@ public final class StoredSearchBenchmark {
     return String.join(" / ", out);
   }
 
-  private static String load() {
-    try {
-      String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
-      return f[0] + " / " + f[1];
-    } catch (Exception e) {
-      return "unknown";
-    }
-  }
 
   private static void delete(File f) {
     File[] children = f.listFiles();

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.svc.chat.bench.ingest.StoreIngest;
+import dev.svc.chat.bench.support.LoadAverage;
 import dev.svc.chat.bench.support.Report;
 import dev.svc.chat.store.ChatStoreProvider;
 import dev.svc.chat.store.sqlite.SqliteChatStore;
@@ -74,7 +75,7 @@ public final class StoreBenchmark {
     String only = Report.option(args, "--only", null);
     File work = new File("benchmarks/target/store-bench").getAbsoluteFile();
     StoreFixture.delete(work);
-    String loadBefore = load();
+    String loadBefore = LoadAverage.now();
 
     // the store of 200 rooms of 1,000 messages
     File cold = new File(work, "cold");
@@ -123,7 +124,7 @@ public final class StoreBenchmark {
       writeCosts[b] = WriteCost.measure(new File(work, "write-" + batches[b]), batches[b], quick ? 20 : 60,
           quick ? 40 : 150);
     }
-    String loadAfter = load();
+    String loadAfter = LoadAverage.now();
     StoreFixture.delete(work);
 
     Report report = new Report("Offline store (SQLite) and room list");
@@ -291,12 +292,4 @@ public final class StoreBenchmark {
     return met ? "yes" : "no";
   }
 
-  private static String load() {
-    try {
-      String[] f = new String(Files.readAllBytes(Paths.get("/proc/loadavg")), StandardCharsets.UTF_8).split(" ");
-      return f[0] + " / " + f[1];
-    } catch (Exception e) {
-      return "unknown";
-    }
-  }
 }
