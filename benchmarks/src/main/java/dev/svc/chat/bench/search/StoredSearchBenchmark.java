@@ -44,7 +44,7 @@ public final class StoredSearchBenchmark {
       + "matches of that last millisecond: a word in most messages costs what a rare one does. The index's rows "
       + "of a write are written at its end, deletes then inserts, each in rowid order, so that FTS5 keeps them "
       + "in memory until the commit instead of writing a segment for each eviction "
-      + "(`docs/internals/offline.md`, \"Search index\").";
+      + "(`docs/internals/offline.md`, \"How the SQLite store keeps its promises\", its search index).";
 
   private StoredSearchBenchmark() {
   }
