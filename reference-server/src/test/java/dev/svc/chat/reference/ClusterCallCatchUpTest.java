@@ -98,28 +98,7 @@ class ClusterCallCatchUpTest {
     @Test
     void aCallMoveAndARemovalThatDidNotFitInTheFullQueueReachTheOtherNodeThroughTheRoomsAnnouncement()
             throws Exception {
-        CountDownLatch sending = new CountDownLatch(1);
-        CountDownLatch maySend = new CountDownLatch(1);
-        AtomicInteger held = new AtomicInteger();
-        BusFaults stalled = new BusFaults() {
-            @Override
-            public int queueCapacity() {
-                return 1;
-            }
-
-            @Override
-            public void beforeNotify() {
-                if (held.get() == 0) {
-                    return;
-                }
-                sending.countDown();
-                try {
-                    maySend.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        StalledBus stalled = new StalledBus(false);
         try (ReferenceServer nodeA = node(stalled); ReferenceServer nodeB = node(BusFaults.NONE)) {
             Http httpA = new Http(nodeA);
             Http httpB = new Http(nodeB);
@@ -130,14 +109,14 @@ class ClusterCallCatchUpTest {
                 String callId = startCall(httpA, rooms);
                 assertEquals(List.of("call-invite ringing"), callEvents(carolOnB, 1));
 
-                held.set(1);
+                stalled.hold(true);
                 assertEquals(201, httpA.sendText(rooms.alice, rooms.room, "held", "being sent").status());
-                assertTrue(sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
+                assertTrue(stalled.sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
                 assertEquals(200, httpA.bearer("POST", "/v1/calls/" + callId + "/accept", rooms.bob, null).status());
                 assertEquals(200, removeBob(httpA, rooms).status()); // does not fit
                 assertEquals(200, httpA.bearer("POST", "/v1/calls/" + callId + "/end", rooms.alice, null).status());
-                held.set(0);
-                maySend.countDown();
+                stalled.hold(false);
+                stalled.maySend.countDown();
 
                 // the room's announcement may overtake the queued accept: the call is then handed in its latest state
                 List<String> moves = callEventsThrough(carolOnB, "call-ended");
@@ -148,7 +127,7 @@ class ClusterCallCatchUpTest {
                 assertEquals(List.of("call-invite ringing"), callEvents(carolOnB, 1), "a call event delivered twice");
             }
         } finally {
-            maySend.countDown();
+            stalled.maySend.countDown();
         }
     }
 

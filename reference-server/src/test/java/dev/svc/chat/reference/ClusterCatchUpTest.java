@@ -69,39 +69,22 @@ class ClusterCatchUpTest {
 
     @Test
     void aMessageThatDidNotFitInTheFullQueueReachesTheOtherNodeThroughItsRoomsAnnouncement() throws Exception {
-        CountDownLatch sending = new CountDownLatch(1);
-        CountDownLatch maySend = new CountDownLatch(1);
-        BusFaults stalled = new BusFaults() {
-            @Override
-            public int queueCapacity() {
-                return 1;
-            }
-
-            @Override
-            public void beforeNotify() {
-                sending.countDown();
-                try {
-                    maySend.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        StalledBus stalled = new StalledBus(true);
         try (ReferenceServer nodeA = node(stalled); ReferenceServer nodeB = node(BusFaults.NONE)) {
             Http httpA = new Http(nodeA);
             String room = httpA.createRoom(KEY, "alice", "carol");
             String alice = httpA.mint(KEY, "alice");
             try (SocketClient carolOnB = SocketClient.connectToken(nodeB, new Http(nodeB).mint(KEY, "carol"))) {
                 assertEquals(201, httpA.sendText(alice, room, "first", "being sent").status());
-                assertTrue(sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
+                assertTrue(stalled.sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
                 assertEquals(201, httpA.sendText(alice, room, "second", "waits in the queue").status());
                 assertEquals(201, httpA.sendText(alice, room, "third", "does not fit").status());
-                maySend.countDown();
+                stalled.maySend.countDown();
                 assertEquals(List.of(1L, 2L, 3L), newMessageSeqs(carolOnB, 3));
                 assertNoMoreMessages(carolOnB, httpA, alice, room, 4);
             }
         } finally {
-            maySend.countDown();
+            stalled.maySend.countDown();
         }
     }
 
@@ -193,28 +176,7 @@ class ClusterCatchUpTest {
 
     @Test
     void aReceiptThatDidNotFitInTheFullQueueReachesTheOtherNodeThroughItsRoomsAnnouncement() throws Exception {
-        CountDownLatch sending = new CountDownLatch(1);
-        CountDownLatch maySend = new CountDownLatch(1);
-        AtomicInteger held = new AtomicInteger();
-        BusFaults stalled = new BusFaults() {
-            @Override
-            public int queueCapacity() {
-                return 1;
-            }
-
-            @Override
-            public void beforeNotify() {
-                if (held.get() == 0) {
-                    return;
-                }
-                sending.countDown();
-                try {
-                    maySend.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        StalledBus stalled = new StalledBus(false);
         try (ReferenceServer nodeA = node(stalled); ReferenceServer nodeB = node(BusFaults.NONE)) {
             Http httpA = new Http(nodeA);
             String room = httpA.createRoom(KEY, "alice", "bob", "carol");
@@ -223,18 +185,18 @@ class ClusterCatchUpTest {
             try (SocketClient carolOnB = SocketClient.connectToken(nodeB, new Http(nodeB).mint(KEY, "carol"))) {
                 String first = httpA.sendText(alice, room, "first", "x").json().get("id").asText();
                 assertEquals(List.of(1L), newMessageSeqs(carolOnB, 1));
-                held.set(1);
+                stalled.hold(true);
                 assertEquals(201, httpA.sendText(bob, room, "second", "being sent").status());
-                assertTrue(sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
+                assertTrue(stalled.sending.await(30, TimeUnit.SECONDS), "node A did not begin to send");
                 assertEquals(200, markRead(httpA, alice, room, first).status()); // waits in the queue
                 assertEquals(200, markRead(httpA, bob, room, first).status()); // does not fit
-                held.set(0);
-                maySend.countDown();
+                stalled.hold(false);
+                stalled.maySend.countDown();
                 assertEquals(List.of("alice@1", "bob@1"), receipts(carolOnB, 2));
                 assertNoMoreReceipts(carolOnB, httpA, alice, room);
             }
         } finally {
-            maySend.countDown();
+            stalled.maySend.countDown();
         }
     }
 
