@@ -42,16 +42,7 @@ class ChaosCrashTest {
 
   @AfterEach
   void stop() throws Exception {
-    Exception first = null;
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      try {
-        opened.get(i).close();
-      } catch (Exception e) {
-        if (first == null) first = e;
-      }
-    }
-    if (server != null) server.close();
-    if (first != null) throw first;
+    Closing.inReverse(opened, server);
   }
 
   @Test

@@ -82,16 +82,7 @@ class FilesChaosTest {
   void stop() throws Exception {
     driver.shutdownNow();
     striking.shutdownNow();
-    Exception first = null;
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      try {
-        opened.get(i).close();
-      } catch (Exception e) {
-        if (first == null) first = e;
-      }
-    }
-    if (server != null) server.close();
-    if (first != null) throw first;
+    Closing.inReverse(opened, server);
   }
 
   @Test

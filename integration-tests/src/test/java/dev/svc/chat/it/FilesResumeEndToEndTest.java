@@ -46,15 +46,7 @@ class FilesResumeEndToEndTest {
 
   @AfterEach
   void stop() throws Exception {
-    Exception first = null;
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      try {
-        opened.get(i).close();
-      } catch (Exception e) {
-        if (first == null) first = e;
-      }
-    }
-    if (first != null) throw first;
+    Closing.inReverse(opened);
   }
 
   private <T extends AutoCloseable> T open(T c) {
