@@ -9,8 +9,8 @@ import java.nio.CharBuffer;
  * reader then gives the frame up to {@link MessageJsonAdapter}. One scanner serves one thread at a time.
  */
 final class FrameScanner {
-  /** Slots of {@link #cache}: a power of two. */
-  private static final int CACHE_SLOTS = 64;
+  /** Slots of {@link #cache}, in pairs (two-way): a power of two. */
+  private static final int CACHE_SLOTS = 128;
   /** Strings longer than this are never cached. */
   private static final int CACHE_MAX_LENGTH = 64;
   private static final char[] NONE = new char[0];
@@ -31,6 +31,11 @@ final class FrameScanner {
    */
   private String frame;
   /**
+   * Whether the frame is {@link #frame} and holds no backslash past the scan's start: then a string's closing
+   * quote is found by {@link String#indexOf(int, int)}, and its characters are checked for controls alone.
+   */
+  private boolean quoteSearch;
+  /**
    * Strings that repeat from message to message (room and sender ids, part types, reactions), by a hash of
    * their characters: a repeat is the same String instance, so no copy, and its hash code is computed once
    * for every map the ledger keys by it. Strings are immutable, so sharing them between messages is safe.
@@ -50,11 +55,14 @@ final class FrameScanner {
     s[n] = 0;
     i = start;
     frame = text instanceof String ? (String) text : null;
+    // one search of the whole frame (String.indexOf: a vector loop in the JVM) instead of a test per character
+    quoteSearch = frame != null && frame.indexOf('\\', start) < 0;
   }
 
   /** Drops the frame being read, so no frame is kept between reads. */
   void release() {
     frame = null;
+    quoteSearch = false;
   }
 
   /** Where the scan is: the index in the frame of the next character to read. */
@@ -143,28 +151,41 @@ final class FrameScanner {
 
   /** Same as {@link #string}, as the cached instance when the same characters were read before. */
   String cachedString() {
-    if (s[i] != '"') return null;
+    int close = stringEnd();
+    if (close < 0) return null;
     int start = i + 1;
-    int end = start;
-    int h = 0;
-    while (true) { // the scan of stringEnd and the hash in one pass
-      char c = s[end];
-      if (c == '"') break;
-      if (c == '\\' || c < 0x20) return null;
-      h = 31 * h + c;
-      end++;
-    }
-    i = end + 1;
-    int length = end - start;
-    if (length > CACHE_MAX_LENGTH) return new String(s, start, length);
-    int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+    i = close + 1;
+    int length = close - start;
+    if (length > CACHE_MAX_LENGTH || length == 0) return new String(s, start, length);
+    // the slot pair by the length and four of the characters (the first, the middle one and the last two,
+    // where ids of one kind differ): no pass over the whole string; the candidates are then compared whole
+    int h = ((length << 16) | s[close - 1]) * 0x9E3779B9 ^ ((s[close - 2] << 16) | s[start]) * 0x7FEB352D
+        ^ s[start + length / 2];
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    h ^= h >>> 16;
+    int slot = h & (CACHE_SLOTS - 2);
     if (cache == null) {
       cache = new String[CACHE_SLOTS];
       cacheChars = new char[CACHE_SLOTS][];
     }
-    char[] known = cacheChars[slot];
-    if (known != null && known.length == length && matches(start, known)) return cache[slot];
-    String v = new String(s, start, length);
+    char[] first = cacheChars[slot];
+    if (first != null && first.length == length && matches(start, first)) return cache[slot];
+    char[] second = cacheChars[slot + 1];
+    if (second != null && second.length == length && matches(start, second)) {
+      // the one just read goes first: of two, the one read least lately is replaced
+      String v = cache[slot + 1];
+      cache[slot + 1] = cache[slot];
+      cacheChars[slot + 1] = first;
+      cache[slot] = v;
+      cacheChars[slot] = second;
+      return v;
+    }
+    String v = frame != null ? frame.substring(start, close) : new String(s, start, length);
+    cache[slot + 1] = cache[slot];
+    cacheChars[slot + 1] = first;
     cache[slot] = v;
     cacheChars[slot] = v.toCharArray();
     return v;
@@ -174,6 +195,14 @@ final class FrameScanner {
   private int stringEnd() {
     if (s[i] != '"') return -1;
     int j = i + 1;
+    if (quoteSearch) {
+      int close = frame.indexOf('"', j);
+      if (close < 0) return -1;
+      for (; j < close; j++) {
+        if (s[j] < 0x20) return -1;
+      }
+      return close;
+    }
     while (true) {
       char c = s[j];
       if (c == '"') return j;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.CharBuffer;
 
@@ -134,6 +135,54 @@ class FastMessageReaderTest {
       Message m = reader.readMessage(frame("{" + BASE.replace("\"r1\"", "\"r" + (char) ('A' + k % 26) + "\"")
           + ",\"parts\":[]}"), 17);
       assertEquals("r" + (char) ('A' + k % 26), m.roomId());
+    }
+  }
+
+  @Test
+  void theIdsOfARoomAndItsFiftySendersStayCachedAsTheyRepeat() throws Exception {
+    FastMessageReader reader = new FastMessageReader();
+    String room = "5b0e7a5c-2f7e-4d1a-9c3b-7e0d2a4f6b18";
+    Message[] first = new Message[50];
+    int sendersCopied = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      for (int k = 0; k < 50; k++) {
+        String frame = frame("{\"id\":\"m" + k + "\",\"roomId\":\"" + room + "\",\"seq\":" + (k + 1)
+            + ",\"senderId\":\"user_" + k + "\",\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+            + "\"clientMessageId\":\"c" + k + "\",\"createdAt\":\"2026-11-21T10:00:00.000Z\"}");
+        Message m = reader.readMessage(frame, 17);
+        assertEquals("user_" + k, m.senderId());
+        if (pass == 0) {
+          first[k] = m;
+        } else {
+          // the second time round the room's id, read in every message, is the String read the first time: no
+          // copy, hashed once; of the senders, read in turn, the few that share a pair of slots with two others
+          // (about 9 of 50 with 64 pairs) are copied again, not the room's
+          assertSame(first[k].roomId(), m.roomId(), "room id at sender " + k);
+          assertSame(first[k].parts().get(0).type(), m.parts().get(0).type());
+          if (first[k].senderId() != m.senderId()) sendersCopied++;
+        }
+      }
+    }
+    assertTrue(sendersCopied <= 12, sendersCopied + " of 50 senders read again as new Strings");
+  }
+
+  @Test
+  void controlCharactersAndEscapesAnywhereInTheMessageAreLeftToTheAdapter() {
+    String[] values = {"\"a\u0001b\"", "\"a\u001fb\"", "\"a\\\\b\"", "\"a\\\"b\"", "\"a\u0000b\""};
+    for (String v : values) {
+      for (String field : new String[] {"id", "roomId", "senderId", "clientMessageId", "other"}) {
+        String named = "\"" + field + "\":";
+        String message = "{" + BASE.replace(named + "\"", named + v + ",\"x" + field + "\":\"")
+            + ",\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}],\"other\":" + (field.equals("other") ? v : "\"o\"")
+            + "}";
+        String frame = frame(message);
+        assertNull(FastMessageReader.read(frame, 17), message);
+        for (CharSequence chars : charSequences(frame)) {
+          assertNull(FastMessageReader.read(chars, 17), chars.getClass() + ": " + message);
+        }
+      }
+      String inText = frame("{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":" + v + "}]}");
+      assertNull(FastMessageReader.read(inText, 17), inText);
     }
   }
 
