@@ -95,6 +95,8 @@ public final class SearchRules {
    * cut to {@value #MAX_WORD} code points.
    */
   public static String fold(String word) {
+    String ascii = foldAscii(word);
+    if (ascii != null) return ascii;
     String folded = word;
     for (int round = 0; round < 4; round++) {
       String next = foldOnce(folded);
@@ -105,6 +107,26 @@ public final class SearchRules {
       folded = folded.substring(0, folded.offsetByCodePoints(0, MAX_WORD));
     }
     return folded;
+  }
+
+  /**
+   * Returns the fold of a word of ASCII letters and digits only, or null for any other word: its lower case, cut
+   * to {@value #MAX_WORD} characters. Case mapping in the root locale, NFKD and the marks leave such a word as
+   * lower case does, so this is {@link #fold}'s answer without its normalizer, for the common word.
+   */
+  private static String foldAscii(String word) {
+    char[] lower = null;
+    for (int i = 0; i < word.length(); i++) {
+      char c = word.charAt(i);
+      if (c >= 'A' && c <= 'Z') {
+        if (lower == null) lower = word.toCharArray();
+        lower[i] = (char) (c + ('a' - 'A'));
+      } else if ((c < 'a' || c > 'z') && (c < '0' || c > '9')) {
+        return null;
+      }
+    }
+    String folded = lower == null ? word : new String(lower);
+    return folded.length() > MAX_WORD ? folded.substring(0, MAX_WORD) : folded;
   }
 
   private static String foldOnce(String word) {

@@ -39,13 +39,15 @@ import dev.svc.chat.store.StoreException;
  *   <li>Version 8: the message rows' rowids hold their {@code createdAt} ({@link MessageKeys}), so that the
  *       search index reads its matches newest first; the index holds the folded words as they are (not in hex);
  *       {@code message_search_gone} lists the message rows deleted in a transaction, whose index rows go at its
- *       end ({@link IndexWrites}). The migration gives the rows their keys and makes the index again from them
- *       (the step to 7 makes none since version 8).
+ *       end ({@link IndexWrites}). The migration gives the rows their keys (the step to 7 makes no index since
+ *       version 8, and this one none since version 9).
+ *   <li>Version 9: the index keeps no row sizes and merges with larger pages, fewer segments at a time
+ *       ({@link SqlSearch#create}), for a cheaper write; the migration makes it again from the stored messages.
  * </ul>
  */
 final class SqlSchema {
   /** The version this code writes. */
-  static final int VERSION = 8;
+  static final int VERSION = 9;
 
   private static final List<String> TABLES = Arrays.asList("meta", "rooms", "messages", "receipts", "sends",
       "pending_reads", SqlSearch.TABLE, SqlSearch.GONE);
@@ -132,7 +134,9 @@ final class SqlSchema {
       case 7:
         return d -> { }; // version 7's index is replaced by version 8's, which is made from the rows
       case 8:
-        return SqlSearch::rebuild;
+        return SqlSearch::rekey; // version 8's index is replaced by version 9's, which is made from the rows
+      case 9:
+        return SqlSearch::reindex;
       default:
         throw new AssertionError("no migration to " + version);
     }

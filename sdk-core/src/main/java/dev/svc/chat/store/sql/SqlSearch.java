@@ -58,27 +58,35 @@ final class SqlSearch {
   /**
    * Creates the table, the list of deleted rows and its trigger: FTS5 when the SQLite was built with it, else
    * FTS4. The SQLite is asked rather than tried: a failed CREATE VIRTUAL TABLE can leave its table behind in the
-   * open transaction on some builds (sqlite4java's, seen under Robolectric). (FTS5 without its own copy of the
-   * words, {@code contentless_delete}, was measured slower to write: each delete rewrites a tombstone page.)
+   * open transaction on some builds (sqlite4java's, seen under Robolectric).
+   *
+   * <p>Neither engine keeps the sizes of the rows (FTS5 {@code columnsize=0}, FTS4 {@code matchinfo=fts3}): they
+   * serve ranking, which the search does not do (it orders by rowid), and cost a row written and deleted with
+   * each message. FTS5 merges its segments 8 at a time ({@code automerge}, 4 by default) into pages of 8,000
+   * bytes ({@code pgsz}, 4,050 by default): fewer merges and fewer pages written at each commit, which is most of
+   * the index's cost to a write; a query reads a few more segments, within its target. (FTS5 without its own
+   * copy of the words, {@code contentless_delete}, was measured slower to write: each delete rewrites a
+   * tombstone page.)
    */
   static void create(SqlDatabase db) throws StoreException {
     boolean[] fts5 = {false};
     db.query("SELECT sqlite_compileoption_used('ENABLE_FTS5')", row -> fts5[0] = row.integer(0) == 1);
-    db.update("CREATE VIRTUAL TABLE " + TABLE + " USING "
-        + (fts5[0] ? "fts5(words, tokenize='ascii')" : "fts4(words, tokenize=simple)"));
+    db.update("CREATE VIRTUAL TABLE " + TABLE + " USING " + (fts5[0]
+        ? "fts5(words, tokenize='ascii', columnsize=0)" : "fts4(words, tokenize=simple, matchinfo=fts3)"));
+    if (fts5[0]) {
+      db.update("INSERT INTO " + TABLE + " (" + TABLE + ", rank) VALUES ('automerge', 8)");
+      db.update("INSERT INTO " + TABLE + " (" + TABLE + ", rank) VALUES ('pgsz', 8000)");
+    }
     db.update("CREATE TABLE " + GONE + " (rowid INTEGER PRIMARY KEY)");
     db.update(TRIGGER);
   }
 
   /**
-   * Version 7 to 8: the index of version 7 (hex words, rowids in arrival order) goes; the message rows take
-   * {@link MessageKeys} rowids (newest last); the index is made again and filled with every stored message's
-   * words. Also from a database at version 7 without the index (a version 6 one migrated by this code).
+   * Version 7 to 8: the index of version 7 (hex words, rowids in arrival order) goes, and the message rows take
+   * {@link MessageKeys} rowids (newest last); the index of version 9 is made from them by the next step.
    */
-  static void rebuild(SqlDatabase db) throws StoreException {
-    db.update("DROP TRIGGER IF EXISTS " + DELETE_TRIGGER);
-    db.update("DROP TABLE IF EXISTS " + TABLE);
-    db.update("DROP TABLE IF EXISTS " + GONE);
+  static void rekey(SqlDatabase db) throws StoreException {
+    dropIndex(db);
     final List<long[]> rows = new ArrayList<>();
     db.query("SELECT rowid, created_at FROM messages ORDER BY created_at, rowid",
         row -> rows.add(new long[] {row.integer(0), row.integer(1)}));
@@ -91,10 +99,18 @@ final class SqlSearch {
       db.update("UPDATE messages SET rowid = ? WHERE rowid = ?", key, -row[0]);
       previous = key;
     }
+  }
+
+  /**
+   * Version 8 to 9: the index is made again, with the options of {@link #create}, and filled with every stored
+   * message's words. Also from a database at version 8 without the index (one of version 7 migrated by this code).
+   */
+  static void reindex(SqlDatabase db) throws StoreException {
+    dropIndex(db);
     create(db);
     final List<Long> rowids = new ArrayList<>();
     final List<String> words = new ArrayList<>();
-    db.query("SELECT rowid, json FROM messages WHERE deleted = 0", row -> {
+    db.query("SELECT rowid, json FROM messages WHERE deleted = 0 ORDER BY rowid", row -> {
       String document = FtsText.document(RowJson.message(RoomRange.text(row, 1)));
       if (document != null) {
         rowids.add(row.integer(0));
@@ -104,6 +120,12 @@ final class SqlSearch {
     for (int i = 0; i < rowids.size(); i++) {
       db.update("INSERT INTO " + TABLE + " (rowid, words) VALUES (?, ?)", rowids.get(i), words.get(i));
     }
+  }
+
+  private static void dropIndex(SqlDatabase db) throws StoreException {
+    db.update("DROP TRIGGER IF EXISTS " + DELETE_TRIGGER);
+    db.update("DROP TABLE IF EXISTS " + TABLE);
+    db.update("DROP TABLE IF EXISTS " + GONE);
   }
 
   /**

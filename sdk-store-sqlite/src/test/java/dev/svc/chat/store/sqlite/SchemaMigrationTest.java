@@ -8,6 +8,7 @@ import static dev.svc.chat.store.sqlite.Fixtures.seqs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.InputStream;
@@ -36,10 +37,10 @@ import dev.svc.chat.store.StoredState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A database of an older schema (the fixtures v1.sql to v7.sql) opened by this SDK: migrated, its data kept. */
+/** A database of an older schema (the fixtures v1.sql to v8.sql) opened by this SDK: migrated, its data kept. */
 class SchemaMigrationTest {
   /** The schema version this SDK writes. */
-  private static final int SCHEMA = 8;
+  private static final int SCHEMA = 9;
 
   @TempDir File dir;
 
@@ -244,6 +245,79 @@ class SchemaMigrationTest {
     assertEquals(schema(provider.file("new")), schema(provider.file("old")));
     assertEquals(triggers(provider.file("new")), triggers(provider.file("old")));
     assertEquals(indexTable(provider.file("new")), indexTable(provider.file("old")));
+  }
+
+  @Test
+  void aVersion8DatabaseIsIndexedAgainWithoutRowSizes() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    File file = provider.file("alice");
+    try (Connection c = Fixtures.connect(file)) {
+      createV8(c);
+      c.createStatement().executeUpdate("INSERT INTO rooms (id, members, seq_watermark, rev_watermark, low_seq)"
+          + " VALUES ('r1', '[\"alice\",\"bob\"]', 3, 3, 1)");
+      insertIndexedV8(c, text(message("r1", 1, 1), "Le café du matin"));
+      insertIndexedV8(c, text(message("r1", 2, 2), "thé vert"));
+      insertIndexedV8(c, text(message("r1", 3, 3), "un autre café"));
+    }
+    assertTrue(indexTable(file).contains("fts5(words, tokenize='ascii')"), indexTable(file));
+
+    ChatStore store = provider.open("alice");
+    try {
+      assertEquals(Arrays.asList("r1-m3", "r1-m1"),
+          StoredSearchTest.ids(store.search(dev.svc.chat.SearchQuery.of("CAFE"), "alice")), "newest first");
+      assertEquals(Collections.singletonList("r1-m1"),
+          StoredSearchTest.ids(store.search(dev.svc.chat.SearchQuery.of("\"cafe du\""), "alice")));
+      store.write(new StoreWrite().message(text(message("r1", 3, 3), "un thé").newBuilder().rev(4).build()));
+      assertEquals(Arrays.asList("r1-m3", "r1-m2"),
+          StoredSearchTest.ids(store.search(dev.svc.chat.SearchQuery.of("th*").room("r1"), "alice")));
+      assertEquals(Collections.singletonList("r1-m1"),
+          StoredSearchTest.ids(store.search(dev.svc.chat.SearchQuery.of("cafe"), "alice")), "the edit re-indexed");
+    } finally {
+      store.close();
+    }
+    assertEquals(SCHEMA, userVersion(file));
+    assertTrue(indexTable(file).contains("columnsize=0"), indexTable(file));
+    try (Connection c = Fixtures.connect(file); ResultSet rs = c.createStatement().executeQuery(
+        "SELECT k, v FROM message_search_config WHERE k IN ('automerge', 'pgsz') ORDER BY k")) {
+      List<String> config = new ArrayList<>();
+      while (rs.next()) config.add(rs.getString(1) + "=" + rs.getString(2));
+      assertEquals(Arrays.asList("automerge=8", "pgsz=8000"), config);
+    }
+  }
+
+  @Test
+  void aMigratedVersion8SchemaIsTheSchemaOfANewDatabase() throws Exception {
+    SqliteChatStore provider = SqliteChatStore.provider(dir);
+    try (Connection c = Fixtures.connect(provider.file("old"))) {
+      createV8(c);
+    }
+    provider.open("old").close();
+    provider.open("new").close();
+    assertEquals(schema(provider.file("new")), schema(provider.file("old")));
+    assertEquals(triggers(provider.file("new")), triggers(provider.file("old")));
+    assertEquals(indexTable(provider.file("new")), indexTable(provider.file("old")));
+  }
+
+  /** A version 8 database: the fixture and its trigger. */
+  private static void createV8(Connection c) throws Exception {
+    createFrom(c, "v8.sql");
+    c.createStatement().execute("CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN"
+        + " INSERT OR IGNORE INTO message_search_gone (rowid) VALUES (old.rowid); END");
+  }
+
+  /** Stores a message as version 8 did: its row at a rowid holding its createdAt, then its index row. */
+  private static void insertIndexedV8(Connection c, Message m) throws Exception {
+    insertMessage(c, m);
+    try (PreparedStatement p = c.prepareStatement("UPDATE messages SET rowid = ? WHERE id = ?")) {
+      p.setLong(1, m.createdAt() << 21);
+      p.setString(2, m.id());
+      p.executeUpdate();
+    }
+    try (PreparedStatement p = c.prepareStatement("INSERT INTO message_search (rowid, words) VALUES (?, ?)")) {
+      p.setLong(1, m.createdAt() << 21);
+      p.setString(2, dev.svc.chat.internal.search.FtsText.document(m));
+      p.executeUpdate();
+    }
   }
 
   /** A version 7 database: the fixture and its trigger. */
