@@ -31,6 +31,9 @@ const httpServer = http.createServer((req, res) => {
   });
 });
 
+// Idle keep-alive connections stay open (Node closes them after 5 s by default): a sender's connections wait
+// while the other server's runs take their turn.
+httpServer.keepAliveTimeout = 0;
 const io = new Server(httpServer, { transports: ['websocket'] });
 io.on('connection', (socket) => {
   const room = String(socket.handshake.query.room || '');

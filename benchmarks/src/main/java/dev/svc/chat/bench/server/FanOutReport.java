@@ -1,283 +1,307 @@
 package dev.svc.chat.bench.server;
 
-import static dev.svc.chat.bench.server.FanOutBenchmark.PACED_FACTORS;
-
-import dev.svc.chat.bench.server.FanOutBenchmark.Point;
+import dev.svc.chat.bench.server.FanOutBenchmark.Rows;
 import dev.svc.chat.bench.support.Report;
+import dev.svc.chat.bench.support.ResultRows;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
-/** Writes the fan-out benchmark's section of docs/benchmarks.md from its measured points. */
+/**
+ * Writes the fan-out benchmark's section of docs/benchmarks.md from its rounds: every figure is the median of a
+ * room size's rounds with their spread (lowest to highest), and the summary's rows carry every round, so that a
+ * target is held met only if its worst round meets it. A row with a run whose load side was the limit is refused.
+ */
 final class FanOutReport {
+    private final Map<Integer, Rows> rows;
+    private final double[] factors;
+    private final LoadSide.Shape shape;
+    private final int apiKeyFrom;
+    private final long[] peakMiB;
+    private final int rounds;
+    private final double settleCap;
 
-    /**
-     * What the server's CPU a delivery is made of in small rooms, profiled while making the columns that show it
-     * (figures of a loaded machine: CPU time, which holds under load better than rates, and ratios in one run).
-     */
-    static final String SERVER_CPU = "Server CPU a delivery in small rooms (the columns \"server's µs CPU a"
-            + " delivery\"; the server's CPU "
-            + "time over a run, from /proc, over its deliveries): profiled with the server's CPU by thread "
-            + "(/proc/PID/task) and flight recordings sampling every millisecond (`--jfr DIR --jfr-settings "
-            + "FILE.jfc`), on this machine while other work kept both cores busy (load average about 26), so only "
-            + "CPU time and ratios in one run count. (1) The JIT: after the warm-up the runs had before (1,000 "
-            + "messages), ours spent 83 to 107 µs of CPU a delivery at 10 members against Node's 23 to 26 in the "
-            + "same runs (3.2× to 3.9×), and 61 % of our server's CPU in such a run was its C1 and C2 compiler "
-            + "threads (Jetty's request threads 25 %, the writers 8 %, the fan-out thread 3 %). With 15,000 "
-            + "messages of warm-up, the next 15,000 still cost 36.1 µs a delivery, 39 % of it the compilers; the "
-            + "45,000 after that cost 17.6 to 24.9 µs a delivery (compilers 2 to 3 %) against Node's 17.2 in the "
-            + "same run. So at 10 members most of what separated the two servers' CPU a delivery was our JVM "
-            + "compiling its hot code, once, at the start; hence the long first warm-up (the 30,000 messages that "
-            + "settled them, and a third more) and the column of the compilers' share. (2) The cost a message pays "
-            + "whatever the room's size, measured in a room of one member (one delivery a message, after 30,000 "
-            + "messages of warm-up): 154 to 182 µs of CPU a message, before and after the changes below alike (the "
-            + "spread between runs is wider than what they changed); the settled runs at 10 members above spent 176 "
-            + "to 249 µs a message (Node 172): the request, not the deliveries, is most of a message's cost. Of the "
-            + "server's Java samples in that room, Javalin's request pipeline outside our handler took about half "
-            + "(its route lookup, done twice a request through a stream of regular expressions, about a fifth; "
-            + "copying the answer through its compression stream about a seventh; building its task lists), Jetty's "
-            + "HTTP parsing and dispatch 12 to 16 %, and our handler 28 to 30 %. The three largest costs in our "
-            + "handler, before: encoding the message twice (its frame and the REST answer), 10.8 % of the samples; "
-            + "reading and parsing the body, 7.4 %; the store's append, 5.0 %. After: one encoding for the frame, "
-            + "the answer, the `send-message` ack and the webhook (`PayloadEncoder`), 5.7 %; the body, 10.7 % (an "
-            + "ASCII body is now parsed from its bytes, without a strict decode to a String first; no gain shows at "
-            + "this sample count); the append, 5.7 % (a room snapshot now copies the members once, not twice). Then "
-            + "the send route left Javalin: a servlet filter ahead of it answers `POST "
-            + "/v1/chat/rooms/{roomId}/messages` with the same credential check, body limits, strict JSON, error "
-            + "body, `Retry-After` and access-log line (`SendRoute`, docs/internals/server.md; `SendRouteTest` "
-            + "compares its "
-            + "every answer with Javalin's route's), and REST answers are no longer gzipped. Measured by the "
-            + "section \"Reference server: CPU per REST send\" (the same room of one member, the server's CPU from "
-            + "/proc over rounds of 20,000 sends after 30,000 of warm-up, the Node server's POST handler in the "
-            + "same run), on this machine under load (load average 9 to 29), before and after runs taking turns: "
-            + "before, 120.5, 136.0 and 140.0 µs of server CPU a send against Node's 71.0, 69.0 and 75.0 in the "
-            + "same runs (1.70×, 1.97×, 1.87×); after, 103.0 and 106.0 against Node's 74.0 and 69.5 (1.39×, 1.53×), "
-            + "and 103.0 in a run with a flight recording: about a quarter less CPU a send. Of the server's Java "
-            + "samples after (1 ms sampling, the measured rounds): Javalin none; Jetty's HTTP parsing 31 % "
-            + "(`HttpParser.parseFields` alone 27 %, 17 % in its own code; Jetty's header cache is off, see "
-            + "`HttpSettings`), our send 24 % (its encoding 9 %, the store's append 7 %, the fan-out's hand-off 3 "
-            + "%), reading and parsing the body 14 %, writing the answer 7 %. Before, the three largest were "
-            + "Javalin's pipeline outside our handler 47 % (copying the answer through its result stream 18 %, in "
-            + "`InputStream.read` under Kotlin's `copyTo`; its route lookup 14 %, path parameters 5 %), our handler "
-            + "31 % and Jetty 21 %. The rest of a send's CPU is the kernel's (the socket reads and writes), which "
-            + "no sample above counts, so the CPU a send fell by less than the Java samples did. In a run of both "
-            + "servers after that first warm-up (while the machine was quieter): at 10 members ours spent 17.3 to "
-            + "23.7 µs of CPU a delivery against Node's 14.3 (1.21× to 1.65×; compilers 2 to 25 %), at 100 members "
-            + "8.5 to 14.9 against 8.6 (0.99× to 1.74×; compilers 4 to 44 %: the larger room runs code the smaller "
-            + "did not, and its runs come in turn, the last the most settled). At 10 members the target, a server "
-            + "CPU a delivery at most Node's, was not met once the JIT had settled either, while sends went through "
-            + "Javalin (15.3 against 13.0 µs, 1.18×, in the quiet run before it left); a quarter of a send's CPU is "
-            + "some 3 µs a delivery at 10 members, about that gap: the tables above and the summary say where it "
-            + "stands. What is left of a send is Jetty's parsing, our send and the kernel, above.";
-
-    private FanOutReport() {
+    FanOutReport(Map<Integer, Rows> rows, double[] factors, LoadSide.Shape shape, int apiKeyFrom, long[] peakMiB,
+                 int rounds, double settleCap) {
+        this.settleCap = settleCap;
+        this.rows = rows;
+        this.factors = factors.clone();
+        this.shape = shape;
+        this.apiKeyFrom = apiKeyFrom;
+        this.peakMiB = peakMiB.clone();
+        this.rounds = rounds;
     }
 
-    static Report report(Map<Integer, Point> ours, Map<Integer, Point[]> paced, Map<Integer, Point> node,
-                         Map<Integer, Point[]> byKind, int apiKeyFrom, long[] peakMiB) {
+    Report report(String loadBefore, String loadAfter, double minutes) {
         Report report = new Report("Reference server: fan-out to one room");
-        report.paragraph("One sender over REST (8 requests in flight) to one room; every member is an official "
-                + "Node socket.io-client 4.8.4, all members in one Node process. Ours: the reference server in "
-                + "a child JVM (permessage-deflate off, the default), REST `sendMessage`, `new-message` to each "
-                + "member's connection. Peer: the official Node socket.io 4.8.4 server, a POST handler calling "
-                + "`io.to(room).emit` with a body shaped like our Message. Deliveries a second: all arrivals, "
-                + "from the first send to the last arrival. Latency: from just before a message's request is "
-                + "sent to its arrival at a member (ms). One run per point after a warm-up of a third of the "
-                + "messages (at most 1,000) and at least 200,000 deliveries; a server's first room is warmed up"
-                + " with at least 400,000 deliveries (40,000 messages at 10 members; both servers alike), so that"
-                + " the runs measure a server whose JIT compilers have settled (see below). Figures taken while other work shares the 2 cores are"
-                + " noisy. "
-                + "On ours, rooms under " + Report.num(apiKeyFrom, 0) + " members have members that are each a"
-                + " token connection of their own user; in rooms of " + Report.num(apiKeyFrom, 0) + " or more"
-                + " (marked *) the sender's own member is a token connection and every other member an API-key"
-                + " connection that emits `join-room` (see below why, and what that costs). CPU columns: each"
-                + " process's CPU time over the run (from /proc; 1.0 is one core), the members' one Node process"
-                + " and the server's.");
-        Report.Table table = report.table("members", "messages", "ours deliveries/s", "ours p50", "ours p99",
-                "Node deliveries/s", "Node p50", "Node p99", "ratio deliveries/s (ours / Node)",
-                "members' CPU (ours / Node)", "server's CPU (ours / Node)",
-                "server's µs CPU a delivery (ours / Node)", "ratio µs a delivery (ours / Node)",
-                "ours' JIT compiler share of its CPU");
-        for (Map.Entry<Integer, Point> e : (ours.isEmpty() ? node : ours).entrySet()) {
-            Point o = ours.get(e.getKey());
-            Point n = node.get(e.getKey());
-            table.row(Report.num(e.getKey(), 0) + (e.getKey() >= apiKeyFrom && o != null ? " *" : ""),
-                    Report.num(e.getValue().messages(), 0),
-                    o == null ? "-" : rate(o), o == null ? "-" : Report.num(o.p50(), 1),
-                    o == null ? "-" : Report.num(o.p99(), 1), n == null ? "-" : rate(n),
-                    n == null ? "-" : Report.num(n.p50(), 1), n == null ? "-" : Report.num(n.p99(), 1),
-                    o == null || n == null ? "-" : Report.ratio(o.perSecond(), n.perSecond()),
-                    cpu(o) + " / " + cpu(n), serverCpu(o) + " / " + serverCpu(n),
-                    perDelivery(o) + " / " + perDelivery(n),
-                    o == null || n == null ? "-" : Report.ratio(o.serverMicros(), n.serverMicros()), jitShare(o));
-            report.result("fanout.deliveries@" + e.getKey(), o == null ? Double.NaN : o.perSecond(),
-                    n == null ? Double.NaN : n.perSecond(), "deliveries/s")
-                    .result("fanout.p99.unpaced@" + e.getKey(), o == null ? Double.NaN : o.p99(),
-                            n == null ? Double.NaN : n.p99(), "ms")
-                    .result("fanout.cpuPerDelivery@" + e.getKey(), o == null ? Double.NaN : o.serverMicros(),
-                            n == null ? Double.NaN : n.serverMicros(), "µs");
+        report.paragraph(method(loadBefore, loadAfter, minutes));
+        Report.Table table = report.table("members", "messages a run", "ours deliveries/s", "ours p99",
+                "Node deliveries/s", "Node p99", "ratio deliveries/s (ours / Node)", "ratio p99 (ours / Node)",
+                "server's µs CPU a delivery (ours / Node)", "ratio µs a delivery (ours / Node; worst round)",
+                "ours' JIT share (median, highest)", "senders' CPU (ours / Node)", "members' CPU (ours / Node)",
+                "busiest load process", "valid");
+        for (Map.Entry<Integer, Rows> e : rows.entrySet()) {
+            int size = e.getKey();
+            Rows r = e.getValue();
+            List<FanOutRun> o = r.ours();
+            List<FanOutRun> n = r.node();
+            List<FanOutRun> unpaced = Stream.concat(o.stream(), n.stream()).toList();
+            String invalid = invalid(unpaced);
+            table.row(Report.num(size, 0) + (size >= apiKeyFrom ? " *" : ""), Report.num(o.get(0).messages(), 0),
+                    spread(o, FanOutRun::perSecond, 0) + missing(o), spread(o, FanOutRun::p99, 1),
+                    spread(n, FanOutRun::perSecond, 0) + missing(n), spread(n, FanOutRun::p99, 1),
+                    Report.ratio(med(o, FanOutRun::perSecond), med(n, FanOutRun::perSecond)),
+                    Report.ratio(med(o, FanOutRun::p99), med(n, FanOutRun::p99)),
+                    Report.num(med(o, FanOutRun::serverMicros), 1) + " / "
+                            + Report.num(med(n, FanOutRun::serverMicros), 1),
+                    Report.ratio(med(o, FanOutRun::serverMicros), med(n, FanOutRun::serverMicros)) + "; "
+                            + worstRatio(o, n, FanOutRun::serverMicros),
+                    pct(med(o, FanOutRun::jitShare)) + ", " + pct(max(o, FanOutRun::jitShare)),
+                    Report.num(med(o, FanOutRun::sendersCpu), 2) + " / " + Report.num(med(n, FanOutRun::sendersCpu), 2),
+                    Report.num(med(o, FanOutRun::membersCpu), 2) + " / " + Report.num(med(n, FanOutRun::membersCpu), 2),
+                    Report.num(max(unpaced, FanOutRun::busiestLoad), 2), invalid.isEmpty() ? "yes" : "no");
+            report.result(row("fanout.deliveries@" + size, o, n, FanOutRun::perSecond, "deliveries/s", invalid))
+                    .result(row("fanout.p99.unpaced@" + size, o, n, FanOutRun::p99, "ms", invalid))
+                    .result(row("fanout.cpuPerDelivery@" + size, o, n, FanOutRun::serverMicros, "µs", invalid));
         }
         table.end();
-        if (!byKind.isEmpty()) {
-            report.paragraph("Ours, the same room run twice (unpaced) in the same server: members that are token"
-                    + " connections of their own users, then members that are API-key connections joined to the"
-                    + " room. Both kinds take the same path: `FanOut` encodes the event once and its fan-out thread"
-                    + " enqueues that frame to every target's outbound queue and one writer wake-up per target;"
-                    + " the targets are the room members' own connections (a lookup per member id) plus the API-key"
-                    + " connections that joined the room (a walk of the room's joined set), so each kind of member"
-                    + " costs one set insertion and one enqueue a message. The member-id walk is paid either way:"
-                    + " the sender's own token connection keeps the tenant's user index in use.");
-            Report.Table kinds = report.table("members", "token members deliveries/s", "p99", "members' CPU",
-                    "server's CPU", "server's µs a delivery", "API-key members deliveries/s", "p99", "members' CPU",
-                    "server's CPU", "server's µs a delivery", "ratio µs a delivery (API-key / token)");
-            for (Map.Entry<Integer, Point[]> e : byKind.entrySet()) {
-                Point t = e.getValue()[0];
-                Point k = e.getValue()[1];
-                kinds.row(Report.num(e.getKey(), 0), rate(t), Report.num(t.p99(), 1), cpu(t), serverCpu(t),
-                        Report.num(micros(t), 2), rate(k), Report.num(k.p99(), 1), cpu(k), serverCpu(k),
-                        Report.num(micros(k), 2), Report.ratio(micros(k), micros(t)));
-            }
-            kinds.end();
-        }
-        if (!paced.isEmpty()) {
-            List<String> factors = new ArrayList<>();
-            for (double f : PACED_FACTORS) {
-                factors.add(Report.num(f, 2));
-            }
-            report.paragraph("The same rooms with the sender offering " + String.join(", ", factors) + " times the"
-                    + " Node server's deliveries a second in turn (messages a second = that / members; still at most"
-                    + " 8 in flight): the target, \"1.5 times Node's deliveries/s at the same p99\", measured as such,"
-                    + " and the highest offered load whose p99 was at most Node's.");
-            Report.Table at = report.table("members", "offered (× Node's deliveries/s)", "ours deliveries/s",
-                    "ours p50", "ours p99", "Node p99", "ratio p99 (ours / Node)", "ratio deliveries/s (ours / Node)",
-                    "members' CPU", "server's CPU", "server's µs CPU a delivery (ours / Node)",
-                    "ratio µs a delivery (ours / Node)", "ours' JIT compiler share of its CPU");
-            Report.Table best = report.table("members", "highest offered load with ours' p99 ≤ Node's",
-                    "its ratio deliveries/s (ours / Node)");
-            for (Map.Entry<Integer, Point[]> e : paced.entrySet()) {
-                Point n = node.get(e.getKey());
-                String bestFactor = "none of " + String.join(", ", factors);
-                String bestRatio = "-";
-                double bestRate = 0;
-                for (int i = 0; i < e.getValue().length; i++) {
-                    Point p = e.getValue()[i];
-                    at.row(Report.num(e.getKey(), 0), Report.num(PACED_FACTORS[i], 2) + " ("
-                            + Report.num(PACED_FACTORS[i] * n.perSecond(), 0) + ")", rate(p),
-                            Report.num(p.p50(), 1), Report.num(p.p99(), 1), Report.num(n.p99(), 1),
-                            Report.ratio(p.p99(), n.p99()), Report.ratio(p.perSecond(), n.perSecond()), cpu(p),
-                            serverCpu(p), perDelivery(p) + " / " + perDelivery(n),
-                            Report.ratio(p.serverMicros(), n.serverMicros()), jitShare(p));
-                    if (p.p99() <= n.p99()) {
-                        bestFactor = Report.num(PACED_FACTORS[i], 2) + "×";
-                        bestRatio = Report.ratio(p.perSecond(), n.perSecond());
-                        bestRate = p.perSecond();
-                    }
-                }
-                best.row(Report.num(e.getKey(), 0), bestFactor, bestRatio);
-                // the summary's row: 0 deliveries/s when no offered load met Node's p99
-                report.result("fanout.atNodeP99@" + e.getKey(), bestRate, n.perSecond(), "deliveries/s");
-            }
-            at.end();
-            report.paragraph("The highest of those offered loads at which ours' p99 was at most Node's p99 in the same"
-                    + " room, and the deliveries a second it gave:");
-            best.end();
-        }
-        report.paragraph("Why ours, sending as fast as it is answered, has the higher rate but the higher latency at 100"
-                + " and 1,000 members: the reference server answers a send before its fan-out (the issue asks it to),"
-                + " and on loopback each member's kernel receive buffer takes that member's frames long before the"
-                + " server sees any backpressure. Sampled with `ss` once a second during a run at 1,000 members:"
-                + " 26 to 46 MB waiting unread in the members' receive queues (some 180 frames each), the server's"
-                + " send queues empty, and so its outbound queues empty too. The latency is the one Node process of"
-                + " all the members reading, not our queues: nothing waits in the server. Node's `io.to(room).emit`"
-                + " writes inside the request, so its sender goes at the pace of the Node server's own CPU, which"
-                + " stays at or under what the members read. The members' CPU column is their process's CPU time over the run (1.0 is one"
-                + " core); it stays under 1 when other work shares the 2 cores, because they get no more.");
-        report.paragraph("The paced tables are the target as stated. Offered a multiple of the Node server's"
-                + " deliveries a second, ours delivers it at a p99 near or under Node's only while that rate stays"
-                + " under what the members' one Node process can read with the CPU the server and the sender leave it"
-                + " on the 2 cores; past it the offered rate queues in the members' kernel receive buffers and the p99"
-                + " is theirs (the members' CPU column shows how much of a core they got). During development, at"
-                + " 1,000 members on a lightly loaded machine, that process used 0.96 of a core to read about 97,000"
-                + " frames a second from the Node server and 0.84 to read 147,000 from ours (about 9.9 against 5.7"
-                + " microseconds of its CPU a frame; ours writes several frames in one socket write), so 1.5 times"
-                + " Node's rate is at or past that process's ceiling there, and whether a run meets it moves with the"
-                + " load other work puts on the machine. At 10"
-                + " members both servers are limited by the REST send path and the sender (one JDK HttpClient, 8 in"
-                + " flight). The sender's JVM used more CPU than the"
-                + " server. The members acknowledge the reset of their figures before a run starts: before,"
-                + " deliveries read ahead of the reset were wiped and showed as missing (for both servers).");
-        report.paragraph(SERVER_CPU);
-        report.paragraph("Why API-key members in rooms of " + Report.num(apiKeyFrom, 0) + " (*): contract.md section 5"
-                + " sends `tenant-presence` to every token connection of the tenant when a user's first connection"
-                + " opens, so 10,000 members that are each a token connection of their own user cause about N²/2,"
-                + " 50 million, presence events while they connect. The members' one Node process cannot read them:"
-                + " in one try 4,366 members were cut as slow consumers (outbound queue over 1,000 frames or 4 MiB,"
-                + " from the presence thread) and the rest had not all connected after 180 s. The Node peer has no"
-                + " presence at all: its members only `socket.join(room)`. An API-key connection is nobody's: it"
-                + " gets the room events of the room it joined and causes no presence, which is what the Node"
-                + " peer's members are. Only the sender's own member stays a token connection, so the fan-out"
-                + " still walks the room's 10,000 member ids against the tenant's user index on every message."
-                + " The room is made with the sender, the members connect and join, then the other 9,999 are"
-                + " added (join-room's ack carries the Room, and 10,000 acks of a 10,000-member Room would be 1.5 GB"
-                + " of setup). Smaller rooms keep token members: that is what an SDK client is, and it keeps their"
-                + " figures comparable with earlier runs; the table of the two kinds shows what the kind costs.");
-        int big = ours.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
-        Point o = ours.get(big);
-        Point n = node.get(big);
-        if (o != null && big >= apiKeyFrom && o.perSecond() > 0) {
-            String nodeRate = n == null ? "" : " (" + Report.ratio(o.perSecond(), n.perSecond()) + " the Node"
-                    + " server's " + Report.num(n.perSecond(), 0) + ", which used " + serverCpu(n) + " of a core, "
-                    + Report.num(micros(n), 1) + " µs a delivery, with its members' process at " + cpu(n) + ")";
-            double membersMicros = o.membersCpu() / o.perSecond() * 1e6;
-            report.paragraph("The ceiling on these 2 cores, a room of " + Report.num(big, 0) + ": ours delivered "
-                    + Report.num(o.perSecond(), 0) + " a second as fast as it is answered" + nodeRate + ". For it"
-                    + " the server used " + serverCpu(o) + " of a core (" + Report.num(micros(o), 1) + " µs of CPU"
-                    + " a delivery) and the members' one Node process " + cpu(o) + " (" + Report.num(membersMicros, 1)
-                    + " µs a delivery). The members' process is the bound: it needs the most CPU a delivery, and,"
-                    + " single-threaded, it never gets more than one core, shared with the server, the sender's"
-                    + " JVM and whatever else runs on the 2 cores (under a core in this run means it got no more)."
-                    + " On a whole core it would read about " + Report.num(1e6 / membersMicros, 0) + " a second;"
-                    + " the server, on a whole core of its own, would carry about "
-                    + Report.num(1e6 / micros(o), 0) + ", which cannot be shown here: members that read that fast"
-                    + " need cores this machine does not have. The loopback is not the bound: its work is done in"
-                    + " the writing and reading processes' system time, counted in their CPU"
-                    + " above. Connecting the " + Report.num(big, 0) + " members (batches of 100, each waiting"
-                    + " for its CONNECT answer and, on ours, its join-room ack) took "
-                    + Report.num(o.connectSeconds(), 1) + " s on ours"
-                    + (n == null ? "" : " and " + Report.num(n.connectSeconds(), 1) + " s on Node's") + "; the"
-                    + " server's peak resident memory over all its rooms was " + peakMiB[0] + " MiB for ours (a"
-                    + " JVM with the default heap, a quarter of the machine's memory)"
-                    + (peakMiB[1] < 0 ? "" : " and " + peakMiB[1] + " MiB for Node's") + ". A member cut, a"
-                    + " delivery missing or a send refused would show in the tables (missing, sends failed).");
-        }
+        paced(report);
+        warmups(report);
+        threads(report);
+        byKind(report);
+        report.paragraph(twoCores());
+        report.paragraph(FanOutProse.DEVELOPMENT);
+        report.paragraph("Why API-key members in rooms of " + Report.num(apiKeyFrom, 0) + " (*): "
+                + FanOutProse.API_KEY_MEMBERS);
+        report.paragraph(FanOutProse.SERVER_CPU);
         return report;
     }
 
-    /** The server's CPU time a delivery, in microseconds. */
-    private static double micros(Point p) {
-        return p.serverMicros();
+    private String method(String loadBefore, String loadAfter, double minutes) {
+        return "Senders over REST to one room; the same load side for both servers, on the same 2 cores as the server"
+                + " under test: " + shape.senders() + " sender processes (node/fanout-sender.js: plain keep-alive"
+                + " sockets, one request at a time each, " + shape.inFlight() + " in flight over them) and the"
+                + " members spread over " + shape.memberProcesses()
+                + " Node processes (node/fanout-load-members.js: raw WebSocket connections that speak just enough"
+                + " Engine.IO and Socket.IO to connect and join, and count a `new-message` by comparing its first bytes"
+                + " and reading the send time's digits, without parsing the frame). Ours: the reference server in a"
+                + " child JVM (permessage-deflate off, the default), REST `sendMessage`, `new-message` to each member's"
+                + " connection. Peer: the official Node socket.io 4.8.4 server, a POST handler calling"
+                + " `io.to(room).emit` with a body shaped like our Message. Deliveries a second: all arrivals, from the"
+                + " first send to the last arrival. Latency: from just before a request is written (the sender's"
+                + " CLOCK_MONOTONIC in the body) to its arrival at a member, ms, from histograms of 1 % buckets merged"
+                + " over the members' processes. Both servers' rooms of a size are open at once; each row is the median"
+                + " of " + rounds + " rounds with the lowest and highest in brackets, a round being Node and ours as"
+                + " fast as the requests in flight allow (who goes first alternates), then ours offered "
+                + factorList() + " times that round's Node deliveries a second. Warm-up: every room at least 100,000"
+                + " deliveries (a server's first room 200,000, both servers alike), then ours in runs of the room's"
+                + " messages until its JIT compilers (the C1 and C2 threads' CPU, /proc/PID/task) used under 5 % of its"
+                + " CPU over the last run, at most " + Report.num(settleCap, 0) + " s a room (the table of warm-ups"
+                + " says when it was capped). CPU"
+                + " columns: each process's CPU time over the run (/proc; 1.0 is one core); senders' and members' are"
+                + " summed over their processes. A run in which one load-side process used more than "
+                + Report.num(shape.maxLoadCore(), 1) + " of a core is"
+                + " invalid (the load side may have been the limit), and so is its row: the summary shows such a"
+                + " target as \"invalid run\". Load average (1 / 5 min) " + loadBefore + " before, " + loadAfter
+                + " after; the benchmark took " + Report.num(minutes, 1) + " min. On ours, rooms of "
+                + Report.num(apiKeyFrom, 0) + " or more (marked *) have API-key members (see below).";
     }
 
-    private static String perDelivery(Point p) {
-        return p == null || Double.isNaN(p.serverCpu()) ? "-" : Report.num(p.serverMicros(), 1);
+    private String factorList() {
+        List<String> f = new ArrayList<>();
+        for (double x : factors) {
+            f.add(Report.num(x, 2));
+        }
+        return String.join(", ", f);
     }
 
-    private static String jitShare(Point p) {
-        return p == null || Double.isNaN(p.serverJitCpu()) || p.serverCpu() <= 0 ? "-"
-                : Report.num(100 * p.serverJitCpu() / p.serverCpu(), 0) + " %";
+    /** The paced runs, and the highest offered load whose p99 met Node's in every round. */
+    private void paced(Report report) {
+        report.paragraph("Ours offered a multiple of the same round's Node deliveries a second (messages a second ="
+                + " that / members, over the senders; the same requests in flight): \"met\" counts the rounds whose"
+                + " p99 was at most that round's Node p99.");
+        Report.Table at = report.table("members", "offered (× Node's deliveries/s)", "ours deliveries/s", "ours p99",
+                "Node p99", "rounds met", "server's µs CPU a delivery", "ours' JIT share", "busiest load process");
+        Report.Table best = report.table("members", "highest offered load met in every round",
+                "its ratio deliveries/s (ours / Node), median", "deliveries/s at Node's p99 (ours / Node), worst round");
+        for (Map.Entry<Integer, Rows> e : rows.entrySet()) {
+            Rows r = e.getValue();
+            List<FanOutRun> n = r.node();
+            String bestFactor = "none of " + factorList();
+            String bestRatio = "-";
+            for (int i = 0; i < factors.length; i++) {
+                int f = i;
+                List<FanOutRun> p = r.paced().stream().map(a -> a[f]).toList();
+                int met = 0;
+                for (int k = 0; k < p.size(); k++) {
+                    met += p.get(k).p99() <= n.get(k).p99() ? 1 : 0;
+                }
+                at.row(Report.num(e.getKey(), 0), Report.num(factors[i], 2), spread(p, FanOutRun::perSecond, 0)
+                                + missing(p), spread(p, FanOutRun::p99, 1), Report.num(med(n, FanOutRun::p99), 1),
+                        met + " of " + p.size(), Report.num(med(p, FanOutRun::serverMicros), 1),
+                        pct(med(p, FanOutRun::jitShare)), Report.num(max(p, FanOutRun::busiestLoad), 2)
+                                + (invalid(p).isEmpty() ? "" : " (invalid)"));
+                if (met == p.size()) {
+                    bestFactor = Report.num(factors[i], 2) + "×";
+                    bestRatio = Report.ratio(med(p, FanOutRun::perSecond), med(n, FanOutRun::perSecond));
+                }
+            }
+            List<ResultRows.Round> atP99 = atNodeP99(r);
+            double worst = atP99.stream().mapToDouble(x -> x.ours() / x.peer()).min().orElse(Double.NaN);
+            best.row(Report.num(e.getKey(), 0), bestFactor, bestRatio, Double.isFinite(worst)
+                    ? String.format(java.util.Locale.ROOT, "%.2f×", worst) : "-");
+            List<FanOutRun> all = new ArrayList<>(n);
+            r.paced().forEach(a -> all.addAll(Arrays.asList(a)));
+            report.result(new ResultRows.Row("fanout.atNodeP99@" + e.getKey(),
+                    Report.median(atP99.stream().mapToDouble(ResultRows.Round::ours).toArray()),
+                    med(n, FanOutRun::perSecond), "deliveries/s", atP99, invalid(all)));
+        }
+        at.end();
+        report.paragraph("The highest offered load at which ours' p99 was at most Node's in every round, and the"
+                + " deliveries a second at Node's p99 in the worst round (the round's highest offered load that met"
+                + " its Node p99, 0 if none did, over that round's Node deliveries a second; the summary's figure):");
+        best.end();
     }
 
-    private static String serverCpu(Point p) {
-        return p == null || Double.isNaN(p.serverCpu()) ? "-" : Report.num(p.serverCpu(), 2);
+    /** Per round: ours' deliveries a second at the highest offered load whose p99 met that round's Node's, or 0. */
+    List<ResultRows.Round> atNodeP99(Rows r) {
+        List<ResultRows.Round> out = new ArrayList<>();
+        for (int k = 0; k < r.node().size(); k++) {
+            FanOutRun n = r.node().get(k);
+            double rate = 0;
+            for (FanOutRun p : r.paced().get(k)) {
+                if (p.p99() <= n.p99()) {
+                    rate = Math.max(rate, p.perSecond());
+                }
+            }
+            out.add(new ResultRows.Round(rate, n.perSecond()));
+        }
+        return out;
     }
 
-    private static String cpu(Point p) {
-        return p == null || Double.isNaN(p.membersCpu()) ? "-" : Report.num(p.membersCpu(), 2);
+    private void warmups(Report report) {
+        report.paragraph("Warm-ups: messages and seconds, and the JIT compilers' share of our server's CPU over the"
+                + " last run of its warm-up (under 5 % settled it; \"capped\" means " + Report.num(settleCap, 0)
+                + " s did not).");
+        Report.Table t = report.table("members", "Node's warm-up messages", "ours' warm-up messages", "ours' seconds",
+                "ours' JIT share in its last run", "settled", "connect all (ours / Node, s)");
+        for (Map.Entry<Integer, Rows> e : rows.entrySet()) {
+            Rows r = e.getValue();
+            t.row(Report.num(e.getKey(), 0), Report.num(r.nodeWarmup().messages(), 0),
+                    Report.num(r.oursWarmup().messages(), 0), Report.num(r.oursWarmup().seconds(), 1),
+                    pct(r.oursWarmup().lastJitShare()), r.oursWarmup().capped() ? "capped" : "yes",
+                    Report.num(r.connectSeconds()[0], 1) + " / " + Report.num(r.connectSeconds()[1], 1));
+        }
+        t.end();
     }
 
-    private static String rate(Point p) {
-        long expected = (long) p.messages() * p.members();
-        String lost = p.received() < expected ? " (" + Report.num(expected - p.received(), 0) + " missing)" : "";
-        return Report.num(p.perSecond(), 0) + lost + (p.failed() > 0 ? " (" + p.failed() + " sends failed)" : "");
+    /** Our server's CPU by thread over the unpaced runs: where a delivery's CPU goes. */
+    private void threads(Report report) {
+        report.paragraph("Our server's CPU by thread over the unpaced runs (each thread name with its digits dropped,"
+                + " so a pool counts once; share of the server's CPU, medians of the rounds, the largest five): the"
+                + " CPU split behind the column \"server's µs CPU a delivery\".");
+        Report.Table t = report.table("members", "threads (share of the server's CPU)");
+        for (Map.Entry<Integer, Rows> e : rows.entrySet()) {
+            List<FanOutRun> o = e.getValue().ours();
+            Map<String, Double> share = new TreeMap<>();
+            o.stream().flatMap(run -> run.serverThreads().keySet().stream()).distinct().forEach(name ->
+                    share.put(name, med(o, run -> run.serverCpu() > 0
+                            ? run.serverThreads().getOrDefault(name, 0.0) / run.serverCpu() : 0)));
+            List<String> top = share.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .limit(5).map(x -> "`" + x.getKey() + "` " + pct(x.getValue())).toList();
+            t.row(Report.num(e.getKey(), 0), String.join(", ", top));
+        }
+        t.end();
+    }
+
+    private void byKind(Report report) {
+        if (rows.values().stream().allMatch(r -> r.byKind() == null)) {
+            return;
+        }
+        report.paragraph("Ours, a room of token members (the median round above) and one unpaced run of a room of"
+                + " API-key members that joined it, in the same server: each kind of member costs one set insertion"
+                + " and one enqueue a message (`FanOut` encodes the event once).");
+        Report.Table t = report.table("members", "token members deliveries/s", "p99", "server's µs a delivery",
+                "API-key members deliveries/s", "p99", "server's µs a delivery", "ratio µs a delivery (API-key / token)");
+        for (Map.Entry<Integer, Rows> e : rows.entrySet()) {
+            FanOutRun[] k = e.getValue().byKind();
+            if (k != null) {
+                t.row(Report.num(e.getKey(), 0), Report.num(k[0].perSecond(), 0), Report.num(k[0].p99(), 1),
+                        Report.num(k[0].serverMicros(), 2), Report.num(k[1].perSecond(), 0), Report.num(k[1].p99(), 1),
+                        Report.num(k[1].serverMicros(), 2), Report.ratio(k[1].serverMicros(), k[0].serverMicros()));
+            }
+        }
+        t.end();
+    }
+
+    private String twoCores() {
+        return "What 2 cores allow: the server under test, both senders and the members' processes share them (and"
+                + " so does other work on a shared machine), so a faster server leaves less CPU to the load side and"
+                + " the reverse. The load side is built to cost as little as it can a delivery (no socket.io-client,"
+                + " no parse of a frame) and spread over processes so that none of them is the one that saturates: the"
+                + " busiest load process column says how close one came, and a row is refused above "
+                + Report.num(shape.maxLoadCore(), 1) + " of a core."
+                + " The server's peak resident memory over all its rooms: " + peakMiB[0] + " MiB ours (a JVM with the"
+                + " default heap), " + peakMiB[1] + " MiB Node's.";
+    }
+
+    /** Why runs are invalid: the busiest load-side process above its bound; "" when every run is valid. */
+    static String invalid(List<FanOutRun> runs) {
+        double busiest = max(runs, FanOutRun::busiestLoad);
+        return runs.stream().allMatch(FanOutRun::valid) ? ""
+                : "a load-side process used " + Report.num(busiest, 2) + " of a core (over "
+                + Report.num(runs.get(0).loadBound(), 2) + ")";
+    }
+
+    static ResultRows.Row row(String measure, List<FanOutRun> ours, List<FanOutRun> node,
+                              ToDoubleFunction<FanOutRun> value, String unit, String invalid) {
+        List<ResultRows.Round> rounds = new ArrayList<>();
+        for (int k = 0; k < Math.min(ours.size(), node.size()); k++) {
+            rounds.add(new ResultRows.Round(value.applyAsDouble(ours.get(k)), value.applyAsDouble(node.get(k))));
+        }
+        return new ResultRows.Row(measure, med(ours, value), med(node, value), unit, rounds, invalid);
+    }
+
+    private static String worstRatio(List<FanOutRun> ours, List<FanOutRun> node, ToDoubleFunction<FanOutRun> value) {
+        double worst = Double.NaN;
+        for (int k = 0; k < Math.min(ours.size(), node.size()); k++) {
+            double ratio = value.applyAsDouble(ours.get(k)) / value.applyAsDouble(node.get(k));
+            worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
+        }
+        return Double.isFinite(worst) ? String.format(java.util.Locale.ROOT, "%.2f×", worst) : "-";
+    }
+
+    static double med(List<FanOutRun> runs, ToDoubleFunction<FanOutRun> value) {
+        return Report.median(runs.stream().mapToDouble(value).toArray());
+    }
+
+    static double max(List<FanOutRun> runs, ToDoubleFunction<FanOutRun> value) {
+        return runs.stream().mapToDouble(value).max().orElse(Double.NaN);
+    }
+
+    /** The median with the lowest and highest round: "106,015 (97,557 – 112,004)". */
+    static String spread(List<FanOutRun> runs, ToDoubleFunction<FanOutRun> value, int decimals) {
+        double[] v = runs.stream().mapToDouble(value).toArray();
+        if (v.length == 1) {
+            return Report.num(v[0], decimals);
+        }
+        return Report.num(Report.median(v), decimals) + " (" + Report.num(Arrays.stream(v).min().orElse(0), decimals)
+                + " – " + Report.num(Arrays.stream(v).max().orElse(0), decimals) + ")";
+    }
+
+    private static String missing(List<FanOutRun> runs) {
+        long missing = runs.stream().mapToLong(FanOutRun::missing).sum();
+        int failed = runs.stream().mapToInt(FanOutRun::failed).sum();
+        return (missing > 0 ? " (" + Report.num(missing, 0) + " missing)" : "")
+                + (failed > 0 ? " (" + failed + " sends failed)" : "");
+    }
+
+    private static String pct(double share) {
+        return Double.isNaN(share) ? "-" : Report.num(100 * share, 0) + " %";
     }
 }

@@ -9,6 +9,7 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.bench.support.GcLog;
 import dev.svc.chat.bench.support.ProcessCounters;
 import dev.svc.chat.bench.support.Report;
+import dev.svc.chat.bench.support.ResultRows;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -262,10 +263,15 @@ public final class LatencyBenchmark {
                     ms(n, Point::p50), ms(n, Point::p99), ms(n, Point::p999), p99s(node.get(rate)), delivered(n),
                     o == null || n == null ? "-" : Report.ratio(o.p99(), n.p99()));
             double worst = ours.getOrDefault(rate, List.of()).stream().mapToDouble(Point::p99).max().orElse(Double.NaN);
-            report.result("latency.p50@" + rate, of(o, Point::p50), of(n, Point::p50), "ms")
-                    .result("latency.p99@" + rate, of(o, Point::p99), of(n, Point::p99), "ms")
-                    .result("latency.p999@" + rate, of(o, Point::p999), of(n, Point::p999), "ms")
-                    .result("latency.p99.worstRound@" + rate, worst, of(n, Point::p99), "ms");
+            // Each row carries its rounds (ours and Node's of the same round): the summary holds a target met only
+            // if every round meets it.
+            List<Point> or = ours.getOrDefault(rate, List.of());
+            List<Point> nr = node.getOrDefault(rate, List.of());
+            report.result(row("latency.p50@" + rate, o, n, or, nr, Point::p50))
+                    .result(row("latency.p99@" + rate, o, n, or, nr, Point::p99))
+                    .result(row("latency.p999@" + rate, o, n, or, nr, Point::p999))
+                    .result(new ResultRows.Row("latency.p99.worstRound@" + rate, worst, of(n, Point::p99), "ms",
+                            rounds(or, nr, Point::p99), ""));
         }
         table.end();
         report.paragraph("Counts of the measured window per message delivered, which hold while other work shares "
@@ -361,6 +367,23 @@ public final class LatencyBenchmark {
             + " both cores are taken by other work (load averages of 25 to 40 in development), CPU per message"
             + " (180 to 410 µs for sender and receiver and 140 to 380 µs for the server, measured under that"
             + " load) is the limit and neither window reaches 5,000/s.";
+
+    /** A summary row: the medians and every round's pair (ours and Node's of that round, in round order). */
+    private static ResultRows.Row row(String measure, Point o, Point n, List<Point> ours, List<Point> node,
+                                      java.util.function.ToDoubleFunction<Point> value) {
+        return new ResultRows.Row(measure, of(o, value), of(n, value), "ms", rounds(ours, node, value), "");
+    }
+
+    /** Round i's figure of ours and of Node (NaN where one of them has no round i). */
+    static List<ResultRows.Round> rounds(List<Point> ours, List<Point> node,
+                                         java.util.function.ToDoubleFunction<Point> value) {
+        List<ResultRows.Round> rounds = new ArrayList<>();
+        for (int i = 0; i < Math.max(ours.size(), node.size()); i++) {
+            rounds.add(new ResultRows.Round(i < ours.size() ? value.applyAsDouble(ours.get(i)) : Double.NaN,
+                    i < node.size() ? value.applyAsDouble(node.get(i)) : Double.NaN));
+        }
+        return rounds;
+    }
 
     /** The medians of the rounds' percentiles, with every round's messages sent and received summed. */
     static Point median(List<Point> points) {

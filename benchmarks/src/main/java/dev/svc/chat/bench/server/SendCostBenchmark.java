@@ -66,7 +66,7 @@ public final class SendCostBenchmark {
             sendUrl = server.baseUrl() + "/send?room=" + roomId;
         }
         boolean ours = server.ours;
-        int failed = http.send(sendUrl, credential, warmup, IN_FLIGHT, i -> FanOutBenchmark.body(ours, roomId, "w" + i));
+        int failed = http.send(sendUrl, credential, warmup, IN_FLIGHT, i -> body(ours, roomId, "w" + i));
         double[] micros = new double[rounds];
         double[] jitShare = new double[rounds];
         for (int r = 0; r < rounds; r++) {
@@ -74,7 +74,7 @@ public final class SendCostBenchmark {
             double jitBefore = server.jitCpuSeconds();
             ProcessCounters before = ProcessCounters.of(server.pid());
             failed += http.send(sendUrl, credential, sends, IN_FLIGHT,
-                    i -> FanOutBenchmark.body(ours, roomId, tag + i));
+                    i -> body(ours, roomId, tag + i));
             ProcessCounters used = ProcessCounters.of(server.pid()).since(before);
             double jit = server.jitCpuSeconds() - jitBefore;
             micros[r] = used.cpuMicrosPer(sends);
@@ -119,5 +119,20 @@ public final class SendCostBenchmark {
     }
 
     private SendCostBenchmark() {
+    }
+
+    /**
+     * A send's body, stamped now. Ours: {@code {parts, clientMessageId}}. The Node server gets a body shaped
+     * like our Message (id, roomId, seq, senderId, parts, createdAt...) and emits it as it is, so both servers
+     * carry frames of about the same size.
+     */
+    static String body(boolean ours, String roomId, String id) {
+        String parts = "[{\"type\":\"text\",\"text\":\"" + Http.epochMicros() + "\"}]";
+        if (ours) {
+            return "{\"parts\":" + parts + ",\"clientMessageId\":\"" + id + "\"}";
+        }
+        return "{\"id\":\"" + java.util.UUID.randomUUID() + "\",\"roomId\":\"" + roomId + "\",\"seq\":1,\"rev\":1,"
+                + "\"senderId\":\"sender\",\"parts\":" + parts + ",\"clientMessageId\":\"" + id
+                + "\",\"createdAt\":" + System.currentTimeMillis() + ",\"reactions\":{}}";
     }
 }

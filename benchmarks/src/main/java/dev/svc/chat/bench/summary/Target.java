@@ -1,5 +1,6 @@
 package dev.svc.chat.bench.summary;
 
+import dev.svc.chat.bench.support.ResultRows;
 import dev.svc.chat.bench.support.ResultRows.Row;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
 
     /** A target's state against the figures. */
     enum Verdict {
-        MET("yes"), NOT_MET("no"), NOT_MEASURED("not measured");
+        MET("yes"), NOT_MET("no"), NOT_MEASURED("not measured"), INVALID("invalid run");
 
         final String text;
 
@@ -86,12 +87,15 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
                 ? Double.NaN : row.ours() / row.peer();
     }
 
-    /** The verdict on {@code row} (null when no run wrote the measure). */
+    /**
+     * The verdict on {@code row} (null when no run wrote the measure): on the worst of its rounds when it has
+     * rounds (a target is met only if every round meets it), else on its figures; an invalid row is refused.
+     */
     Verdict verdict(Row row) {
-        double value = switch (kind) {
-            case RATIO_AT_MOST, RATIO_AT_LEAST -> ratio(row);
-            case AT_MOST, AT_LEAST -> row == null ? Double.NaN : row.ours();
-        };
+        if (row != null && !row.invalid().isEmpty()) {
+            return Verdict.INVALID;
+        }
+        double value = worst(row);
         if (Double.isNaN(value)) {
             return Verdict.NOT_MEASURED;
         }
@@ -100,6 +104,38 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
             case RATIO_AT_LEAST, AT_LEAST -> value >= bound;
         };
         return met ? Verdict.MET : Verdict.NOT_MET;
+    }
+
+    /**
+     * The figure held against the bound: the worst round's (the highest for an upper bound, the lowest for a
+     * lower one; NaN when a round lacks a figure) when the row has rounds, else the row's; a ratio for a ratio
+     * target, ours for an absolute one.
+     */
+    double worst(Row row) {
+        if (row == null) {
+            return Double.NaN;
+        }
+        if (row.rounds().isEmpty()) {
+            return value(row.ours(), row.peer());
+        }
+        boolean upper = kind == Kind.RATIO_AT_MOST || kind == Kind.AT_MOST;
+        double worst = upper ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        for (ResultRows.Round round : row.rounds()) {
+            double v = value(round.ours(), round.peer());
+            if (Double.isNaN(v)) {
+                return Double.NaN;
+            }
+            worst = upper ? Math.max(worst, v) : Math.min(worst, v);
+        }
+        return worst;
+    }
+
+    private double value(double ours, double peer) {
+        return switch (kind) {
+            case RATIO_AT_MOST, RATIO_AT_LEAST -> Double.isNaN(ours) || Double.isNaN(peer) || peer == 0
+                    ? Double.NaN : ours / peer;
+            case AT_MOST, AT_LEAST -> ours;
+        };
     }
 
     /** The target as the summary states it: "≤ 2× Node pair", "≤ 1.3 µs". */

@@ -45,6 +45,16 @@ public final class Report {
         return this;
     }
 
+    /**
+     * Adds a row for the summary that is the median of rounds: {@code rounds} holds every round's figures (the
+     * summary holds a target met only if every round meets it), {@code invalid} why the row is refused ("" when
+     * it is not).
+     */
+    public Report result(ResultRows.Row row) {
+        rows.add(row);
+        return this;
+    }
+
     public String markdown() {
         return text.toString();
     }

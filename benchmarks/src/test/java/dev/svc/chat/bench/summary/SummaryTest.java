@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.svc.chat.bench.support.ResultRows;
+import dev.svc.chat.bench.support.ResultRows.Round;
 import dev.svc.chat.bench.support.ResultRows.Row;
 import dev.svc.chat.bench.support.ResultRows.Sheet;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ class SummaryTest {
     @Test
     void aMeasureNoRunWroteIsNotMeasured() {
         String md = table(new ResultRows());
-        assertEquals("| latency at 5,000 msg/s, p99 | not measured | - | - | ≤ 2× Node pair | not measured |",
+        assertEquals("| latency at 5,000 msg/s, p99 | not measured | - | - | - | ≤ 2× Node pair | not measured |",
                 line(md, "latency at 5,000 msg/s, p99"));
         assertEquals(Target.ALL.size(), md.lines().filter(l -> l.endsWith("| not measured |")).count());
     }
@@ -41,9 +42,9 @@ class SummaryTest {
         rows.add("latency.p99@5000", 43, 2.32, "ms");
         rows.add("latency.p999@5000", 6, 2, "ms");
         String md = table(rows);
-        assertEquals("| latency at 5,000 msg/s, p99 | 43 ms | 2.32 (Node pair) | 18.53× | ≤ 2× Node pair | no |",
+        assertEquals("| latency at 5,000 msg/s, p99 | 43 ms | 2.32 (Node pair) | 18.53× | - | ≤ 2× Node pair | no |",
                 line(md, "latency at 5,000 msg/s, p99"));
-        assertEquals("| latency at 5,000 msg/s, p99.9 | 6 ms | 2 (Node pair) | 3.00× | ≤ 3× Node pair | yes |",
+        assertEquals("| latency at 5,000 msg/s, p99.9 | 6 ms | 2 (Node pair) | 3.00× | - | ≤ 3× Node pair | yes |",
                 line(md, "latency at 5,000 msg/s, p99.9"), "the bound itself is met");
     }
 
@@ -67,6 +68,53 @@ class SummaryTest {
         Target threads = target("fleet.threads.jdk@10000");
         assertEquals(Target.Verdict.MET, threads.verdict(new Row(threads.measure(), 0.05, 1.09, "threads")));
         assertEquals(Target.Verdict.NOT_MET, threads.verdict(new Row(threads.measure(), 1.115, 1.09, "threads")));
+    }
+
+    @Test
+    void aTargetInRoundsIsMetOnlyIfItsWorstRoundMeetsIt() {
+        ResultRows rows = new ResultRows();
+        // medians 4 / 2.5 = 1.6×, within 2×; round 3 is 5.5 / 2.5 = 2.2×
+        rows.add(new Row("fanout.p99.unpaced@100", 4, 2.5, "ms",
+                List.of(new Round(4, 2.5), new Round(3, 2.5), new Round(5.5, 2.5), new Round(4, 3), new Round(2, 2)),
+                ""));
+        rows.add(new Row("fanout.atNodeP99@100", 160, 100, "deliveries/s",
+                List.of(new Round(160, 100), new Round(150, 100), new Round(155, 100)), ""));
+        String md = table(rows);
+        assertEquals("| fan-out, 100 members: p99, sender unpaced | 4 ms | 2.5 (Node server) | 1.60× | 2.20× of 5"
+                + " | ≤ 2× Node server | no |", line(md, "fan-out, 100 members: p99, sender unpaced"));
+        assertEquals("| fan-out, 100 members: deliveries/s at Node's p99 | 160 deliveries/s | 100 (Node server) | 1.60×"
+                + " | 1.50× of 3 | ≥ 1.5× Node server | yes |",
+                line(md, "fan-out, 100 members: deliveries/s at Node's p99"), "the worst round at the bound");
+    }
+
+    @Test
+    void theLatencyBenchmarksRowsCarryTheirRoundsToo() {
+        Target p99 = target("latency.p99@5000");
+        Row row = new Row(p99.measure(), 3, 2, "ms", List.of(new Round(3, 2), new Round(5, 2), new Round(2, 2)), "");
+        assertEquals(Target.Verdict.NOT_MET, p99.verdict(row), "round 2 is 2.5x");
+        assertEquals(Target.Verdict.MET, p99.verdict(new Row(p99.measure(), 3, 2, "ms")), "one run: its ratio");
+        assertEquals(Target.Verdict.NOT_MEASURED,
+                p99.verdict(new Row(p99.measure(), 3, 2, "ms", List.of(new Round(3, Double.NaN)), "")));
+    }
+
+    @Test
+    void anInvalidRowIsRefusedWhateverItsFigures() {
+        ResultRows rows = new ResultRows();
+        rows.add(new Row("fanout.cpuPerDelivery@1000", 3, 10, "µs", List.of(new Round(3, 10)),
+                "a load-side process used 0.93 of a core (over 0.8)"));
+        assertEquals("| fan-out, 1,000 members: server CPU per delivery | 3 µs | 10 (Node server) | 0.30× | 0.30× of 1"
+                + " | ≤ 1× Node server | invalid run |", line(table(rows), "fan-out, 1,000 members: server CPU per delivery"));
+    }
+
+    @Test
+    void roundsAndTheReasonSurviveTheirFile(@TempDir Path dir) throws Exception {
+        ResultRows rows = new ResultRows();
+        Row row = new Row("fanout.p99.unpaced@10", 4, 2.5, "ms", List.of(new Round(4, 2.5), new Round(Double.NaN, 3)),
+                "a load-side process used 0.93 of a core (over 0.8)");
+        rows.add(row);
+        rows.add("ingest.rate", 1, 2, "events/s");
+        rows.write(dir.resolve("r.tsv"));
+        assertEquals(List.of(row, new Row("ingest.rate", 1, 2, "events/s")), ResultRows.read(dir.resolve("r.tsv")).rows());
     }
 
     @Test
@@ -107,7 +155,7 @@ class SummaryTest {
 
         String md = Files.readString(out, StandardCharsets.UTF_8);
         assertTrue(md.startsWith("## Summary\n"), md);
-        assertEquals("| 10,000 clients, JDK transport: threads per client | 0.02 threads | - | - | ≤ 0.1 threads"
+        assertEquals("| 10,000 clients, JDK transport: threads per client | 0.02 threads | - | - | - | ≤ 0.1 threads"
                 + " | yes |",
                 line(md, "10,000 clients, JDK transport: threads per client"));
         assertTrue(md.contains("`fleet` 20"), md);
