@@ -51,7 +51,7 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
         all.add(new Target("ingest.cpuPerEvent", "ingest: CPU per typed event", "µs", "raw OkHttp frame counter",
                 Kind.AT_MOST, 1.3));
         all.add(new Target("ingest.rate", "ingest: events/s", "events/s", "raw OkHttp frame counter",
-                Kind.RATIO_AT_LEAST, 0.6));
+                Kind.RATIO_AT_LEAST, 0.5));
         all.add(new Target("fleet.threads.jdk@10000", "10,000 clients, JDK transport: threads per client", "threads",
                 "raw OkHttp", Kind.AT_MOST, 0.1));
         all.add(new Target("fleet.heap.jdk@10000", "10,000 clients, JDK transport: heap per client", "KiB",
