@@ -262,6 +262,56 @@ class ConsoleBrowserTest {
     }
   }
 
+  @Test
+  void aChangeRedrawsOnlyItsUsersRowAndTheTailFollowsItsEndUntilScrolledUp() throws Exception {
+    Admin admin = chat.admin();
+    String room = admin.createRoom("busy", "alice", "bob");
+    admin.createRoom("idle", "dave"); // dave has no connection: his row never changes
+    ChatClient alice = chat.connected("alice");
+    JavascriptExecutor page = (JavascriptExecutor) browser;
+    try {
+      WebDriverWait wait = signIn(chat.server());
+      By daveRow = By.cssSelector("#users tr[data-user-id='dave']");
+      wait.until(ExpectedConditions.presenceOfElementLocated(daveRow));
+      By aliceConnection = By.cssSelector("#users tr[data-user-id='alice'] .conn");
+      String before = wait.until(ExpectedConditions.presenceOfElementLocated(aliceConnection)).getText();
+      page.executeScript("arguments[0].keptMark = true;", browser.findElement(daveRow));
+
+      // alice's frame counts change (the connections event): her row is drawn again, dave's is the same element.
+      By openButton = By.cssSelector("tr[data-room-id='" + room + "'] button");
+      wait.until(ExpectedConditions.elementToBeClickable(openButton)).click();
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail-room"), "#busy"));
+      for (int i = 0; i < 40; i++) {
+        await(alice.sendText(room, "line " + i));
+      }
+      wait.until(d -> !d.findElement(aliceConnection).getText().equals(before));
+      assertEquals(Boolean.TRUE, page.executeScript("return document.querySelector(arguments[0]).keptMark === true;",
+          "#users tr[data-user-id='dave']"), "an unchanged user's row was drawn again");
+
+      // The tail follows its newest row; scrolled up, it stays; back at the bottom, it follows again.
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail"), "line 39"));
+      wait.until(d -> tailAtBottom(page));
+      page.executeScript("document.getElementById('tail').scrollTop = 0;");
+      await(alice.sendText(room, "while scrolled up"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail"), "while scrolled up"));
+      assertEquals(0L, ((Number) page.executeAsyncScript("const done = arguments[0];"
+          + " requestAnimationFrame(() => requestAnimationFrame(() => done(document.getElementById('tail')"
+          + ".scrollTop)));")).longValue(), "the tail moved while scrolled up");
+      page.executeScript("const t = document.getElementById('tail'); t.scrollTop = t.scrollHeight;");
+      await(alice.sendText(room, "back at the end"));
+      wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail"), "back at the end"));
+      wait.until(d -> tailAtBottom(page));
+    } catch (Exception | AssertionError e) {
+      screenshot("console-failure-redraws");
+      throw e;
+    }
+  }
+
+  private static boolean tailAtBottom(JavascriptExecutor page) {
+    return (Boolean) page.executeScript("const t = document.getElementById('tail');"
+        + " return t.scrollHeight > t.clientHeight && t.scrollTop + t.clientHeight >= t.scrollHeight - 4;");
+  }
+
   /** Clicks what {@code by} finds, finding it again while the page redraws it between the find and the click. */
   private static void clickWhenReady(WebDriverWait wait, By by) {
     wait.until(d -> {

@@ -66,9 +66,14 @@ function draw(view, data, render) {
     return;
   }
   drawn.set(view, json);
+  keepingFocus(() => render(data));
+}
+
+/** Runs `render`, then puts the keyboard focus back on the control with the same focus key, if it was replaced. */
+function keepingFocus(render) {
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.focusKey : undefined;
-  render(data);
+  render();
   if (focused) {
     const again = document.querySelector('[data-focus-key="' + CSS.escape(focused) + '"]');
     if (again) {
@@ -244,7 +249,9 @@ function onBatch(batch) {
     }
   }
   if (users) {
-    draw('users', state, (d) => views.renderUsers(d, ui));
+    // rows compared one by one (views.renderUsers): the whole state as JSON is too much at every change
+    keepingFocus(() => views.renderUsers(state, ui));
+    drawn.delete('users');
   }
   if (faults) {
     draw('faults', { faults: state.faults, drops: state.fanOutDrops || [] }, (d) => views.renderFaults(d, ui));
@@ -477,3 +484,4 @@ function wire() {
 }
 
 wire();
+views.watchTailScroll();

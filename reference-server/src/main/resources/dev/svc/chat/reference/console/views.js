@@ -9,24 +9,53 @@ function button(text, key, handler, label) {
   return el('button', { type: 'button', text, 'data-focus-key': key, 'aria-label': label, on: { click: handler } });
 }
 
+// What each user's row shows (JSON of the user), by row: a row is made anew only when its user changed.
+const userRowKeys = new WeakMap();
+
+/**
+ * Draws the users table: a user's row is made anew only when what it shows changed, the others are kept (a
+ * tenant with a thousand connections changes a few rows at a time: their frame counts and pongs).
+ */
 export function renderUsers(state, ui) {
-  $('tenant-id').textContent = '(tenant ' + state.tenant.id + ', ' + state.apiKeyConnections
-    + ' API-key connections)';
-  replaceRows($('users').tBodies[0], state.users.map((u) => {
-    const connections = u.connections.length === 0 ? [el('span', { class: 'muted', text: 'offline' })]
-      : u.connections.map((c) => el('span', { class: 'conn', text: c.transport + ' since ' + time(c.connectedSince)
-        + ', in ' + c.framesIn + ' / out ' + c.framesOut + ', last pong ' + (time(c.lastPongAt) || 'none')
-        + (c.joinedRoomId ? ', joined ' + c.joinedRoomId.slice(0, 8) : '') }));
-    return el('tr', { 'data-user-id': u.userId },
-      el('td', {}, el('strong', { text: u.userId }), u.username ? ' ' + u.username : ''),
-      el('td', {}, ...connections),
-      el('td', {},
-        button('Mint token', 'mint:' + u.userId, () => ui.mint(u.userId), 'Mint a token for ' + u.userId), ' ',
-        button('Expire sessions', 'expire:' + u.userId, () => ui.act('Expire sessions of ' + u.userId,
-          () => ui.api().expireSessions(u.userId)), 'Expire the sessions of ' + u.userId), ' ',
-        button('Cut connections', 'cut:' + u.userId, () => ui.act('Cut connections of ' + u.userId,
-          () => ui.api().disconnect(u.userId)), 'Cut the connections of ' + u.userId)));
-  }));
+  const line = '(tenant ' + state.tenant.id + ', ' + state.apiKeyConnections + ' API-key connections)';
+  if ($('tenant-id').textContent !== line) {
+    $('tenant-id').textContent = line;
+  }
+  const body = $('users').tBodies[0];
+  const old = new Map([...body.rows].map((tr) => [tr.dataset.userId, tr]));
+  const rows = state.users.map((u) => {
+    const key = JSON.stringify(u);
+    const kept = old.get(u.userId);
+    if (kept && userRowKeys.get(kept) === key) {
+      return kept;
+    }
+    const row = userRow(u, ui);
+    userRowKeys.set(row, key);
+    if (kept) {
+      kept.replaceWith(row); // in place: the rows around it are not moved
+    }
+    return row;
+  });
+  const inOrder = rows.length === body.rows.length && rows.every((row, i) => body.rows[i] === row);
+  if (!inOrder) {
+    replaceRows(body, rows);
+  }
+}
+
+function userRow(u, ui) {
+  const connections = u.connections.length === 0 ? [el('span', { class: 'muted', text: 'offline' })]
+    : u.connections.map((c) => el('span', { class: 'conn', text: c.transport + ' since ' + time(c.connectedSince)
+      + ', in ' + c.framesIn + ' / out ' + c.framesOut + ', last pong ' + (time(c.lastPongAt) || 'none')
+      + (c.joinedRoomId ? ', joined ' + c.joinedRoomId.slice(0, 8) : '') }));
+  return el('tr', { 'data-user-id': u.userId },
+    el('td', {}, el('strong', { text: u.userId }), u.username ? ' ' + u.username : ''),
+    el('td', {}, ...connections),
+    el('td', {},
+      button('Mint token', 'mint:' + u.userId, () => ui.mint(u.userId), 'Mint a token for ' + u.userId), ' ',
+      button('Expire sessions', 'expire:' + u.userId, () => ui.act('Expire sessions of ' + u.userId,
+        () => ui.api().expireSessions(u.userId)), 'Expire the sessions of ' + u.userId), ' ',
+      button('Cut connections', 'cut:' + u.userId, () => ui.act('Cut connections of ' + u.userId,
+        () => ui.api().disconnect(u.userId)), 'Cut the connections of ' + u.userId)));
 }
 
 export function renderRooms(rooms, ui) {
@@ -110,13 +139,49 @@ function fileParts(m, ui) {
   }));
 }
 
+// The tail follows its newest row while it is scrolled to the bottom (as it is at first); scrolled up, it stays
+// where it is. The position is read in scroll events and written in an animation frame, never between a
+// batch's DOM changes: a layout forced there lays the whole page out once more for every batch.
+let followTail = true;
+let pinnedTop = -1;   // scrollTop the last pin left, to tell a scroll of the user's from the pin's
+let pinQueued = false;
+
+/** Starts tracking whether the tail is scrolled to its bottom (once, at start). */
+export function watchTailScroll() {
+  const list = $('tail');
+  list.addEventListener('scroll', () => {
+    if (pinnedTop >= 0 && list.scrollTop < pinnedTop - 4) {
+      followTail = false; // scrolled up since the pin
+    } else {
+      followTail = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    }
+    pinnedTop = -1;
+  }, { passive: true });
+}
+
+/** Scrolls the tail to its newest row in the next animation frame, if it follows it. */
+function pinTail() {
+  if (!followTail || pinQueued) {
+    return;
+  }
+  pinQueued = true;
+  requestAnimationFrame(() => {
+    pinQueued = false;
+    if (followTail) {
+      const list = $('tail');
+      list.scrollTop = list.scrollHeight;
+      pinnedTop = list.scrollTop;
+    }
+  });
+}
+
 /**
  * Updates the tail in place from a batch of events: the rows of the messages in `changed` (ids) are made
- * anew (a new one at the end), rows of messages the tail no longer keeps leave; no other row is touched.
+ * anew (a new one at the end), rows of messages the tail no longer keeps leave; no other row is touched, and
+ * nothing is measured (pinTail).
  */
 export function patchTail(tail, changed, ui) {
   const list = $('tail');
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
   const rows = new Map([...list.children].map((li) => [li.dataset.messageId, li]));
   const kept = new Set();
   for (const m of tail.messages) {
@@ -136,19 +201,17 @@ export function patchTail(tail, changed, ui) {
       li.remove();
     }
   }
-  if (atBottom) {
-    list.scrollTop = list.scrollHeight;
-  }
+  pinTail();
 }
 
 export function renderTail(tail, ui) {
-  $('tail-room').textContent = tail.room.name ? '#' + tail.room.name : tail.room.id;
-  const list = $('tail');
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...tail.messages.map((m) => messageRow(m, ui)));
-  if (atBottom) {
-    list.scrollTop = list.scrollHeight;
+  const title = tail.room.name ? '#' + tail.room.name : tail.room.id;
+  if ($('tail-room').textContent !== title) {
+    $('tail-room').textContent = title;
+    followTail = true; // another room: from its newest message
   }
+  $('tail').replaceChildren(...tail.messages.map((m) => messageRow(m, ui)));
+  pinTail();
   const select = $('send-as');
   const chosen = select.value;
   ui.draw('send-as', tail.room.members, (members) => {
