@@ -14,7 +14,8 @@ import org.postgresql.PGStatement;
  *
  * <p>First the walk: the rooms' rows newest first (a merge of each room's backward scan of the time index
  * {@code message_search_room_time}, at most {@value #CHUNK} rooms a statement), each row tested against the
- * query and the filters, stopping at the page's last match or after {@link #WINDOW} rows. A common word fills
+ * query and the filters, stopping at the page's last match or after {@link #WINDOW} rows (shared by the walks of
+ * a user in more rooms). A common word fills
  * the page within a few dozen rows. The walk is exact down to where it stopped (every row newer was tested).
  *
  * <p>Then, only when the walk stopped at its window without a full page, the GIN index for what is older: one
@@ -62,8 +63,11 @@ final class PgSearchQuery {
         List<String> rooms = new ArrayList<>(request.roomIds());
         List<SearchIndex.Hit> candidates = new ArrayList<>();
         SearchIndex.Position exactTo = null;
+        // the walks share the window: a user in many rooms tests no more rows before the GIN index than one in few
+        int walks = (rooms.size() + chunk - 1) / chunk;
+        int rows = Math.max(1, window / Math.max(1, walks));
         for (int from = 0; from < rooms.size(); from += chunk) {
-            Walked walked = walk(c, rooms.subList(from, Math.min(rooms.size(), from + chunk)));
+            Walked walked = walk(c, rooms.subList(from, Math.min(rooms.size(), from + chunk)), rows);
             candidates.addAll(walked.hits());
             if (walked.exactTo() != null && (exactTo == null || NEWEST_FIRST.compare(walked.exactTo(), exactTo) < 0)) {
                 exactTo = walked.exactTo();
@@ -89,7 +93,7 @@ final class PgSearchQuery {
      * a page and where it stopped: at the page's last match, at the window's last row, or nowhere (the rooms'
      * rows ran out first).
      */
-    private Walked walk(Connection c, List<String> rooms) throws SQLException {
+    private Walked walk(Connection c, List<String> rooms, int rows) throws SQLException {
         int branches = Integer.highestOneBit(rooms.size());
         branches = branches == rooms.size() ? branches : branches * 2;
         List<Object> params = new ArrayList<>();
@@ -122,8 +126,8 @@ final class PgSearchQuery {
             sql.append(" ORDER BY created_ms DESC, seq DESC)");
         }
         sql.append(") u ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT ?) w) x WHERE hit OR n = ? LIMIT ?");
-        params.add(window);
-        params.add(window);
+        params.add(rows);
+        params.add(rows);
         // the page's matches and the window's last row (one more row at most: the walk stops right after the page)
         params.add(request.max() + 1);
         List<SearchIndex.Hit> hits = new ArrayList<>();
@@ -137,7 +141,7 @@ final class PgSearchQuery {
                     if (rs.getBoolean(5)) {
                         hits.add(new SearchIndex.Hit(rs.getString(1), position));
                     }
-                    if (rs.getLong(6) == window) {
+                    if (rs.getLong(6) == rows) {
                         windowEnd = position;
                     }
                 }
