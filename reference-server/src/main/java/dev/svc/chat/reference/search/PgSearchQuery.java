@@ -15,8 +15,8 @@ import org.postgresql.PGStatement;
  * <p>First the walk: the rooms' rows newest first (a merge of each room's backward scan of the time index
  * {@code message_search_room_time}, at most {@value #CHUNK} rooms a statement), each row tested against the
  * query and the filters, stopping at the page's last match or after {@link #WINDOW} rows (shared by the walks of
- * a user in more rooms). A common word fills
- * the page within a few dozen rows. The walk is exact down to where it stopped (every row newer was tested).
+ * a user in more rooms). A common word fills the page within a few dozen rows. The walk is exact down to where it
+ * stopped (every row newer was tested).
  *
  * <p>Then, only when the walk stopped at its window without a full page, the GIN index for what is older: one
  * bitmap of the tsquery over the whole table, ANDed with the rooms' rows, sorted by time. This is cheap for the
