@@ -129,20 +129,47 @@ abstract class SearchBackend implements AutoCloseable {
       }
     }
 
-    /** Prints PostgreSQL's plan of the server's query for one word in {@code rooms} to standard error. */
+    /**
+     * Prints PostgreSQL's plans of the server's two statements for one word in {@code rooms} (at most 32) to standard
+     * error: the walk of the rooms' newest rows, then the GIN index for the rows older than the walk's window (the
+     * server runs the second only when the walk stops at its window without a full page).
+     */
     void explain(String word, java.util.List<String> rooms) throws SQLException {
-      try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), "postgres", "");
-           java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) SELECT s.message_id,"
-               + " s.created_ms, s.seq, s.room_id FROM unnest(?::varchar[]) AS r(id) CROSS JOIN LATERAL (SELECT"
-               + " message_id, created_ms, seq, room_id FROM message_search WHERE tenant_id = ? AND room_id = r.id"
-               + " AND words @@ ?::tsquery ORDER BY created_ms DESC, seq DESC LIMIT 21) s"
-               + " ORDER BY s.created_ms DESC, s.seq DESC, s.room_id DESC LIMIT 21")) {
-        ps.setArray(1, c.createArrayOf("varchar", rooms.toArray()));
-        ps.setString(2, ReferenceServer.DEV_TENANT_ID);
-        ps.setString(3, "'" + dev.svc.chat.reference.search.Words.tokens(word).get(0).folded() + "'");
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) System.err.println("   " + rs.getString(1));
+      String tsquery = "'" + dev.svc.chat.reference.search.Words.tokens(word).get(0).folded() + "'";
+      StringBuilder walk = new StringBuilder("EXPLAIN (ANALYZE, BUFFERS) SELECT message_id, created_ms, seq, room_id,"
+          + " hit, n FROM (SELECT message_id, created_ms, seq, room_id, words @@ ?::tsquery AS hit, row_number()"
+          + " OVER (ORDER BY created_ms DESC, seq DESC, room_id DESC) AS n FROM (SELECT * FROM (");
+      for (int i = 0; i < rooms.size(); i++) {
+        walk.append(i == 0 ? "" : " UNION ALL ").append("(SELECT message_id, created_ms, seq, room_id, words FROM"
+            + " message_search WHERE tenant_id = ? AND room_id = ? ORDER BY created_ms DESC, seq DESC)");
+      }
+      walk.append(") u ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT 2000) w) x WHERE hit OR n = 2000"
+          + " LIMIT 22");
+      try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), "postgres", "")) {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(walk.toString())) {
+          int i = 1;
+          ps.setString(i++, tsquery);
+          for (String room : rooms) {
+            ps.setString(i++, ReferenceServer.DEV_TENANT_ID);
+            ps.setString(i++, room);
+          }
+          print("walk", ps);
         }
+        try (java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) SELECT message_id,"
+            + " created_ms, seq, room_id FROM message_search WHERE tenant_id = ? AND room_id = ANY(?) AND words @@"
+            + " ?::tsquery ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT 22")) {
+          ps.setString(1, ReferenceServer.DEV_TENANT_ID);
+          ps.setArray(2, c.createArrayOf("varchar", rooms.toArray()));
+          ps.setString(3, tsquery);
+          print("GIN index (the whole history: the server starts after the walk's window)", ps);
+        }
+      }
+    }
+
+    private static void print(String what, java.sql.PreparedStatement ps) throws SQLException {
+      System.err.println("   " + what + ":");
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) System.err.println("   " + rs.getString(1));
       }
     }
 

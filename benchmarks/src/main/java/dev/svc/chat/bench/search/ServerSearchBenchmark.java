@@ -23,7 +23,8 @@ import java.util.Set;
  *
  * <p>Arguments: {@code --messages N} (1,000,000), {@code --rooms R} (1,000), {@code --queries Q} (1,000),
  * {@code --rounds K} (3), {@code --warmup W} (300), {@code --threads T} (load threads, 2), {@code --backends}
- * ({@code h2,postgres}), {@code --explain} (PostgreSQL's plan of the commonest word's query, to standard error).
+ * ({@code h2,postgres}), {@code --explain} (PostgreSQL's plans of the server's statements for a common, a middling
+ * and a rare word, to standard error).
  */
 public final class ServerSearchBenchmark {
   static final double TARGET_P99_MS = 50;

@@ -19,11 +19,14 @@ final class ServerSearchReport {
       + " H2 in a transaction of its own (about a third), the snippets and the JSON. The rest of a request's time"
       + " is spent runnable among some 20 to 30 others (the load average) on 2 cores, which the kinds' figures show:"
       + " a rare word, which reads next to nothing, has a p99 far above its p50. PostgreSQL's plans (`EXPLAIN"
-      + " ANALYZE`, 100,000 messages, 30 rooms): the commonest word takes 7 ms, reading 21 to 30 rows a room from"
-      + " the rooms' time index (`message_search_room_time`) and stopping; a word of rank 300 and a rare word"
-      + " 2 ms and 14 ms, the GIN index and the room's rows together (`BitmapAnd`). Before that index, the"
-      + " commonest word read every message of the user's rooms to sort its matches: 12 ms at 50,000 messages,"
-      + " 69 ms at 200,000, growing with the store. Left alone: each hit's message is read in a transaction of"
+      + " ANALYZE`, 1,000,000 messages, 30 rooms; docs/internals/search.md): a walk of the rooms' rows newest"
+      + " first (a merge of their time index `message_search_room_time`) tests about 30 rows for the commonest"
+      + " word (0.5 ms) and stops at 2,000 for a word it does not find; then the GIN index over the older rows,"
+      + " once for all the rooms (a rare word 0.7 ms; two common words in a phrase read both posting lists, the"
+      + " dearest query left). The statement it replaced, each room's newest matches by a plan PostgreSQL"
+      + " chose once for every word, scanned the commonest word's whole posting list once per room: 15 s at a"
+      + " load average of 28."
+      + " Left alone: each hit's message is read in a transaction of"
       + " its own (20 a page; one query for the page would do).";
 
   private ServerSearchReport() {

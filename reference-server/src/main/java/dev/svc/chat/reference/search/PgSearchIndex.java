@@ -4,7 +4,6 @@ import dev.svc.chat.reference.model.Message;
 import dev.svc.chat.reference.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +12,7 @@ import java.util.Map;
 /**
  * The search index of the PostgreSQL backend, shared by every server of a cluster: PostgreSQL full-text
  * search over a {@code tsvector} per message with a GIN index, in the table {@code message_search} (made at
- * start if missing), beside an index of each room's rows by time for the newest matches of a common word. The
+ * start if missing), beside an index of each room's rows by time, walked newest first ({@link PgSearchQuery}). The
  * vectors and queries are built from {@link Words}' folded words with their positions (never PostgreSQL's parser
  * or dictionaries, and so no {@code unaccent}: folding is done here), so that the cluster finds exactly what the
  * other backends find. A row is written after its message's commit, only over an older rev of it (servers may
@@ -26,10 +25,19 @@ public final class PgSearchIndex implements SearchIndex {
     private static final int MAX_POSITION = 16383;
 
     private final Database database;
+    private final int window;
+    private final int chunk;
 
     /** Makes the table and its index if missing (one server at a time). */
     public PgSearchIndex(Database database) {
+        this(database, PgSearchQuery.WINDOW, PgSearchQuery.CHUNK);
+    }
+
+    /** As the public constructor, with the walk's window and rooms a statement given (tests make them small). */
+    PgSearchIndex(Database database, int window, int chunk) {
         this.database = database;
+        this.window = window;
+        this.chunk = chunk;
         database.tx(c -> {
             try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(7202611)")) {
                 lock.execute();
@@ -142,63 +150,9 @@ public final class PgSearchIndex implements SearchIndex {
         return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
-    /**
-     * Takes each room's newest matches (by its time index, or the GIN index for a rare word: the planner's choice
-     * per word), at most a page in each, then the page of the newest of them. A common word stops after a page's
-     * worth of rows a room instead of reading every message of the user's rooms to sort its matches.
-     */
+    /** The newest matches by {@link PgSearchQuery}: a walk of the rooms' newest rows, then the GIN index if need be. */
     @Override
     public List<Hit> search(Request request) {
-        StringBuilder sql = new StringBuilder("SELECT s.message_id, s.created_ms, s.seq, s.room_id"
-                + " FROM unnest(?::varchar[]) AS r(id) CROSS JOIN LATERAL (SELECT message_id, created_ms, seq, room_id"
-                + " FROM message_search WHERE tenant_id = ? AND room_id = r.id AND words @@ ?::tsquery");
-        if (request.senderId() != null) {
-            sql.append(" AND sender_id = ?");
-        }
-        if (request.threadId() != null) {
-            // a reply's thread never changes: the messages table tells it, and no index column is needed
-            sql.append(" AND EXISTS (SELECT 1 FROM messages m WHERE m.tenant_id = message_search.tenant_id"
-                    + " AND m.room_id = message_search.room_id AND m.seq = message_search.seq AND m.thread_id = ?)");
-        }
-        if (request.after() != null) {
-            // the first condition bounds the time index's scan; the second is the order's own
-            sql.append(" AND created_ms <= ? AND (created_ms, seq, room_id) < (?, ?, ?)");
-        }
-        sql.append(" ORDER BY created_ms DESC, seq DESC LIMIT ?) s"
-                + " ORDER BY s.created_ms DESC, s.seq DESC, s.room_id DESC LIMIT ?");
-        return database.tx(c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                int i = 1;
-                ps.setArray(i++, c.createArrayOf("varchar", request.roomIds().toArray()));
-                ps.setString(i++, request.tenantId());
-                ps.setString(i++, tsquery(request.terms()));
-                if (request.senderId() != null) {
-                    ps.setString(i++, request.senderId());
-                }
-                if (request.threadId() != null) {
-                    ps.setString(i++, request.threadId());
-                }
-                if (request.after() != null) {
-                    ps.setLong(i++, request.after().createdAtMillis());
-                    ps.setLong(i++, request.after().createdAtMillis());
-                    ps.setLong(i++, request.after().seq());
-                    ps.setString(i++, request.after().roomId());
-                }
-                ps.setInt(i++, request.max());
-                ps.setInt(i, request.max());
-                return hits(ps);
-            }
-        });
+        return database.tx(c -> new PgSearchQuery(request, tsquery(request.terms()), window, chunk).run(c));
     }
-
-    private static List<Hit> hits(PreparedStatement ps) throws SQLException {
-        List<Hit> out = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                out.add(new Hit(rs.getString(1), new Position(rs.getLong(2), rs.getLong(3), rs.getString(4))));
-            }
-        }
-        return out;
-    }
-
 }
