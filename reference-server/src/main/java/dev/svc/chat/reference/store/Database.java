@@ -14,6 +14,7 @@ import org.flywaydb.core.Flyway;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.MVStoreTool;
 
 /**
  * A migrated SQL database behind a small connection pool: H2 in a directory (file mode, PostgreSQL
@@ -25,10 +26,12 @@ public final class Database implements AutoCloseable {
     /** The database file's name in the data directory ({@code svc-chat.mv.db} on disk). */
     public static final String H2_FILE = "svc-chat";
     private static final int ATTEMPTS = 5;
+    private static final int DATABASE_IS_CLOSED = 90098; // H2's answer to SHUTDOWN IMMEDIATELY itself
 
     private volatile HikariDataSource pool; // H2: replaced by each compaction, under the gate's write lock
     private Path ownerOnlyDir; // H2's data directory, made owner-only again on close
     private HikariConfig h2Config; // H2 only: to open the pool again after a compaction
+    private Path h2File; // H2 only: svc-chat.mv.db
     private ReentrantReadWriteLock gate; // H2 only: read-held by each transaction, write-held by a compaction
     private Lock oneAtATime; // H2 only, tests: held by each transaction (null: none)
     private H2Compaction compaction; // H2 only
@@ -81,18 +84,21 @@ public final class Database implements AutoCloseable {
         Database database = new Database(config, null);
         database.ownerOnlyDir = dataDir;
         database.h2Config = config;
+        database.h2File = dataDir.toAbsolutePath().resolve(H2_FILE + ".mv.db");
         OwnerOnlyFiles.restrict(dataDir); // the files H2 created while opening
         database.oneAtATime = oneAtATime ? new ReentrantLock() : null;
         database.gate = new ReentrantReadWriteLock();
         database.compaction = H2Compaction.start(database, database.gate.writeLock(),
-                dataDir.toAbsolutePath().resolve(H2_FILE + ".mv.db"), policy);
+                database.h2File, policy);
         return database;
     }
 
     /**
-     * Closes H2 with {@code SHUTDOWN COMPACT} and opens it again in a new pool; the caller holds the gate's write
-     * lock, so no transaction is in progress. When opening fails the pool stays closed (transactions fail) and
-     * the next call opens it.
+     * Closes H2 as a kill would ({@code SHUTDOWN IMMEDIATELY}: nothing more is written to the file), packs the
+     * file with H2's own tool ({@link MVStoreTool#compact(String, boolean)}: a new file beside it, renamed over
+     * it) and opens it again in a new pool. The caller holds the gate's write lock, so no transaction is in
+     * progress and every acknowledged one is in the file. When opening fails the pool stays closed
+     * (transactions fail) and the next call opens it.
      */
     void closeCompactAndReopen() {
         HikariDataSource old = pool;
@@ -102,11 +108,14 @@ public final class Database implements AutoCloseable {
                     h2Config.getPassword())) {
                 old.close();
                 try (Statement st = direct.createStatement()) {
-                    st.execute("SHUTDOWN COMPACT");
+                    st.execute("SHUTDOWN IMMEDIATELY");
                 }
             } catch (SQLException e) {
-                throw new IllegalStateException("database: could not compact: " + e.getMessage(), e);
+                if (e.getErrorCode() != DATABASE_IS_CLOSED) {
+                    throw new IllegalStateException("database: could not close for compaction: " + e.getMessage(), e);
+                }
             }
+            MVStoreTool.compact(h2File.toString(), true);
         }
         try {
             pool = new HikariDataSource(h2Config);

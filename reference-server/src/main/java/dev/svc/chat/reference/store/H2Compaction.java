@@ -11,24 +11,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the H2 file near the size of its live data by closing the database with H2's full compaction and
- * opening it again, while the {@link Database}'s transactions wait on its gate. With {@code WRITE_DELAY=0} every
- * commit is a chunk of its own, and a chunk stays on disk while one of its pages is live; H2 compacts only from
- * its background writer (which runs only with a write delay) and when it closes.
+ * Keeps the H2 file near the size of its live data by closing the database, packing its file and opening it
+ * again, while the {@link Database}'s transactions wait on its gate. With {@code WRITE_DELAY=0} every commit is
+ * a chunk of its own, and a chunk stays on disk while one of its pages is live; H2 compacts only from its
+ * background writer (which runs only with a write delay) and when it closes.
  *
- * <p>{@code SHUTDOWN COMPACT} (H2 2.2.224, {@code org.h2.mvstore.db.Store#close(-1)}) closes the store as any
- * close does, copies every live page into {@code svc-chat.mv.db.tempFile} (a new store, then closed) and renames
- * that over the database file ({@code FileUtils.moveAtomicReplace}; only where the file system refuses an
- * atomic replace does it go through {@code .newFile}). So a kill at any moment leaves a closed old file, the old
- * file and a partial {@code .tempFile}, or the new file; opening deletes a {@code .tempFile} and puts a
- * {@code .newFile} in place when the database file is missing ({@code MVStoreTool.compactCleanUp}, run by every
- * open), so no leftover needs handling here. No transaction is open meanwhile: the gate's write lock is taken
- * only once every transaction in progress committed or rolled back.
+ * <p>The gate's write lock is taken only once every transaction in progress committed or rolled back, so every
+ * acknowledged change is in the file. The database is then closed with {@code SHUTDOWN IMMEDIATELY}, which
+ * writes nothing more (the file is as a {@code kill -9} would leave it, which {@code H2KillLoopTest} shows loses
+ * nothing acknowledged); H2's normal close is not used, because it commits with a retention time of 0 and
+ * truncates the file before it writes the header, and with {@code SHUTDOWN COMPACT} the kill loop lost
+ * acknowledged changes. {@code MVStoreTool.compact(file, true)} (H2 2.2.224) reads the file read-only, copies
+ * every live page into {@code svc-chat.mv.db.tempFile}, closes that and renames it over the file
+ * ({@code FileUtils.moveAtomicReplace}; only where the file system refuses an atomic replace does it go through
+ * {@code .newFile}). So a kill at any moment leaves the old file (a partial {@code .tempFile} beside it) or the
+ * new one; every open deletes a {@code .tempFile} and puts a {@code .newFile} in place when the database file is
+ * missing ({@code MVStoreTool.compactCleanUp}), so no leftover needs handling here.
  *
  * <p>A check every {@link Policy#checkEveryMillis} compacts when the file is over {@link Policy#ratio} times the
  * size it had after the last compaction (a lower bound of the live data while little is deleted; unknown, so 0,
  * after opening), over {@link Policy#minBytes}, and the last compaction ended at least {@link Policy#minGapMillis}
- * and {@link Policy#gapPerPause} times its pause ago (requests wait at most a small share of the time).
+ * and {@link Policy#gapPerPause} times its pause ago (requests wait a small share of the time).
  */
 final class H2Compaction implements AutoCloseable {
 
