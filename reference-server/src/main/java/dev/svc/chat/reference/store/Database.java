@@ -14,7 +14,6 @@ import org.flywaydb.core.Flyway;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
-import org.h2.mvstore.MVStoreTool;
 
 /**
  * A migrated SQL database behind a small connection pool: H2 in a directory (file mode, PostgreSQL
@@ -95,8 +94,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Closes H2 as a kill would ({@code SHUTDOWN IMMEDIATELY}: nothing more is written to the file), packs the
-     * file with H2's own tool ({@link MVStoreTool#compact(String, boolean)}: a new file beside it, renamed over
-     * it) and opens it again in a new pool. The caller holds the gate's write lock, so no transaction is in
+     * file ({@link H2Pack}: a new file beside it, renamed over it) and opens it again in a new pool. The caller holds the gate's write lock, so no transaction is in
      * progress and every acknowledged one is in the file. When opening fails the pool stays closed
      * (transactions fail) and the next call opens it.
      */
@@ -115,7 +113,7 @@ public final class Database implements AutoCloseable {
                     throw new IllegalStateException("database: could not close for compaction: " + e.getMessage(), e);
                 }
             }
-            MVStoreTool.compact(h2File.toString(), true);
+            H2Pack.pack(h2File);
         }
         try {
             pool = new HikariDataSource(h2Config);
