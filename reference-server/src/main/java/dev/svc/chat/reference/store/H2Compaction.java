@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * new one; every open deletes a {@code .tempFile} and puts a {@code .newFile} in place when the database file is
  * missing ({@code MVStoreTool.compactCleanUp}), so no leftover needs handling here.
  *
+ * <p>The server does not run it ({@link Database#h2(Path)}): under {@code H2KillLoopTest} (mode {@code reopen},
+ * a compaction every 200 ms) kills left acknowledged changes missing, with H2's {@code SHUTDOWN COMPACT}, with
+ * {@code MVStoreTool.compact} after {@code SHUTDOWN IMMEDIATELY}, and with {@link H2Pack}; a process that stopped
+ * its writers and closed with {@code SHUTDOWN IMMEDIATELY} after two compactions lost 8 of 163 acknowledged
+ * sends once, without a kill. The cause is not known. It stays for that test and for the next attempt.
+ *
  * <p>A check every {@link Policy#checkEveryMillis} compacts when the file is over {@link Policy#ratio} times the
  * size it had after the last compaction (a lower bound of the live data while little is deleted; unknown, so 0,
  * after opening), over {@link Policy#minBytes}, and the last compaction ended at least {@link Policy#minGapMillis}
@@ -45,7 +51,10 @@ final class H2Compaction implements AutoCloseable {
     record Policy(long checkEveryMillis, double ratio, long minBytes, long minGapMillis, long gapPerPause,
             long drainMillis) {
 
-        /** The server's: every 5 s, at 2.5 times and 4 MB, at most every 20 s and 20 pauses, draining 1 s. */
+        /**
+         * The policy measured for the server (not run): every 5 s, at 2.5 times and 4 MB, at most every 20 s and
+         * 20 pauses, draining 1 s.
+         */
         static final Policy SERVER = new Policy(5_000, 2.5, 4L << 20, 20_000, 20, 1_000);
         /** No scheduled compaction; {@link Database#compactH2()} runs one, waiting up to 30 s for transactions. */
         static final Policy NEVER = new Policy(0, 0, 0, 0, 0, 30_000);

@@ -9,8 +9,8 @@ import org.h2.store.fs.FileUtils;
  * Writes every live page of a closed H2 file into a new file beside it ({@code .tempFile}, H2's own name for
  * it) and renames that over the file. The file is opened for writing, as a restart after a {@code kill -9} opens
  * it (H2's recovery finds the newest complete version), and closed without writing ({@code closeImmediately});
- * H2's {@code MVStoreTool.compact(file, compress)} opens it read-only instead, and from a file left by
- * {@code SHUTDOWN IMMEDIATELY} after a restart that lost acknowledged changes in {@code H2KillLoopTest}.
+ * H2's {@code MVStoreTool.compact(file, compress)} opens it read-only instead (with it the kill loop lost changes
+ * acknowledged before the restart that packed the file; with this one too, see {@link H2Compaction}).
  * A kill before the rename leaves the old file and a partial {@code .tempFile}, which the next open of the
  * database deletes ({@code MVStoreTool.compactCleanUp}).
  */

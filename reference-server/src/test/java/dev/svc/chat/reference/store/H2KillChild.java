@@ -21,7 +21,7 @@ import org.h2.mvstore.MVStore;
  * <p>Arguments: data directory, mode, first number, threads. Modes: {@code reopen} opens the database as the
  * server does and runs its compaction ({@link H2Compaction}: close with {@code SHUTDOWN COMPACT}, open again)
  * {@link #COMPACT_EVERY_MILLIS} after the last one ended, whatever the file's size, printing {@code C} before
- * each and {@code D} after it; {@code none} runs no compaction; {@code serial} runs transactions one at a time,
+ * each and {@code D} after it; {@code none} opens it as the server does (no compaction); {@code serial} runs transactions one at a time,
  * no compaction; {@code raw} is {@code none} with a thread that calls H2's {@link MVStore#compact(int, int)} as
  * fast as it can, beside the commits (the online compaction that was reverted).
  */
