@@ -18,12 +18,12 @@ import org.h2.mvstore.MVStore;
  * {@code A n} once the send of message {@code n} returned, {@code E n} once its edit returned, and {@code R n t}
  * once thread {@code t}'s receipt at message {@code n} (by user {@code u<t>}) returned.
  *
- * <p>Arguments: data directory, mode, first number, threads. Modes: {@code reopen} opens the database as the
- * server does and runs its compaction ({@link H2Compaction}: close with {@code SHUTDOWN COMPACT}, open again)
+ * <p>Arguments: data directory, mode, first number, threads. Modes: {@code none} opens the database as the
+ * server does (no compaction); {@code reopen} also runs {@link H2Compaction} (close, pack, open again)
  * {@link #COMPACT_EVERY_MILLIS} after the last one ended, whatever the file's size, printing {@code C} before
- * each and {@code D} after it; {@code none} opens it as the server does (no compaction); {@code serial} runs transactions one at a time,
- * no compaction; {@code raw} is {@code none} with a thread that calls H2's {@link MVStore#compact(int, int)} as
- * fast as it can, beside the commits (the online compaction that was reverted).
+ * each and {@code D} after it; {@code serial} runs transactions one at a time, no compaction; {@code raw} is
+ * {@code none} with a thread that calls H2's {@link MVStore#compact(int, int)} as fast as it can, beside the
+ * commits (the online compaction that was reverted).
  */
 public final class H2KillChild {
 
