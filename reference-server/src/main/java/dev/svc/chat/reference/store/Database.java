@@ -95,8 +95,8 @@ public final class Database implements AutoCloseable {
 
     /**
      * Closes H2 as a kill would ({@code SHUTDOWN IMMEDIATELY}: nothing more is written to the file), packs the
-     * file ({@link H2Pack}: a new file beside it, renamed over it) and opens it again in a new pool. The caller holds the gate's write lock, so no transaction is in
-     * progress and every acknowledged one is in the file. When opening fails the pool stays closed
+     * file ({@link H2Pack}: a new file beside it, renamed over it) and opens it again in a new pool. The caller
+     * holds the gate's write lock, so no transaction is in progress. When opening fails the pool stays closed
      * (transactions fail) and the next call opens it.
      */
     void closeCompactAndReopen() {

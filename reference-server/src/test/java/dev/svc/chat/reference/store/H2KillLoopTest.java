@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code seq}) fails the test.
  *
  * <p>{@code -Dh2kill.kills=200} (default 3), {@code -Dh2kill.mode=} one of {@link H2KillChild}'s modes
- * ({@code none}, the server's, by default; {@code reopen} runs {@link H2Compaction} every 200 ms), {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a
- * line, and what it found missing at once.
+ * ({@code none}, the server's, by default; {@code reopen} runs {@link H2Compaction} every 200 ms),
+ * {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a line, and what it found
+ * missing at once.
  */
 class H2KillLoopTest {
 
