@@ -4,9 +4,12 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.flywaydb.core.Flyway;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
@@ -22,10 +25,14 @@ public final class Database implements AutoCloseable {
     /** The database file's name in the data directory ({@code svc-chat.mv.db} on disk). */
     public static final String H2_FILE = "svc-chat";
     private static final int ATTEMPTS = 5;
+    private static final int DATABASE_IS_CLOSED = 90098; // H2's answer to SHUTDOWN IMMEDIATELY itself
 
-    private final HikariDataSource pool;
+    private volatile HikariDataSource pool; // H2: replaced by each compaction, under the gate's write lock
     private Path ownerOnlyDir; // H2's data directory, made owner-only again on close
-    private Lock oneAtATime; // H2 only: held by each transaction and by compaction (null: none)
+    private HikariConfig h2Config; // H2 only: to open the pool again after a compaction
+    private Path h2File; // H2 only: svc-chat.mv.db
+    private ReentrantReadWriteLock gate; // H2 only: read-held by each transaction, write-held by a compaction
+    private Lock oneAtATime; // H2 only, tests: held by each transaction (null: none)
     private H2Compaction compaction; // H2 only
 
     /** Work in one transaction. */
@@ -52,20 +59,20 @@ public final class Database implements AutoCloseable {
     /**
      * Opens (creating when absent) the H2 database in {@code dataDir}. {@code WRITE_DELAY=0} makes H2 write
      * each commit to the file before the commit returns, so a killed process loses nothing it acknowledged.
-     * The file is not compacted while the server runs: with {@link H2Compaction} beside concurrent transactions
-     * {@code H2KillLoopTest} found a kill leaving one half applied, and with transactions one at a time the
-     * file unreadable after one kill in 313. The directory and its files are owner-only
-     * ({@link OwnerOnlyFiles}) and the database has a generated password kept beside it ({@link H2Password}).
+     * The file is not compacted while the server runs: {@link H2Compaction} (close, pack, open again) lost
+     * acknowledged changes under {@code H2KillLoopTest}, so it is not scheduled here. The directory and its
+     * files are owner-only ({@link OwnerOnlyFiles}) and the database has a generated password kept beside it
+     * ({@link H2Password}).
      */
     public static Database h2(Path dataDir) {
-        return h2(dataDir, false, 0);
+        return h2(dataDir, false, H2Compaction.Policy.NEVER);
     }
 
     /**
      * Opens H2 as {@link #h2(Path)} does, with transactions one at a time or not ({@code oneAtATime}) and
-     * compaction every {@code compactEveryMillis} (none when not positive; {@link #compactH2()} runs one).
+     * compaction as {@code policy} says ({@link #compactH2()} runs one whatever it says).
      */
-    static Database h2(Path dataDir, boolean oneAtATime, long compactEveryMillis) {
+    static Database h2(Path dataDir, boolean oneAtATime, H2Compaction.Policy policy) {
         Path file = dataDir.toAbsolutePath().resolve(H2_FILE);
         String url = "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE"
                 + ";DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
@@ -76,11 +83,49 @@ public final class Database implements AutoCloseable {
         config.setPassword(H2Password.open(dataDir, url));
         Database database = new Database(config, null);
         database.ownerOnlyDir = dataDir;
+        database.h2Config = config;
+        database.h2File = dataDir.toAbsolutePath().resolve(H2_FILE + ".mv.db");
         OwnerOnlyFiles.restrict(dataDir); // the files H2 created while opening
-        Lock lock = new ReentrantLock();
-        database.oneAtATime = oneAtATime ? lock : null;
-        database.compaction = H2Compaction.start(database.mvStore(), lock, compactEveryMillis);
+        database.oneAtATime = oneAtATime ? new ReentrantLock() : null;
+        database.gate = new ReentrantReadWriteLock();
+        database.compaction = H2Compaction.start(database, database.gate.writeLock(),
+                database.h2File, policy);
         return database;
+    }
+
+    /**
+     * Closes H2 as a kill would ({@code SHUTDOWN IMMEDIATELY}: nothing more is written to the file), packs the
+     * file ({@link H2Pack}: a new file beside it, renamed over it) and opens it again in a new pool. The caller
+     * holds the gate's write lock, so no transaction is in progress. When opening fails the pool stays closed
+     * (transactions fail) and the next call opens it.
+     */
+    void closeCompactAndReopen() {
+        HikariDataSource old = pool;
+        if (!old.isClosed()) {
+            // a connection outside the pool keeps the database open while the pool closes its own
+            try (Connection direct = DriverManager.getConnection(h2Config.getJdbcUrl(), h2Config.getUsername(),
+                    h2Config.getPassword())) {
+                old.close();
+                try (Statement st = direct.createStatement()) {
+                    st.execute("SHUTDOWN IMMEDIATELY");
+                }
+            } catch (SQLException e) {
+                if (e.getErrorCode() != DATABASE_IS_CLOSED) {
+                    throw new IllegalStateException("database: could not close for compaction: " + e.getMessage(), e);
+                }
+            }
+            H2Pack.pack(h2File);
+        }
+        try {
+            pool = new HikariDataSource(h2Config);
+        } finally {
+            OwnerOnlyFiles.restrict(ownerOnlyDir); // the file H2 wrote anew
+        }
+    }
+
+    /** Returns how many threads wait on the gate: transactions behind a compaction, or the compaction. */
+    int gateQueueLength() {
+        return gate.getQueueLength();
     }
 
     /** Returns H2's store under this database. */
@@ -89,8 +134,8 @@ public final class Database implements AutoCloseable {
                 .getMvStore());
     }
 
-    /** Runs one compaction of the H2 file now, as the scheduled one does; returns how long it held the lock. */
-    long compactH2() {
+    /** Runs one compaction of the H2 file now, as the scheduled one does; returns what it did (null: put off). */
+    H2Compaction.Result compactH2() {
         return compaction.run();
     }
 
@@ -133,15 +178,24 @@ public final class Database implements AutoCloseable {
 
     /** Runs {@code work} in a transaction and returns its result; SQL errors become {@link IllegalStateException}. */
     public <T> T tx(Work<T> work) {
-        Lock lock = oneAtATime;
-        if (lock == null) {
+        if (gate == null) {
             return attempts(work);
         }
-        lock.lock();
+        Lock open = gate.readLock(); // a compaction closes and reopens H2 between transactions only
+        open.lock();
         try {
-            return attempts(work);
+            Lock lock = oneAtATime;
+            if (lock == null) {
+                return attempts(work);
+            }
+            lock.lock();
+            try {
+                return attempts(work);
+            } finally {
+                lock.unlock();
+            }
         } finally {
-            lock.unlock();
+            open.unlock();
         }
     }
 

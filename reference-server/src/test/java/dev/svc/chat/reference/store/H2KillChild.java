@@ -19,18 +19,19 @@ import org.h2.mvstore.MVStore;
  * once thread {@code t}'s receipt at message {@code n} (by user {@code u<t>}) returned.
  *
  * <p>Arguments: data directory, mode, first number, threads. Modes: {@code none} opens the database as the
- * server does (transactions at once, no compaction); {@code serial} runs transactions one at a time;
- * {@code compact} is {@code serial} with {@link H2Compaction} every {@link #COMPACT_EVERY_MILLIS}; {@code raw}
- * is {@code none} with a thread that calls H2's {@link MVStore#compact(int, int)} as fast as it can, beside the
- * commits.
+ * server does (no compaction); {@code reopen} also runs {@link H2Compaction} (close, pack, open again)
+ * {@link #COMPACT_EVERY_MILLIS} after the last one ended, whatever the file's size, printing {@code C} before
+ * each and {@code D} after it; {@code serial} runs transactions one at a time, no compaction; {@code raw} is
+ * {@code none} with a thread that calls H2's {@link MVStore#compact(int, int)} as fast as it can, beside the
+ * commits (the online compaction that was reverted).
  */
 public final class H2KillChild {
 
     static final String TENANT = "t";
     static final int ROOMS = 10;
     static final int USERS = 20;
-    /** How often {@code compact} compacts: often, to meet kills in the middle of a run. */
-    static final long COMPACT_EVERY_MILLIS = 20;
+    /** How long {@code reopen} waits between compactions: short, so that kills meet many of them. */
+    static final long COMPACT_EVERY_MILLIS = 200;
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
     private H2KillChild() {
@@ -42,9 +43,8 @@ public final class H2KillChild {
         AtomicLong next = new AtomicLong(Long.parseLong(args[2]));
         int threads = Integer.parseInt(args[3]);
         Database db = switch (mode) {
-            case "none", "raw" -> Database.h2(dir, false, 0); // as the server: at once, no compaction (but raw's)
-            case "serial" -> Database.h2(dir, true, 0); // one at a time, no compaction
-            case "compact" -> Database.h2(dir, true, COMPACT_EVERY_MILLIS); // serial, with H2Compaction
+            case "reopen", "none", "raw" -> Database.h2(dir, false, H2Compaction.Policy.NEVER); // reopen's below
+            case "serial" -> Database.h2(dir, true, H2Compaction.Policy.NEVER); // one at a time, no compaction
             default -> throw new IllegalArgumentException(mode);
         };
         JdbcStore store = new JdbcStore(db);
@@ -65,6 +65,15 @@ public final class H2KillChild {
             int thread = t;
             Thread writer = new Thread(() -> write(store, rooms, next, thread), "writer-" + t);
             writer.start();
+        }
+        if (mode.equals("reopen")) {
+            while (true) { // the scheduled compaction's run, at a fixed rate instead of when the file outgrew its data
+                Thread.sleep(COMPACT_EVERY_MILLIS);
+                System.out.println("C");
+                H2Compaction.Result r = db.compactH2();
+                System.out.println("D " + (r == null ? "put off" : r.bytesBefore() + " " + r.bytesAfter() + " "
+                        + r.pauseMillis()));
+            }
         }
     }
 

@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code seq}) fails the test.
  *
  * <p>{@code -Dh2kill.kills=200} (default 3), {@code -Dh2kill.mode=} one of {@link H2KillChild}'s modes
- * ({@code serial}, the server's, by default), {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a
- * line, and what it found missing at once.
+ * ({@code none}, the server's, by default; {@code reopen} runs {@link H2Compaction} every 200 ms),
+ * {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a line, and what it found
+ * missing at once.
  */
 class H2KillLoopTest {
 
@@ -53,6 +54,9 @@ class H2KillLoopTest {
         Map<Long, Boolean> sent = new HashMap<>(); // message number -> edit acknowledged
         Map<String, Long> receipts = new HashMap<>(); // "room:thread" -> last acknowledged message number
         long acks = 0;
+        int compactions = 0; // compactions that ended before a kill
+        int killedCompacting = 0; // kills that came between a compaction's start and its end
+        int leftovers = 0; // kills that left a .tempFile or .newFile
         List<String> lost = new ArrayList<>();
         for (int kill = 0; kill < kills; kill++) {
             long first = (long) kill * 10_000_000L;
@@ -70,9 +74,19 @@ class H2KillLoopTest {
             child.toHandle().destroyForcibly();
             child.waitFor(30, TimeUnit.SECONDS);
             assertTrue(eof.await(30, TimeUnit.SECONDS), "the child's output did not end");
+            boolean compacting = false;
             for (String line : drain(lines)) {
                 String[] f = line.split(" ");
                 switch (f[0]) {
+                    case "C" -> {
+                        compacting = true;
+                        continue;
+                    }
+                    case "D" -> {
+                        compacting = false;
+                        compactions++;
+                        continue;
+                    }
                     case "A" -> sent.putIfAbsent(Long.parseLong(f[1]), false);
                     case "E" -> sent.put(Long.parseLong(f[1]), true);
                     case "R" -> receipts.merge((Long.parseLong(f[1]) % H2KillChild.ROOMS) + ":" + f[2],
@@ -86,6 +100,12 @@ class H2KillLoopTest {
                 }
                 acks++;
             }
+            if (compacting) {
+                killedCompacting++;
+            }
+            if (leftover(data)) { // a compaction's new file, killed before its rename: the next open deletes it
+                leftovers++;
+            }
             for (String m : check(copy(data, kill), sent, receipts, kill)) {
                 String what = m.substring(m.indexOf(": ") + 2); // a loss is found again after each later kill
                 if (lost.stream().noneMatch(l -> l.endsWith(": " + what))) {
@@ -93,11 +113,12 @@ class H2KillLoopTest {
                     lost.add(m);
                 }
             }
-            System.out.printf("kill %d/%d (%s): %d acknowledged so far, %d missing, directory %d KB%n", kill + 1,
-                    kills, mode, acks, lost.size(), size(data) / 1024);
+            System.out.printf("kill %d/%d (%s%s): %d acknowledged so far, %d missing, directory %d KB%n", kill + 1,
+                    kills, mode, compacting ? ", during a compaction" : "", acks, lost.size(), size(data) / 1024);
         }
-        System.out.printf("h2 kill loop: mode %s, seed %d, %d kills, %d acknowledged commits, %d missing%n", mode,
-                seed, kills, acks, lost.size());
+        System.out.printf("h2 kill loop: mode %s, seed %d, %d kills (%d during a compaction, %d leaving a new file"
+                + " unrenamed), %d compactions completed, %d acknowledged commits, %d missing%n", mode, seed, kills,
+                killedCompacting, leftovers, compactions, acks, lost.size());
         assertEquals(List.of(), lost, "seed " + seed + ", mode " + mode);
     }
 
@@ -231,6 +252,13 @@ class H2KillLoopTest {
             }
         }
         return copy;
+    }
+
+    private static boolean leftover(Path data) throws IOException {
+        try (Stream<Path> files = Files.list(data)) {
+            return files.map(f -> f.getFileName().toString())
+                    .anyMatch(n -> n.endsWith(".tempFile") || n.endsWith(".newFile"));
+        }
     }
 
     private static long size(Path data) throws IOException {
