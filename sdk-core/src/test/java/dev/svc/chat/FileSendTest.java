@@ -93,7 +93,7 @@ class FileSendTest {
   }
 
   @Test
-  void aFileIsUploadedInChecksummedChunksWithProgressThenSentOnceWithItsFileId() throws Exception {
+  void aFileIsUploadedInChunksWithProgressThenSentOnceWithItsFileId() throws Exception {
     List<UploadProgress> progress = new CopyOnWriteArrayList<>();
     client.on(EventType.UPLOAD_PROGRESS, progress::add);
     connect(client);
@@ -106,6 +106,7 @@ class FileSendTest {
     assertEquals(ByteString.of(bytes).sha256().hex(), f.sha256());
     assertEquals(3, tus.patches.get(), "2.5 MiB in 1 MiB chunks");
     assertEquals(SIZE, tus.patchBytes.get(), "no byte sent twice");
+    assertEquals(0, tus.checksummed.get(), "no Upload-Checksum: the service keeps what a cut PATCH delivered");
     assertEquals(1, tus.sendsOf("c1"));
     Await.until("the last progress is heard", () -> !progress.isEmpty()
         && progress.get(progress.size() - 1).bytesSent() == SIZE);
@@ -236,6 +237,53 @@ class FileSendTest {
     assertFalse(upload.complete(), "the wrong file was never completed");
     assertTrue(upload.deleted, "the upload was terminated");
     assertEquals(0, tus.sends.size(), "no message");
+  }
+
+  @Test
+  void aSourceChangedWhileNoClientRanFailsTheNextClientsSendAndTerminatesTheUpload() throws Exception {
+    connect(client);
+    tus.hold = new CountDownLatch(1);
+    tus.holdPatch = 2;
+    CompletableFuture<Message> sent = sendFile(client, "c1");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the second chunk arrived");
+    client.close();
+    assertEquals(0, Await.value(sent).seq(), "kept for the next start");
+    tus.hold.countDown();
+    try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // one byte of the chunk the service holds
+      f.seek(10);
+      f.write(bytes[10] ^ 1);
+    }
+
+    ChatClient next = newClient();
+    List<ClientError> errors = new CopyOnWriteArrayList<>();
+    next.on(EventType.CLIENT_ERROR, errors::add);
+    connect(next);
+    Await.until("the send fails", () -> next.pendingSends().isEmpty());
+    FakeTus.Upload upload = tus.uploads.values().iterator().next();
+    assertFalse(upload.complete(), "the wrong file was never completed");
+    assertTrue(upload.deleted, "the upload was terminated");
+    assertEquals(0, tus.sends.size(), "no message");
+    Await.until("the failure is reported", () -> errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.SEND_FAILED));
+    ClientError failed = errors.stream().filter(e -> e.kind() == ClientError.Kind.SEND_FAILED).findFirst().get();
+    assertEquals(FileException.Kind.SOURCE_CHANGED, ((FileException) failed.cause()).kind());
+  }
+
+  @Test
+  void anOpenersBytesAreReadOnceToMeasureAndOnceToSend() throws Exception {
+    connect(client);
+    java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+    FileSource source = FileSource.builder(() -> new java.io.FilterInputStream(new java.io.ByteArrayInputStream(bytes)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws java.io.IOException {
+        int n = super.read(b, off, len);
+        if (n > 0) read.addAndGet(n);
+        return n;
+      }
+    }).name("data.bin").build();
+
+    Message m = Await.value(client.sendMessage("r1", Collections.singletonList(MessagePart.file(source)), "c1"));
+    assertEquals(ByteString.of(bytes).sha256().hex(), m.files().get(0).sha256());
+    assertEquals(2L * SIZE, read.get(), "bytes read from the opener");
   }
 
   @Test
