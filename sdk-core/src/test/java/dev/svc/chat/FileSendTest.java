@@ -378,6 +378,28 @@ class FileSendTest {
   }
 
   @Test
+  void aSlowProgressListenerHearsTheLatestFiguresRatherThanEveryBuffer() throws Exception {
+    connect(client);
+    FileAttachment f = Await.value(sendFile(client, "c1")).files().get(0);
+    CountDownLatch release = new CountDownLatch(1);
+    List<Long> progress = new CopyOnWriteArrayList<>();
+    java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
+    CompletableFuture<Void> done = client.downloadFile(f, copy, (got, total) -> {
+      progress.add(got);
+      try {
+        release.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS); // the app's thread is busy meanwhile
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    Await.until("every byte arrived", () -> copy.size() == SIZE);
+    release.countDown();
+    Await.value(done);
+    Await.until("the last progress", () -> progress.get(progress.size() - 1) == SIZE);
+    assertTrue(progress.size() <= 3, "reports queued while the listener was busy: " + progress);
+  }
+
+  @Test
   void aThumbnailIsFetchedOnceThenServedFromTheCacheAcrossClients() throws Exception {
     connect(client);
     FileAttachment f = Await.value(sendFile(client, "c1")).files().get(0);
