@@ -222,7 +222,7 @@ class FileSendTest {
   void aSourceChangedDuringTheUploadFailsTheSendAndNeverCompletesTheFile() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2;
+    tus.holdPatch = 1; // while the first chunk is on its way the second is read: the third (the last) is not yet
     CompletableFuture<Message> sent = sendFile(client, "c1");
     assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
     try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // same length, one byte of the last chunk differs
@@ -258,14 +258,14 @@ class FileSendTest {
     List<ClientError> errors = new CopyOnWriteArrayList<>();
     next.on(EventType.CLIENT_ERROR, errors::add);
     connect(next);
-    Await.until("the send fails", () -> next.pendingSends().isEmpty());
+    Await.until("the failure is reported", () -> errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.SEND_FAILED));
+    ClientError failed = errors.stream().filter(e -> e.kind() == ClientError.Kind.SEND_FAILED).findFirst().get();
+    assertEquals(FileException.Kind.SOURCE_CHANGED, ((FileException) failed.cause()).kind());
     FakeTus.Upload upload = tus.uploads.values().iterator().next();
     assertFalse(upload.complete(), "the wrong file was never completed");
     assertTrue(upload.deleted, "the upload was terminated");
     assertEquals(0, tus.sends.size(), "no message");
-    Await.until("the failure is reported", () -> errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.SEND_FAILED));
-    ClientError failed = errors.stream().filter(e -> e.kind() == ClientError.Kind.SEND_FAILED).findFirst().get();
-    assertEquals(FileException.Kind.SOURCE_CHANGED, ((FileException) failed.cause()).kind());
+    Await.until("the send is gone", () -> next.pendingSends().isEmpty());
   }
 
   @Test

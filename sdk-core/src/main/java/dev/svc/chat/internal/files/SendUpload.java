@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.FileException;
@@ -125,45 +126,62 @@ final class SendUpload {
   /**
    * Sends the source's bytes from {@code offset} on. The chunk holding {@code offset} is read whole (a cut PATCH
    * leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any of
-   * it goes.
+   * it goes. The next chunk is read and checked while the last one is on its way (two buffers), and sent once the
+   * service has answered for that one (tus takes one PATCH at a time).
    */
   private void transfer(FileSource source, UploadState state, SourceDigests measure, long offset, long before,
       long total) {
     MessageDigest digest = sha256();
-    byte[] chunk = new byte[state.chunk];
+    byte[][] buffers = {new byte[state.chunk], new byte[state.chunk]};
     long start = offset - offset % state.chunk;
+    CompletableFuture<Long> inFlight = null;
+    long end = -1; // where the PATCH in flight ends
     try (InputStream in = source.open()) {
       if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
-      while (offset < state.length) {
+      for (int turn = 0; start < state.length; turn++) {
+        byte[] chunk = buffers[turn & 1];
+        int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
+        digest.update(chunk, 0, n);
+        boolean same = measure.matches(start / state.chunk, digest.digest())
+            && (start + n < state.length || in.read() < 0);
+        if (inFlight != null) {
+          offset = answered(inFlight, end);
+          inFlight = null;
+          progress.bytes(before + offset, total);
+        }
+        if (!same) {
+          tus.terminate(state.url); // only the very bytes measured at first go
+          throw changed(source, "its bytes from " + start + " on are no longer those measured");
+        }
         if (send.cancelled()) {
           tus.terminate(state.url);
           throw new CancellationException("the send was cancelled");
         }
         if (send.ended()) throw new TransportException("the send ended while its file was uploading");
-        int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
-        digest.update(chunk, 0, n);
-        if (!measure.matches(start / state.chunk, digest.digest()) || (start + n == state.length && in.read() >= 0)) {
-          tus.terminate(state.url); // only the very bytes measured at first go
-          throw changed(source, "its bytes from " + start + " on are no longer those measured");
-        }
         int from = (int) (offset - start);
-        long next;
-        try {
-          next = tus.patch(state.url, offset, chunk, from, n - from);
-        } catch (ApiException e) {
-          if (e.status() == 409) throw new OffsetConflict(e);
-          if (e.status() == 460) throw new TransportException("a chunk arrived damaged (checksum mismatch)", e);
-          throw e;
-        }
-        if (next != start + n) throw new OffsetConflict(null);
-        offset = next;
-        start = next;
-        progress.bytes(before + offset, total);
+        inFlight = tus.patch(state.url, offset, chunk, from, n - from);
+        end = start + n;
+        start = end;
       }
+      if (inFlight != null) progress.bytes(before + answered(inFlight, end), total);
     } catch (IOException e) {
       throw vanished(source, e);
     }
+  }
+
+  /** Waits for a PATCH's answer; returns the service's new offset, which must be {@code end}. */
+  private static long answered(CompletableFuture<Long> patch, long end) {
+    long next;
+    try {
+      next = TusClient.await(patch);
+    } catch (ApiException e) {
+      if (e.status() == 409) throw new OffsetConflict(e);
+      if (e.status() == 460) throw new TransportException("a chunk arrived damaged (checksum mismatch)", e);
+      throw e;
+    }
+    if (next != end) throw new OffsetConflict(null);
+    return next;
   }
 
   private void record(List<MessagePart> parts) {

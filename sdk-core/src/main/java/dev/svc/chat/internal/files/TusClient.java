@@ -57,16 +57,16 @@ final class TusClient {
   }
 
   /**
-   * {@code PATCH}: appends {@code count} bytes of {@code chunk} from {@code from} at {@code offset}; returns the new
-   * offset. No {@code Upload-Checksum}: the caller checked the bytes against the source, TCP (and TLS) their way, and
-   * the service keeps what a cut PATCH delivered. Never repeated by the stack: after a failure the caller asks
-   * {@link #offset} where the service stands.
+   * {@code PATCH}: appends {@code count} bytes of {@code chunk} from {@code from} at {@code offset}; completes with
+   * the new offset (the caller leaves {@code chunk} alone until then). No {@code Upload-Checksum}: the caller checked
+   * the bytes against the source, TCP (and TLS) their way, and the service keeps what a cut PATCH delivered. Never
+   * repeated by the stack: after a failure the caller asks {@link #offset} where the service stands.
    */
-  long patch(String upload, long offset, byte[] chunk, int from, int count) {
+  CompletableFuture<Long> patch(final String upload, long offset, byte[] chunk, int from, int count) {
     Request.Builder request = tus(HttpUrl.get(upload))
         .patch(RequestBody.create(chunk, OFFSET_STREAM, from, count))
         .header("Upload-Offset", Long.toString(offset));
-    return offsetOf(await(rest.exchange(request, HEADERS, 0, false)), upload);
+    return rest.exchange(request, HEADERS, 0, false).thenApply(headers -> offsetOf(headers, upload));
   }
 
   /** {@code DELETE}: terminates an upload; failures are ignored (an unfinished upload expires anyway). */
