@@ -136,6 +136,23 @@ class FileSendTest {
   }
 
   @Test
+  void aLastPatchStoredButUnansweredIsNotSentAgainAndTheMessageGoesOnce() throws Exception {
+    connect(client);
+    tus.hold = new CountDownLatch(1);
+    tus.holdPatch = 3; // the last chunk
+    CompletableFuture<Message> sent = sendFile(client, "c1");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the last chunk arrived");
+    tus.cutNextPatchAfter.set(CHUNK); // all its bytes kept, the answer lost
+    tus.hold.countDown();
+    awaitFailedAttemptThenRetry(client);
+
+    Message message = Await.value(sent);
+    assertEquals(ByteString.of(bytes).sha256().hex(), message.files().get(0).sha256());
+    assertEquals(3, tus.patches.get(), "no PATCH after the service held every byte");
+    assertEquals(1, tus.sendsOf("c1"));
+  }
+
+  @Test
   void anUploadCutByTheClientsEndResumesInTheNextClientAndTheMessageIsSentOnce() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);

@@ -155,7 +155,7 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
     patchBytes.addAndGet(body.size());
     long offset = Long.parseLong(request.getHeader("Upload-Offset"));
     synchronized (u) {
-      if (offset != u.bytes.size()) return error(409, "conflict");
+      if (offset != u.bytes.size() || u.complete()) return error(409, "conflict"); // complete: no more PATCHes
       if (offset + body.size() > u.length) return error(413, "payload_too_large");
       long cut = cutNextPatchAfter.getAndSet(-1);
       if (cut >= 0) { // what arrived before the cut is kept, unchecked, as tus advises

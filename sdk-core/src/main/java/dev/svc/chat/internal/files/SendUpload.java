@@ -139,6 +139,7 @@ final class SendUpload {
     try (InputStream in = source.open()) {
       if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
+      if (offset >= state.length) return; // the service holds every byte (a last PATCH answered too late)
       for (int turn = 0; start < state.length; turn++) {
         byte[] chunk = buffers[turn & 1];
         int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
