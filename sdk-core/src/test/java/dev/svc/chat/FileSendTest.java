@@ -93,7 +93,7 @@ class FileSendTest {
   }
 
   @Test
-  void aFileIsUploadedInChecksummedChunksWithProgressThenSentOnceWithItsFileId() throws Exception {
+  void aFileIsUploadedInChunksWithProgressThenSentOnceWithItsFileId() throws Exception {
     List<UploadProgress> progress = new CopyOnWriteArrayList<>();
     client.on(EventType.UPLOAD_PROGRESS, progress::add);
     connect(client);
@@ -106,6 +106,7 @@ class FileSendTest {
     assertEquals(ByteString.of(bytes).sha256().hex(), f.sha256());
     assertEquals(3, tus.patches.get(), "2.5 MiB in 1 MiB chunks");
     assertEquals(SIZE, tus.patchBytes.get(), "no byte sent twice");
+    assertEquals(0, tus.checksummed.get(), "no Upload-Checksum: the service keeps what a cut PATCH delivered");
     assertEquals(1, tus.sendsOf("c1"));
     Await.until("the last progress is heard", () -> !progress.isEmpty()
         && progress.get(progress.size() - 1).bytesSent() == SIZE);
@@ -131,6 +132,23 @@ class FileSendTest {
     long resent = tus.patchBytes.get() - SIZE;
     assertTrue(resent > 0 && resent <= CHUNK, "bytes sent again: " + resent);
     assertEquals(1, tus.uploads.size(), "the same upload was resumed");
+    assertEquals(1, tus.sendsOf("c1"));
+  }
+
+  @Test
+  void aLastPatchStoredButUnansweredIsNotSentAgainAndTheMessageGoesOnce() throws Exception {
+    connect(client);
+    tus.hold = new CountDownLatch(1);
+    tus.holdPatch = 3; // the last chunk
+    CompletableFuture<Message> sent = sendFile(client, "c1");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the last chunk arrived");
+    tus.cutNextPatchAfter.set(CHUNK); // all its bytes kept, the answer lost
+    tus.hold.countDown();
+    awaitFailedAttemptThenRetry(client);
+
+    Message message = Await.value(sent);
+    assertEquals(ByteString.of(bytes).sha256().hex(), message.files().get(0).sha256());
+    assertEquals(3, tus.patches.get(), "no PATCH after the service held every byte");
     assertEquals(1, tus.sendsOf("c1"));
   }
 
@@ -221,7 +239,7 @@ class FileSendTest {
   void aSourceChangedDuringTheUploadFailsTheSendAndNeverCompletesTheFile() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2;
+    tus.holdPatch = 1; // while the first chunk is on its way the second is read: the third (the last) is not yet
     CompletableFuture<Message> sent = sendFile(client, "c1");
     assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
     try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // same length, one byte of the last chunk differs
@@ -236,6 +254,53 @@ class FileSendTest {
     assertFalse(upload.complete(), "the wrong file was never completed");
     assertTrue(upload.deleted, "the upload was terminated");
     assertEquals(0, tus.sends.size(), "no message");
+  }
+
+  @Test
+  void aSourceChangedWhileNoClientRanFailsTheNextClientsSendAndTerminatesTheUpload() throws Exception {
+    connect(client);
+    tus.hold = new CountDownLatch(1);
+    tus.holdPatch = 2;
+    CompletableFuture<Message> sent = sendFile(client, "c1");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the second chunk arrived");
+    client.close();
+    assertEquals(0, Await.value(sent).seq(), "kept for the next start");
+    tus.hold.countDown();
+    try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // one byte of the chunk the service holds
+      f.seek(10);
+      f.write(bytes[10] ^ 1);
+    }
+
+    ChatClient next = newClient();
+    List<ClientError> errors = new CopyOnWriteArrayList<>();
+    next.on(EventType.CLIENT_ERROR, errors::add);
+    connect(next);
+    Await.until("the failure is reported", () -> errors.stream().anyMatch(e -> e.kind() == ClientError.Kind.SEND_FAILED));
+    ClientError failed = errors.stream().filter(e -> e.kind() == ClientError.Kind.SEND_FAILED).findFirst().get();
+    assertEquals(FileException.Kind.SOURCE_CHANGED, ((FileException) failed.cause()).kind());
+    FakeTus.Upload upload = tus.uploads.values().iterator().next();
+    assertFalse(upload.complete(), "the wrong file was never completed");
+    assertTrue(upload.deleted, "the upload was terminated");
+    assertEquals(0, tus.sends.size(), "no message");
+    Await.until("the send is gone", () -> next.pendingSends().isEmpty());
+  }
+
+  @Test
+  void anOpenersBytesAreReadOnceToMeasureAndOnceToSend() throws Exception {
+    connect(client);
+    java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
+    FileSource source = FileSource.builder(() -> new java.io.FilterInputStream(new java.io.ByteArrayInputStream(bytes)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws java.io.IOException {
+        int n = super.read(b, off, len);
+        if (n > 0) read.addAndGet(n);
+        return n;
+      }
+    }).name("data.bin").build();
+
+    Message m = Await.value(client.sendMessage("r1", Collections.singletonList(MessagePart.file(source)), "c1"));
+    assertEquals(ByteString.of(bytes).sha256().hex(), m.files().get(0).sha256());
+    assertEquals(2L * SIZE, read.get(), "bytes read from the opener");
   }
 
   @Test
@@ -327,6 +392,28 @@ class FileSendTest {
     assertTrue(writes.get() <= buffers, writes + " writes of a file of " + buffers + " buffers of 64 KiB");
     Await.until("the last progress", () -> !progress.isEmpty() && progress.get(progress.size() - 1) == SIZE);
     assertTrue(progress.size() <= buffers + 2, progress.size() + " progress calls for " + buffers + " buffers");
+  }
+
+  @Test
+  void aSlowProgressListenerHearsTheLatestFiguresRatherThanEveryBuffer() throws Exception {
+    connect(client);
+    FileAttachment f = Await.value(sendFile(client, "c1")).files().get(0);
+    CountDownLatch release = new CountDownLatch(1);
+    List<Long> progress = new CopyOnWriteArrayList<>();
+    java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
+    CompletableFuture<Void> done = client.downloadFile(f, copy, (got, total) -> {
+      progress.add(got);
+      try {
+        release.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS); // the app's thread is busy meanwhile
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    Await.until("every byte arrived", () -> copy.size() == SIZE);
+    release.countDown();
+    Await.value(done);
+    Await.until("the last progress", () -> progress.get(progress.size() - 1) == SIZE);
+    assertTrue(progress.size() <= 3, "reports queued while the listener was busy: " + progress);
   }
 
   @Test

@@ -154,7 +154,9 @@ class FileBadInputTest {
         assertEquals(70_000, tus.offset(alice, id));
         assertEquals(204, tus.patch(alice, id, 70_000, Arrays.copyOfRange(bytes, 70_000, bytes.length),
                 TusClient.checksum(Arrays.copyOfRange(bytes, 70_000, bytes.length))).status());
-        assertEquals(TusClient.hex(bytes), TusClient.hex(tus.get(alice, "/v1/files/" + id, Map.of()).body()));
+        TusClient.Answer got = tus.get(alice, "/v1/files/" + id, Map.of());
+        assertEquals(TusClient.hex(bytes), TusClient.hex(got.body()));
+        assertEquals("\"" + TusClient.hex(bytes) + "\"", got.header("ETag"), "the sha256 left out the dropped bytes");
     }
 
     @Test
@@ -187,6 +189,8 @@ class FileBadInputTest {
         assertEquals(404, tus.patch(alice, "not-a-uuid", 0, new byte[1], null).status());
         assertEquals(204, tus.patch(alice, id, 40, new byte[60], null).status());
         assertEquals(409, tus.patch(alice, id, 100, new byte[1], null).status(), "complete: no more bytes");
+        assertEquals("\"" + TusClient.hex(new byte[100]) + "\"", tus.get(alice, "/v1/files/" + id, Map.of())
+                .header("ETag"), "the sha256 of the kept bytes only");
     }
 
     @Test

@@ -58,6 +58,8 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
   public final AtomicInteger heads = new AtomicInteger();
   public final AtomicInteger deletes = new AtomicInteger();
   public final AtomicInteger patches = new AtomicInteger();
+  /** The PATCHes that carried an {@code Upload-Checksum}. */
+  public final AtomicInteger checksummed = new AtomicInteger();
   /** Every message POST, by clientMessageId, in order (repeats included). */
   public final List<String> sends = new CopyOnWriteArrayList<>();
   /** The first answer to each clientMessageId. */
@@ -149,18 +151,19 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
       return error(415, "unsupported_media_type");
     }
     ByteString body = request.getBody().clone().readByteString();
+    if (request.getHeader("Upload-Checksum") != null) checksummed.incrementAndGet();
     patchBytes.addAndGet(body.size());
     long offset = Long.parseLong(request.getHeader("Upload-Offset"));
     synchronized (u) {
-      if (offset != u.bytes.size()) return error(409, "conflict");
+      if (offset != u.bytes.size() || u.complete()) return error(409, "conflict"); // complete: no more PATCHes
       if (offset + body.size() > u.length) return error(413, "payload_too_large");
       long cut = cutNextPatchAfter.getAndSet(-1);
       if (cut >= 0) { // what arrived before the cut is kept, unchecked, as tus advises
         u.bytes.write(body.substring(0, (int) Math.min(cut, body.size())));
         return new MockResponse().setSocketPolicy(SocketPolicy.DISCONNECT_AFTER_REQUEST);
       }
-      String checksum = request.getHeader("Upload-Checksum");
-      if (checksum == null || !checksum.equals("sha256 " + body.sha256().base64())) {
+      String checksum = request.getHeader("Upload-Checksum"); // optional in tus: checked when sent
+      if (checksum != null && !checksum.equals("sha256 " + body.sha256().base64())) {
         return error(460, "checksum_mismatch");
       }
       u.bytes.write(body);

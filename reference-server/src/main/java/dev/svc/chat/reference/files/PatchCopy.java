@@ -7,7 +7,8 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Copies the body of one PATCH into a storage's sink, 64 KiB at a time: at most {@code room} bytes (one more is a
- * body too long), hashing them when the request carries a checksum, and says how the body ended.
+ * body too long), hashing them when the request carries a checksum and into the upload's running digest (the whole
+ * file's SHA-256 so far), and says how the body ended.
  */
 final class PatchCopy {
 
@@ -18,9 +19,10 @@ final class PatchCopy {
 
     /**
      * Reads {@code in} to its end or its failure into {@code sink}. {@code expected} is the request's SHA-256, or
-     * null. A failure of the sink (the disk) is thrown; a failure to read is an outcome.
+     * null; {@code running}, when not null, is updated with every byte written to the sink (so it holds exactly the
+     * bytes a cut keeps). A failure of the sink (the disk) is thrown; a failure to read is an outcome.
      */
-    static PatchResult copy(InputStream in, long room, byte[] expected, ByteSink sink) {
+    static PatchResult copy(InputStream in, long room, byte[] expected, MessageDigest running, ByteSink sink) {
         MessageDigest digest = expected == null ? null : sha256();
         byte[] buffer = new byte[BUFFER];
         long total = 0;
@@ -45,6 +47,9 @@ final class PatchCopy {
             }
             if (digest != null) {
                 digest.update(buffer, 0, n);
+            }
+            if (running != null) {
+                running.update(buffer, 0, n);
             }
             total += n;
         }

@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,7 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The files of contract section 9 over a {@link FileStorage}: uploads created, patched, looked up and
- * terminated by their uploader; completion (the bytes read once for their SHA-256, type and dimensions); the
+ * terminated by their uploader; completion (the SHA-256 carried along as the PATCHes arrived, {@link
+ * RunningDigests}; the bytes' start read for their type and dimensions); the
  * {@code file} parts of messages; who may read a file; and the sweep of expired and unreferenced uploads. One
  * PATCH at a time per upload (a second one waits up to 5 s for the first, then is 409).
  */
@@ -41,6 +41,7 @@ public final class UploadService implements FileParts {
     private final FileStorage storage;
     private final Store store;
     private final Clock clock;
+    private final RunningDigests digests;
     // Never removed while the upload lives: a lock dropped from the map while another thread holds it lets a
     // third one take a new lock of the same upload. Removed when the upload is deleted.
     private final Map<String, ReentrantLock> busy = new ConcurrentHashMap<>();
@@ -51,6 +52,7 @@ public final class UploadService implements FileParts {
         this.storage = storage;
         this.store = store;
         this.clock = clock;
+        this.digests = new RunningDigests(storage);
     }
 
     /** Returns the tenant's {@code maxFileBytes}. */
@@ -110,7 +112,12 @@ public final class UploadService implements FileParts {
                 throw ApiException.payloadTooLarge("The PATCH of " + contentLength + " bytes goes past Upload-Length ("
                         + room + " bytes left)");
             }
-            PatchResult result = storage.append(record, now(), sink -> PatchCopy.copy(body, room, checksum, sink));
+            MessageDigest running = digests.forPatch(record);
+            PatchResult result = storage.append(record, now(),
+                    sink -> PatchCopy.copy(body, room, checksum, running, sink));
+            if (result.keep()) {
+                digests.committed(record.id(), record.offset() + result.bytes(), running);
+            }
             switch (result.outcome()) {
                 case CONFLICT -> throw ApiException.conflict("The upload moved on; HEAD tells its offset");
                 case MISMATCH -> throw ApiException.checksumMismatch();
@@ -289,18 +296,12 @@ public final class UploadService implements FileParts {
         return found;
     }
 
-    /** Reads the bytes once: their SHA-256, and their type and dimensions; stores and returns the complete record. */
+    /** Takes the bytes' SHA-256, type and dimensions; stores and returns the complete record. */
     private FileRecord complete(FileRecord record) {
         try {
-            MessageDigest digest = PatchCopy.sha256();
-            try (InputStream in = storage.read(record, 0)) {
-                byte[] buffer = new byte[PatchCopy.BUFFER];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    digest.update(buffer, 0, n);
-                }
-            }
+            String sha256 = digests.complete(record);
             FileType type = ImageSniffer.sniff(record.declaredType(), () -> storage.read(record, 0));
-            FileRecord done = record.completed(now(), HexFormat.of().formatHex(digest.digest()), type);
+            FileRecord done = record.completed(now(), sha256, type);
             storage.update(done);
             return done;
         } catch (IOException e) {
@@ -362,6 +363,7 @@ public final class UploadService implements FileParts {
     /** Deletes the upload and forgets its lock (called under it). */
     private void delete(String fileId) {
         storage.delete(fileId);
+        digests.forget(fileId);
         busy.remove(fileId);
     }
 

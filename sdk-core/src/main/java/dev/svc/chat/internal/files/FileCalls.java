@@ -114,7 +114,7 @@ public final class FileCalls {
 
   private FileDownload.Progress progress(final TransferListener listener) {
     if (listener == null) return (done, total) -> { };
-    return (done, total) -> callbacks.execute(() -> listener.onProgress(done, total));
+    return new CoalescedProgress(listener, callbacks);
   }
 
   /** A step of a download, on a worker. */

@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 
 import dev.svc.chat.ApiException;
 import dev.svc.chat.FileException;
@@ -17,15 +18,18 @@ import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.json.FileParts;
 import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.outbox.SendProgress;
-import okio.ByteString;
 
 /**
  * The upload of one send's files, on an upload worker (it blocks): for each file part still to upload, measures
- * the source (length and sha256, recorded before the upload is created), creates the upload or asks the service
- * where an earlier one stands ({@code HEAD}), and sends the rest in {@code PATCH} chunks. The source is read from
- * its start at each attempt, so its sha256 is checked again before the last chunk goes: a source that changed
- * never completes an upload (it is terminated, and the send fails with {@link FileException}). Each step that a
- * restart needs (the measure, the upload's URL, the file's id) is recorded in the part before the next starts.
+ * the source in one pass ({@link SourceDigests}: its length and each chunk's sha256; the length and the digests'
+ * fingerprint are recorded before the upload is created), creates the upload or asks the service where an earlier
+ * one stands ({@code HEAD}), and sends the rest in {@code PATCH} chunks. Each attempt measures the source again and
+ * finds the recorded fingerprint, and each chunk read to be sent must have its measured sha256: a source that
+ * changed never completes an upload (it is terminated, and the send fails with {@link FileException}), and the
+ * bytes the service holds from an earlier attempt or process are those of the source as it is now. The PATCHes
+ * carry no {@code Upload-Checksum} (optional in tus): the service keeps what a cut PATCH delivered, and the next
+ * attempt sends from there. Each step that a restart needs (the measure, the upload's URL, the file's id) is
+ * recorded in the part before the next starts.
  */
 final class SendUpload {
   /** Rounds of {@code 409} (the service's offset differs from ours) resolved with a HEAD within one attempt. */
@@ -57,35 +61,38 @@ final class SendUpload {
   List<MessagePart> run(List<MessagePart> parts) {
     List<MessagePart> current = new ArrayList<>(parts);
     FileSource[] sources = new FileSource[current.size()];
-    long[] lengths = new long[current.size()];
+    SourceDigests[] measures = new SourceDigests[current.size()];
     long total = 0;
     for (int i = 0; i < current.size(); i++) {
       if (!pending(current.get(i))) continue;
       sources[i] = source(current.get(i));
-      lengths[i] = length(sources[i]);
-      total += lengths[i];
+      UploadState state = UploadState.of(current.get(i));
+      measures[i] = measure(sources[i], state.measured() ? state.chunk : chunkBytes);
+      total += measures[i].length;
     }
     long done = 0;
     for (int i = 0; i < current.size(); i++) {
       if (sources[i] == null) continue;
-      current.set(i, upload(current, i, sources[i], lengths[i], done, total));
+      current.set(i, upload(current, i, sources[i], measures[i], done, total));
       record(current);
-      done += lengths[i];
+      done += measures[i].length;
     }
     progress.bytes(done, total);
     return current;
   }
 
-  private MessagePart upload(List<MessagePart> parts, int index, FileSource source, long length, long before,
-      long total) {
+  private MessagePart upload(List<MessagePart> parts, int index, FileSource source, SourceDigests measure,
+      long before, long total) {
     MessagePart part = parts.get(index);
     UploadState state = UploadState.of(part);
-    if (state.sha256 == null || state.length < 0) {
-      state = state.measured(length, sha256(source, length));
+    if (!state.measured()) {
+      state = state.measured(measure);
       parts.set(index, part = state.applyTo(part));
       record(parts); // what the source was, before any byte of it is sent
-    } else if (state.length != length) {
-      throw changed(source, "its length is " + length + ", not " + state.length);
+    } else if (state.length != measure.length || !state.digest.equals(measure.fingerprint)) {
+      if (state.url != null) tus.terminate(state.url);
+      throw changed(source, state.length != measure.length ? "its length is " + measure.length + ", not "
+          + state.length : "its bytes are no longer those measured when its upload began");
     }
     long offset = -1;
     if (state.url != null) {
@@ -96,14 +103,14 @@ final class SendUpload {
       }
     }
     if (offset < 0) {
-      state = state.at(tus.create(length, source.name(), source.contentType()));
+      state = state.at(tus.create(state.length, source.name(), source.contentType()));
       parts.set(index, part = state.applyTo(part));
       record(parts);
       offset = 0;
     }
     for (int round = 0; ; round++) {
       try {
-        transfer(source, state, offset, before, total);
+        transfer(source, state, measure, offset, before, total);
         break;
       } catch (OffsetConflict conflict) {
         if (round == CONFLICT_ROUNDS) throw new TransportException("the upload's offset kept moving", conflict);
@@ -116,49 +123,66 @@ final class SendUpload {
         .rawField("fileId", Json.string(fileId)).build();
   }
 
-  /** Sends the source's bytes from {@code offset} on, reading (and hashing) it from its start. */
-  private void transfer(FileSource source, UploadState state, long offset, long before, long total) {
+  /**
+   * Sends the source's bytes from {@code offset} on. The chunk holding {@code offset} is read whole (a cut PATCH
+   * leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any of
+   * it goes. The next chunk is read and checked while the last one is on its way (two buffers), and sent once the
+   * service has answered for that one (tus takes one PATCH at a time).
+   */
+  private void transfer(FileSource source, UploadState state, SourceDigests measure, long offset, long before,
+      long total) {
     MessageDigest digest = sha256();
-    byte[] chunk = new byte[chunkBytes];
+    byte[][] buffers = {new byte[state.chunk], new byte[state.chunk]};
+    long start = offset - offset % state.chunk;
+    CompletableFuture<Long> inFlight = null;
+    long end = -1; // where the PATCH in flight ends
     try (InputStream in = source.open()) {
-      for (long left = offset; left > 0; ) { // the bytes the service holds: hashed, not sent
-        int n = in.read(chunk, 0, (int) Math.min(chunk.length, left));
-        if (n < 0) throw changed(source, "it is shorter than " + state.length + " bytes");
-        digest.update(chunk, 0, n);
-        left -= n;
-      }
+      if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
-      while (offset < state.length) {
+      if (offset >= state.length) return; // the service holds every byte (a last PATCH answered too late)
+      for (int turn = 0; start < state.length; turn++) {
+        byte[] chunk = buffers[turn & 1];
+        int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
+        digest.update(chunk, 0, n);
+        boolean same = measure.matches(start / state.chunk, digest.digest())
+            && (start + n < state.length || in.read() < 0);
+        if (inFlight != null) {
+          offset = answered(inFlight, end);
+          inFlight = null;
+          progress.bytes(before + offset, total);
+        }
+        if (!same) {
+          tus.terminate(state.url); // only the very bytes measured at first go
+          throw changed(source, "its bytes from " + start + " on are no longer those measured");
+        }
         if (send.cancelled()) {
           tus.terminate(state.url);
           throw new CancellationException("the send was cancelled");
         }
         if (send.ended()) throw new TransportException("the send ended while its file was uploading");
-        int n = readFully(in, chunk, (int) Math.min(chunk.length, state.length - offset));
-        if (n < 0) throw changed(source, "it is shorter than " + state.length + " bytes");
-        digest.update(chunk, 0, n);
-        if (offset + n == state.length) { // the last chunk goes only for the very bytes measured at first
-          String hex = ByteString.of(digest.digest()).hex();
-          if (in.read() >= 0 || !hex.equals(state.sha256)) {
-            tus.terminate(state.url);
-            throw changed(source, "its sha256 is no longer " + state.sha256);
-          }
-        }
-        long next;
-        try {
-          next = tus.patch(state.url, offset, chunk, n);
-        } catch (ApiException e) {
-          if (e.status() == 409) throw new OffsetConflict(e);
-          if (e.status() == 460) throw new TransportException("a chunk arrived damaged (checksum mismatch)", e);
-          throw e;
-        }
-        if (next != offset + n) throw new OffsetConflict(null);
-        offset = next;
-        progress.bytes(before + offset, total);
+        int from = (int) (offset - start);
+        inFlight = tus.patch(state.url, offset, chunk, from, n - from);
+        end = start + n;
+        start = end;
       }
+      if (inFlight != null) progress.bytes(before + answered(inFlight, end), total);
     } catch (IOException e) {
       throw vanished(source, e);
     }
+  }
+
+  /** Waits for a PATCH's answer; returns the service's new offset, which must be {@code end}. */
+  private static long answered(CompletableFuture<Long> patch, long end) {
+    long next;
+    try {
+      next = TusClient.await(patch);
+    } catch (ApiException e) {
+      if (e.status() == 409) throw new OffsetConflict(e);
+      if (e.status() == 460) throw new TransportException("a chunk arrived damaged (checksum mismatch)", e);
+      throw e;
+    }
+    if (next != end) throw new OffsetConflict(null);
+    return next;
   }
 
   private void record(List<MessagePart> parts) {
@@ -179,45 +203,34 @@ final class SendUpload {
     return b.contentType(FileParts.string(part.rawFields().get("contentType"))).build();
   }
 
-  private static long length(FileSource source) {
-    if (source.file() == null) return source.length() >= 0 ? source.length() : count(source);
-    if (!source.file().isFile()) throw vanished(source, null);
-    return source.file().length();
-  }
-
-  /** Measures an opener's bytes by reading them once. */
-  private static long count(FileSource source) {
-    byte[] buffer = new byte[64 * 1024];
-    long count = 0;
+  /** Measures the source in one pass (its length, each chunk's sha256). */
+  private static SourceDigests measure(FileSource source, int chunkBytes) {
+    if (source.file() != null && !source.file().isFile()) throw vanished(source, null);
     try (InputStream in = source.open()) {
-      for (int n; (n = in.read(buffer)) >= 0; ) count += n;
+      SourceDigests measured = SourceDigests.measure(in, new byte[chunkBytes]);
+      if (source.length() >= 0 && measured.length != source.length()) {
+        throw changed(source, "it holds " + measured.length + " bytes, not " + source.length());
+      }
+      return measured;
     } catch (IOException e) {
       throw vanished(source, e);
     }
-    return count;
   }
 
-  private static String sha256(FileSource source, long length) {
-    MessageDigest digest = sha256();
-    byte[] buffer = new byte[64 * 1024];
-    long count = 0;
-    try (InputStream in = source.open()) {
-      for (int n; (n = in.read(buffer)) >= 0; count += n) digest.update(buffer, 0, n);
-    } catch (IOException e) {
-      throw vanished(source, e);
+  /** Skips {@code count} bytes of {@code in}, reading where it cannot skip; returns how many it passed. */
+  private static long skipFully(InputStream in, long count) throws IOException {
+    long left = count;
+    byte[] scratch = null;
+    while (left > 0) {
+      long n = in.skip(left);
+      if (n <= 0) {
+        if (scratch == null) scratch = new byte[8192];
+        n = in.read(scratch, 0, (int) Math.min(scratch.length, left));
+        if (n < 0) break;
+      }
+      left -= n;
     }
-    if (count != length) throw changed(source, "it holds " + count + " bytes, not " + length);
-    return ByteString.of(digest.digest()).hex();
-  }
-
-  private static int readFully(InputStream in, byte[] buffer, int count) throws IOException {
-    int read = 0;
-    while (read < count) {
-      int n = in.read(buffer, read, count - read);
-      if (n < 0) return -1;
-      read += n;
-    }
-    return read;
+    return count - left;
   }
 
   private static MessageDigest sha256() {

@@ -2,7 +2,6 @@ package dev.svc.chat.internal.files;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -19,7 +18,7 @@ import okhttp3.Response;
 import okio.ByteString;
 
 /**
- * A tus 1.0.0 client (core, creation, checksum, termination; contract section 9) on the SDK's REST stack: every
+ * A tus 1.0.0 client (core, creation, termination; contract section 9) on the SDK's REST stack: every
  * request goes through {@link RestApi#exchange}, so it carries the session token, is refreshed after a
  * {@code 401 token_expired} and fails with the same exceptions as the other REST calls. Its calls block the
  * calling thread (an upload worker, never the actor or the app's thread).
@@ -58,18 +57,16 @@ final class TusClient {
   }
 
   /**
-   * {@code PATCH}: appends {@code count} bytes of {@code chunk} at {@code offset}, with their sha256 in
-   * {@code Upload-Checksum}; returns the new offset. Never repeated by the stack: after a failure the caller asks
-   * {@link #offset} where the service stands (tus keeps the bytes that arrived).
+   * {@code PATCH}: appends {@code count} bytes of {@code chunk} from {@code from} at {@code offset}; completes with
+   * the new offset (the caller leaves {@code chunk} alone until then). No {@code Upload-Checksum}: the caller checked
+   * the bytes against the source, TCP (and TLS) their way, and the service keeps what a cut PATCH delivered. Never
+   * repeated by the stack: after a failure the caller asks {@link #offset} where the service stands.
    */
-  long patch(String upload, long offset, byte[] chunk, int count) {
-    MessageDigest digest = FileDownload.sha256(); // over the chunk in place: a ByteString would copy it first
-    digest.update(chunk, 0, count);
+  CompletableFuture<Long> patch(final String upload, long offset, byte[] chunk, int from, int count) {
     Request.Builder request = tus(HttpUrl.get(upload))
-        .patch(RequestBody.create(chunk, OFFSET_STREAM, 0, count))
-        .header("Upload-Offset", Long.toString(offset))
-        .header("Upload-Checksum", "sha256 " + ByteString.of(digest.digest()).base64());
-    return offsetOf(await(rest.exchange(request, HEADERS, 0, false)), upload);
+        .patch(RequestBody.create(chunk, OFFSET_STREAM, from, count))
+        .header("Upload-Offset", Long.toString(offset));
+    return rest.exchange(request, HEADERS, 0, false).thenApply(headers -> offsetOf(headers, upload));
   }
 
   /** {@code DELETE}: terminates an upload; failures are ignored (an unfinished upload expires anyway). */

@@ -24,13 +24,15 @@ class UploadStateTest {
     UploadState first = UploadState.of(part);
     assertEquals(new File("/data/photo.jpg").getAbsolutePath(), first.file);
     assertEquals(-1, first.length);
-    MessagePart measured = first.measured(42, "ab").at("http://h/v1/uploads/f1").applyTo(part);
+    SourceDigests digests = SourceDigests.measure(new java.io.ByteArrayInputStream(new byte[42]), new byte[16]);
+    MessagePart measured = first.measured(digests).at("http://h/v1/uploads/f1").applyTo(part);
     String json = Json.write(MessagePartJsonAdapter.INSTANCE, measured);
     MessagePart read = MessagePartJsonAdapter.INSTANCE.fromJson(Json.reader(json));
     UploadState back = UploadState.of(read);
     assertEquals(first.file, back.file);
     assertEquals(42, back.length);
-    assertEquals("ab", back.sha256);
+    assertEquals(16, back.chunk);
+    assertEquals(digests.fingerprint, back.digest);
     assertEquals("http://h/v1/uploads/f1", back.url);
     assertEquals("photo.jpg", read.rawFields().get("name").replace("\"", ""));
     assertTrue(SendUpload.pending(read));
