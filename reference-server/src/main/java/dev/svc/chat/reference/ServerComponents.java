@@ -144,7 +144,7 @@ final class ServerComponents {
     /**
      * Brings a lasting index up to the messages (those written since its last commit before a kill, or all of
      * them for an index made anew); on H2 the index then commits every second
-     * ({@value #SEARCH_COMMIT_PROPERTY}).
+     * ({@value #SEARCH_COMMIT_PROPERTY}), and in memory it flushes as often (see {@link LuceneIndex#flush}).
      */
     private void catchUpSearch() {
         if (searchIndex instanceof LuceneIndex lucene && database != null) {
@@ -154,6 +154,9 @@ final class ServerComponents {
             searchCommits.scheduleWithFixedDelay(lucene::commit, every, every, TimeUnit.MILLISECONDS);
         } else if (searchIndex instanceof PgSearchIndex pg) {
             IndexCatchUp.run(database, store, pg, pg.indexedRevs());
+        } else if (searchIndex instanceof LuceneIndex lucene) {
+            long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
+            searchCommits.scheduleWithFixedDelay(lucene::flush, every, every, TimeUnit.MILLISECONDS);
         }
     }
 

@@ -235,6 +235,23 @@ public final class LuceneIndex implements SearchIndex {
         return new PhraseQuery("text", term.words().toArray(String[]::new));
     }
 
+    /**
+     * Writes the documents buffered in memory as a segment, on the calling thread. Without it a write that
+     * finds the buffer full writes the segment itself, and that write is a send, which then waits for it.
+     */
+    public void flush() {
+        try {
+            writer.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("search index: " + e.getMessage(), e);
+        }
+    }
+
+    /** Returns the bytes of documents held in memory, not yet written as a segment. */
+    long bufferedBytes() {
+        return writer.ramBytesUsed();
+    }
+
     /** Commits what was written, with the rev of every room written so far, if anything changed. */
     public void commit() {
         try {
