@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.h2.mvstore.MVStore;
 
@@ -67,13 +70,15 @@ public final class H2KillChild {
             writer.start();
         }
         if (mode.equals("reopen")) {
-            while (true) { // the scheduled compaction's run, at a fixed rate instead of when the file outgrew its data
-                Thread.sleep(COMPACT_EVERY_MILLIS);
+            // The scheduled compaction's run, at a fixed rate instead of when the file outgrew its data; the
+            // process runs until it is killed, so the scheduler is never shut down.
+            ScheduledExecutorService compactions = Executors.newSingleThreadScheduledExecutor();
+            compactions.scheduleWithFixedDelay(() -> {
                 System.out.println("C");
                 H2Compaction.Result r = db.compactH2();
                 System.out.println("D " + (r == null ? "put off" : r.bytesBefore() + " " + r.bytesAfter() + " "
                         + r.pauseMillis()));
-            }
+            }, COMPACT_EVERY_MILLIS, COMPACT_EVERY_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
