@@ -30,13 +30,13 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The console under load (issue 33's figures): a reference server with {@code --clients} gateway connections
+ * The console under load: a reference server with {@code --clients} gateway connections
  * (raw Engine.IO/Socket.IO clients on the JDK's WebSocket, answering pings) and {@code --rate} REST sends a
  * second into the room the console has open, watched by the console in Debian's headless Chromium (Selenium,
  * chromedriver). Each message's text is {@code "bench N"}; the page notes when its frame arrived and its row was
  * drawn, on its own clock ({@link PageProbe}), and the latency is from just before the send's request to that
  * note. The page's JS heap is read through the DevTools protocol after a forced collection, every
- * {@code --heap-every} seconds, over {@code --seconds} (600 for issue 33's heap measurement, a section of its own).
+ * {@code --heap-every} seconds, over {@code --seconds} (600 for the heap measurement, a section of its own).
  *
  * <p>Arguments: {@code --clients 1000}, {@code --rate 200}, {@code --seconds 90}, {@code --heap-every 15},
  * {@code --out FILE}, and those of {@link PageDiagnostics}. Needs /usr/bin/chromium and /usr/bin/chromedriver.
@@ -211,9 +211,9 @@ public final class ConsoleBench {
                 + "the sends keep their schedule. Latency is from just before a send's request to each note. The "
                 + "JS heap is the page's used heap after a forced collection (DevTools protocol), every " + run[2]
                 + " s. "
-                + (long10 ? "This run is issue 33's heap measurement: is the page's heap flat over 10 minutes of "
+                + (long10 ? "This run is the heap measurement: is the page's heap flat over 10 minutes of "
                         + "that load? (`benchmarks/run console` measures the latency over 90 s.) "
-                        : "Issue 33's targets: p99 at most 250 ms (this run) and a flat heap over 10 minutes "
+                        : "The targets: p99 at most 250 ms (this run) and a flat heap over 10 minutes "
                         + "(`benchmarks/run console-10min`: the same load for 600 s, the heap every 30 s). ")
                 + "Load average: 1, 5 and 15 minutes, at the end, " + Runtime.getRuntime().availableProcessors()
                 + " cores; on a loaded machine the page waits for a core, and its latencies with it.");

@@ -75,7 +75,7 @@ public final class FleetBench {
                     raw == null ? Double.NaN : Double.parseDouble(raw.get("threadsPerClient")), "threads");
         }
         t.end();
-        report.paragraph("The JDK transport (`jdk`, issue 21's target: 10,000 clients at at most 0.1 thread and 20 KiB each):"
+        report.paragraph("The JDK transport (`jdk`, target: 10,000 clients at at most 0.1 thread and 20 KiB each):"
                 + " every socket is read and written by the shared HttpClient's one selector thread, and handed to a"
                 + " reader executor of two threads per core (at least 4); with the SDK's shared engine, callback and timer pools, the"
                 + " threads do not grow with the clients. `benchmarks/run fleet-10k` runs it at 10,000 clients.");

@@ -64,7 +64,7 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
                 Kind.AT_MOST, 50));
         all.add(new Target("badnet.dm.p99.worstRound", "send time, direct message, the other member's network cut:"
                 + " the worst round's p99", "ms", "", Kind.AT_MOST, 50));
-        // Issue 33's console figures: "flat" read as at most 5 MB more after a forced collection at the end.
+        // The console's figures: a "flat" heap read as at most 5 MB more after a forced collection at the end.
         all.add(new Target("console.row.p99", "console: send to its row in the page, p99", "ms", "",
                 Kind.AT_MOST, 250));
         all.add(new Target("console.heap.growth", "console: page JS heap growth over the 90 s run", "MB", "",
