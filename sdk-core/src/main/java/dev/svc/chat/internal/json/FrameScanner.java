@@ -65,6 +65,11 @@ final class FrameScanner {
     quoteSearch = false;
   }
 
+  /** The frame being read when it is a String; null when it is another CharSequence (its characters may change). */
+  String frameString() {
+    return frame;
+  }
+
   /** Where the scan is: the index in the frame of the next character to read. */
   int position() {
     return i;
@@ -138,6 +143,21 @@ final class FrameScanner {
       return true;
     }
     return literal(NULL) || literal(TRUE) || literal(FALSE);
+  }
+
+  /**
+   * Takes a string without escapes or control characters and returns the index of its closing quote (its
+   * characters start at the scan's position before the call, plus one); -1, nothing consumed, otherwise.
+   */
+  int stringClose() {
+    int end = stringEnd();
+    if (end >= 0) i = end + 1;
+    return end;
+  }
+
+  /** The frame's characters from {@code from} to {@code to} (exclusive), as a new String. */
+  String between(int from, int to) {
+    return frame != null ? frame.substring(from, to) : new String(s, from, to - from);
   }
 
   /** A string without escapes or control characters; null (nothing consumed past it) otherwise. */
@@ -215,6 +235,14 @@ final class FrameScanner {
     String v = string();
     if (v == null || v.isEmpty()) throw new IllegalArgumentException("not a non-empty string");
     return v;
+  }
+
+  /** Same as {@link #nonEmpty}, but returns the index of the string's closing quote: no String is made. */
+  int nonEmptyClose() {
+    int open = i;
+    int close = stringClose();
+    if (close < 0 || close == open + 1) throw new IllegalArgumentException("not a non-empty string");
+    return close;
   }
 
   String nonEmptyCached() {
