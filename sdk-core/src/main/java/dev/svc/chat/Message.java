@@ -5,47 +5,51 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import dev.svc.chat.internal.json.FrameFields;
+import dev.svc.chat.internal.json.FrameMessages;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A chat message as the service stores it. Timestamps are milliseconds since the epoch (UTC).
  */
 public final class Message {
-  private final String id;
+  static {
+    FrameMessages.install(Message::new); // how FastMessageReader makes a message that keeps its frame
+  }
+
+  // id, parts and clientMessageId: null when inFrame holds them
+  private final @Nullable String id;
   private final String roomId;
   private final long seq;
   private final long rev;
   private final String senderId;
-  private final List<MessagePart> parts;
-  private final String clientMessageId;
+  private final @Nullable List<MessagePart> parts;
+  private final @Nullable String clientMessageId;
   private final long createdAt;
   private final @Nullable Long editedAt;
   private final @Nullable Long deletedAt;
   private final Map<String, List<String>> reactions;
   private final MessageLinks links;
+  /** The fields left in the frame the message was read from, made when first asked for; or null. */
+  private final @Nullable FrameFields inFrame;
 
-  private Message(Builder b) {
-    this.id = require(b.id, "id");
+  private Message(Builder b, @Nullable FrameFields inFrame) {
+    this.inFrame = inFrame;
+    this.id = inFrame != null ? null : require(b.id, "id");
     this.roomId = require(b.roomId, "roomId");
     this.senderId = require(b.senderId, "senderId");
-    this.clientMessageId = require(b.clientMessageId, "clientMessageId");
+    this.clientMessageId = inFrame != null ? null : require(b.clientMessageId, "clientMessageId");
     this.seq = b.seq;
     this.rev = b.rev;
     // the commonest message has one part: one immutable list of one, not a copy and its wrapper
-    this.parts = b.parts.size() == 1 ? Collections.singletonList(b.parts.get(0))
+    this.parts = inFrame != null && inFrame.keepsParts() ? null
+        : b.parts.size() == 1 ? Collections.singletonList(b.parts.get(0))
         : Collections.unmodifiableList(new ArrayList<>(b.parts));
     this.createdAt = b.createdAt;
     this.editedAt = b.editedAt;
     this.deletedAt = b.deletedAt;
-    if (b.reactions == null || b.reactions.isEmpty()) {
-      this.reactions = Collections.emptyMap(); // the commonest case: no map per message
-    } else {
-      Map<String, List<String>> r = new LinkedHashMap<>();
-      for (Map.Entry<String, List<String>> e : b.reactions.entrySet()) {
-        r.put(e.getKey(), Collections.unmodifiableList(new ArrayList<>(e.getValue())));
-      }
-      this.reactions = Collections.unmodifiableMap(r);
-    }
+    this.reactions = MessageContent.frozen(b.reactions);
     this.links = b.links;
   }
 
@@ -69,7 +73,8 @@ public final class Message {
    * @return the id
    */
   public String id() {
-    return id;
+    String v = id;
+    return v != null ? v : inFrame.id();
   }
 
   /**
@@ -118,7 +123,8 @@ public final class Message {
    * @return an unmodifiable list
    */
   public List<MessagePart> parts() {
-    return parts;
+    List<MessagePart> v = parts;
+    return v != null ? v : inFrame.parts();
   }
 
   /**
@@ -127,7 +133,8 @@ public final class Message {
    * @return the client message id
    */
   public String clientMessageId() {
-    return clientMessageId;
+    String v = clientMessageId;
+    return v != null ? v : inFrame.clientMessageId();
   }
 
   /**
@@ -231,11 +238,7 @@ public final class Message {
    * @return the text, empty when there is none
    */
   public String text() {
-    StringBuilder sb = new StringBuilder();
-    for (MessagePart p : parts) {
-      if (p.isText() && p.text() != null) sb.append(p.text());
-    }
-    return sb.toString();
+    return MessageContent.text(parts());
   }
 
   /**
@@ -244,12 +247,7 @@ public final class Message {
    * @return an unmodifiable list, empty when the message holds no file
    */
   public List<FileAttachment> files() {
-    List<FileAttachment> files = new ArrayList<>();
-    for (MessagePart p : parts) {
-      FileAttachment f = p.file();
-      if (f != null) files.add(f);
-    }
-    return Collections.unmodifiableList(files);
+    return MessageContent.files(parts());
   }
 
   /**
@@ -258,8 +256,8 @@ public final class Message {
    * @return a new builder
    */
   public Builder newBuilder() {
-    Builder b = new Builder().id(id).roomId(roomId).seq(seq).rev(rev).senderId(senderId).parts(parts)
-        .clientMessageId(clientMessageId).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt)
+    Builder b = new Builder().id(id()).roomId(roomId).seq(seq).rev(rev).senderId(senderId).parts(parts())
+        .clientMessageId(clientMessageId()).createdAt(createdAt).editedAt(editedAt).deletedAt(deletedAt)
         .links(links);
     if (!reactions.isEmpty()) b.reactions().putAll(reactions);
     return b;
@@ -270,9 +268,9 @@ public final class Message {
     if (this == o) return true;
     if (!(o instanceof Message)) return false;
     Message m = (Message) o;
-    return id.equals(m.id) && roomId.equals(m.roomId) && seq == m.seq && rev == m.rev
+    return id().equals(m.id()) && roomId.equals(m.roomId) && seq == m.seq && rev == m.rev
         && senderId.equals(m.senderId)
-        && parts.equals(m.parts) && clientMessageId.equals(m.clientMessageId) && createdAt == m.createdAt
+        && parts().equals(m.parts()) && clientMessageId().equals(m.clientMessageId()) && createdAt == m.createdAt
         && (editedAt == null ? m.editedAt == null : editedAt.equals(m.editedAt))
         && (deletedAt == null ? m.deletedAt == null : deletedAt.equals(m.deletedAt))
         && reactions.equals(m.reactions) && links.equals(m.links);
@@ -280,13 +278,13 @@ public final class Message {
 
   @Override
   public int hashCode() {
-    int h = id.hashCode();
+    int h = id().hashCode();
     h = 31 * h + roomId.hashCode();
     h = 31 * h + (int) (seq ^ (seq >>> 32));
     h = 31 * h + (int) (rev ^ (rev >>> 32));
     h = 31 * h + senderId.hashCode();
-    h = 31 * h + parts.hashCode();
-    h = 31 * h + clientMessageId.hashCode();
+    h = 31 * h + parts().hashCode();
+    h = 31 * h + clientMessageId().hashCode();
     h = 31 * h + (int) (createdAt ^ (createdAt >>> 32));
     h = 31 * h + (editedAt == null ? 0 : editedAt.hashCode());
     h = 31 * h + (deletedAt == null ? 0 : deletedAt.hashCode());
@@ -296,8 +294,8 @@ public final class Message {
 
   @Override
   public String toString() {
-    return "Message{id=" + id + ", roomId=" + roomId + ", seq=" + seq + ", rev=" + rev + ", senderId=" + senderId
-        + ", parts=" + parts + ", clientMessageId=" + clientMessageId + ", createdAt=" + createdAt
+    return "Message{id=" + id() + ", roomId=" + roomId + ", seq=" + seq + ", rev=" + rev + ", senderId=" + senderId
+        + ", parts=" + parts() + ", clientMessageId=" + clientMessageId() + ", createdAt=" + createdAt
         + (editedAt == null ? "" : ", editedAt=" + editedAt)
         + (deletedAt == null ? "" : ", deletedAt=" + deletedAt)
         + (reactions.isEmpty() ? "" : ", reactions=" + reactions)
@@ -482,7 +480,7 @@ public final class Message {
      * @throws IllegalStateException if a required field is not set
      */
     public Message build() {
-      return new Message(this);
+      return new Message(this, null);
     }
 
     private Map<String, List<String>> reactions() {

@@ -52,6 +52,13 @@ public final class FastMessageReader {
    * reactions: after a message with some it is dropped, and the next message gets a new one.
    */
   private Message.Builder builder;
+  /**
+   * The one part of the message being read, left in its frame ({@link FrameFields}): its type, or null when its
+   * parts are in {@link #builder}; where its text is ({@code keptTextAt} -1: no text).
+   */
+  private String keptType;
+  private int keptTextAt;
+  private int keptTextEnd;
 
   /**
    * A reader for one thread at a time (a connection's socket reader): it keeps its buffer and its cache of
@@ -114,13 +121,25 @@ public final class FastMessageReader {
     String threadId = null;
     List<String> mentions = Collections.emptyList();
     int seen = 0;
+    // a String frame keeps the id, the client message id and a lone part until the app asks for them
+    String frame = in.frameString();
+    int idAt = 0;
+    int idEnd = 0;
+    int clientMessageIdAt = 0;
+    int clientMessageIdEnd = 0;
+    keptType = null;
     if (in.take('}')) return null;
     do {
       int name = name();
       if (name < 0 || !in.take(':')) return null;
       switch (name) {
         case ID:
-          b.id(in.nonEmpty());
+          if (frame == null) {
+            b.id(in.nonEmpty());
+          } else {
+            idAt = in.position() + 1;
+            idEnd = in.nonEmptyClose();
+          }
           break;
         case ROOM_ID:
           b.roomId(in.nonEmptyCached());
@@ -135,7 +154,12 @@ public final class FastMessageReader {
           if (!parts(b)) return null;
           break;
         case CLIENT_MESSAGE_ID:
-          b.clientMessageId(in.nonEmpty());
+          if (frame == null) {
+            b.clientMessageId(in.nonEmpty());
+          } else {
+            clientMessageIdAt = in.position() + 1;
+            clientMessageIdEnd = in.nonEmptyClose();
+          }
           break;
         case CREATED_AT:
           b.createdAt(in.timestamp());
@@ -177,28 +201,37 @@ public final class FastMessageReader {
     if (replyToId != null || threadId != null || !mentions.isEmpty()) {
       b.links(MessageLinks.builder().replyToId(replyToId).threadId(threadId).mentions(mentions).build());
     }
-    return b.build();
+    if (frame == null) return b.build();
+    return FrameMessages.of(b, new FrameFields(frame, idAt, idEnd, clientMessageIdAt, clientMessageIdEnd, keptType,
+        keptTextAt, keptTextEnd));
   }
 
-  /** Adds the parts to {@code b}; false when this reader does not take them. */
+  /**
+   * Adds the parts to {@code b}, or, from a String frame, keeps a lone part in it ({@link #keptType}); false when
+   * this reader does not take them.
+   */
   private boolean parts(Message.Builder b) {
     if (!in.take('[')) return false;
     b.parts(Collections.<MessagePart>emptyList()); // a repeated field: the last one counts
+    keptType = null;
     if (in.take(']')) return true;
+    boolean keep = in.frameString() != null;
     do {
       if (!in.take('{')) return false;
       String type = null;
-      String text = null;
+      int textAt = -1; // no text
+      int textEnd = 0;
       if (!in.take('}')) {
         do {
           if (in.takeKey(TYPE)) {
             type = in.takeNull() ? null : in.cachedString();
           } else if (in.takeKey(TEXT)) {
             if (in.takeNull()) {
-              text = null;
+              textAt = -1;
             } else {
-              text = in.string();
-              if (text == null) return false;
+              textAt = in.position() + 1;
+              textEnd = in.stringClose();
+              if (textEnd < 0) return false;
             }
           } else {
             return false; // other fields are kept raw by the adapter
@@ -207,9 +240,22 @@ public final class FastMessageReader {
         if (!in.take('}')) return false;
       }
       if (type == null || type.isEmpty()) return false;
-      b.addPart(MessagePart.builder(type).text(text).build());
+      if (keep) {
+        keptType = type;
+        keptTextAt = textAt;
+        keptTextEnd = textEnd;
+        keep = false;
+      } else {
+        if (keptType != null) b.addPart(part(keptType, keptTextAt, keptTextEnd)); // more than one: all made now
+        keptType = null;
+        b.addPart(part(type, textAt, textEnd));
+      }
     } while (in.take(','));
     return in.take(']');
+  }
+
+  private MessagePart part(String type, int textAt, int textEnd) {
+    return MessagePart.builder(type).text(textAt < 0 ? null : in.between(textAt, textEnd)).build();
   }
 
   /**

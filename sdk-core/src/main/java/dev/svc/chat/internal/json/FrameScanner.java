@@ -65,6 +65,11 @@ final class FrameScanner {
     quoteSearch = false;
   }
 
+  /** The frame being read when it is a String; null when it is another CharSequence (its characters may change). */
+  String frameString() {
+    return frame;
+  }
+
   /** Where the scan is: the index in the frame of the next character to read. */
   int position() {
     return i;
@@ -140,6 +145,21 @@ final class FrameScanner {
     return literal(NULL) || literal(TRUE) || literal(FALSE);
   }
 
+  /**
+   * Takes a string without escapes or control characters and returns the index of its closing quote (its
+   * characters start at the scan's position before the call, plus one); -1, nothing consumed, otherwise.
+   */
+  int stringClose() {
+    int end = stringEnd();
+    if (end >= 0) i = end + 1;
+    return end;
+  }
+
+  /** The frame's characters from {@code from} to {@code to} (exclusive), as a new String. */
+  String between(int from, int to) {
+    return frame != null ? frame.substring(from, to) : new String(s, from, to - from);
+  }
+
   /** A string without escapes or control characters; null (nothing consumed past it) otherwise. */
   String string() {
     int end = stringEnd();
@@ -149,14 +169,22 @@ final class FrameScanner {
     return frame != null ? frame.substring(start, end) : new String(s, start, end - start);
   }
 
-  /** Same as {@link #string}, as the cached instance when the same characters were read before. */
+  /**
+   * Same as {@link #string}, as the cached instance when the same characters were read before. A string found in
+   * the cache is not checked for escapes and controls: it has the characters of one that was (every cached string
+   * was checked), so the check would pass.
+   */
   String cachedString() {
-    int close = stringEnd();
-    if (close < 0) return null;
+    if (s[i] != '"') return null;
     int start = i + 1;
-    i = close + 1;
+    int close = quoteAfter(start);
+    if (close < 0) return null;
     int length = close - start;
-    if (length > CACHE_MAX_LENGTH || length == 0) return new String(s, start, length);
+    if (length > CACHE_MAX_LENGTH || length == 0) {
+      if (!plain(start, close)) return null;
+      i = close + 1;
+      return new String(s, start, length);
+    }
     // the slot pair by the length and four of the characters (the first, the middle one and the last two,
     // where ids of one kind differ): no pass over the whole string; the candidates are then compared whole
     int h = ((length << 16) | s[close - 1]) * 0x9E3779B9 ^ ((s[close - 2] << 16) | s[start]) * 0x7FEB352D
@@ -172,9 +200,13 @@ final class FrameScanner {
       cacheChars = new char[CACHE_SLOTS][];
     }
     char[] first = cacheChars[slot];
-    if (first != null && first.length == length && matches(start, first)) return cache[slot];
+    if (first != null && first.length == length && matches(start, first)) {
+      i = close + 1;
+      return cache[slot];
+    }
     char[] second = cacheChars[slot + 1];
     if (second != null && second.length == length && matches(start, second)) {
+      i = close + 1;
       // the one just read goes first: of two, the one read least lately is replaced
       String v = cache[slot + 1];
       cache[slot + 1] = cache[slot];
@@ -183,12 +215,44 @@ final class FrameScanner {
       cacheChars[slot] = second;
       return v;
     }
+    if (!plain(start, close)) return null;
+    i = close + 1;
     String v = frame != null ? frame.substring(start, close) : new String(s, start, length);
     cache[slot + 1] = cache[slot];
     cacheChars[slot + 1] = first;
     cache[slot] = v;
     cacheChars[slot] = v.toCharArray();
     return v;
+  }
+
+  /**
+   * The index of the first quote at or after {@code j}, its characters before it unchecked (escapes and controls
+   * included), or -1 when there is none before the frame's end. For a caller that checks every character itself.
+   */
+  private int quoteAfter(int j) {
+    if (quoteSearch) return frame.indexOf('"', j);
+    while (true) {
+      char c = s[j];
+      if (c == '"') return j;
+      if (c == 0) return -1; // the NUL after the frame, or one in it: not a string this reader takes
+      j++;
+    }
+  }
+
+  /** Whether the characters from {@code from} to {@code to} (exclusive) hold no escape and no control. */
+  private boolean plain(int from, int to) {
+    if (quoteSearch) {
+      // no backslash past the scan's start: controls alone
+      for (int j = from; j < to; j++) {
+        if (s[j] < 0x20) return false;
+      }
+      return true;
+    }
+    for (int j = from; j < to; j++) {
+      char c = s[j];
+      if (c == '\\' || c < 0x20) return false;
+    }
+    return true;
   }
 
   /** Where the string at {@link #i} ends (its closing quote), or -1 when this reader does not take it. */
@@ -215,6 +279,14 @@ final class FrameScanner {
     String v = string();
     if (v == null || v.isEmpty()) throw new IllegalArgumentException("not a non-empty string");
     return v;
+  }
+
+  /** Same as {@link #nonEmpty}, but returns the index of the string's closing quote: no String is made. */
+  int nonEmptyClose() {
+    int open = i;
+    int close = stringClose();
+    if (close < 0 || close == open + 1) throw new IllegalArgumentException("not a non-empty string");
+    return close;
   }
 
   String nonEmptyCached() {
@@ -262,9 +334,13 @@ final class FrameScanner {
     return true;
   }
 
-  /** A timestamp string, read in place (no String made of it). */
+  /**
+   * A timestamp string, read in place (no String made of it). Its characters are not checked for escapes and
+   * controls first: {@link IsoTimestamps#parse(char[], int, int)} takes nothing but digits and its separators.
+   */
   long timestamp() {
-    int end = stringEnd();
+    if (s[i] != '"') throw new IllegalArgumentException("not a string");
+    int end = quoteAfter(i + 1);
     if (end < 0 || end == i + 1) throw new IllegalArgumentException("not a non-empty string");
     long v = IsoTimestamps.parse(s, i + 1, end);
     i = end + 1;

@@ -297,7 +297,7 @@ public final class Recovery {
 
   void deliverNew(RoomLedger room, Message m, RoomBackfill by) {
     room.seq = m.seq();
-    room.markApplied(m.id(), m.rev());
+    room.markApplied(m);
     if (by != null) {
       room.readSinceLoss = true;
       by.messages++;
@@ -306,7 +306,7 @@ public final class Recovery {
   }
 
   void deliverUpdate(RoomLedger room, Message m, RoomBackfill by) {
-    room.markApplied(m.id(), m.rev());
+    room.markApplied(m);
     if (by != null) {
       room.readSinceLoss = true;
       by.updates++;

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 
 import dev.svc.chat.Message;
 import dev.svc.chat.Receipt;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a client has delivered of one room, so that each message is delivered once and in order, and what
@@ -73,8 +74,20 @@ final class RoomLedger {
     return latest != null && latest >= r;
   }
 
-  /** Records that message {@code id} was delivered in its state of revision {@code r}. */
-  void markApplied(String id, long r) {
+  /**
+   * Records that message {@code m} was delivered in its state of its revision; its id is asked for only when it is
+   * recorded (a message read from a frame makes its id when first asked).
+   */
+  void markApplied(Message m) {
+    long r = m.rev();
+    markApplied(r <= rev || r == rev + 1 && appliedAbove.isEmpty() ? null : m.id(), r);
+  }
+
+  /**
+   * Records that message {@code id} was delivered in its state of revision {@code r}; {@code id} may be null only
+   * when {@code r} is at most the watermark or the next revision with none applied above it.
+   */
+  void markApplied(@Nullable String id, long r) {
     if (r <= rev) return;
     if (r == rev + 1 && appliedAbove.isEmpty()) {
       // the commonest case, the next revision in order: the watermark moves, nothing is recorded per message

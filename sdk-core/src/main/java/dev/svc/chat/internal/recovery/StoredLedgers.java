@@ -26,7 +26,7 @@ final class StoredLedgers {
     }
     for (Message m : state.changedAbove()) {
       RoomLedger room = ledgers.get(m.roomId());
-      if (room != null && m.seq() <= room.seq) room.markApplied(m.id(), m.rev());
+      if (room != null && m.seq() <= room.seq) room.markApplied(m);
     }
     for (Receipt r : state.receipts()) {
       RoomLedger room = ledgers.get(r.roomId());

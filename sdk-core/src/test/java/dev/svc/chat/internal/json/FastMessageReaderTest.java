@@ -186,6 +186,34 @@ class FastMessageReaderTest {
     }
   }
 
+  /**
+   * A string found in the reader's cache of repeated ones is taken without checking it for controls and escapes,
+   * and a timestamp is left to its parser: a string with a cached one's characters and a control or an escape
+   * more, or a timestamp with one, is still left to the adapter, with the cache warm and from every kind of frame.
+   */
+  @Test
+  void aStringLikeACachedOneButForAControlOrAnEscapeIsLeftToTheAdapter() throws Exception {
+    String clean = "{" + BASE + ",\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}]}";
+    String[] bad = {"\u0001", "\u001f", "\\\\", "\\\"", "\u0000", "\\u0031"};
+    FastMessageReader reader = new FastMessageReader();
+    for (String b : bad) {
+      String[] messages = {
+          clean.replace("\"roomId\":\"r1\"", "\"roomId\":\"r1" + b + "\""),
+          clean.replace("\"senderId\":\"bob\"", "\"senderId\":\"bo" + b + "b\""),
+          clean.replace("\"type\":\"text\"", "\"type\":\"" + b + "text\""),
+          clean.replace("10:00:00.000Z", "10:00:00.000Z" + b),
+          clean.replace("10:00:00.000Z", "10:00:00" + b + ".000Z"),
+      };
+      for (String message : messages) {
+        for (CharSequence frame : charSequences(frame(message))) {
+          assertNotNull(reader.readMessage(frame(clean), 17), "the cache is warm");
+          assertNull(reader.readMessage(frame, 17), frame.getClass() + ": " + message);
+        }
+      }
+    }
+    assertEquals(MessageJsonAdapter.INSTANCE.fromJson(Json.reader(clean)), reader.readMessage(frame(clean), 17));
+  }
+
   @Test
   void anEventReadAheadIsTakenAsItIsAndOneNotTakenIsReadOnTheActorAsBefore() throws Exception {
     GatewayEvents.ReadAhead ahead = GatewayEvents.STANDARD.readAhead();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.svc.chat.Message;
 import org.junit.jupiter.api.Test;
 
 class RoomLedgerTest {
@@ -36,5 +37,25 @@ class RoomLedgerTest {
     assertEquals(5, room.rev);
     room.markApplied("e", 6);
     assertEquals(6, room.rev);
+  }
+
+  @Test
+  void aMessageIsMarkedAsItsIdAndRevisionAre() {
+    RoomLedger room = new RoomLedger("r1", 0, 0, RoomState.LIVE);
+    room.markApplied(message("a", 1)); // in order: only the watermark moves
+    assertEquals(1, room.rev);
+    room.markApplied(message("c", 3)); // out of order: recorded by its id
+    assertEquals(1, room.rev);
+    assertTrue(room.applied("c", 3));
+    assertFalse(room.applied("c", 4));
+    assertFalse(room.applied("b", 2));
+    room.markApplied(message("b", 2));
+    assertEquals(3, room.rev);
+    assertFalse(room.hasRevisionGap());
+  }
+
+  private static Message message(String id, long rev) {
+    return Message.builder().id(id).roomId("r1").seq(rev).rev(rev).senderId("bob").clientMessageId("c-" + id)
+        .createdAt(0).build();
   }
 }
