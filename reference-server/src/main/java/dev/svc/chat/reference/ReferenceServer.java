@@ -222,7 +222,8 @@ public final class ReferenceServer implements AutoCloseable {
 
         /**
          * Keeps the server's state in an embedded SQLite database in {@code dir} (created if absent): everything
-         * acknowledged survives a restart and a killed process (an H2 directory of an earlier version is imported). Excludes {@link #databaseUrl}.
+         * acknowledged survives a restart and a killed process (an H2 directory of an earlier version is
+         * imported). Excludes {@link #databaseUrl}.
          */
         public Builder dataDir(Path dir) {
             options.dataDir = Objects.requireNonNull(dir, "dir");

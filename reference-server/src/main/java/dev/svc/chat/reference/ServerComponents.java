@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ServerComponents {
 
     /**
-     * The system property of the data directory's search index's commit interval in milliseconds (default 1000); tests set it
-     * long, to kill a server whose index has not committed its latest writes.
+     * The system property of the data directory's search index's commit interval in milliseconds (default 1000);
+     * tests set it long, to kill a server whose index has not committed its latest writes.
      */
     static final String SEARCH_COMMIT_PROPERTY = "svc.search.commitMillis";
 
