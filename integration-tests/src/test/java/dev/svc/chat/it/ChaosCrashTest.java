@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged with, every send stored once, every client's view of every room equal to the server's (each
  * message once, in order, in its latest state).
  * <ul>
- *   <li>scenario E: the reference server on its H2 data directory, in a child JVM, is killed with {@code kill -9}
+ *   <li>scenario E: the reference server on its SQLite data directory, in a child JVM, is killed with {@code kill -9}
  *       and restarted on the same directory three times during the run; its clients' proxy follows it to the
  *       new port (a restarted server behind the same address);</li>
  *   <li>a node of a two-node PostgreSQL cluster (a child JVM) is killed with {@code kill -9} half-way; the proxy of

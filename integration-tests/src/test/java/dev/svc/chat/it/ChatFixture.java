@@ -16,7 +16,7 @@ import java.util.List;
  * server.
  *
  * <p>The server keeps its state in memory unless the system property {@code svc.it.data-dir} names a
- * directory (each fixture then gets a fresh H2 database in a subdirectory of it) or {@code svc.it.database-url}
+ * directory (each fixture then gets a fresh SQLite database in a subdirectory of it) or {@code svc.it.database-url}
  * a PostgreSQL JDBC URL (each fixture then gets a fresh schema; user and password from {@code SVC_DB_USER}
  * and {@code SVC_DB_PASSWORD}), so that the SDK's suites can run on either durable backend.
  *

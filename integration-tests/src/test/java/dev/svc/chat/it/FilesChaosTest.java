@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Files under chaos: four users in three overlapping rooms send a seeded mix of text messages and files of
  * 1 KiB to 8 MiB ({@link FilesChaosPlan}) through a {@link FaultProxy} that cuts and stalls connections at random,
- * while the reference server (a child JVM on its H2 {@code --data-dir}, as in {@link ChaosCrashTest}'s scenario E)
+ * while the reference server (a child JVM on its SQLite {@code --data-dir}, as in {@link ChaosCrashTest}'s scenario E)
  * is killed with {@code kill -9} and restarted on the same directory three times, when seeded fractions of the
  * file bytes have been uploaded (the second kill waits further, for the next upload to complete: it strikes
  * between an upload's last {@code PATCH} and its message). The app code is plain: {@code sendMessage} with {@code MessagePart.file}, no retries; the

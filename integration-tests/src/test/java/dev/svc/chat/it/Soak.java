@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The soak: one reference server (a child JVM on its H2 data directory) and many SDK clients in this JVM, for a
+ * The soak: one reference server (a child JVM on its SQLite data directory) and many SDK clients in this JVM, for a
  * long time, through a {@link FaultProxy} that cuts and stalls connections at random; meanwhile clients send,
  * disconnect and connect again, are closed and replaced by new instances, join and leave rooms, and their short
  * session tokens expire and are refreshed. Every {@code sampleSeconds} it samples heap after GC, threads and file
@@ -176,7 +176,7 @@ final class Soak implements AutoCloseable {
         totals.errorsLogged.get(), server.errorLines(), bytesIn(dataDir) / (1024.0 * 1024.0), proxy.stats());
   }
 
-  /** The bytes of the files under {@code dir} (H2's file: what the history costs on disk). */
+  /** The bytes of the files under {@code dir} (the SQLite database and its log: what the history costs on disk). */
   private static long bytesIn(Path dir) {
     try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
       return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The soak's reference server: {@code Main} in a child JVM on its H2 data directory, its output written to a log
+ * The soak's reference server: {@code Main} in a child JVM on its SQLite data directory, its output written to a log
  * file line by line (never kept in the soak's memory, whose heap is measured), with the lines that report an error
  * counted and the first few kept.
  */

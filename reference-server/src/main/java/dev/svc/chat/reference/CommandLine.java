@@ -31,7 +31,7 @@ final class CommandLine {
             "                           official server: each frame would be compressed once per connection)",
             "  --no-send-pacing         no effect: every REST send is answered at once (kept for old scripts)",
             "  --call-ring-timeout DUR  how long a call rings before it is missed (default 30s)",
-            "  --data-dir DIR           keep everything in an embedded H2 database in DIR (created if absent);",
+            "  --data-dir DIR           keep everything in an embedded SQLite database in DIR (created if absent);",
             "                           what was acknowledged survives a restart and a kill -9",
             "  --database-url URL       keep everything in PostgreSQL (jdbc:postgresql://host:5432/db); user and",
             "                           password from env SVC_DB_USER and SVC_DB_PASSWORD (or in the URL)",

@@ -61,7 +61,7 @@ public final class ReferenceServer implements AutoCloseable {
         }
     }
 
-    /** Returns where the server keeps its state: {@code memory}, {@code h2:<dir>} or {@code postgresql}. */
+    /** Returns where the server keeps its state: {@code memory}, {@code sqlite:<dir>} or {@code postgresql}. */
     public String storage() {
         return options.storage();
     }
@@ -221,8 +221,9 @@ public final class ReferenceServer implements AutoCloseable {
         }
 
         /**
-         * Keeps the server's state in an embedded H2 database in {@code dir} (created if absent): everything
-         * acknowledged survives a restart and a killed process. Excludes {@link #databaseUrl}.
+         * Keeps the server's state in an embedded SQLite database in {@code dir} (created if absent): everything
+         * acknowledged survives a restart and a killed process (an H2 directory of an earlier version is
+         * imported). Excludes {@link #databaseUrl}.
          */
         public Builder dataDir(Path dir) {
             options.dataDir = Objects.requireNonNull(dir, "dir");

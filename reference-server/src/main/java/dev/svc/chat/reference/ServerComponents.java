@@ -37,15 +37,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server's composition root: its parts wired together from its options, the store (in memory, H2 or
+ * The server's composition root: its parts wired together from its options, the store (in memory, SQLite or
  * PostgreSQL), tokens, the services and where their events go (the gateway's fan-out, or on PostgreSQL the
  * cluster's bus), webhooks and the gateway, with the threads they run on. The HTTP side is {@link WebServer}.
  */
 final class ServerComponents {
 
     /**
-     * The system property of the H2 search index's commit interval in milliseconds (default 1000); tests set it
-     * long, to kill a server whose index has not committed its latest writes.
+     * The system property of the data directory's search index's commit interval in milliseconds (default 1000);
+     * tests set it long, to kill a server whose index has not committed its latest writes.
      */
     static final String SEARCH_COMMIT_PROPERTY = "svc.search.commitMillis";
 
@@ -91,7 +91,7 @@ final class ServerComponents {
         if (cluster != null) {
             cluster.deliverWebhooks(webhooks, options.clock, options.webhookLease);
         }
-        // Files in the data directory's files/ with --data-dir (H2 keeps the rest), in PostgreSQL on a cluster.
+        // Files in the data directory's files/ with --data-dir (SQLite keeps the rest), in PostgreSQL on a cluster.
         this.files = FileComponents.open(options.dataDir, options.databaseUrl != null ? database : null, store,
                 options.clock);
         this.devAccess = DevAccess.forBind(options.host, options.devApi, options.console);
@@ -112,7 +112,7 @@ final class ServerComponents {
         dev.watch(gateway);
     }
 
-    /** Opens the database the options ask for: H2 in the data directory, PostgreSQL, or none (memory). */
+    /** Opens the database the options ask for: SQLite in the data directory, PostgreSQL, or none (memory). */
     private static Database openDatabase(ServerOptions options) {
         if (options.dataDir != null) {
             try {
@@ -121,7 +121,7 @@ final class ServerComponents {
                 throw new IllegalArgumentException("cannot create the data directory " + options.dataDir + ": "
                         + e.getMessage(), e);
             }
-            return Database.h2(options.dataDir);
+            return Database.sqlite(options.dataDir);
         }
         if (options.databaseUrl != null) {
             return Database.postgres(options.databaseUrl, options.databaseUser, options.databasePassword,
@@ -143,7 +143,7 @@ final class ServerComponents {
 
     /**
      * Brings a lasting index up to the messages (those written since its last commit before a kill, or all of
-     * them for an index made anew); on H2 the index then commits every second
+     * them for an index made anew); in a data directory the index then commits every second
      * ({@value #SEARCH_COMMIT_PROPERTY}), and in memory it flushes as often (see {@link LuceneIndex#flush}).
      */
     private void catchUpSearch() {

@@ -80,10 +80,10 @@ final class ServerOptions {
         return copy;
     }
 
-    /** Returns where the server keeps its state: {@code memory}, {@code h2:<dir>} or {@code postgresql}. */
+    /** Returns where the server keeps its state: {@code memory}, {@code sqlite:<dir>} or {@code postgresql}. */
     String storage() {
         if (dataDir != null) {
-            return "h2:" + dataDir.toAbsolutePath();
+            return "sqlite:" + dataDir.toAbsolutePath();
         }
         return databaseUrl != null ? "postgresql" : "memory";
     }

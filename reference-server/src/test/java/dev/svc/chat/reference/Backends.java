@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 
 /**
  * The storage backend the REST and gateway suites run on, chosen by the system property
- * {@value #PROPERTY}: {@code memory} (the default), {@code h2} (each server in a fresh data directory under
+ * {@value #PROPERTY}: {@code memory} (the default), {@code sqlite} (each server in a fresh data directory under
  * {@code target/}) or {@code postgres} (each server in a fresh schema of one embedded PostgreSQL that this JVM
  * starts once and stops at exit). The build runs the suites once per backend.
  */
@@ -20,7 +20,7 @@ public final class Backends {
     public static final String PROPERTY = "svc.test.backend";
 
     private static final AtomicInteger COUNT = new AtomicInteger();
-    private static Path h2Root;
+    private static Path dataRoot;
 
     private Backends() {
     }
@@ -36,29 +36,29 @@ public final class Backends {
         switch (current()) {
             case "memory" -> {
             }
-            case "h2" -> builder.dataDir(h2Root().resolve("server-" + COUNT.incrementAndGet()));
+            case "sqlite" -> builder.dataDir(dataRoot().resolve("server-" + COUNT.incrementAndGet()));
             case "postgres" -> {
                 EmbeddedPg pg = EmbeddedPg.shared();
                 builder.databaseUrl(pg.jdbcUrl(), pg.user(), null)
                         .databaseSchema("suite_" + ProcessHandle.current().pid() + "_" + COUNT.incrementAndGet());
             }
-            default -> throw new IllegalArgumentException(PROPERTY + " must be memory, h2 or postgres: " + current());
+            default -> throw new IllegalArgumentException(PROPERTY + " must be memory, sqlite or postgres: " + current());
         }
         return builder;
     }
 
-    private static synchronized Path h2Root() {
-        if (h2Root == null) {
+    private static synchronized Path dataRoot() {
+        if (dataRoot == null) {
             try {
                 Files.createDirectories(Path.of("target"));
-                h2Root = Files.createTempDirectory(Path.of("target"), "h2-suites-");
+                dataRoot = Files.createTempDirectory(Path.of("target"), "sqlite-suites-");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            Path root = h2Root;
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "h2-suites-cleanup"));
+            Path root = dataRoot;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "sqlite-suites-cleanup"));
         }
-        return h2Root;
+        return dataRoot;
     }
 
     /** Deletes a directory tree, ignoring what cannot be deleted. */

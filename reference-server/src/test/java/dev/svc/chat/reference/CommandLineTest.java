@@ -166,7 +166,7 @@ class CommandLineTest {
                 new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
         assertNotNull(server);
         try {
-            assertTrue(out.toString(StandardCharsets.UTF_8).contains("storage: h2:" + dir.toAbsolutePath()),
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("storage: sqlite:" + dir.toAbsolutePath()),
                     out.toString(StandardCharsets.UTF_8));
             // Another process on the same directory is refused with a message, not a stack trace.
             AssertionError refused = assertThrows(AssertionError.class,

@@ -47,10 +47,10 @@ class FileBadInputTest {
 
     /** Returns the number of files in the data directory's files/ (0 on the other backends: nothing to look at). */
     private long filesOnDisk() {
-        if (!server.storage().startsWith("h2:")) {
+        if (!server.storage().startsWith("sqlite:")) {
             return 0;
         }
-        try (Stream<Path> list = Files.list(Path.of(server.storage().substring(3)).resolve("files"))) {
+        try (Stream<Path> list = Files.list(Path.of(server.storage().substring("sqlite:".length())).resolve("files"))) {
             return list.count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -59,11 +59,11 @@ class FileBadInputTest {
 
     /** Returns the size of an upload's bytes on disk, or -1 on the other backends. */
     private long bytesOnDisk(String id) {
-        if (!server.storage().startsWith("h2:")) {
+        if (!server.storage().startsWith("sqlite:")) {
             return -1;
         }
         try {
-            return Files.size(Path.of(server.storage().substring(3)).resolve("files").resolve(id + ".bin"));
+            return Files.size(Path.of(server.storage().substring("sqlite:".length())).resolve("files").resolve(id + ".bin"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

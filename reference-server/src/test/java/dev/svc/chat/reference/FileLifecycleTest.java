@@ -107,7 +107,7 @@ class FileLifecycleTest {
                 () -> tus.get(alice, "/v1/files/" + orphan, Map.of()).status() == 404);
         assertTrue(!onDisk(orphan));
         assertEquals(200, tus.get(bob, "/v1/files/" + kept, Map.of()).status(), "a referenced file stays");
-        assertTrue(onDisk(kept) || !server.storage().startsWith("h2:"));
+        assertTrue(onDisk(kept) || !server.storage().startsWith("sqlite:"));
     }
 
     @Test
@@ -152,10 +152,10 @@ class FileLifecycleTest {
 
     /** Returns whether the upload has files on disk; false on the backends without a data directory. */
     private boolean onDisk(String id) {
-        if (!server.storage().startsWith("h2:")) {
+        if (!server.storage().startsWith("sqlite:")) {
             return false;
         }
-        Path dir = Path.of(server.storage().substring(3)).resolve("files");
+        Path dir = Path.of(server.storage().substring("sqlite:".length())).resolve("files");
         return Files.exists(dir.resolve(id + ".bin")) || Files.exists(dir.resolve(id + ".json"));
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The search index of {@code --data-dir} (Lucene beside the H2 file) after a {@code kill -9}, and when it is
+ * The search index of {@code --data-dir} (Lucene beside the SQLite file) after a {@code kill -9}, and when it is
  * missing or corrupt: at start it is caught up or rebuilt from the messages, so that every acknowledged
  * message is found in its current state.
  */

@@ -2,10 +2,14 @@ package dev.svc.chat.reference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.svc.chat.reference.model.TenantSettings;
+import dev.svc.chat.reference.store.Database;
+import dev.svc.chat.reference.store.H2Directory;
+import dev.svc.chat.reference.store.JdbcStore;
+import dev.svc.chat.reference.store.TenantRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -13,8 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +26,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Secrets at rest (issue 22, item 5): the H2 data directory owner-only, the database opened with a generated
- * password kept beside it, an old password-less database migrated, and credentials never in the log, Jetty's
- * DEBUG lines included.
+ * Secrets at rest (issue 22, item 5): the data directory owner-only (the SQLite file, its log, the search index),
+ * an H2 directory of an earlier server (no password, files 0644) imported owner-only, and credentials never in
+ * the log, Jetty's DEBUG lines included.
  */
 class SecretsAtRestTest {
 
@@ -42,11 +44,6 @@ class SecretsAtRestTest {
     @AfterEach
     void deleteRoot() {
         Backends.deleteTree(root);
-    }
-
-    private static String url(Path dir) {
-        return "jdbc:h2:file:" + dir.toAbsolutePath().resolve("svc-chat") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE"
-                + ";DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
     }
 
     /** Returns "path perms" of the directory and every file in it, for the ones not owner-only. */
@@ -70,70 +67,55 @@ class SecretsAtRestTest {
     }
 
     @Test
-    void theDataDirectoryIsOwnerOnlyAndTheDatabaseHasAPassword() throws Exception {
+    void theDataDirectoryIsOwnerOnly() throws Exception {
         assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
         Path dir = root.resolve("data");
         String key;
         try (ReferenceServer server = ReferenceServer.builder().dataDir(dir).build().start()) {
             key = server.apiKey();
+            assertTrue(Files.exists(dir.resolve(Database.SQLITE_FILE + "-wal")), "the log is there to check");
             assertEquals(List.of(), notOwnerOnly(dir), "while running");
-            assertTrue(Files.exists(dir.resolve(PASSWORD_FILE)));
         }
         assertEquals(List.of(), notOwnerOnly(dir), "after close");
-        // H2's default login no longer opens it; the kept password does.
-        SQLException refused = assertThrows(SQLException.class, () -> DriverManager.getConnection(url(dir), "sa", ""));
-        assertEquals(28000, refused.getErrorCode());
-        String password = Files.readString(dir.resolve(PASSWORD_FILE), StandardCharsets.UTF_8).trim();
-        try (Connection c = DriverManager.getConnection(url(dir), "sa", password)) {
-            assertTrue(c.isValid(5));
-        }
-        // A second start reads the same password and keeps the same key.
         try (ReferenceServer again = ReferenceServer.builder().dataDir(dir).build().start()) {
             assertEquals(key, again.apiKey());
         }
-        assertEquals(password, Files.readString(dir.resolve(PASSWORD_FILE), StandardCharsets.UTF_8).trim());
     }
 
     @Test
-    void aDatabaseMadeWithoutAPasswordIsMigratedOnItsFirstOpen() throws Exception {
+    void anH2DirectoryMadeWithoutAPasswordIsImportedOwnerOnly() throws Exception {
         Path dir = root.resolve("old");
-        // As an earlier server left it: 0755, 0644 files, sa with an empty password, data in it.
+        // As an earlier server left it: 0755, 0644 files, sa with an empty password, a tenant in it.
         Files.createDirectories(dir);
-        try (ReferenceServer old = ReferenceServer.builder().dataDir(dir).build().start()) {
-            assertTrue(old.apiKey().startsWith("sk_test_"));
+        String key = "sk_test_" + "o".repeat(32);
+        try (Database h2 = H2Directory.open(dir)) {
+            new JdbcStore(h2).createTenant(new TenantRecord(ReferenceServer.DEV_TENANT_ID, key, new byte[32]),
+                    TenantSettings.defaults(true));
         }
         String password = Files.readString(dir.resolve(PASSWORD_FILE), StandardCharsets.UTF_8).trim();
-        try (Connection c = DriverManager.getConnection(url(dir), "sa", password)) {
+        try (Connection c = DriverManager.getConnection(H2Directory.url(dir), "sa", password)) {
             c.createStatement().execute("SET PASSWORD ''");
         }
         Files.delete(dir.resolve(PASSWORD_FILE));
-        String key;
-        try (Connection c = DriverManager.getConnection(url(dir), "sa", "");
-             ResultSet r = c.createStatement().executeQuery("select api_key from tenants where id = 'dev'")) {
-            assertTrue(r.next());
-            key = r.getString(1);
-        }
         boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
         if (posix) {
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path f : (Iterable<Path>) files::iterator) {
-                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(
-                            Files.isDirectory(f) ? "rwxr-xr-x" : "rw-r--r--"));
+                    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
                 }
             }
         }
 
-        try (ReferenceServer migrated = ReferenceServer.builder().dataDir(dir).build().start()) {
-            assertEquals(key, migrated.apiKey(), "the same database, its data kept");
+        try (ReferenceServer imported = ReferenceServer.builder().dataDir(dir).build().start()) {
+            assertEquals(key, imported.apiKey(), "the same tenant, its key kept");
             if (posix) {
                 assertEquals(List.of(), notOwnerOnly(dir));
             }
         }
-        assertThrows(SQLException.class, () -> DriverManager.getConnection(url(dir), "sa", ""));
-        String kept = Files.readString(dir.resolve(PASSWORD_FILE), StandardCharsets.UTF_8).trim();
-        try (Connection c = DriverManager.getConnection(url(dir), "sa", kept)) {
-            assertTrue(c.isValid(5));
+        assertTrue(Files.exists(dir.resolve("svc-chat.mv.db.imported")));
+        if (posix) {
+            assertEquals(List.of(), notOwnerOnly(dir), "the H2 file kept aside too");
         }
     }
 

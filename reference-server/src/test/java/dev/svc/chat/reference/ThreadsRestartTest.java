@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A server restarted on its H2 data directory keeps replies, threads, mentions and the roots' summaries. */
+/** A server restarted on its data directory keeps replies, threads, mentions and the roots' summaries. */
 class ThreadsRestartTest {
 
     private Path dir;

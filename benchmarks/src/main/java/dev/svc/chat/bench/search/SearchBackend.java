@@ -61,12 +61,12 @@ abstract class SearchBackend implements AutoCloseable {
     return server.start();
   }
 
-  /** H2 and Lucene in a data directory (the server's {@code --data-dir}). */
+  /** SQLite and Lucene in a data directory (the server's {@code --data-dir}; the option keeps its name h2). */
   static final class H2 extends SearchBackend {
     private final Path dir;
 
     H2(Path work) {
-      super("H2 + Lucene (--data-dir)");
+      super("SQLite + Lucene (--data-dir)");
       this.dir = work.resolve("h2");
     }
 
@@ -77,13 +77,13 @@ abstract class SearchBackend implements AutoCloseable {
 
     @Override
     Database openDatabase() {
-      return Database.h2(dir);
+      return Database.sqlite(dir);
     }
 
     @Override
     void measure() throws IOException {
       sizes.put("index", treeSize(dir.resolve("search-index")));
-      sizes.put("database", Files.size(dir.resolve(Database.H2_FILE + ".mv.db")));
+      sizes.put("database", Files.size(dir.resolve(Database.SQLITE_FILE)));
     }
 
     @Override

@@ -113,7 +113,7 @@ final class ServerSearchReport {
               + " GIN index of the `tsvector`s " + Report.num(b.sizes.get("index") / MIB, 1) + ", its primary key and"
               + " the rooms' time index the rest"
               : "the Lucene directory `search-index` after its commit",
-          Report.num(b.sizes.get("database") / MIB, 1) + (pg ? " (`messages` with its indexes)" : " (the H2 file)"),
+          Report.num(b.sizes.get("database") / MIB, 1) + (pg ? " (`messages` with its indexes)" : " (the SQLite file)"),
           Report.num(messages / b.indexSeconds, 0));
       report.result("search.server." + key(o) + ".index_per_100k", per100k, Double.NaN, "MiB");
     }

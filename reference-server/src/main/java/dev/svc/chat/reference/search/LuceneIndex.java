@@ -45,7 +45,7 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * The search index of the memory and H2 backends: Apache Lucene, in memory or in a directory. Each message is
+ * The search index of the memory and SQLite backends: Apache Lucene, in memory or in a directory. Each message is
  * one document (its current state; a deleted message has none) whose words are those of {@link Words}; a
  * search reopens the reader first, so a message is found as soon as its write returned. In a directory the
  * index commits at most every {@link #commitEvery} writes' interval and at close, recording with each commit

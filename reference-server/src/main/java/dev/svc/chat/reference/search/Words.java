@@ -9,7 +9,7 @@ import java.util.Locale;
  * The search's words (contract section 11): a word is a run of letters, digits and combining marks, matched by
  * its folded form (decomposed, without non-spacing and enclosing marks, case-folded), of which only the first
  * {@value #MAX_WORD} code points count. Every backend indexes the words of this class and no engine's own, so
- * that memory, H2 and PostgreSQL find the same messages.
+ * that memory, SQLite and PostgreSQL find the same messages.
  */
 public final class Words {
 

@@ -4,36 +4,25 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.flywaydb.core.Flyway;
-import org.h2.engine.SessionLocal;
-import org.h2.jdbc.JdbcConnection;
-import org.h2.mvstore.MVStore;
 
 /**
- * A migrated SQL database behind a small connection pool: H2 in a directory (file mode, PostgreSQL
- * compatibility, every commit written through before it returns) or PostgreSQL. Runs work in transactions
- * and retries those the database aborted for a serialization failure or a deadlock.
+ * A migrated SQL database behind a small connection pool: SQLite in a data directory ({@link #sqlite}) or
+ * PostgreSQL ({@link #postgres}), whose differences in SQL are {@link SqlDialect}'s. Runs work in transactions
+ * and retries those the database aborted for a serialization failure, a deadlock or a busy write lock.
  */
 public final class Database implements AutoCloseable {
 
-    /** The database file's name in the data directory ({@code svc-chat.mv.db} on disk). */
-    public static final String H2_FILE = "svc-chat";
     private static final int ATTEMPTS = 5;
-    private static final int DATABASE_IS_CLOSED = 90098; // H2's answer to SHUTDOWN IMMEDIATELY itself
 
-    private volatile HikariDataSource pool; // H2: replaced by each compaction, under the gate's write lock
-    private Path ownerOnlyDir; // H2's data directory, made owner-only again on close
-    private HikariConfig h2Config; // H2 only: to open the pool again after a compaction
-    private Path h2File; // H2 only: svc-chat.mv.db
-    private ReentrantReadWriteLock gate; // H2 only: read-held by each transaction, write-held by a compaction
-    private Lock oneAtATime; // H2 only, tests: held by each transaction (null: none)
-    private H2Compaction compaction; // H2 only
+    /** The database file's name in the data directory. */
+    public static final String SQLITE_FILE = "svc-chat.sqlite";
+
+    private final SqlDialect dialect;
+    private final HikariDataSource pool;
+    private DataDirLock dirLock; // SQLite only: one server per data directory
+    private Path ownerOnlyDir; // the data directory, made owner-only again on close
 
     /** Work in one transaction. */
     @FunctionalInterface
@@ -42,7 +31,13 @@ public final class Database implements AutoCloseable {
         T run(Connection connection) throws SQLException;
     }
 
-    private Database(HikariConfig config, String schema) {
+    /**
+     * Opens a pool on {@code config} and migrates its database with the PostgreSQL scripts ({@code db/migration/},
+     * which H2 in PostgreSQL mode ran too: the import's tests write an H2 directory with them), in {@code schema}
+     * when not null.
+     */
+    Database(HikariConfig config, String schema) {
+        this.dialect = SqlDialect.POSTGRES;
         this.pool = new HikariDataSource(config);
         try {
             var flyway = Flyway.configure().dataSource(pool).locations("classpath:db/migration");
@@ -56,98 +51,61 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /**
-     * Opens (creating when absent) the H2 database in {@code dataDir}. {@code WRITE_DELAY=0} makes H2 write
-     * each commit to the file before the commit returns, so a killed process loses nothing it acknowledged.
-     * The file is not compacted while the server runs: {@link H2Compaction} (close, pack, open again) lost
-     * acknowledged changes under {@code H2KillLoopTest}, so it is not scheduled here. The directory and its
-     * files are owner-only ({@link OwnerOnlyFiles}) and the database has a generated password kept beside it
-     * ({@link H2Password}).
-     */
-    public static Database h2(Path dataDir) {
-        return h2(dataDir, false, H2Compaction.Policy.NEVER);
+    private Database(HikariConfig config) {
+        this.dialect = SqlDialect.SQLITE;
+        this.pool = new HikariDataSource(config);
     }
 
     /**
-     * Opens H2 as {@link #h2(Path)} does, with transactions one at a time or not ({@code oneAtATime}) and
-     * compaction as {@code policy} says ({@link #compactH2()} runs one whatever it says).
+     * Opens (creating when absent) the SQLite database {@value #SQLITE_FILE} in {@code dataDir}, migrated to the
+     * current schema ({@code db/sqlite/}); its settings are {@link SqliteFile}'s. A directory an earlier server
+     * kept in H2 is imported first ({@link H2Import}). One server at a time uses a directory ({@link DataDirLock}),
+     * and the directory and its files are owner-only ({@link OwnerOnlyFiles}).
      */
-    static Database h2(Path dataDir, boolean oneAtATime, H2Compaction.Policy policy) {
-        Path file = dataDir.toAbsolutePath().resolve(H2_FILE);
-        String url = "jdbc:h2:file:" + file + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE"
-                + ";DEFAULT_NULL_ORDERING=HIGH;WRITE_DELAY=0";
+    public static Database sqlite(Path dataDir) {
+        Path file = dataDir.toAbsolutePath().resolve(SQLITE_FILE);
         OwnerOnlyFiles.restrict(dataDir);
-        HikariConfig config = baseConfig("svc-ref-h2");
-        config.setJdbcUrl(url);
-        config.setUsername("sa");
-        config.setPassword(H2Password.open(dataDir, url));
-        Database database = new Database(config, null);
-        database.ownerOnlyDir = dataDir;
-        database.h2Config = config;
-        database.h2File = dataDir.toAbsolutePath().resolve(H2_FILE + ".mv.db");
-        OwnerOnlyFiles.restrict(dataDir); // the files H2 created while opening
-        database.oneAtATime = oneAtATime ? new ReentrantLock() : null;
-        database.gate = new ReentrantReadWriteLock();
-        database.compaction = H2Compaction.start(database, database.gate.writeLock(),
-                database.h2File, policy);
-        return database;
-    }
-
-    /**
-     * Closes H2 as a kill would ({@code SHUTDOWN IMMEDIATELY}: nothing more is written to the file), packs the
-     * file ({@link H2Pack}: a new file beside it, renamed over it) and opens it again in a new pool. The caller
-     * holds the gate's write lock, so no transaction is in progress. When opening fails the pool stays closed
-     * (transactions fail) and the next call opens it.
-     */
-    void closeCompactAndReopen() {
-        HikariDataSource old = pool;
-        if (!old.isClosed()) {
-            // a connection outside the pool keeps the database open while the pool closes its own
-            try (Connection direct = DriverManager.getConnection(h2Config.getJdbcUrl(), h2Config.getUsername(),
-                    h2Config.getPassword())) {
-                old.close();
-                try (Statement st = direct.createStatement()) {
-                    st.execute("SHUTDOWN IMMEDIATELY");
-                }
-            } catch (SQLException e) {
-                if (e.getErrorCode() != DATABASE_IS_CLOSED) {
-                    throw new IllegalStateException("database: could not close for compaction: " + e.getMessage(), e);
-                }
-            }
-            H2Pack.pack(h2File);
-        }
+        DataDirLock lock = DataDirLock.take(dataDir);
         try {
-            pool = new HikariDataSource(h2Config);
-        } finally {
-            OwnerOnlyFiles.restrict(ownerOnlyDir); // the file H2 wrote anew
+            H2Import.importIfPresent(dataDir);
+            Database database = openSqlite(file);
+            database.dirLock = lock;
+            database.ownerOnlyDir = dataDir;
+            OwnerOnlyFiles.restrict(dataDir); // the -wal and -shm files
+            return database;
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
         }
     }
 
-    /** Returns how many threads wait on the gate: transactions behind a compaction, or the compaction. */
-    int gateQueueLength() {
-        return gate.getQueueLength();
+    private static Database openSqlite(Path file) {
+        SqliteFile.migrate(file);
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("svc-ref-sqlite");
+        // One connection: SQLite has one writer, and each transaction takes the write lock as it begins; the
+        // pool hands the connection over in arrival order, where SQLite's busy handler would poll with sleeps.
+        config.setMaximumPoolSize(1);
+        config.setMinimumIdle(1);
+        config.setAutoCommit(true); // tx() begins IMMEDIATE and commits itself (SqlDialect)
+        config.setDataSource(SqliteFile.dataSource(file));
+        return new Database(config);
     }
 
-    /** Returns H2's store under this database. */
-    MVStore mvStore() {
-        return tx(c -> ((SessionLocal) c.unwrap(JdbcConnection.class).getSession()).getDatabase().getStore()
-                .getMvStore());
+    /** Returns the dialect of this database's SQL. */
+    SqlDialect dialect() {
+        return dialect;
     }
 
-    /** Runs one compaction of the H2 file now, as the scheduled one does; returns what it did (null: put off). */
-    H2Compaction.Result compactH2() {
-        return compaction.run();
+    /** Returns whether {@code url} is a PostgreSQL JDBC URL, the only database URL the server takes. */
+    public static boolean isPostgresUrl(String url) {
+        return url.startsWith("jdbc:postgresql:");
     }
 
     /**
      * Connects to PostgreSQL at {@code jdbcUrl}; {@code schema}, when not null, is created if needed and used
      * instead of the user's default one (several servers can share a database, each in its own schema).
      */
-    /** Returns whether {@code url} is a PostgreSQL JDBC URL, the only database URL the server takes. */
-    public static boolean isPostgresUrl(String url) {
-        return url.startsWith("jdbc:postgresql:");
-    }
-
     public static Database postgres(String jdbcUrl, String user, String password, String schema) {
         if (!isPostgresUrl(jdbcUrl)) {
             throw new IllegalArgumentException("the database URL must start with jdbc:postgresql:");
@@ -166,7 +124,8 @@ public final class Database implements AutoCloseable {
         return new Database(config, schema);
     }
 
-    private static HikariConfig baseConfig(String name) {
+    /** Returns a pool configuration for PostgreSQL's (and H2's) connections: not auto-committing, read committed. */
+    static HikariConfig baseConfig(String name) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setMaximumPoolSize(8);
@@ -178,40 +137,19 @@ public final class Database implements AutoCloseable {
 
     /** Runs {@code work} in a transaction and returns its result; SQL errors become {@link IllegalStateException}. */
     public <T> T tx(Work<T> work) {
-        if (gate == null) {
-            return attempts(work);
-        }
-        Lock open = gate.readLock(); // a compaction closes and reopens H2 between transactions only
-        open.lock();
-        try {
-            Lock lock = oneAtATime;
-            if (lock == null) {
-                return attempts(work);
-            }
-            lock.lock();
-            try {
-                return attempts(work);
-            } finally {
-                lock.unlock();
-            }
-        } finally {
-            open.unlock();
-        }
-    }
-
-    private <T> T attempts(Work<T> work) {
         for (int attempt = 1; ; attempt++) {
             try (Connection c = pool.getConnection()) {
+                dialect.begin(c);
                 try {
                     T result = work.run(c);
-                    c.commit();
+                    dialect.commit(c);
                     return result;
                 } catch (SQLException | RuntimeException e) {
-                    c.rollback();
+                    dialect.rollback(c);
                     throw e;
                 }
             } catch (SQLException e) {
-                if (attempt < ATTEMPTS && retryable(e)) {
+                if (attempt < ATTEMPTS && dialect.retryable(e)) {
                     continue;
                 }
                 throw new IllegalStateException("database: " + e.getMessage(), e);
@@ -219,27 +157,15 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** Returns whether the database aborted the transaction so that it may simply run again. */
-    private static boolean retryable(SQLException e) {
-        String state = e.getSQLState();
-        // 40001 serialization failure, 40P01 deadlock (PostgreSQL); H2 reports 40001 for deadlocks too.
-        return state != null && (state.equals("40001") || state.equals("40P01"));
-    }
-
-    /** Returns whether {@code e} is a unique-key violation. */
-    static boolean uniqueViolation(SQLException e) {
-        return "23505".equals(e.getSQLState());
-    }
-
-    /** Closes the pool; H2 closes its file with the last connection. */
+    /** Closes the pool (SQLite checkpoints its log into the file and deletes it with the last connection). */
     @Override
     public void close() {
-        if (compaction != null) {
-            compaction.close();
-        }
         pool.close();
         if (ownerOnlyDir != null) {
             OwnerOnlyFiles.restrict(ownerOnlyDir);
+        }
+        if (dirLock != null) {
+            dirLock.close();
         }
     }
 }

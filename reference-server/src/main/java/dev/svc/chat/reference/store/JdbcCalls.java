@@ -19,8 +19,14 @@ import java.util.Optional;
  */
 final class JdbcCalls {
 
+    private final SqlDialect dialect;
+
     private static final String COLUMNS = "id, room_id, kind, initiator_id, status, participant_ids, declined_ids,"
             + " created_at, ended_at, end_reason, version";
+
+    JdbcCalls(SqlDialect dialect) {
+        this.dialect = dialect;
+    }
 
     void insert(Connection c, String tenantId, CallState state) throws SQLException {
         Call call = state.call();
@@ -53,7 +59,7 @@ final class JdbcCalls {
 
     /** Returns the call with its row locked until the transaction ends. */
     Optional<CallState> lock(Connection c, String tenantId, String callId) throws SQLException {
-        return one(c, "id = ? FOR UPDATE", tenantId, callId);
+        return one(c, "id = ?" + dialect.forUpdate(), tenantId, callId);
     }
 
     Optional<CallState> liveIn(Connection c, String tenantId, String roomId) throws SQLException {

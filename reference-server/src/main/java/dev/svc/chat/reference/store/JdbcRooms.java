@@ -23,6 +23,12 @@ final class JdbcRooms {
 
     private static final String ROOM_COLUMNS = "id, name, created_at, last_seq, rev, last_message_at";
 
+    private final SqlDialect dialect;
+
+    JdbcRooms(SqlDialect dialect) {
+        this.dialect = dialect;
+    }
+
     Room create(Connection c, String tenantId, String name, Collection<String> memberIds, Instant now)
             throws SQLException {
         String id = UUID.randomUUID().toString();
@@ -71,7 +77,7 @@ final class JdbcRooms {
     /** Returns the room; {@code lock} takes its row lock until the transaction ends. */
     Optional<Room> room(Connection c, String tenantId, String roomId, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + ROOM_COLUMNS
-                + " FROM rooms WHERE tenant_id = ? AND id = ?" + (lock ? " FOR UPDATE" : ""))) {
+                + " FROM rooms WHERE tenant_id = ? AND id = ?" + (lock ? dialect.forUpdate() : ""))) {
             try (ResultSet rs = bind(ps, tenantId, roomId).executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();

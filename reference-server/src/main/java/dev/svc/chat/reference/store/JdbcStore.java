@@ -26,7 +26,7 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * A {@link Store} in a SQL database (H2 or PostgreSQL, see {@link Database}): each method is one transaction,
+ * A {@link Store} in a SQL database (SQLite or PostgreSQL, see {@link Database}): each method is one transaction,
  * so what a method returned is committed. Tenants, users and settings are here; rooms, messages, calls and
  * push state are in {@link JdbcRooms}, {@link JdbcMessages}, {@link JdbcCalls} and {@link JdbcPush}.
  */
@@ -34,9 +34,9 @@ public final class JdbcStore implements Store {
 
     private final Database db;
     private final MessageWrites writes;
-    private final JdbcRooms rooms = new JdbcRooms();
-    private final JdbcMessages messages = new JdbcMessages(rooms);
-    private final JdbcCalls calls = new JdbcCalls();
+    private final JdbcRooms rooms;
+    private final JdbcMessages messages;
+    private final JdbcCalls calls;
     private final JdbcPush push = new JdbcPush();
 
     /** Creates a store over a migrated database; {@link #close()} closes it. */
@@ -48,6 +48,9 @@ public final class JdbcStore implements Store {
     public JdbcStore(Database db, MessageWrites writes) {
         this.db = db;
         this.writes = writes;
+        this.rooms = new JdbcRooms(db.dialect());
+        this.messages = new JdbcMessages(rooms);
+        this.calls = new JdbcCalls(db.dialect());
     }
 
     @Override
@@ -119,9 +122,9 @@ public final class JdbcStore implements Store {
         });
     }
 
-    private static TenantSettings settings(Connection c, String tenantId, boolean lock) throws SQLException {
+    private TenantSettings settings(Connection c, String tenantId, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT auto_create_users, calls_enabled, webhook_url,"
-                + " webhook_secret, max_file_bytes FROM tenants WHERE id = ?" + (lock ? " FOR UPDATE" : ""))) {
+                + " webhook_secret, max_file_bytes FROM tenants WHERE id = ?" + (lock ? db.dialect().forUpdate() : ""))) {
             try (ResultSet rs = bind(ps, tenantId).executeQuery()) {
                 if (!rs.next()) {
                     throw new NoSuchElementException("no tenant " + tenantId);
@@ -169,10 +172,10 @@ public final class JdbcStore implements Store {
         return db.tx(c -> user(c, tenantId, userId, false));
     }
 
-    private static Optional<User> user(Connection c, String tenantId, String userId, boolean lock)
+    private Optional<User> user(Connection c, String tenantId, String userId, boolean lock)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT user_id, username, created_at, updated_at FROM users"
-                + " WHERE tenant_id = ? AND user_id = ?" + (lock ? " FOR UPDATE" : ""))) {
+                + " WHERE tenant_id = ? AND user_id = ?" + (lock ? db.dialect().forUpdate() : ""))) {
             try (ResultSet rs = bind(ps, tenantId, userId).executeQuery()) {
                 return rs.next() ? Optional.of(new User(rs.getString(1), rs.getString(2), instant(rs, "created_at"),
                         instant(rs, "updated_at"))) : Optional.empty();
@@ -384,7 +387,7 @@ public final class JdbcStore implements Store {
             });
             return true;
         } catch (IllegalStateException e) {
-            if (e.getCause() instanceof SQLException sql && Database.uniqueViolation(sql)) {
+            if (e.getCause() instanceof SQLException sql && db.dialect().uniqueViolation(sql)) {
                 return false;
             }
             throw e;

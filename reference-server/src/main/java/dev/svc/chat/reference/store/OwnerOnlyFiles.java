@@ -12,11 +12,11 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Keeps the H2 data directory owner-only where the file system has POSIX permissions: the directory and the
- * directories in it (the search index) 0700, their files 0600. The database holds API keys, token secrets and webhook secrets. H2 creates its files with
- * the process umask (usually 0644), and Java cannot change the umask, so the files are made owner-only
- * after each open and close; files H2 creates in between (a trace file, a temporary file) are unreadable to
- * others all the same, as the directory cannot be entered. Elsewhere (Windows) nothing is changed.
+ * Keeps the data directory owner-only where the file system has POSIX permissions: the directory and the
+ * directories in it (the search index) 0700, their files 0600. The database holds API keys, token secrets and
+ * webhook secrets. SQLite creates its log files with the process umask (usually 0644), and Java cannot change
+ * the umask, so the files are made owner-only after each open and close; files created in between are
+ * unreadable to others all the same, as the directory cannot be entered. Elsewhere (Windows) nothing is changed.
  */
 public final class OwnerOnlyFiles {
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a call catch-up hands the sockets, on a real (H2) database: each call that moved past what they were
+ * What a call catch-up hands the sockets, on a real (SQLite) database: each call that moved past what they were
  * handed, once, as the events its latest stored state stands for; nothing for a participant's leaving; nothing
  * from before the baseline; and an event that arrives after its version was caught up is dropped.
  */
@@ -46,7 +46,7 @@ class CallCatchUpTest {
 
     @BeforeEach
     void database() throws Exception {
-        db = Database.h2(Files.createDirectories(dir.resolve("db")));
+        db = Database.sqlite(Files.createDirectories(dir.resolve("db")));
         store = new JdbcStore(db);
         store.createTenant(new TenantRecord("t", "sk_test_callcatchup_unit", new byte[32]),
                 TenantSettings.defaults(true));

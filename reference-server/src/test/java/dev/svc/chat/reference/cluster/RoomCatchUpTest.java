@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a catch-up hands the sockets, on a real (H2) database: the revisions this node has not handed them,
+ * What a catch-up hands the sockets, on a real (SQLite) database: the revisions this node has not handed them,
  * each message once in its latest state, in ascending rev, as {@code new-message} when its new message was
  * missed too, else as {@code message-updated}; nothing from before the baseline; and a notification that
  * arrives after its revision was caught up is recognised as handed already.
@@ -50,7 +50,7 @@ class RoomCatchUpTest {
 
     @BeforeEach
     void database() throws Exception {
-        db = Database.h2(Files.createDirectories(dir.resolve("db")));
+        db = Database.sqlite(Files.createDirectories(dir.resolve("db")));
         store = new JdbcStore(db);
         store.createTenant(new TenantRecord("t", "sk_test_catchup_unit", new byte[32]), TenantSettings.defaults(true));
         store.ensureUser("t", "alice", NOW);

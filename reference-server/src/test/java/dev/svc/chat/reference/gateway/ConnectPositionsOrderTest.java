@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * in {@link FanOutSeam} at each of its steps (before its connection is indexed, between the indexing and the
  * read of the positions, between the read and the answer) while a new message and an edit are committed in
  * one of the user's rooms. Each change must then be at or below the answer's position for the room, or be
- * delivered on the connection after the answer; no event may precede the answer. On memory, H2 and PostgreSQL.
+ * delivered on the connection after the answer; no event may precede the answer. On memory, SQLite and PostgreSQL.
  */
 class ConnectPositionsOrderTest {
 
@@ -42,7 +42,7 @@ class ConnectPositionsOrderTest {
 
     static Stream<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
-        for (String backend : List.of("memory", "h2", "postgres")) {
+        for (String backend : List.of("memory", "sqlite", "postgres")) {
             for (String step : List.of("registering", "readingPositions", "answering")) {
                 cases.add(Arguments.of(backend, step));
             }
@@ -163,9 +163,9 @@ class ConnectPositionsOrderTest {
     private static Store store(String backend) throws IOException {
         return switch (backend) {
             case "memory" -> new InMemoryStore();
-            case "h2" -> {
+            case "sqlite" -> {
                 Files.createDirectories(Path.of("target"));
-                yield new JdbcStore(Database.h2(Files.createTempDirectory(Path.of("target"), "positions-h2-")));
+                yield new JdbcStore(Database.sqlite(Files.createTempDirectory(Path.of("target"), "positions-sqlite-")));
             }
             case "postgres" -> {
                 EmbeddedPg pg = EmbeddedPg.shared();

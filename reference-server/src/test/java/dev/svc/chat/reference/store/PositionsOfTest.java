@@ -30,7 +30,7 @@ class PositionsOfTest {
     private static final int ROOMS = 1_000;
 
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "h2", "postgres"})
+    @ValueSource(strings = {"memory", "sqlite", "postgres"})
     void everyRoomOfTheUserWithItsNewestSeqAndRev(String backend) throws Exception {
         try (Store store = store(backend)) {
             for (String tenant : List.of("t1", "t2")) {
@@ -91,9 +91,9 @@ class PositionsOfTest {
     private static Store store(String backend) throws IOException {
         return switch (backend) {
             case "memory" -> new InMemoryStore();
-            case "h2" -> {
+            case "sqlite" -> {
                 Files.createDirectories(Path.of("target"));
-                yield new JdbcStore(Database.h2(Files.createTempDirectory(Path.of("target"), "positions-of-")));
+                yield new JdbcStore(Database.sqlite(Files.createTempDirectory(Path.of("target"), "positions-of-")));
             }
             case "postgres" -> {
                 EmbeddedPg pg = EmbeddedPg.shared();

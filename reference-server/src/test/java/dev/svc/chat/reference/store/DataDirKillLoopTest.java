@@ -25,42 +25,36 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills a JVM that commits to an H2 data directory ({@link H2KillChild}, opened as the server opens it) with
+ * Kills a JVM that commits to a data directory ({@link DataDirKillChild}, opened as the server opens it) with
  * {@code kill -9} at seeded random times, again and again on the same directory, and checks after each kill
  * that every change it acknowledged (a commit that returned: a send, an edit, a receipt) is in the database,
- * reopened from a copy of the directory as the killed process left it, and that each room's counters agree with
- * its messages (a transaction applied in part shows there). The directory itself is reopened only by the next
- * child, so each one recovers from a kill as a restarted server does; a child that fails (say on a duplicate
- * {@code seq}) fails the test.
+ * reopened from a copy of the directory as the killed process left it (the file with its write-ahead log), and
+ * that each room's counters agree with its messages (a transaction applied in part shows there). The directory
+ * itself is reopened only by the next child, so each one recovers from a kill as a restarted server does; a
+ * child that fails (say on a duplicate {@code seq}) fails the test.
  *
- * <p>{@code -Dh2kill.kills=200} (default 3), {@code -Dh2kill.mode=} one of {@link H2KillChild}'s modes
- * ({@code none}, the server's, by default; {@code reopen} runs {@link H2Compaction} every 200 ms),
- * {@code -Dh2kill.seed}, {@code -Dh2kill.threads} (default 4). Each kill prints a line, and what it found
- * missing at once.
+ * <p>{@code -Ddatadirkill.kills=50} (default 3), {@code -Ddatadirkill.seed}, {@code -Ddatadirkill.threads}
+ * (default 4). Each kill prints a line, and what it found missing at once.
  */
-class H2KillLoopTest {
+class DataDirKillLoopTest {
 
     @TempDir
     Path dir;
 
     @Test
     void everyAcknowledgedCommitSurvivesKillNine() throws Exception {
-        int kills = Integer.getInteger("h2kill.kills", 3);
-        String mode = System.getProperty("h2kill.mode", "none");
-        long seed = Long.getLong("h2kill.seed", System.nanoTime());
-        int threads = Integer.getInteger("h2kill.threads", 4);
+        int kills = Integer.getInteger("datadirkill.kills", 3);
+        long seed = Long.getLong("datadirkill.seed", System.nanoTime());
+        int threads = Integer.getInteger("datadirkill.threads", 4);
         Random random = new Random(seed);
         Path data = Files.createDirectories(dir.resolve("data"));
         Map<Long, Boolean> sent = new HashMap<>(); // message number -> edit acknowledged
         Map<String, Long> receipts = new HashMap<>(); // "room:thread" -> last acknowledged message number
         long acks = 0;
-        int compactions = 0; // compactions that ended before a kill
-        int killedCompacting = 0; // kills that came between a compaction's start and its end
-        int leftovers = 0; // kills that left a .tempFile or .newFile
         List<String> lost = new ArrayList<>();
         for (int kill = 0; kill < kills; kill++) {
             long first = (long) kill * 10_000_000L;
-            Process child = start(data, mode, first, threads);
+            Process child = start(data, first, threads);
             BlockingQueue<String> lines = new LinkedBlockingQueue<>();
             CountDownLatch eof = new CountDownLatch(1);
             Thread reader = new Thread(() -> read(child, lines, eof), "kill-loop-output");
@@ -74,22 +68,12 @@ class H2KillLoopTest {
             child.toHandle().destroyForcibly();
             child.waitFor(30, TimeUnit.SECONDS);
             assertTrue(eof.await(30, TimeUnit.SECONDS), "the child's output did not end");
-            boolean compacting = false;
             for (String line : drain(lines)) {
                 String[] f = line.split(" ");
                 switch (f[0]) {
-                    case "C" -> {
-                        compacting = true;
-                        continue;
-                    }
-                    case "D" -> {
-                        compacting = false;
-                        compactions++;
-                        continue;
-                    }
                     case "A" -> sent.putIfAbsent(Long.parseLong(f[1]), false);
                     case "E" -> sent.put(Long.parseLong(f[1]), true);
-                    case "R" -> receipts.merge((Long.parseLong(f[1]) % H2KillChild.ROOMS) + ":" + f[2],
+                    case "R" -> receipts.merge((Long.parseLong(f[1]) % DataDirKillChild.ROOMS) + ":" + f[2],
                             Long.parseLong(f[1]), Math::max);
                     default -> {
                         if (line.contains("Exception") || line.contains("ERROR")) {
@@ -100,12 +84,6 @@ class H2KillLoopTest {
                 }
                 acks++;
             }
-            if (compacting) {
-                killedCompacting++;
-            }
-            if (leftover(data)) { // a compaction's new file, killed before its rename: the next open deletes it
-                leftovers++;
-            }
             for (String m : check(copy(data, kill), sent, receipts, kill)) {
                 String what = m.substring(m.indexOf(": ") + 2); // a loss is found again after each later kill
                 if (lost.stream().noneMatch(l -> l.endsWith(": " + what))) {
@@ -113,21 +91,20 @@ class H2KillLoopTest {
                     lost.add(m);
                 }
             }
-            System.out.printf("kill %d/%d (%s%s): %d acknowledged so far, %d missing, directory %d KB%n", kill + 1,
-                    kills, mode, compacting ? ", during a compaction" : "", acks, lost.size(), size(data) / 1024);
+            System.out.printf("kill %d/%d: %d acknowledged so far, %d missing, directory %d KB%n", kill + 1,
+                    kills, acks, lost.size(), size(data) / 1024);
         }
-        System.out.printf("h2 kill loop: mode %s, seed %d, %d kills (%d during a compaction, %d leaving a new file"
-                + " unrenamed), %d compactions completed, %d acknowledged commits, %d missing%n", mode, seed, kills,
-                killedCompacting, leftovers, compactions, acks, lost.size());
-        assertEquals(List.of(), lost, "seed " + seed + ", mode " + mode);
+        System.out.printf("data directory kill loop: seed %d, %d kills, %d acknowledged commits, %d missing%n",
+                seed, kills, acks, lost.size());
+        assertEquals(List.of(), lost, "seed " + seed);
     }
 
-    private static Process start(Path data, String mode, long first, int threads) throws IOException {
+    private static Process start(Path data, long first, int threads) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), H2KillChild.class.getName(),
-                data.toString(), mode, Long.toString(first), Integer.toString(threads)));
+                "-cp", System.getProperty("java.class.path"), DataDirKillChild.class.getName(),
+                data.toString(), Long.toString(first), Integer.toString(threads)));
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
@@ -169,16 +146,16 @@ class H2KillLoopTest {
     /** Returns what is missing from the database in {@code copy} of what was acknowledged. */
     private static List<String> check(Path copy, Map<Long, Boolean> sent, Map<String, Long> receipts, int kill) {
         List<String> missing = new ArrayList<>();
-        try (Database db = Database.h2(copy)) {
+        try (Database db = Database.sqlite(copy)) {
             Map<String, String> parts = new HashMap<>(); // client message id -> parts
             Map<String, Long> seqs = new HashMap<>();
             Map<String, String> roomOf = new HashMap<>();
             Map<String, Long> stored = new HashMap<>(); // "roomId:user" -> receipt seq
-            List<String> rooms = H2KillChild.setUp(new JdbcStore(db));
+            List<String> rooms = DataDirKillChild.setUp(new JdbcStore(db));
             db.tx(c -> {
                 try (PreparedStatement ps = c.prepareStatement(
                         "SELECT client_message_id, parts, seq, room_id FROM messages WHERE tenant_id = ?")) {
-                    ps.setString(1, H2KillChild.TENANT);
+                    ps.setString(1, DataDirKillChild.TENANT);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             parts.put(rs.getString(1), rs.getString(2));
@@ -189,7 +166,7 @@ class H2KillLoopTest {
                 }
                 try (PreparedStatement ps = c.prepareStatement(
                         "SELECT room_id, user_id, seq FROM receipts WHERE tenant_id = ?")) {
-                    ps.setString(1, H2KillChild.TENANT);
+                    ps.setString(1, DataDirKillChild.TENANT);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             stored.put(rs.getString(1) + ":" + rs.getString(2), rs.getLong(3));
@@ -202,7 +179,7 @@ class H2KillLoopTest {
                         + " r.rev, MAX(m.rev)"
                         + " FROM rooms r LEFT JOIN messages m ON m.tenant_id = r.tenant_id AND m.room_id = r.id"
                         + " WHERE r.tenant_id = ? GROUP BY r.id, r.last_seq, r.rev")) {
-                    ps.setString(1, H2KillChild.TENANT);
+                    ps.setString(1, DataDirKillChild.TENANT);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             if (rs.getLong(2) != rs.getLong(3) || rs.getLong(3) != rs.getLong(4)
@@ -252,13 +229,6 @@ class H2KillLoopTest {
             }
         }
         return copy;
-    }
-
-    private static boolean leftover(Path data) throws IOException {
-        try (Stream<Path> files = Files.list(data)) {
-            return files.map(f -> f.getFileName().toString())
-                    .anyMatch(n -> n.endsWith(".tempFile") || n.endsWith(".newFile"));
-        }
     }
 
     private static long size(Path data) throws IOException {
