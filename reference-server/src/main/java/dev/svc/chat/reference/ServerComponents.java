@@ -155,29 +155,25 @@ final class ServerComponents {
     /**
      * Brings a lasting index up to the messages (those written since its last commit before a kill, or all of
      * them for an index made anew). Lucene's writes then run on the search thread: it drains their queue every
-     * {@value IndexQueue#DRAIN_MILLIS} ms, and on H2 commits every second ({@value #SEARCH_COMMIT_PROPERTY}),
-     * in memory flushes as often (see {@link LuceneIndex#flush}), each after a drain.
+     * {@value IndexQueue#DRAIN_MILLIS} ms, and on H2 commits every second ({@value #SEARCH_COMMIT_PROPERTY})
+     * after a drain. In memory Lucene writes a segment when its buffer is full, on that thread too (a drain's).
      */
     private void catchUpSearch() {
         if (searchIndex instanceof LuceneIndex lucene && database != null) {
             IndexCatchUp.run(database, store, lucene, lucene.indexedRevs());
             lucene.commit();
-            scheduleSearchThread(lucene::commit);
+            long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
+            searchCommits.scheduleWithFixedDelay(() -> {
+                indexQueue.drainQuietly();
+                lucene.commit();
+            }, every, every, TimeUnit.MILLISECONDS);
         } else if (searchIndex instanceof PgSearchIndex pg) {
             IndexCatchUp.run(database, store, pg, pg.indexedRevs());
-        } else if (searchIndex instanceof LuceneIndex lucene) {
-            scheduleSearchThread(lucene::flush);
         }
-    }
-
-    private void scheduleSearchThread(Runnable everySecond) {
-        searchCommits.scheduleWithFixedDelay(indexQueue::drainQuietly, IndexQueue.DRAIN_MILLIS,
-                IndexQueue.DRAIN_MILLIS, TimeUnit.MILLISECONDS);
-        long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
-        searchCommits.scheduleWithFixedDelay(() -> {
-            indexQueue.drainQuietly();
-            everySecond.run();
-        }, every, every, TimeUnit.MILLISECONDS);
+        if (indexQueue != null) {
+            searchCommits.scheduleWithFixedDelay(indexQueue::drainQuietly, IndexQueue.DRAIN_MILLIS,
+                    IndexQueue.DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     /**
