@@ -49,7 +49,7 @@ final class ServerComponents {
      * long, to kill a server whose index has not committed its latest writes.
      */
     static final String SEARCH_COMMIT_PROPERTY = "svc.search.commitMillis";
-    /** The system property of the Lucene index's queue of writes, in messages (default 65,536). */
+    /** The system property of the Lucene index's queue of writes, in messages (default 16,384). */
     static final String SEARCH_QUEUE_PROPERTY = "svc.search.queue";
 
     final Database database;
@@ -163,10 +163,8 @@ final class ServerComponents {
             IndexCatchUp.run(database, store, lucene, lucene.indexedRevs());
             lucene.commit();
             long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
-            searchCommits.scheduleWithFixedDelay(() -> {
-                indexQueue.drainQuietly();
-                lucene.commit();
-            }, every, every, TimeUnit.MILLISECONDS);
+            searchCommits.scheduleWithFixedDelay(() -> indexQueue.drainQuietly(lucene::commit), every, every,
+                    TimeUnit.MILLISECONDS);
         } else if (searchIndex instanceof PgSearchIndex pg) {
             IndexCatchUp.run(database, store, pg, pg.indexedRevs());
         }

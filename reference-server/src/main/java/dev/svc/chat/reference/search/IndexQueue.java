@@ -30,8 +30,8 @@ public final class IndexQueue implements SearchIndex {
 
     /** How often the search thread drains the queue. */
     public static final long DRAIN_MILLIS = 100;
-    /** The states that may wait by default: some seconds of sends at the server's highest rates. */
-    public static final int DEFAULT_CAPACITY = 65_536;
+    /** The states that may wait by default: a few seconds of sends at the server's highest rates. */
+    public static final int DEFAULT_CAPACITY = 16_384;
 
     private static final Logger LOG = LoggerFactory.getLogger(IndexQueue.class);
     private static final int BATCH = 1_024;
@@ -108,10 +108,23 @@ public final class IndexQueue implements SearchIndex {
 
     /** {@link #drain} for the search thread, which a failure must not stop (its next run tries again). */
     public void drainQuietly() {
+        drainQuietly(() -> {
+        });
+    }
+
+    /**
+     * As {@link #drainQuietly()}, then runs {@code after} before any other drain: a commit there records the revs
+     * of a whole drain, never those of a search's drain half done (its queued states written, not yet the rooms
+     * its full queue marked, which a kill would then leave out of the catch-up).
+     */
+    public void drainQuietly(Runnable after) {
         try {
-            drain();
+            synchronized (draining) {
+                drain();
+                after.run();
+            }
         } catch (RuntimeException e) {
-            LOG.warn("search index: a drain of queued writes failed: {}", e.toString());
+            LOG.warn("search index: a drain of queued writes or what follows it failed: {}", e.toString());
         }
     }
 

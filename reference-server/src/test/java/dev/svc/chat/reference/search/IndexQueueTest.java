@@ -170,4 +170,35 @@ class IndexQueueTest {
         }
         assertEquals(sent, found, "found with the search thread still held");
     }
+    @Test
+    void whatFollowsASearchThreadDrainRunsBeforeAnyOtherDrain() throws Exception {
+        open(16);
+        String room = store.createRoom("t", "room", List.of("alice"), NOW).id();
+        CountDownLatch inCommit = new CountDownLatch(1);
+        CountDownLatch commitDone = new CountDownLatch(1);
+        Thread committer = new Thread(() -> queue.drainQuietly(() -> {
+            inCommit.countDown();
+            try {
+                commitDone.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        committer.start();
+        assertTrue(inCommit.await(20, TimeUnit.SECONDS));
+        String id = store.appendMessage("t", room, "alice", "c1", text("waiting words"), NOW).message().id();
+        List<String> found = new ArrayList<>();
+        Thread searcher = new Thread(() -> queue.search(new SearchIndex.Request("t", Set.of(room), null, null,
+                QueryParser.parse("waiting"), null, 10)).forEach(hit -> found.add(hit.messageId())));
+        searcher.start();
+        try {
+            // the search's drain waits for the commit that follows the other drain
+            await(() -> searcher.getState() == Thread.State.BLOCKED, "the search blocked behind the commit");
+        } finally {
+            commitDone.countDown();
+            committer.join(20_000);
+            searcher.join(20_000);
+        }
+        assertEquals(List.of(id), found);
+    }
 }
