@@ -11,6 +11,7 @@ import dev.svc.chat.reference.gateway.Gateway;
 import dev.svc.chat.reference.gateway.GatewayConfig;
 import dev.svc.chat.reference.model.Json;
 import dev.svc.chat.reference.search.IndexCatchUp;
+import dev.svc.chat.reference.search.IndexQueue;
 import dev.svc.chat.reference.search.LuceneIndex;
 import dev.svc.chat.reference.search.PgSearchIndex;
 import dev.svc.chat.reference.search.SearchIndex;
@@ -48,6 +49,8 @@ final class ServerComponents {
      * tests set it long, to kill a server whose index has not committed its latest writes.
      */
     static final String SEARCH_COMMIT_PROPERTY = "svc.search.commitMillis";
+    /** The system property of the Lucene index's queue of writes, in messages (default 16,384). */
+    static final String SEARCH_QUEUE_PROPERTY = "svc.search.queue";
 
     final Database database;
     final Store store;
@@ -64,6 +67,8 @@ final class ServerComponents {
     final SearchService search;
     final FileComponents files;
     private final SearchIndex searchIndex;
+    /** The Lucene index's writes, queued for the search thread; null on PostgreSQL, which writes in the send. */
+    private final IndexQueue indexQueue;
     private final Cluster cluster;
     private final ScheduledThreadPoolExecutor callTimers = daemonPool("svc-ref-call-timer", 1);
     private final ScheduledThreadPoolExecutor webhookPool = daemonPool("svc-ref-webhook", 2);
@@ -72,9 +77,15 @@ final class ServerComponents {
     ServerComponents(ServerOptions options) {
         this.database = openDatabase(options);
         this.searchIndex = openSearchIndex(options, database);
-        this.store = database != null ? new JdbcStore(database, searchIndex) : new InMemoryStore(searchIndex);
+        this.indexQueue = searchIndex instanceof LuceneIndex ? new IndexQueue(searchIndex,
+                Integer.getInteger(SEARCH_QUEUE_PROPERTY, IndexQueue.DEFAULT_CAPACITY)) : null;
+        SearchIndex writes = indexQueue != null ? indexQueue : searchIndex;
+        this.store = database != null ? new JdbcStore(database, writes) : new InMemoryStore(writes);
+        if (indexQueue != null) {
+            indexQueue.readFrom(store);
+        }
         catchUpSearch();
-        this.search = new SearchService(store, searchIndex);
+        this.search = new SearchService(store, writes);
         this.tokens = new SessionTokens(store, options.clock);
         FanOut fanOut = Gateway.newFanOut(mapper, options.presenceInterval);
         // On PostgreSQL, every server on the same database and schema is a node of one cluster: room events,
@@ -143,20 +154,23 @@ final class ServerComponents {
 
     /**
      * Brings a lasting index up to the messages (those written since its last commit before a kill, or all of
-     * them for an index made anew); in a data directory the index then commits every second
-     * ({@value #SEARCH_COMMIT_PROPERTY}), and in memory it flushes as often (see {@link LuceneIndex#flush}).
+     * them for an index made anew). Lucene's writes then run on the search thread: it drains their queue every
+     * {@value IndexQueue#DRAIN_MILLIS} ms, and in a data directory commits every second ({@value #SEARCH_COMMIT_PROPERTY})
+     * after a drain. In memory Lucene writes a segment when its buffer is full, on that thread too (a drain's).
      */
     private void catchUpSearch() {
         if (searchIndex instanceof LuceneIndex lucene && database != null) {
             IndexCatchUp.run(database, store, lucene, lucene.indexedRevs());
             lucene.commit();
             long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
-            searchCommits.scheduleWithFixedDelay(lucene::commit, every, every, TimeUnit.MILLISECONDS);
+            searchCommits.scheduleWithFixedDelay(() -> indexQueue.drainQuietly(lucene::commit), every, every,
+                    TimeUnit.MILLISECONDS);
         } else if (searchIndex instanceof PgSearchIndex pg) {
             IndexCatchUp.run(database, store, pg, pg.indexedRevs());
-        } else if (searchIndex instanceof LuceneIndex lucene) {
-            long every = Long.getLong(SEARCH_COMMIT_PROPERTY, 1000);
-            searchCommits.scheduleWithFixedDelay(lucene::flush, every, every, TimeUnit.MILLISECONDS);
+        }
+        if (indexQueue != null) {
+            searchCommits.scheduleWithFixedDelay(indexQueue::drainQuietly, IndexQueue.DRAIN_MILLIS,
+                    IndexQueue.DRAIN_MILLIS, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -179,6 +193,9 @@ final class ServerComponents {
             searchCommits.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (indexQueue != null) {
+            indexQueue.close();
         }
         searchIndex.close();
         store.close();

@@ -11,8 +11,11 @@ final class IndexedRevs {
 
     private long[] revs = new long[16];
 
-    /** Returns whether {@code rev} is newer than the revision held for {@code seq}, recording it if so. */
-    boolean advance(long seq, long rev) {
+    /**
+     * Records {@code rev} for {@code seq} if it is newer than the revision held: returns the revision held
+     * before (0 for none), or -1 when {@code rev} is not newer (nothing recorded).
+     */
+    long advance(long seq, long rev) {
         if (seq < 1 || seq >= Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("a seq out of the index's range: " + seq);
         }
@@ -21,10 +24,11 @@ final class IndexedRevs {
             long grown = Math.min(Integer.MAX_VALUE - 8, Math.max(at + 1L, revs.length * 2L));
             revs = Arrays.copyOf(revs, (int) grown);
         }
-        if (revs[at] >= rev) {
-            return false;
+        long held = revs[at];
+        if (held >= rev) {
+            return -1;
         }
         revs[at] = rev;
-        return true;
+        return held;
     }
 }

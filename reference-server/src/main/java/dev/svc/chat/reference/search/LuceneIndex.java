@@ -70,10 +70,13 @@ public final class LuceneIndex implements SearchIndex {
     /** The revision written of each message, by room ({@link #roomKey}); empty at start, as catch-up fills it. */
     private final Map<String, IndexedRevs> messageRevs = new ConcurrentHashMap<>();
     private final Map<String, Long> committedRevs;
+    /** Whether the index was empty when opened: then {@link #messageRevs} knows every document it holds. */
+    private final boolean fresh;
 
     private LuceneIndex(Directory directory) throws IOException {
         this.directory = directory;
         boolean existed = DirectoryReader.indexExists(directory);
+        this.fresh = !existed;
         this.writer = new IndexWriter(directory, new IndexWriterConfig(new StandardAnalyzer())
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
         Map<String, Long> committed = new HashMap<>();
@@ -144,12 +147,20 @@ public final class LuceneIndex implements SearchIndex {
         // The store commits one message's changes in rev order, but their calls here may cross: the check and
         // the write are one step, so an older revision never replaces a newer one (nor undoes a delete).
         synchronized (indexed) {
-            if (!indexed.advance(message.seq(), message.rev())) {
+            long held = indexed.advance(message.seq(), message.rev());
+            if (held < 0) {
                 return;
             }
+            // In an index made in this process every document went through here: one never written has none to
+            // replace, and an add spares Lucene a delete by term, which each flush applies to every segment.
+            boolean first = fresh && held == 0;
             try {
                 if (words.isEmpty()) {
-                    writer.deleteDocuments(id);
+                    if (!first) {
+                        writer.deleteDocuments(id);
+                    }
+                } else if (first) {
+                    writer.addDocument(document(tenantId, message, id.text(), words));
                 } else {
                     writer.updateDocument(id, document(tenantId, message, id.text(), words));
                 }
@@ -233,23 +244,6 @@ public final class LuceneIndex implements SearchIndex {
             return new TermQuery(new Term("text", term.words().get(0)));
         }
         return new PhraseQuery("text", term.words().toArray(String[]::new));
-    }
-
-    /**
-     * Writes the documents buffered in memory as a segment, on the calling thread. Without it a write that
-     * finds the buffer full writes the segment itself, and that write is a send, which then waits for it.
-     */
-    public void flush() {
-        try {
-            writer.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("search index: " + e.getMessage(), e);
-        }
-    }
-
-    /** Returns the bytes of documents held in memory, not yet written as a segment. */
-    long bufferedBytes() {
-        return writer.ramBytesUsed();
     }
 
     /** Commits what was written, with the rev of every room written so far, if anything changed. */
