@@ -124,50 +124,79 @@ final class SendUpload {
   }
 
   /**
-   * Sends the source's bytes from {@code offset} on. The chunk holding {@code offset} is read whole (a cut PATCH
-   * leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any of
-   * it goes. The next chunk is read and checked while the last one is on its way (two buffers), and sent once the
-   * service has answered for that one (tus takes one PATCH at a time).
+   * Sends the source's bytes from {@code offset} on, in one {@code PATCH} whose body ({@link ChunkStream}) streams
+   * them a chunk at a time. The chunk holding {@code offset} is read whole (a cut leaves the service's offset
+   * inside a chunk) so that it can be compared with its measured sha256 before any of it goes; each later chunk is
+   * read and checked while the one before goes. A chunk that fails its check is never handed to the body: the
+   * request is cut after the last checked byte, and the upload terminated.
    */
   private void transfer(FileSource source, UploadState state, SourceDigests measure, long offset, long before,
       long total) {
     MessageDigest digest = sha256();
-    byte[][] buffers = {new byte[state.chunk], new byte[state.chunk]};
     long start = offset - offset % state.chunk;
-    CompletableFuture<Long> inFlight = null;
-    long end = -1; // where the PATCH in flight ends
+    ChunkStream body = null;
+    CompletableFuture<Long> answer = null;
     try (InputStream in = source.open()) {
       if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
       if (offset >= state.length) return; // the service holds every byte (a last PATCH answered too late)
-      for (int turn = 0; start < state.length; turn++) {
-        byte[] chunk = buffers[turn & 1];
+      body = new ChunkStream(state.length - offset, state.chunk);
+      answer = tus.patch(state.url, offset, body);
+      final ChunkStream stream = body;
+      answer.whenComplete((next, error) -> stream.ended());
+      while (start < state.length) {
+        byte[] chunk = body.buffer();
+        if (chunk == null) break; // the request ended early: its answer tells why
+        progress.bytes(before + offset + body.written(), total);
         int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
         digest.update(chunk, 0, n);
         boolean same = measure.matches(start / state.chunk, digest.digest())
             && (start + n < state.length || in.read() < 0);
-        if (inFlight != null) {
-          offset = answered(inFlight, end);
-          inFlight = null;
-          progress.bytes(before + offset, total);
-        }
         if (!same) {
+          stop(body, answer);
           tus.terminate(state.url); // only the very bytes measured at first go
           throw changed(source, "its bytes from " + start + " on are no longer those measured");
         }
-        if (send.cancelled()) {
-          tus.terminate(state.url);
-          throw new CancellationException("the send was cancelled");
-        }
-        if (send.ended()) throw new TransportException("the send ended while its file was uploading");
-        int from = (int) (offset - start);
-        inFlight = tus.patch(state.url, offset, chunk, from, n - from);
-        end = start + n;
-        start = end;
+        checkGoing(body, answer, state);
+        int from = (int) Math.max(0, offset - start);
+        body.put(chunk, from, n - from);
+        start += n;
       }
-      if (inFlight != null) progress.bytes(before + answered(inFlight, end), total);
+      progress.bytes(before + offset + body.awaitWritten(), total);
+      long end = answered(answer, state.length);
+      progress.bytes(before + end, total);
+      checkGoing(null, null, state); // a cancel while the last bytes went still wins: the message never goes
     } catch (IOException e) {
       throw vanished(source, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TransportException("interrupted while uploading", null);
+    } finally {
+      if (body != null) body.abort(); // never leave the writer waiting for a chunk that will not come
+    }
+  }
+
+  /** Fails the upload when its send was cancelled (the upload is terminated) or ended, cutting the body first. */
+  private void checkGoing(ChunkStream body, CompletableFuture<Long> answer, UploadState state) {
+    if (send.cancelled()) {
+      stop(body, answer);
+      tus.terminate(state.url);
+      throw new CancellationException("the send was cancelled");
+    }
+    if (send.ended()) {
+      stop(body, answer);
+      throw new TransportException("the send ended while its file was uploading");
+    }
+  }
+
+  /** Cuts the body where it is and waits for its request to end (so the service has let the upload go). */
+  private static void stop(ChunkStream body, CompletableFuture<Long> answer) {
+    if (body == null) return;
+    body.abort();
+    try {
+      TusClient.await(answer);
+    } catch (RuntimeException ignored) {
+      // the cut request fails, as it should; an answer that came first changes nothing
     }
   }
 
