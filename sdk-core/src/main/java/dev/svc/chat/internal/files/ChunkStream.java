@@ -1,49 +1,72 @@
 package dev.svc.chat.internal.files;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
+import java.io.InputStream;
+import java.security.MessageDigest;
 
 import okhttp3.MediaType;
 import okhttp3.RequestBody;
 import okio.BufferedSink;
 
 /**
- * The body of one {@code PATCH} that streams the rest of a file: the upload worker reads each chunk, checks it
- * against the source's measure and hands it here; OkHttp's thread writes the chunks in order as they come. Two
- * buffers go round between them, so the next chunk is read and checked while the last one goes, and the body holds
- * no more than they do. A chunk that failed its check is never handed over: the worker {@link #abort aborts}, the
- * write fails, and the request is cut after the last checked byte (the service keeps what arrived, tus's rule for
- * a PATCH without a checksum). Written once: OkHttp never repeats a one-shot body, and a second write fails.
+ * The body of one {@code PATCH} that streams the rest of a file from {@code offset}: OkHttp's thread reads the
+ * source a chunk at a time, compares each chunk with its measured sha256, and only then writes it (the part from
+ * {@code offset} on, for the chunk holding it). A chunk that fails its check is never written: the write fails
+ * and the request is cut after the last checked byte (the service keeps what arrived, tus's rule for a PATCH
+ * without a checksum); {@link #stopped} then says why, for the upload to terminate and fail with the right error.
+ * It also stops at a chunk's edge when the send was cancelled or ended. Holds one chunk. Written once: OkHttp never
+ * repeats a one-shot body, and a second write fails.
  */
 final class ChunkStream extends RequestBody {
   private static final MediaType OFFSET_STREAM = MediaType.get("application/offset+octet-stream");
 
-  /** A chunk handed to the writer: {@code count} bytes of {@code buffer} from {@code from}. */
-  private static final class Piece {
-    final byte[] buffer;
-    final int from;
-    final int count;
-
-    Piece(byte[] buffer, int from, int count) {
-      this.buffer = buffer;
-      this.from = from;
-      this.count = count;
-    }
+  /** Why a body stopped before its end. */
+  enum Stop {
+    /** A chunk's bytes were not those measured (or the source ended early, or went on past its length). */
+    CHANGED,
+    /** The source could not be read. */
+    UNREADABLE,
+    /** The send was cancelled. */
+    CANCELLED,
+    /** The send ended (its client closed). */
+    ENDED
   }
 
-  private final long length;
-  private final ArrayDeque<byte[]> free = new ArrayDeque<>(2);
-  private final ArrayDeque<Piece> ready = new ArrayDeque<>(2);
-  private boolean started;
-  private boolean aborted;
-  private boolean ended; // the request ended (answered or failed): no buffer comes back any more
-  private long written;
+  /** What the body asks of its send at each chunk's edge. */
+  interface Checks {
+    boolean cancelled();
 
-  ChunkStream(long length, int chunkBytes) {
-    this.length = length;
-    free.add(new byte[chunkBytes]);
-    free.add(new byte[chunkBytes]);
+    boolean ended();
+
+    /** Hears the bytes of the body written so far (each chunk). */
+    void written(long bytes);
+  }
+
+  private final InputStream in;
+  private final SourceDigests measure;
+  private final long start;
+  private final long offset;
+  private final long end;
+  private final int chunkBytes;
+  private final Checks checks;
+  private boolean started;
+  private volatile Stop stopped;
+  private volatile long stoppedAt = -1;
+  private volatile IOException readFailure;
+
+  /**
+   * A body of the bytes from {@code offset} to {@code end} of a source whose stream {@code in} stands at {@code
+   * start}, the first byte of the chunk holding {@code offset}; chunks of {@code chunkBytes}, as measured.
+   */
+  ChunkStream(InputStream in, SourceDigests measure, long start, long offset, long end, int chunkBytes,
+      Checks checks) {
+    this.in = in;
+    this.measure = measure;
+    this.start = start;
+    this.offset = offset;
+    this.end = end;
+    this.chunkBytes = chunkBytes;
+    this.checks = checks;
   }
 
   @Override
@@ -53,7 +76,7 @@ final class ChunkStream extends RequestBody {
 
   @Override
   public long contentLength() {
-    return length;
+    return end - offset;
   }
 
   @Override
@@ -67,62 +90,47 @@ final class ChunkStream extends RequestBody {
       if (started) throw new IOException("a streamed PATCH body is written once");
       started = true;
     }
-    for (long left = length; left > 0; ) {
-      Piece piece = next();
-      sink.write(piece.buffer, piece.from, piece.count);
-      left -= piece.count;
-      synchronized (this) {
-        written += piece.count;
-        free.add(piece.buffer);
-        notifyAll();
+    MessageDigest digest = FileDownload.sha256();
+    byte[] chunk = new byte[chunkBytes];
+    for (long at = start; at < end; ) {
+      int n;
+      boolean same;
+      try {
+        n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, end - at));
+        digest.update(chunk, 0, n);
+        same = measure.matches(at / chunkBytes, digest.digest()) && (at + n < end || in.read() < 0);
+      } catch (IOException e) {
+        readFailure = e;
+        throw stop(Stop.UNREADABLE, at);
       }
+      if (!same) throw stop(Stop.CHANGED, at);
+      if (checks.cancelled()) throw stop(Stop.CANCELLED, at);
+      if (checks.ended()) throw stop(Stop.ENDED, at);
+      int from = (int) Math.max(0, offset - at);
+      sink.write(chunk, from, n - from);
+      at += n;
+      checks.written(at - offset);
     }
   }
 
-  /** The writer's next chunk; throws when the worker aborted (the request is cut there). */
-  private synchronized Piece next() throws IOException {
-    try {
-      while (ready.isEmpty() && !aborted) wait();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while waiting for the next chunk");
-    }
-    if (!ready.isEmpty()) return ready.poll(); // handed over: checked, so it goes even after an abort
-    throw new IOException("the upload stopped before its next chunk: the rest is not sent");
+  private IOException stop(Stop why, long at) {
+    stoppedAt = at;
+    stopped = why;
+    return new IOException("the upload stopped at byte " + at + " (" + why + "): the rest is not sent");
   }
 
-  /** Returns a buffer to fill with the next chunk, once one is free; null when the request ended first. */
-  synchronized byte[] buffer() throws InterruptedException {
-    while (free.isEmpty() && !ended) wait();
-    return ended ? null : free.poll();
+  /** Returns why the body stopped before its end, or null. */
+  Stop stopped() {
+    return stopped;
   }
 
-  /** Hands {@code count} checked bytes of {@code buffer} from {@code from} to the writer. */
-  synchronized void put(byte[] buffer, int from, int count) {
-    ready.add(new Piece(buffer, from, count));
-    notifyAll();
+  /** Returns the first byte of the chunk the body stopped at. */
+  long stoppedAt() {
+    return stoppedAt;
   }
 
-  /** Stops the body where it is: nothing more is written, and the write fails, so the request is cut. */
-  synchronized void abort() {
-    aborted = true;
-    notifyAll();
-  }
-
-  /** Called once the request ended, either way: the worker waits for no buffer any more. */
-  synchronized void ended() {
-    ended = true;
-    notifyAll();
-  }
-
-  /** Returns how many bytes the writer has handed to the connection. */
-  synchronized long written() {
-    return written;
-  }
-
-  /** Waits until every byte is handed to the connection or the request ended; returns the bytes handed. */
-  synchronized long awaitWritten() throws InterruptedException {
-    while (written < length && !ended) wait();
-    return written;
+  /** Returns the source's read failure, when it {@link Stop#UNREADABLE stopped} for one. */
+  IOException readFailure() {
+    return readFailure;
   }
 }

@@ -3,8 +3,6 @@ package dev.svc.chat.internal.files;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -124,79 +122,65 @@ final class SendUpload {
   }
 
   /**
-   * Sends the source's bytes from {@code offset} on, in one {@code PATCH} whose body ({@link ChunkStream}) streams
-   * them a chunk at a time. The chunk holding {@code offset} is read whole (a cut leaves the service's offset
-   * inside a chunk) so that it can be compared with its measured sha256 before any of it goes; each later chunk is
-   * read and checked while the one before goes. A chunk that fails its check is never handed to the body: the
-   * request is cut after the last checked byte, and the upload terminated.
+   * Sends the source's bytes from {@code offset} on, in one {@code PATCH} whose body ({@link ChunkStream}) reads,
+   * checks and writes them a chunk at a time on OkHttp's thread. The chunk holding {@code offset} is read whole (a
+   * cut leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any
+   * of it goes. A chunk that fails its check is never written: the request is cut after the last checked byte, the
+   * upload terminated, and the send fails.
    */
-  private void transfer(FileSource source, UploadState state, SourceDigests measure, long offset, long before,
-      long total) {
-    MessageDigest digest = sha256();
+  private void transfer(final FileSource source, UploadState state, SourceDigests measure, long offset,
+      final long before, final long total) {
     long start = offset - offset % state.chunk;
-    ChunkStream body = null;
-    CompletableFuture<Long> answer = null;
     try (InputStream in = source.open()) {
       if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
       if (offset >= state.length) return; // the service holds every byte (a last PATCH answered too late)
-      body = new ChunkStream(state.length - offset, state.chunk);
-      answer = tus.patch(state.url, offset, body);
-      final ChunkStream stream = body;
-      answer.whenComplete((next, error) -> stream.ended());
-      while (start < state.length) {
-        byte[] chunk = body.buffer();
-        if (chunk == null) break; // the request ended early: its answer tells why
-        progress.bytes(before + offset + body.written(), total);
-        int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
-        digest.update(chunk, 0, n);
-        boolean same = measure.matches(start / state.chunk, digest.digest())
-            && (start + n < state.length || in.read() < 0);
-        if (!same) {
-          stop(body, answer);
-          tus.terminate(state.url); // only the very bytes measured at first go
-          throw changed(source, "its bytes from " + start + " on are no longer those measured");
-        }
-        checkGoing(body, answer, state);
-        int from = (int) Math.max(0, offset - start);
-        body.put(chunk, from, n - from);
-        start += n;
+      final long from = before + offset;
+      ChunkStream body = new ChunkStream(in, measure, start, offset, state.length, state.chunk,
+          new ChunkStream.Checks() {
+            @Override
+            public boolean cancelled() {
+              return send.cancelled();
+            }
+
+            @Override
+            public boolean ended() {
+              return send.ended();
+            }
+
+            @Override
+            public void written(long bytes) {
+              progress.bytes(from + bytes, total);
+            }
+          });
+      long end;
+      try {
+        end = answered(tus.patch(state.url, offset, body), state.length);
+      } catch (RuntimeException e) {
+        ChunkStream.Stop stop = body.stopped();
+        if (stop == null) throw e;
+        throw stopped(stop, body, source, state);
       }
-      progress.bytes(before + offset + body.awaitWritten(), total);
-      long end = answered(answer, state.length);
       progress.bytes(before + end, total);
-      checkGoing(null, null, state); // a cancel while the last bytes went still wins: the message never goes
+      if (send.cancelled()) throw stopped(ChunkStream.Stop.CANCELLED, body, source, state); // the message never goes
     } catch (IOException e) {
       throw vanished(source, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while uploading", null);
-    } finally {
-      if (body != null) body.abort(); // never leave the writer waiting for a chunk that will not come
     }
   }
 
-  /** Fails the upload when its send was cancelled (the upload is terminated) or ended, cutting the body first. */
-  private void checkGoing(ChunkStream body, CompletableFuture<Long> answer, UploadState state) {
-    if (send.cancelled()) {
-      stop(body, answer);
-      tus.terminate(state.url);
-      throw new CancellationException("the send was cancelled");
-    }
-    if (send.ended()) {
-      stop(body, answer);
-      throw new TransportException("the send ended while its file was uploading");
-    }
-  }
-
-  /** Cuts the body where it is and waits for its request to end (so the service has let the upload go). */
-  private static void stop(ChunkStream body, CompletableFuture<Long> answer) {
-    if (body == null) return;
-    body.abort();
-    try {
-      TusClient.await(answer);
-    } catch (RuntimeException ignored) {
-      // the cut request fails, as it should; an answer that came first changes nothing
+  /** The failure of an upload whose body stopped: terminated unless the send only ended (a restart goes on). */
+  private RuntimeException stopped(ChunkStream.Stop stop, ChunkStream body, FileSource source, UploadState state) {
+    switch (stop) {
+      case CHANGED:
+        tus.terminate(state.url); // only the very bytes measured at first go
+        return changed(source, "its bytes from " + body.stoppedAt() + " on are no longer those measured");
+      case UNREADABLE:
+        return vanished(source, body.readFailure());
+      case CANCELLED:
+        tus.terminate(state.url);
+        return new CancellationException("the send was cancelled");
+      default:
+        return new TransportException("the send ended while its file was uploading");
     }
   }
 
@@ -260,14 +244,6 @@ final class SendUpload {
       left -= n;
     }
     return count - left;
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e); // every Java and Android platform has SHA-256
-    }
   }
 
   private static FileException changed(FileSource source, String how) {
