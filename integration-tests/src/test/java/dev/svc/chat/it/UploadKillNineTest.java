@@ -42,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * not sent, and with the message sent and its ack not heard. After each kill the store holds the send once, the
  * service's upload never lost a byte it acknowledged, and the next run resumes at the service's offset (HEAD), so
  * a kill costs at most what had not reached the service (the SDK sends the rest of the file in one PATCH: only the
- * last in-PATCH point may be one whose answer was lost). A last run ends the send: the room holds the message once, with the
- * source's sha256.
+ * last in-PATCH point may be one whose answer was lost). A last run ends the send: the room holds the message
+ * once, with the source's sha256.
  *
  * <p>The offsets come from a seed, printed; {@code -Dsvc.it.seed=<seed>} replays them.
  */

@@ -44,8 +44,8 @@ final class FilesReport {
         Report report = new Report("Files: uploads, downloads, cuts and thumbnails");
         report.paragraph("The reference server runs in the benchmark's JVM on its data-directory backend (a"
                 + " temporary directory" + (inMemory ? " in `/dev/shm`, a file system in memory, as are the sink's"
-                + " files and the payloads: the server forces each MiB of a PATCH and its record to the disk, the last before it"
-                + " answers: in a trial of 32 MiB on this machine's disk, under load, that held the SDK's and raw tus"
+                + " files and the payloads: the server forces each MiB of a PATCH and its record to the disk, the"
+                + " last before it answers: in a trial of 32 MiB on this machine's disk, under load, that held the SDK's and raw tus"
                 + " uploads alike to 15 to 23 MiB/s, against 54 to 73 for the raw PUT" : "; each PATCH's bytes and record are forced to the disk before it is answered")
                 + ") and the SDK talks to it over loopback. Throughput: a " + mib + " MiB file of random bytes, in " + rounds
                 + " interleaved rounds (the order turned each round, after a warm-up of 32 MiB): the SDK's"

@@ -21,13 +21,13 @@ import dev.svc.chat.internal.outbox.SendProgress;
  * The upload of one send's files, on an upload worker (it blocks): for each file part still to upload, measures
  * the source in one pass ({@link SourceDigests}: its length and each chunk's sha256; the length and the digests'
  * fingerprint are recorded before the upload is created), creates the upload or asks the service where an earlier
- * one stands ({@code HEAD}), and sends the rest in {@code PATCH} chunks. Each attempt measures the source again and
- * finds the recorded fingerprint, and each chunk read to be sent must have its measured sha256: a source that
- * changed never completes an upload (it is terminated, and the send fails with {@link FileException}), and the
- * bytes the service holds from an earlier attempt or process are those of the source as it is now. The PATCHes
- * carry no {@code Upload-Checksum} (optional in tus): the service keeps what a cut PATCH delivered, and the next
- * attempt sends from there. Each step that a restart needs (the measure, the upload's URL, the file's id) is
- * recorded in the part before the next starts.
+ * one stands ({@code HEAD}), and sends the rest in one streamed {@code PATCH} ({@link ChunkStream}). Each attempt
+ * measures the source again and finds the recorded fingerprint, and each chunk read to be sent must have its
+ * measured sha256 before it is written: a source that changed never completes an upload (it is terminated, and the
+ * send fails with {@link FileException}), and the bytes the service holds from an earlier attempt or process are
+ * those of the source as it is now. The PATCH carries no {@code Upload-Checksum} (optional in tus): the service
+ * keeps what a cut PATCH delivered, and the next attempt sends from there. Each step that a restart needs (the
+ * measure, the upload's URL, the file's id) is recorded in the part before the next starts.
  */
 final class SendUpload {
   /** Rounds of {@code 409} (the service's offset differs from ours) resolved with a HEAD within one attempt. */
