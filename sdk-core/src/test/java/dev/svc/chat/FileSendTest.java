@@ -93,7 +93,7 @@ class FileSendTest {
   }
 
   @Test
-  void aFileIsUploadedInChunksWithProgressThenSentOnceWithItsFileId() throws Exception {
+  void aFileIsUploadedInOneStreamedPatchWithProgressThenSentOnceWithItsFileId() throws Exception {
     List<UploadProgress> progress = new CopyOnWriteArrayList<>();
     client.on(EventType.UPLOAD_PROGRESS, progress::add);
     connect(client);
@@ -104,7 +104,7 @@ class FileSendTest {
     assertEquals("image/png", f.contentType());
     assertEquals(SIZE, f.size());
     assertEquals(ByteString.of(bytes).sha256().hex(), f.sha256());
-    assertEquals(3, tus.patches.get(), "2.5 MiB in 1 MiB chunks");
+    assertEquals(1, tus.patches.get(), "2.5 MiB in one PATCH, streamed a chunk at a time");
     assertEquals(SIZE, tus.patchBytes.get(), "no byte sent twice");
     assertEquals(0, tus.checksummed.get(), "no Upload-Checksum: the service keeps what a cut PATCH delivered");
     assertEquals(1, tus.sendsOf("c1"));
@@ -120,17 +120,18 @@ class FileSendTest {
   }
 
   @Test
-  void aCutMidPatchResumesFromTheServersOffsetAndResendsLessThanAChunk() throws Exception {
+  void aCutMidPatchResumesFromTheServersOffsetAndSendsOnlyTheRest() throws Exception {
     connect(client);
-    tus.cutNextPatchAfter.set(300_000);
+    long kept = 2L * CHUNK + 300_000; // the service kept what arrived: inside the third chunk
+    tus.cutNextPatchAfter.set(kept);
     CompletableFuture<Message> sent = sendFile(client, "c1");
     awaitFailedAttemptThenRetry(client);
     Message message = Await.value(sent);
 
     assertEquals(ByteString.of(bytes).sha256().hex(), message.files().get(0).sha256());
     assertTrue(tus.heads.get() >= 1, "the offset was asked with HEAD");
-    long resent = tus.patchBytes.get() - SIZE;
-    assertTrue(resent > 0 && resent <= CHUNK, "bytes sent again: " + resent);
+    assertEquals(2, tus.patches.get(), "the cut PATCH, then one with the rest");
+    assertEquals(SIZE - kept, tus.patchBytes.get() - SIZE, "sent again: from the service's offset on, no more");
     assertEquals(1, tus.uploads.size(), "the same upload was resumed");
     assertEquals(1, tus.sendsOf("c1"));
   }
@@ -139,16 +140,16 @@ class FileSendTest {
   void aLastPatchStoredButUnansweredIsNotSentAgainAndTheMessageGoesOnce() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 3; // the last chunk
+    tus.holdPatch = 1;
     CompletableFuture<Message> sent = sendFile(client, "c1");
-    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the last chunk arrived");
-    tus.cutNextPatchAfter.set(CHUNK); // all its bytes kept, the answer lost
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the PATCH arrived");
+    tus.cutNextPatchAfter.set(SIZE); // all its bytes kept, the answer lost
     tus.hold.countDown();
     awaitFailedAttemptThenRetry(client);
 
     Message message = Await.value(sent);
     assertEquals(ByteString.of(bytes).sha256().hex(), message.files().get(0).sha256());
-    assertEquals(3, tus.patches.get(), "no PATCH after the service held every byte");
+    assertEquals(1, tus.patches.get(), "no PATCH after the service held every byte");
     assertEquals(1, tus.sendsOf("c1"));
   }
 
@@ -156,11 +157,12 @@ class FileSendTest {
   void anUploadCutByTheClientsEndResumesInTheNextClientAndTheMessageIsSentOnce() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2;
+    tus.holdPatch = 1;
     CompletableFuture<Message> sent = sendFile(client, "c1");
-    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the second chunk arrived");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the PATCH arrived");
     client.close(); // the process ends mid-upload: the outbox file holds the upload's URL
     assertEquals(0, Await.value(sent).seq(), "kept for the next start");
+    tus.cutNextPatchAfter.set(2L * CHUNK + 1_000); // what the service had stored when the process ended
     tus.hold.countDown();
 
     ChatClient next = newClient();
@@ -169,7 +171,7 @@ class FileSendTest {
     assertEquals(1, tus.uploads.size(), "the upload was resumed, not made again");
     assertEquals(ByteString.of(bytes).sha256().hex(), tus.uploads.values().iterator().next().sha256());
     assertTrue(tus.heads.get() >= 1, "the next client asked the offset");
-    assertTrue(tus.patchBytes.get() - SIZE <= CHUNK, "bytes sent again: " + (tus.patchBytes.get() - SIZE));
+    assertEquals(SIZE - 2L * CHUNK - 1_000, tus.patchBytes.get() - SIZE, "sent again: the rest, from the offset");
     assertEquals(1, tus.sendsOf("c1"));
     Await.until("the outbox is empty", () -> next.pendingSends().isEmpty());
   }
@@ -185,7 +187,7 @@ class FileSendTest {
     session.awaitConnect();
     Await.value(connected);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2;
+    tus.holdPatch = 1;
     CompletableFuture<Message> file = sendFile(socket, "c1");
     assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
     CompletableFuture<Message> text = socket.sendMessage("r1", Collections.singletonList(MessagePart.text("and")),
@@ -219,10 +221,10 @@ class FileSendTest {
   void aCancelledSendTerminatesItsUploadAndSendsNoMessage() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2;
+    tus.holdPatch = 1;
     CompletableFuture<Message> sent = sendFile(client, "c1");
     assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
-    assertEquals(CHUNK, client.pendingSends().get(0).bytesSent());
+    Await.until("every byte was handed to the connection", () -> client.pendingSends().get(0).bytesSent() == SIZE);
     assertEquals(SIZE, client.pendingSends().get(0).bytesTotal());
     assertTrue(Await.value(client.cancelSend("r1", "c1")));
     tus.hold.countDown();
@@ -236,23 +238,22 @@ class FileSendTest {
   }
 
   @Test
-  void aSourceChangedDuringTheUploadFailsTheSendAndNeverCompletesTheFile() throws Exception {
+  void aSourceChangedDuringTheUploadFailsTheSendAndNeverSendsTheChangedChunk() throws Exception {
     connect(client);
-    tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 1; // while the first chunk is on its way the second is read: the third (the last) is not yet
-    CompletableFuture<Message> sent = sendFile(client, "c1");
-    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS));
-    try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // same length, one byte of the last chunk differs
-      f.seek(SIZE - 10);
-      f.write(bytes[SIZE - 10] ^ 1);
-    }
-    tus.hold.countDown();
+    final byte[] changed = bytes.clone();
+    changed[SIZE - 10] ^= 1; // same length, one byte of the last chunk differs
+    AtomicInteger opens = new AtomicInteger();
+    FileSource source = FileSource.builder(() -> new java.io.ByteArrayInputStream(
+        opens.getAndIncrement() == 0 ? bytes : changed), SIZE).name("data.bin").build(); // changed once measured
+    CompletableFuture<Message> sent = client.sendMessage("r1", Collections.singletonList(MessagePart.file(source)),
+        "c1");
 
     FileException e = Await.failure(sent, FileException.class);
     assertEquals(FileException.Kind.SOURCE_CHANGED, e.kind());
     FakeTus.Upload upload = tus.uploads.values().iterator().next();
     assertFalse(upload.complete(), "the wrong file was never completed");
     assertTrue(upload.deleted, "the upload was terminated");
+    assertTrue(tus.patchBytes.get() < SIZE, "the PATCH was cut before the changed chunk: " + tus.patchBytes.get());
     assertEquals(0, tus.sends.size(), "no message");
   }
 
@@ -260,11 +261,12 @@ class FileSendTest {
   void aSourceChangedWhileNoClientRanFailsTheNextClientsSendAndTerminatesTheUpload() throws Exception {
     connect(client);
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2;
+    tus.holdPatch = 1;
     CompletableFuture<Message> sent = sendFile(client, "c1");
-    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the second chunk arrived");
+    assertTrue(tus.held.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the PATCH arrived");
     client.close();
     assertEquals(0, Await.value(sent).seq(), "kept for the next start");
+    tus.cutNextPatchAfter.set(CHUNK + 5); // what the service had stored when the process ended
     tus.hold.countDown();
     try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // one byte of the chunk the service holds
       f.seek(10);

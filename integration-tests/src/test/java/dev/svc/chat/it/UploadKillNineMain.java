@@ -126,6 +126,9 @@ public final class UploadKillNineMain {
       boolean covers = at >= offset && at < offset + n;
       if (covers && point.startsWith("mid:")) {
         request = request.newBuilder().patch(new HalfBody(request.body().contentType(), body, at - offset)).build();
+      } else { // the SDK's body is written once: the bytes read here go instead
+        request = request.newBuilder().patch(RequestBody.create(body.snapshot(), request.body().contentType()))
+            .build();
       }
       Response response = chain.proceed(request);
       if (covers) hold(point + " " + response.header("Upload-Offset"));

@@ -90,4 +90,39 @@ class FilesRestartTest {
                     dir.resolve("files").resolve(id + ".json"))));
         }
     }
+
+    @Test
+    void aLongPatchWithoutChecksumIsDurableStepByStepWhileItStreams() throws Exception {
+        int step = 1024 * 1024;
+        byte[] bytes = FilesTest.random(4 * step, 12);
+        int arrived = 5 * step / 2;
+        String id;
+        try (ServerProcess first = ServerProcess.start(KEY, "--data-dir", dir.toString())) {
+            TusClient tus = new TusClient(first.port());
+            String alice = new Http(first.port()).mint(KEY, "alice");
+            id = tus.createOk(alice, bytes.length, "long.bin", null);
+            // The whole file in one PATCH without Upload-Checksum, as the SDK streams it; killed after 2.5 MiB.
+            try (Socket socket = new Socket("127.0.0.1", first.port())) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("PATCH /v1/uploads/" + id + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                        + alice + "\r\nTus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\n"
+                        + "Upload-Offset: 0\r\nContent-Length: " + bytes.length + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.write(bytes, 0, arrived);
+                out.flush();
+                Conditions.until("HEAD tells the steps committed while the PATCH runs",
+                        () -> tus.offset(alice, id) == 2L * step);
+                Conditions.until("the bytes of the step in progress reach the file", () -> binSize(id) == arrived);
+                first.kill();
+            }
+        }
+        try (ServerProcess second = ServerProcess.start(KEY, "--data-dir", dir.toString())) {
+            TusClient tus = new TusClient(second.port());
+            String alice = new Http(second.port()).mint(KEY, "alice");
+            assertEquals(2L * step, tus.offset(alice, id), "HEAD after the kill: every whole step survived");
+            byte[] rest = Arrays.copyOfRange(bytes, 2 * step, bytes.length);
+            assertEquals(204, tus.patch(alice, id, 2L * step, rest, null).status());
+            assertEquals(TusClient.hex(bytes), TusClient.hex(tus.get(alice, "/v1/files/" + id, Map.of()).body()));
+        }
+    }
 }

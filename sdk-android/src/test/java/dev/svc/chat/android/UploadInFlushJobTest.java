@@ -51,7 +51,7 @@ import org.robolectric.shadows.ShadowJobService;
 /**
  * A file send (a content {@code Uri}) still uploading when the app leaves the screen is finished by the flush job:
  * the app's leaving schedules {@link SvcOutboxJobService} with its network constraint; the network goes, cutting
- * the chunk on its way (the disconnected client tries again only once connected); the job's run resumes the upload
+ * the PATCH on its way (the disconnected client tries again only once connected); the job's run resumes the upload
  * from the service's offset, sends the message once and ends. Against {@link FakeTus} on loopback, with a real client on the Android
  * store. The main thread (the test's, under Robolectric) runs under StrictMode's every check with the death penalty
  * throughout; since Robolectric's JVM sockets and streams do not report to StrictMode, the content provider and the
@@ -63,6 +63,8 @@ import org.robolectric.shadows.ShadowJobService;
 public class UploadInFlushJobTest {
   private static final int CHUNK = 1024 * 1024; // the SDK's PATCH size
   private static final int SIZE = 5 * CHUNK / 2 + 3;
+  /** What the service kept of the PATCH the network cut. */
+  private static final int KEPT = 3 * CHUNK / 2;
   private static final Duration GRACE = Duration.ofMillis(SvcAndroid.VISIBILITY_GRACE_MILLIS);
   private static final Duration WAIT = Duration.ofSeconds(FakeGateway.TIMEOUT_SECONDS);
   private static final Uri PHOTO = Uri.parse("content://media.example/images/media/photo%3A7.jpg");
@@ -146,11 +148,11 @@ public class UploadInFlushJobTest {
     awaitOnMain("the session is ready", () -> status() == SessionStatus.READY);
     ChatClient client = sessions.state().client();
     tus.hold = new CountDownLatch(1);
-    tus.holdPatch = 2; // the second chunk reaches the service and waits there
+    tus.holdPatch = 1; // the file's PATCH reaches the service and waits there
 
     CompletableFuture<Message> sent = client.sendMessage("room-1",
         List.of(MessagePart.file(ContentUriSource.of(app, PHOTO))), "c-1");
-    awaitOnMain("the second chunk is on its way", () -> tus.held.getCount() == 0);
+    awaitOnMain("the PATCH is on its way", () -> tus.held.getCount() == 0);
     activity.pause().stop();
     shadowOf(Looper.getMainLooper()).idleFor(GRACE);
     assertEquals(SessionStatus.IDLE, status());
@@ -158,8 +160,9 @@ public class UploadInFlushJobTest {
     JobInfo job = jobs.getPendingJob(SvcOutboxJobService.JOB_ID);
     assertNotNull("the app left with an upload pending: the flush job is scheduled", job);
     assertEquals(JobInfo.NETWORK_TYPE_ANY, job.getNetworkType());
-    // the network goes too: the chunk on its way is cut half way; a disconnected client tries no send again
-    tus.cutNextPatchAfter.set(CHUNK / 2);
+    // the network goes too: the PATCH on its way is cut inside its second chunk; a disconnected client tries no
+    // send again
+    tus.cutNextPatchAfter.set(KEPT);
     tus.hold.countDown();
     awaitOnMain("the attempt failed", () -> !client.pendingSends().isEmpty()
         && client.pendingSends().get(0).lastError() != null);
@@ -185,8 +188,8 @@ public class UploadInFlushJobTest {
     assertTrue(upload.complete());
     assertEquals(ByteString.of(bytes).sha256().hex(), upload.sha256());
     assertTrue("the job's run resumed the upload (HEAD)", tus.heads.get() > headsBefore);
-    // the cut chunk's first half was kept (as tus says): only its second half went again
-    assertEquals(SIZE + CHUNK / 2, tus.patchBytes.get());
+    // what arrived of the cut PATCH was kept (as tus says): only the rest went again
+    assertEquals(SIZE + SIZE - KEPT, tus.patchBytes.get());
     assertEquals("nothing read or sent on the main thread", List.of(), onMain);
   }
 }

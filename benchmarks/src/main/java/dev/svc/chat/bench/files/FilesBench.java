@@ -20,7 +20,6 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.bench.support.Heap;
 import dev.svc.chat.bench.support.LoadAverage;
 import dev.svc.chat.bench.support.Report;
-import dev.svc.chat.internal.files.UploadingTransport;
 
 /**
  * Files through the SDK against the reference server in this JVM (its data-directory backend in a temporary
@@ -125,7 +124,7 @@ public final class FilesBench {
                     peer.put(file);
                     put = mib / seconds(t0);
                 } else {
-                    peer.tus(fixture.apiUrl, fixture.senderToken, file, UploadingTransport.DEFAULT_CHUNK_BYTES);
+                    peer.tus(fixture.apiUrl, fixture.senderToken, file);
                     tus = mib / seconds(t0);
                 }
             }

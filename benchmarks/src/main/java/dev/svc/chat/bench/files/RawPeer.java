@@ -21,7 +21,7 @@ import okio.Okio;
 /**
  * The peers of the SDK's transfers, on a plain {@link OkHttpClient}: a PUT of a file's bytes to a sink of ours
  * (Javalin on Jetty, as the reference server, that writes the body to a file through a 64 KiB buffer and forces
- * it to the disk once at the end); the same tus requests as the SDK's (create, then PATCHes of one chunk each,
+ * it to the disk once at the end); the same tus requests as the SDK's (create, then one PATCH of the whole file,
  * without {@code Upload-Checksum}) to the reference server, without the SDK's bookkeeping (no hashing, no record);
  * and a GET of a file's route of the
  * reference server into a file through Okio.
@@ -65,8 +65,8 @@ final class RawPeer implements AutoCloseable {
         }
     }
 
-    /** Uploads the file with tus to the reference server, {@code chunk} bytes a PATCH, as the SDK does. */
-    void tus(String apiUrl, String token, File file, int chunk) throws IOException {
+    /** Uploads the file with tus to the reference server: create, then one PATCH of the whole file, as the SDK. */
+    void tus(String apiUrl, String token, File file) throws IOException {
         long length = file.length();
         Request create = new Request.Builder().url(apiUrl + "/uploads").header("Authorization", "Bearer " + token)
                 .header("Tus-Resumable", "1.0.0").header("Upload-Length", Long.toString(length))
@@ -77,19 +77,11 @@ final class RawPeer implements AutoCloseable {
             location = response.header("Location");
             if (response.code() != 201 || location == null) throw new IOException("create: " + response.code());
         }
-        String url = create.url().resolve(location).toString();
-        byte[] buffer = new byte[chunk];
-        try (InputStream in = Files.newInputStream(file.toPath())) {
-            for (long offset = 0; offset < length; ) {
-                int n = in.readNBytes(buffer, 0, (int) Math.min(chunk, length - offset));
-                Request patch = new Request.Builder().url(url).header("Authorization", "Bearer " + token)
-                        .header("Tus-Resumable", "1.0.0").header("Upload-Offset", Long.toString(offset))
-                        .patch(RequestBody.create(buffer, OFFSET_STREAM, 0, n)).build();
-                try (Response response = http.newCall(patch).execute()) {
-                    if (response.code() != 204) throw new IOException("PATCH: " + response.code());
-                }
-                offset += n;
-            }
+        Request patch = new Request.Builder().url(create.url().resolve(location)).header("Authorization", "Bearer "
+                + token).header("Tus-Resumable", "1.0.0").header("Upload-Offset", "0")
+                .patch(RequestBody.create(file, OFFSET_STREAM)).build();
+        try (Response response = http.newCall(patch).execute()) {
+            if (response.code() != 204) throw new IOException("PATCH: " + response.code());
         }
     }
 

@@ -59,6 +59,35 @@ final class PatchCopy {
         return new PatchResult(total, PatchResult.Outcome.DONE, null);
     }
 
+    /**
+     * Reads exactly {@code count} bytes of {@code in} (a body of a declared length, so never more than it holds)
+     * into {@code sink} and {@code running}; a body that fails or ends before is {@link PatchResult.Outcome#CUT}
+     * with what was written (kept, as a PATCH without a checksum keeps what arrived).
+     */
+    static PatchResult copyExactly(InputStream in, long count, MessageDigest running, ByteSink sink) {
+        byte[] buffer = new byte[(int) Math.min(BUFFER, Math.max(1, count))];
+        long total = 0;
+        while (total < count) {
+            int n;
+            try {
+                n = in.read(buffer, 0, (int) Math.min(buffer.length, count - total));
+            } catch (IOException e) {
+                return new PatchResult(total, PatchResult.Outcome.CUT, e);
+            }
+            if (n < 0) {
+                return new PatchResult(total, PatchResult.Outcome.CUT, null);
+            }
+            try {
+                sink.write(buffer, 0, n);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot store an upload's bytes", e);
+            }
+            running.update(buffer, 0, n);
+            total += n;
+        }
+        return new PatchResult(total, PatchResult.Outcome.DONE, null);
+    }
+
     /** Returns a new SHA-256 digest (every JVM has one). */
     static MessageDigest sha256() {
         try {

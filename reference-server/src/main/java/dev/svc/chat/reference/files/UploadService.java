@@ -37,6 +37,8 @@ public final class UploadService implements FileParts {
 
     /** How long a request waits for another one on the same upload before it is 409. */
     private static final long LOCK_WAIT_MILLIS = 5_000;
+    /** The most bytes of one PATCH a kill may lose: a PATCH without a checksum is committed in steps of this. */
+    static final long COMMIT_STEP = 1024 * 1024;
 
     private final FileStorage storage;
     private final Store store;
@@ -112,12 +114,8 @@ public final class UploadService implements FileParts {
                 throw ApiException.payloadTooLarge("The PATCH of " + contentLength + " bytes goes past Upload-Length ("
                         + room + " bytes left)");
             }
-            MessageDigest running = digests.forPatch(record);
-            PatchResult result = storage.append(record, now(),
-                    sink -> PatchCopy.copy(body, room, checksum, running, sink));
-            if (result.keep()) {
-                digests.committed(record.id(), record.offset() + result.bytes(), running);
-            }
+            PatchResult result = checksum == null && contentLength >= 0
+                    ? appendInSteps(record, contentLength, body) : appendWhole(record, room, checksum, body);
             switch (result.outcome()) {
                 case CONFLICT -> throw ApiException.conflict("The upload moved on; HEAD tells its offset");
                 case MISMATCH -> throw ApiException.checksumMismatch();
@@ -129,6 +127,41 @@ public final class UploadService implements FileParts {
             FileRecord after = storage.find(record.id()).orElseThrow(UploadService::noUpload);
             return after.offset() == after.length() ? complete(after) : after;
         });
+    }
+
+    /** Appends a PATCH's body in one commit: all of it is kept, or (a checksum, a body too long) none. */
+    private PatchResult appendWhole(FileRecord record, long room, byte[] checksum, InputStream body) {
+        MessageDigest running = digests.forPatch(record);
+        PatchResult result = storage.append(record, now(), sink -> PatchCopy.copy(body, room, checksum, running, sink));
+        if (result.keep()) {
+            digests.committed(record.id(), record.offset() + result.bytes(), running);
+        }
+        return result;
+    }
+
+    /**
+     * Appends a PATCH body of a declared length without a checksum (what arrives is kept) in commits of at most
+     * {@link #COMMIT_STEP} bytes, so that a long PATCH (a client streams a whole file in one) is durable up to the
+     * last step while it runs: a kill loses at most one step of it, and HEAD tells the offset committed so far.
+     * Returns the outcome of the last step, with the bytes of all of them.
+     */
+    private PatchResult appendInSteps(FileRecord record, long contentLength, InputStream body) {
+        FileRecord at = record;
+        long done = 0;
+        while (true) {
+            long step = Math.min(COMMIT_STEP, contentLength - done);
+            MessageDigest running = digests.forPatch(at);
+            Instant now = now();
+            PatchResult result = storage.append(at, now, sink -> PatchCopy.copyExactly(body, step, running, sink));
+            if (result.keep()) {
+                digests.committed(at.id(), at.offset() + result.bytes(), running);
+                at = at.withOffset(at.offset() + result.bytes(), now);
+            }
+            done += result.bytes();
+            if (result.outcome() != PatchResult.Outcome.DONE || done >= contentLength) {
+                return new PatchResult(done, result.outcome(), result.cause());
+            }
+        }
     }
 
     /** Deletes the principal's upload unless a message references it (409). */

@@ -3,8 +3,6 @@ package dev.svc.chat.internal.files;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -23,13 +21,13 @@ import dev.svc.chat.internal.outbox.SendProgress;
  * The upload of one send's files, on an upload worker (it blocks): for each file part still to upload, measures
  * the source in one pass ({@link SourceDigests}: its length and each chunk's sha256; the length and the digests'
  * fingerprint are recorded before the upload is created), creates the upload or asks the service where an earlier
- * one stands ({@code HEAD}), and sends the rest in {@code PATCH} chunks. Each attempt measures the source again and
- * finds the recorded fingerprint, and each chunk read to be sent must have its measured sha256: a source that
- * changed never completes an upload (it is terminated, and the send fails with {@link FileException}), and the
- * bytes the service holds from an earlier attempt or process are those of the source as it is now. The PATCHes
- * carry no {@code Upload-Checksum} (optional in tus): the service keeps what a cut PATCH delivered, and the next
- * attempt sends from there. Each step that a restart needs (the measure, the upload's URL, the file's id) is
- * recorded in the part before the next starts.
+ * one stands ({@code HEAD}), and sends the rest in one streamed {@code PATCH} ({@link ChunkStream}). Each attempt
+ * measures the source again and finds the recorded fingerprint, and each chunk read to be sent must have its
+ * measured sha256 before it is written: a source that changed never completes an upload (it is terminated, and the
+ * send fails with {@link FileException}), and the bytes the service holds from an earlier attempt or process are
+ * those of the source as it is now. The PATCH carries no {@code Upload-Checksum} (optional in tus): the service
+ * keeps what a cut PATCH delivered, and the next attempt sends from there. Each step that a restart needs (the
+ * measure, the upload's URL, the file's id) is recorded in the part before the next starts.
  */
 final class SendUpload {
   /** Rounds of {@code 409} (the service's offset differs from ours) resolved with a HEAD within one attempt. */
@@ -124,50 +122,65 @@ final class SendUpload {
   }
 
   /**
-   * Sends the source's bytes from {@code offset} on. The chunk holding {@code offset} is read whole (a cut PATCH
-   * leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any of
-   * it goes. The next chunk is read and checked while the last one is on its way (two buffers), and sent once the
-   * service has answered for that one (tus takes one PATCH at a time).
+   * Sends the source's bytes from {@code offset} on, in one {@code PATCH} whose body ({@link ChunkStream}) reads,
+   * checks and writes them a chunk at a time on OkHttp's thread. The chunk holding {@code offset} is read whole (a
+   * cut leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any
+   * of it goes. A chunk that fails its check is never written: the request is cut after the last checked byte, the
+   * upload terminated, and the send fails.
    */
-  private void transfer(FileSource source, UploadState state, SourceDigests measure, long offset, long before,
-      long total) {
-    MessageDigest digest = sha256();
-    byte[][] buffers = {new byte[state.chunk], new byte[state.chunk]};
+  private void transfer(final FileSource source, UploadState state, SourceDigests measure, long offset,
+      final long before, final long total) {
     long start = offset - offset % state.chunk;
-    CompletableFuture<Long> inFlight = null;
-    long end = -1; // where the PATCH in flight ends
     try (InputStream in = source.open()) {
       if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
       if (offset >= state.length) return; // the service holds every byte (a last PATCH answered too late)
-      for (int turn = 0; start < state.length; turn++) {
-        byte[] chunk = buffers[turn & 1];
-        int n = SourceDigests.readFully(in, chunk, (int) Math.min(chunk.length, state.length - start));
-        digest.update(chunk, 0, n);
-        boolean same = measure.matches(start / state.chunk, digest.digest())
-            && (start + n < state.length || in.read() < 0);
-        if (inFlight != null) {
-          offset = answered(inFlight, end);
-          inFlight = null;
-          progress.bytes(before + offset, total);
-        }
-        if (!same) {
-          tus.terminate(state.url); // only the very bytes measured at first go
-          throw changed(source, "its bytes from " + start + " on are no longer those measured");
-        }
-        if (send.cancelled()) {
-          tus.terminate(state.url);
-          throw new CancellationException("the send was cancelled");
-        }
-        if (send.ended()) throw new TransportException("the send ended while its file was uploading");
-        int from = (int) (offset - start);
-        inFlight = tus.patch(state.url, offset, chunk, from, n - from);
-        end = start + n;
-        start = end;
+      final long from = before + offset;
+      ChunkStream body = new ChunkStream(in, measure, start, offset, state.length, state.chunk,
+          new ChunkStream.Checks() {
+            @Override
+            public boolean cancelled() {
+              return send.cancelled();
+            }
+
+            @Override
+            public boolean ended() {
+              return send.ended();
+            }
+
+            @Override
+            public void written(long bytes) {
+              progress.bytes(from + bytes, total);
+            }
+          });
+      long end;
+      try {
+        end = answered(tus.patch(state.url, offset, body), state.length);
+      } catch (RuntimeException e) {
+        ChunkStream.Stop stop = body.stopped();
+        if (stop == null) throw e;
+        throw stopped(stop, body, source, state);
       }
-      if (inFlight != null) progress.bytes(before + answered(inFlight, end), total);
+      progress.bytes(before + end, total);
+      if (send.cancelled()) throw stopped(ChunkStream.Stop.CANCELLED, body, source, state); // the message never goes
     } catch (IOException e) {
       throw vanished(source, e);
+    }
+  }
+
+  /** The failure of an upload whose body stopped: terminated unless the send only ended (a restart goes on). */
+  private RuntimeException stopped(ChunkStream.Stop stop, ChunkStream body, FileSource source, UploadState state) {
+    switch (stop) {
+      case CHANGED:
+        tus.terminate(state.url); // only the very bytes measured at first go
+        return changed(source, "its bytes from " + body.stoppedAt() + " on are no longer those measured");
+      case UNREADABLE:
+        return vanished(source, body.readFailure());
+      case CANCELLED:
+        tus.terminate(state.url);
+        return new CancellationException("the send was cancelled");
+      default:
+        return new TransportException("the send ended while its file was uploading");
     }
   }
 
@@ -231,14 +244,6 @@ final class SendUpload {
       left -= n;
     }
     return count - left;
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e); // every Java and Android platform has SHA-256
-    }
   }
 
   private static FileException changed(FileSource source, String how) {

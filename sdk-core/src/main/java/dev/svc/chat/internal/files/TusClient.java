@@ -11,7 +11,6 @@ import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.rest.RestApi;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
-import okhttp3.MediaType;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -25,7 +24,6 @@ import okio.ByteString;
  */
 final class TusClient {
   static final String VERSION = "1.0.0";
-  private static final MediaType OFFSET_STREAM = MediaType.get("application/offset+octet-stream");
   /** Transport retries of the requests that may be repeated (HEAD, DELETE). */
   private static final int RETRIES = 2;
   private static final RestApi.AnswerReader<Headers> HEADERS = Response::headers;
@@ -57,15 +55,13 @@ final class TusClient {
   }
 
   /**
-   * {@code PATCH}: appends {@code count} bytes of {@code chunk} from {@code from} at {@code offset}; completes with
-   * the new offset (the caller leaves {@code chunk} alone until then). No {@code Upload-Checksum}: the caller checked
-   * the bytes against the source, TCP (and TLS) their way, and the service keeps what a cut PATCH delivered. Never
-   * repeated by the stack: after a failure the caller asks {@link #offset} where the service stands.
+   * {@code PATCH}: appends {@code body} (a {@link ChunkStream} of the rest of the file) at {@code offset}; completes
+   * with the new offset. No {@code Upload-Checksum}: the caller checked the bytes against the source, TCP (and TLS)
+   * their way, and the service keeps what a cut PATCH delivered. Never repeated by the stack: after a failure the
+   * caller asks {@link #offset} where the service stands.
    */
-  CompletableFuture<Long> patch(final String upload, long offset, byte[] chunk, int from, int count) {
-    Request.Builder request = tus(HttpUrl.get(upload))
-        .patch(RequestBody.create(chunk, OFFSET_STREAM, from, count))
-        .header("Upload-Offset", Long.toString(offset));
+  CompletableFuture<Long> patch(final String upload, long offset, ChunkStream body) {
+    Request.Builder request = tus(HttpUrl.get(upload)).patch(body).header("Upload-Offset", Long.toString(offset));
     return rest.exchange(request, HEADERS, 0, false).thenApply(headers -> offsetOf(headers, upload));
   }
 
