@@ -1,6 +1,7 @@
 package dev.svc.chat.bench.server;
 
 import dev.svc.chat.bench.support.GcLog;
+import dev.svc.chat.bench.support.ProcessCounters;
 import dev.svc.chat.bench.support.Report;
 import java.io.IOException;
 import java.nio.file.Paths;
@@ -58,8 +59,12 @@ final class LatencyDevices implements AutoCloseable {
         }
     }
 
-    /** Our SDK's devices: a room of two new users on {@code server}, the peers' JVMs with {@code jvmArgs}. */
-    static LatencyDevices ours(ServerUnderTest server, boolean twoProcesses, List<String> jvmArgs, String jfr)
+    /**
+     * Our SDK's devices: a room of two new users on {@code server}, the peers' JVMs with {@code jvmArgs} and
+     * {@code peerArgs} added to {@link LatencyPeer}'s command line.
+     */
+    static LatencyDevices ours(ServerUnderTest server, boolean twoProcesses, List<String> jvmArgs,
+                               List<String> peerArgs, String jfr)
             throws IOException, InterruptedException {
         Http http = new Http();
         String api = server.baseUrl() + "/v1";
@@ -71,17 +76,20 @@ final class LatencyDevices implements AutoCloseable {
         String receiverAuth = prefix + "receiver:" + tokens.get(1);
         List<GcLog> logs = new ArrayList<>();
         if (twoProcesses) {
-            ChildProcess s = ourPeer("sender", api, room, jvmArgs, jfr, logs, "--sender", senderAuth);
-            ChildProcess r = ourPeer("receiver", api, room, jvmArgs, jfr, logs, "--receiver", receiverAuth);
+            ChildProcess s = ourPeer("sender", api, room, jvmArgs, peerArgs, jfr, logs, "--sender",
+                    senderAuth);
+            ChildProcess r = ourPeer("receiver", api, room, jvmArgs, peerArgs, jfr, logs, "--receiver",
+                    receiverAuth);
             return new LatencyDevices(true, true, s, r, logs);
         }
-        ChildProcess pair = ourPeer("pair", api, room, jvmArgs, jfr, logs, "--sender", senderAuth, "--receiver",
-                receiverAuth);
+        ChildProcess pair = ourPeer("pair", api, room, jvmArgs, peerArgs, jfr, logs, "--sender", senderAuth,
+                "--receiver", receiverAuth);
         return new LatencyDevices(true, false, pair, pair, logs);
     }
 
-    private static ChildProcess ourPeer(String role, String api, String room, List<String> jvmArgs, String jfr,
-                                        List<GcLog> logs, String... auth) throws IOException {
+    private static ChildProcess ourPeer(String role, String api, String room, List<String> jvmArgs,
+                                        List<String> peerArgs, String jfr, List<GcLog> logs, String... auth)
+            throws IOException {
         GcLog gc = new GcLog();
         logs.add(gc);
         List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
@@ -94,6 +102,7 @@ final class LatencyDevices implements AutoCloseable {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), LatencyPeer.class.getName(),
                 "--api", api, "--room", room));
         command.addAll(List.of(auth));
+        command.addAll(peerArgs);
         return ChildProcess.start("latency-" + role, command, Map.of());
     }
 
@@ -127,6 +136,43 @@ final class LatencyDevices implements AutoCloseable {
         double shift = correctionNanos / 1e6;
         return new Measured(Integer.parseInt(sent[0]), Integer.parseInt(r[0]), Double.parseDouble(r[1]) - shift,
                 Double.parseDouble(r[2]) - shift, Double.parseDouble(r[3]) - shift);
+    }
+
+    /**
+     * Returns the processes' ids: the sender's, the receiver's (the same one in the one-process layout), then
+     * {@code server}'s.
+     */
+    long[] pids(ServerUnderTest server) {
+        return new long[] {sender.pid(), receiver.pid(), server.pid()};
+    }
+
+    /** Returns the counts of {@link #pids} now. */
+    static ProcessCounters[] counters(long[] pids) {
+        ProcessCounters[] all = new ProcessCounters[pids.length];
+        for (int i = 0; i < pids.length; i++) {
+            all[i] = ProcessCounters.of(pids[i]);
+        }
+        return all;
+    }
+
+    /**
+     * Returns the wake-ups (voluntary context switches) and CPU µs per message delivered of sender, receiver and
+     * server since {@code before}: "wake-ups 2.1 / 3.0 / 4.2, CPU 90 / 80 / 120" (the one-process layout's
+     * process once, as "sender and receiver").
+     */
+    String countsSince(long[] pids, ProcessCounters[] before, int messages) {
+        ProcessCounters[] now = counters(pids);
+        ProcessCounters s = now[0].since(before[0]);
+        ProcessCounters r = now[1].since(before[1]);
+        ProcessCounters v = now[2].since(before[2]);
+        if (!twoProcesses) {
+            return String.format(java.util.Locale.ROOT, "wake-ups %.2f (pair) / %.2f (server), CPU µs %.0f / %.0f",
+                    s.wakeUpsPer(messages), v.wakeUpsPer(messages), s.cpuMicrosPer(messages),
+                    v.cpuMicrosPer(messages));
+        }
+        return String.format(java.util.Locale.ROOT, "wake-ups %.2f / %.2f / %.2f, CPU µs %.0f / %.0f / %.0f",
+                s.wakeUpsPer(messages), v.wakeUpsPer(messages), r.wakeUpsPer(messages), s.cpuMicrosPer(messages),
+                v.cpuMicrosPer(messages), r.cpuMicrosPer(messages));
     }
 
     /** Returns {offset of the peer's clock to this JVM's nanoTime, the round trip it was read within}, ns. */

@@ -2,6 +2,7 @@ package dev.svc.chat.bench.server;
 
 import dev.svc.chat.bench.support.GcLog;
 import dev.svc.chat.bench.support.LoadAverage;
+import dev.svc.chat.bench.support.ProcessCounters;
 import dev.svc.chat.bench.support.Report;
 import dev.svc.chat.bench.support.ResultRows;
 import java.util.ArrayList;
@@ -20,14 +21,16 @@ import java.util.function.ToDoubleFunction;
  * for the clock.
  *
  * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --rounds 5}, {@code --warm-up-seconds
- * 10}, {@code --layouts two|two,one}, {@code --peer-jvm-args "..."}, {@code --server-args "..."},
+ * 10}, {@code --layouts two|two,one}, {@code --peer-jvm-args "..."}, {@code --peer-args "..."} (our peers'
+ * options, see {@link LatencyPeer}), {@code --server-args "..."},
  * {@code --server-jvm-args "..."}, {@code --jfr DIR} (the server's and our peers' recordings), {@code --out}.
  */
 public final class LatencyLayoutsBenchmark {
 
     /** One round of one rate in one layout: ours and Node's figures, the collectors' pauses, the load. */
     record Round(int rate, boolean twoProcesses, int round, LatencyDevices.Measured ours,
-                 LatencyDevices.Measured node, String peerPauses, String serverPauses, String load) {
+                 LatencyDevices.Measured node, String peerPauses, String serverPauses, String load,
+                 String oursCounts, String nodeCounts) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -42,6 +45,8 @@ public final class LatencyLayoutsBenchmark {
         }
         String peerJvm = Report.option(args, "--peer-jvm-args", "").trim();
         List<String> peerJvmArgs = peerJvm.isEmpty() ? List.of() : List.of(peerJvm.split("\\s+"));
+        String peerArg = Report.option(args, "--peer-args", "").trim();
+        List<String> peerArgs = peerArg.isEmpty() ? List.of() : List.of(peerArg.split("\\s+"));
         String jfr = Report.option(args, "--jfr", null);
         String loadBefore = LoadAverage.now();
         GcLog serverGc = new GcLog();
@@ -53,7 +58,7 @@ public final class LatencyLayoutsBenchmark {
             List<LatencyDevices[]> pairs = new ArrayList<>();
             try {
                 for (boolean two : layouts) {
-                    LatencyDevices ours = LatencyDevices.ours(server, two, peerJvmArgs, jfr);
+                    LatencyDevices ours = LatencyDevices.ours(server, two, peerJvmArgs, peerArgs, jfr);
                     pairs.add(new LatencyDevices[] {ours, null});
                     pairs.get(pairs.size() - 1)[1] = LatencyDevices.node(nodeServer, two);
                     clocks.add(LatencyDevices.describe(two) + ": ours " + ours.clockNote + "; Node "
@@ -71,7 +76,7 @@ public final class LatencyLayoutsBenchmark {
                 for (int round = 1; round <= rounds; round++) {
                     for (int rate : rates) {
                         for (LatencyDevices[] pair : pairs) {
-                            measured.add(round(pair, rate, seconds, round, server, serverGc));
+                            measured.add(round(pair, rate, seconds, round, server, nodeServer, serverGc));
                         }
                     }
                 }
@@ -93,28 +98,36 @@ public final class LatencyLayoutsBenchmark {
      * runs right after the other's load).
      */
     private static Round round(LatencyDevices[] pair, int rate, double seconds, int round, ServerUnderTest server,
-                               GcLog serverGc) throws Exception {
+                               ServerUnderTest nodeServer, GcLog serverGc) throws Exception {
         String load = LoadAverage.now();
         LatencyDevices.Measured ours = null;
         LatencyDevices.Measured node = null;
         String peerPauses = "";
         String serverPauses = "";
+        String oursCounts = "";
+        String nodeCounts = "";
         for (int turn = 0; turn < 2; turn++) {
             boolean oursTurn = (turn == 0) == (round % 2 == 1);
+            LatencyDevices devices = pair[oursTurn ? 0 : 1];
+            long[] pids = devices.pids(oursTurn ? server : nodeServer);
+            ProcessCounters[] before = LatencyDevices.counters(pids);
             if (oursTurn) {
-                long[] marks = pair[0].gcMarks();
+                long[] marks = devices.gcMarks();
                 long serverMark = serverGc.mark();
-                ours = pair[0].run(rate, seconds);
-                peerPauses = pair[0].pausesSince(marks);
+                ours = devices.run(rate, seconds);
+                oursCounts = devices.countsSince(pids, before, ours.received());
+                peerPauses = devices.pausesSince(marks);
                 serverPauses = serverGc.pausesSince(serverMark).toString();
             } else {
-                node = pair[1].run(rate, seconds);
+                node = devices.run(rate, seconds);
+                nodeCounts = devices.countsSince(pids, before, node.received());
             }
         }
-        Round r = new Round(rate, pair[0].twoProcesses, round, ours, node, peerPauses, serverPauses, load);
+        Round r = new Round(rate, pair[0].twoProcesses, round, ours, node, peerPauses, serverPauses, load,
+                oursCounts, nodeCounts);
         System.err.println("round " + round + " " + rate + "/s " + LatencyDevices.describe(r.twoProcesses())
-                + ": ours " + ours + ", node " + node + "; peers' collections " + peerPauses + "; server's "
-                + serverPauses + "; load " + load);
+                + ": ours " + ours + " " + oursCounts + ", node " + node + " " + nodeCounts
+                + "; peers' collections " + peerPauses + "; server's " + serverPauses + "; load " + load);
         return r;
     }
 
@@ -161,14 +174,19 @@ public final class LatencyLayoutsBenchmark {
         }
         table.end();
         report.paragraph("Every round, with the collections of ours in the measured window (the peer JVMs' and "
-                + "the server's, from their `-Xlog:gc,gc+phases,safepoint`) and the load average before it.");
+                + "the server's, from their `-Xlog:gc,gc+phases,safepoint`), and per message delivered, for each "
+                + "stack, the thread wake-ups (voluntary context switches of all the process's threads, from /proc)"
+                + " and CPU µs of sender / server / receiver, which hold while other work shares the cores: a "
+                + "hand-off between threads is a wake-up; and the load average before the round.");
         Report.Table each = report.table("round", "msg/s", "layout", "ours p99", "Node p99", "ratio", "ours p99.9",
-                "Node p99.9", "peers' collections", "server's collections", "load");
+                "Node p99.9", "ours per message", "Node per message", "peers' collections", "server's collections",
+                "load");
         for (Round r : rounds) {
             each.row(String.valueOf(r.round()), Report.num(r.rate(), 0), LatencyDevices.describe(r.twoProcesses()),
                     LatencyDevices.num(r.ours().p99()), LatencyDevices.num(r.node().p99()),
                     Report.ratio(r.ours().p99(), r.node().p99()), LatencyDevices.num(r.ours().p999()),
-                    LatencyDevices.num(r.node().p999()), r.peerPauses(), r.serverPauses(), r.load());
+                    LatencyDevices.num(r.node().p999()), r.oursCounts(), r.nodeCounts(), r.peerPauses(),
+                    r.serverPauses(), r.load());
         }
         each.end();
         report.paragraph(LatencyLayoutsProse.WHY);

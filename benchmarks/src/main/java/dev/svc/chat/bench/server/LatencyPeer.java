@@ -4,6 +4,7 @@ import dev.svc.chat.ChatClient;
 import dev.svc.chat.EventType;
 import dev.svc.chat.MessagePart;
 import dev.svc.chat.Svc;
+import dev.svc.chat.SvcOptions;
 import dev.svc.chat.bench.support.Report;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -29,7 +30,9 @@ import java.util.concurrent.locks.LockSupport;
  *       most {@code waitMs}), prints {@code RESULT tag received p50 p99 p999}, each the receiver's clock at the
  *       event minus the stamp, in ms, and forgets the tag.</li>
  * </ul>
- * Arguments: {@code --api URL --room ID}, and {@code --sender USER:TOKEN} and/or {@code --receiver USER:TOKEN}.
+ * Arguments: {@code --api URL --room ID}, and {@code --sender USER:TOKEN} and/or {@code --receiver USER:TOKEN};
+ * {@code --direct callbacks|engine|both} (diagnosis) runs the handlers and/or the client's engine on the thread
+ * that hands them work ({@code Runnable::run}) instead of the SDK's pools, which takes that hand-off away.
  * Prints {@code READY} once its clients are connected (and its receiver listens).
  */
 public final class LatencyPeer {
@@ -53,16 +56,25 @@ public final class LatencyPeer {
         String room = Report.option(args, "--room", null);
         String[] senderAuth = split(Report.option(args, "--sender", null));
         String[] receiverAuth = split(Report.option(args, "--receiver", null));
-        new LatencyPeer().run(api, room, senderAuth, receiverAuth);
+        String direct = Report.option(args, "--direct", "none");
+        SvcOptions.Builder options = SvcOptions.builder(api);
+        if (direct.equals("callbacks") || direct.equals("both")) {
+            options.callbackExecutor(Runnable::run);
+        }
+        if (direct.equals("engine") || direct.equals("both")) {
+            options.engineExecutor(Runnable::run);
+        }
+        new LatencyPeer().run(options.build(), room, senderAuth, receiverAuth);
     }
 
     private static String[] split(String userAndToken) {
         return userAndToken == null ? null : userAndToken.split(":", 2);
     }
 
-    private void run(String api, String room, String[] senderAuth, String[] receiverAuth) throws Exception {
-        try (ChatClient sender = senderAuth == null ? null : Svc.init(api);
-             ChatClient receiver = receiverAuth == null ? null : Svc.init(api)) {
+    private void run(SvcOptions options, String room, String[] senderAuth, String[] receiverAuth)
+            throws Exception {
+        try (ChatClient sender = senderAuth == null ? null : Svc.init(options);
+             ChatClient receiver = receiverAuth == null ? null : Svc.init(options)) {
             if (receiver != null) {
                 receiver.connect(receiverAuth[0], receiverAuth[1]).get(30, TimeUnit.SECONDS);
                 receiver.on(EventType.NEW_MESSAGE, m -> received(m.text(), System.nanoTime()));
