@@ -4,6 +4,8 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.VMOption;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +16,13 @@ import java.util.concurrent.TimeUnit;
  * while the flood lasted, stay in old regions that an idle JVM never collects: the resident size stayed
  * near its peak. So, in the jar only (never in a test's JVM): when a whole period passed without any
  * collection and the heap holds much more than after the last one, this runs one full collection, which
- * compacts and, with a lower free-heap ratio, shrinks the heap. Flags set on the command line win.
+ * compacts and, with lower free-heap ratios for its length, shrinks the heap. Flags set on the command line
+ * win.
+ *
+ * <p>The ratios are lowered only for that collection: G1 also resizes to them at every marking cycle's remark,
+ * and lowered for good they shrank a busy server's heap to some 40 MiB, about twice its live set, where the
+ * live set alone passes the occupancy that starts the next cycle, whose remark shrank it again (20 marking
+ * cycles and twice the young collections of the JVM's ratios, in the latency benchmark's runs).
  */
 final class IdleMemory {
 
@@ -22,24 +30,26 @@ final class IdleMemory {
     static final long PERIOD_SECONDS = 15;
     /** Growth of the used heap since the last compaction that is worth a collection (chosen). */
     static final long SLACK_BYTES = 32L * 1024 * 1024;
+    /** The free-heap ratios of the check's own collection, in the order they are lowered (chosen). */
+    private static final String[][] LOWERED = {{"MinHeapFreeRatio", "10"}, {"MaxHeapFreeRatio", "30"}};
 
+    private final HotSpotDiagnosticMXBean vm;
+    /** The ratios this check may lower, with their values (those at the JVM's default, writable), in order. */
+    private final List<String[]> lowerable;
     private long lastCollections = -1;
     private long usedAfterCompaction;
 
-    private IdleMemory() {
+    IdleMemory(HotSpotDiagnosticMXBean vm, List<String[]> lowerable) {
+        this.vm = vm;
+        this.lowerable = lowerable;
     }
 
-    /** Lowers the free-heap ratios (unless set) and starts the idle check on a daemon thread. */
-    static void returnHeapWhenIdle() {
-        try {
-            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            // Lower the minimum first: the JVM refuses a maximum below the current minimum.
-            setIfDefault(vm, "MinHeapFreeRatio", "10");
-            setIfDefault(vm, "MaxHeapFreeRatio", "30");
-        } catch (RuntimeException | LinkageError e) {
-            // Not HotSpot, or the flags are not manageable here: keep the JVM's defaults.
-        }
-        IdleMemory check = new IdleMemory();
+    /**
+     * Starts the idle check on a daemon thread, which it returns (the JVM's free-heap ratios stay as they are
+     * until the check collects).
+     */
+    static ScheduledExecutorService returnHeapWhenIdle() {
+        IdleMemory check = forThisJvm();
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "svc-ref-idle-memory");
             t.setDaemon(true);
@@ -47,6 +57,33 @@ final class IdleMemory {
             return t;
         });
         thread.scheduleWithFixedDelay(check::tick, PERIOD_SECONDS, PERIOD_SECONDS, TimeUnit.SECONDS);
+        return thread;
+    }
+
+    /** Returns a check of this JVM, which may lower the ratios still at their defaults; changes nothing yet. */
+    static IdleMemory forThisJvm() {
+        try {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return new IdleMemory(vm, lowerable(vm));
+        } catch (RuntimeException | LinkageError e) {
+            // Not HotSpot, or the flags are not manageable here: collect with the JVM's ratios.
+            return new IdleMemory(null, List.of());
+        }
+    }
+
+    /**
+     * Returns the ratios the check may lower, each as {name, lowered value, value now}: those still at the JVM's
+     * default and writable, in the order they are lowered.
+     */
+    static List<String[]> lowerable(HotSpotDiagnosticMXBean vm) {
+        List<String[]> lowerable = new ArrayList<>();
+        for (String[] ratio : LOWERED) {
+            VMOption option = vm.getVMOption(ratio[0]);
+            if (option.getOrigin() == VMOption.Origin.DEFAULT && option.isWriteable()) {
+                lowerable.add(new String[] {ratio[0], ratio[1], option.getValue()});
+            }
+        }
+        return lowerable;
     }
 
     private void tick() {
@@ -58,16 +95,29 @@ final class IdleMemory {
         boolean idle = collections == lastCollections;
         lastCollections = collections;
         if (idle && used > usedAfterCompaction + SLACK_BYTES) {
-            System.gc();
+            compact(System::gc);
             usedAfterCompaction = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             lastCollections = -1; // our own collection is not activity
         }
     }
 
-    private static void setIfDefault(HotSpotDiagnosticMXBean vm, String name, String value) {
-        VMOption option = vm.getVMOption(name);
-        if (option.getOrigin() == VMOption.Origin.DEFAULT && option.isWriteable()) {
-            vm.setVMOption(name, value);
+    /** Runs {@code collection} with the lowerable ratios lowered, then puts back their values. */
+    void compact(Runnable collection) {
+        int lowered = 0;
+        try {
+            // Lowered minimum first, put back maximum first: the JVM refuses a maximum below the minimum.
+            for (; lowered < lowerable.size(); lowered++) {
+                vm.setVMOption(lowerable.get(lowered)[0], lowerable.get(lowered)[1]);
+            }
+        } catch (RuntimeException e) {
+            // refused: collect with what was lowered
+        }
+        try {
+            collection.run();
+        } finally {
+            for (int i = lowered - 1; i >= 0; i--) {
+                vm.setVMOption(lowerable.get(i)[0], lowerable.get(i)[2]);
+            }
         }
     }
 }

@@ -366,7 +366,19 @@ public final class LatencyBenchmark {
             + " executors 1.5, Okio's watchdog 0.9 for each frame's write timeout); the transport's part. When"
             + " both cores are taken by other work (load averages of 25 to 40 in development), CPU per message"
             + " (180 to 410 µs for sender and receiver and 140 to 380 µs for the server, measured under that"
-            + " load) is the limit and neither window reaches 5,000/s.";
+            + " load) is the limit and neither window reaches 5,000/s."
+            + "\n\nTwo layouts: here sender and receiver share the benchmark's JVM, and the Node pair shares one"
+            + " process, as a bot fleet runs them; the section \"Reference server: latency with sender and"
+            + " receiver as devices\" (`benchmarks/run latency-2proc`) runs each as its own device process,"
+            + " both stacks alike, which is how two users' devices run. The first"
+            + " round's tail at 5,000/s (13 ms in the run of 29 Nov 2026, against 4 to 6 ms in the later"
+            + " rounds) came with the benchmark JVM's 3 collections of 30 ms in all (4 to 9 ms in the later"
+            + " rounds). A fresh JVM's G1 starts its young generation at 3 regions of 4 MiB and grows it over"
+            + " its first collections: with `-Xlog:gc*` on the benchmark JVM (a development run, load average"
+            + " 37), 3, 3, 5, 24 and 56 regions over its first 25 s, and the heap expanded from 388 to 1,520"
+            + " MiB as pauses ran long; the server JVM's first pass of `MetaspaceSize` starts a marking cycle"
+            + " whose remark shrinks its heap, so its young generation starts again small (that section). The"
+            + " warm-up rounds cover most of that growth, not always all of it.";
 
     /** A summary row: the medians and every round's pair (ours and Node's of that round, in round order). */
     private static ResultRows.Row row(String measure, Point o, Point n, List<Point> ours, List<Point> node,

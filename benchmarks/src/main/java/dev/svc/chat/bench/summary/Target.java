@@ -39,6 +39,11 @@ record Target(String measure, String label, String unit, String peer, Kind kind,
                 Kind.RATIO_AT_MOST, 3));
         all.add(new Target("latency.p99.worstRound@1000", "latency at 1,000 msg/s, the worst round's p99", "ms",
                 "Node pair", Kind.RATIO_AT_MOST, 1.5));
+        // Performance, round three: sender and receiver as two devices, each in a process of its own.
+        for (int rate : new int[] {1000, 5000}) {
+            all.add(new Target("latency.twoProcesses.p99@" + rate, String.format(Locale.ROOT,
+                    "latency at %,d msg/s, two processes, p99", rate), "ms", "Node devices", Kind.RATIO_AT_MOST, 1.5));
+        }
         for (int members : new int[] {10, 100, 1000}) {
             String room = String.format(Locale.ROOT, "fan-out, %,d members", members);
             all.add(new Target("fanout.atNodeP99@" + members, room + ": deliveries/s at Node's p99", "deliveries/s",

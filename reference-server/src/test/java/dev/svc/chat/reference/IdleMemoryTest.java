@@ -1,0 +1,61 @@
+package dev.svc.chat.reference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The idle check keeps the JVM's free-heap ratios while the server works (G1 resizes to them at every remark)
+ * and lowers them only for its own collection.
+ */
+class IdleMemoryTest {
+    private final HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    private String min;
+    private String max;
+
+    @BeforeEach
+    void remember() {
+        min = vm.getVMOption("MinHeapFreeRatio").getValue();
+        max = vm.getVMOption("MaxHeapFreeRatio").getValue();
+    }
+
+    @AfterEach
+    void restore() {
+        // the maximum first: the JVM refuses a minimum above the current maximum
+        vm.setVMOption("MaxHeapFreeRatio", max);
+        vm.setVMOption("MinHeapFreeRatio", min);
+    }
+
+    @Test
+    void startingTheCheckLeavesTheRatiosAlone() {
+        IdleMemory.returnHeapWhenIdle().shutdownNow();
+        assertEquals(min, vm.getVMOption("MinHeapFreeRatio").getValue());
+        assertEquals(max, vm.getVMOption("MaxHeapFreeRatio").getValue());
+    }
+
+    @Test
+    void theChecksCollectionRunsWithLowRatiosThenPutsThemBack() {
+        List<String> during = new ArrayList<>();
+        new IdleMemory(vm, List.of(new String[] {"MinHeapFreeRatio", "10", min},
+                new String[] {"MaxHeapFreeRatio", "30", max})).compact(() -> {
+                    during.add(vm.getVMOption("MinHeapFreeRatio").getValue());
+                    during.add(vm.getVMOption("MaxHeapFreeRatio").getValue());
+                });
+        assertEquals(List.of("10", "30"), during);
+        assertEquals(min, vm.getVMOption("MinHeapFreeRatio").getValue());
+        assertEquals(max, vm.getVMOption("MaxHeapFreeRatio").getValue());
+    }
+
+    @Test
+    void aRatioSetOnTheCommandLineOrByManagementIsNotLowered() {
+        vm.setVMOption("MaxHeapFreeRatio", "60"); // its origin is no longer the JVM's default
+        assertTrue(IdleMemory.lowerable(vm).stream().noneMatch(r -> r[0].equals("MaxHeapFreeRatio")));
+    }
+}
