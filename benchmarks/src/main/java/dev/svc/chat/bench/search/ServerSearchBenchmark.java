@@ -69,6 +69,7 @@ public final class ServerSearchBenchmark {
           System.err.printf("   loaded in %.0f s%n", backend.layout.seconds());
           try (ReferenceServer server = backend.start()) {
             System.err.printf("   index built by the server's start in %.0f s%n", backend.indexSeconds);
+            backend.settle();
             outcomes.add(measure(backend, server, corpus, count, rounds, warmup));
           }
           backend.measure();

@@ -27,17 +27,22 @@ public final class PgSearchIndex implements SearchIndex {
     private final Database database;
     private final int window;
     private final int chunk;
+    private final WordShares shares;
 
     /** Makes the table and its index if missing (one server at a time). */
     public PgSearchIndex(Database database) {
-        this(database, PgSearchQuery.WINDOW, PgSearchQuery.CHUNK);
+        this(database, PgSearchQuery.WINDOW, PgSearchQuery.CHUNK, WordShares.fromStatistics());
     }
 
-    /** As the public constructor, with the walk's window and rooms a statement given (tests make them small). */
-    PgSearchIndex(Database database, int window, int chunk) {
+    /**
+     * As the public constructor, with the walk's window and rooms a statement given (tests make them small), and
+     * what tells a rare word.
+     */
+    PgSearchIndex(Database database, int window, int chunk, WordShares shares) {
         this.database = database;
         this.window = window;
         this.chunk = chunk;
+        this.shares = shares;
         database.tx(c -> {
             try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(7202611)")) {
                 lock.execute();
@@ -150,9 +155,13 @@ public final class PgSearchIndex implements SearchIndex {
         return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'";
     }
 
-    /** The newest matches by {@link PgSearchQuery}: a walk of the rooms' newest rows, then the GIN index if need be. */
+    /**
+     * The newest matches by {@link PgSearchQuery}: a walk of the rooms' newest rows, then the GIN index if need be;
+     * the GIN index alone for a word the statistics say is rare.
+     */
     @Override
     public List<Hit> search(Request request) {
-        return database.tx(c -> new PgSearchQuery(request, tsquery(request.terms()), window, chunk).run(c));
+        return database.tx(c -> new PgSearchQuery(request, tsquery(request.terms()), window, chunk,
+                shares.current(c)).run(c));
     }
 }

@@ -24,6 +24,10 @@ import org.postgresql.PGStatement;
  * with the query's own words (never a generic plan: PostgreSQL's generic plan of {@code words @@ $1} assumes a
  * rare word and, for a common one, reads the whole posting list).
  *
+ * <p>A query that PostgreSQL's statistics say is rare ({@link WordShares}: a word of it is in fewer rows than
+ * {@code max / WINDOW}, so the walk would not fill the page) skips the walk and reads the GIN index at once: its
+ * posting list is short, and the walk's rows would all be read for nothing.
+ *
  * <p>The order is {@code createdAt} descending, then {@code seq}, then room id (bytewise: the column's collation
  * is "C"), as {@link SearchIndex} says.
  */
@@ -46,12 +50,19 @@ final class PgSearchQuery {
     private final String tsquery;
     private final int window;
     private final int chunk;
+    private final WordShares.Reading shares;
 
-    PgSearchQuery(SearchIndex.Request request, String tsquery, int window, int chunk) {
+    PgSearchQuery(SearchIndex.Request request, String tsquery, int window, int chunk, WordShares.Reading shares) {
         this.request = request;
         this.tsquery = tsquery;
         this.window = window;
         this.chunk = chunk;
+        this.shares = shares;
+    }
+
+    /** Returns whether the statistics say the walk's window would hold fewer matches than a page. */
+    boolean rare() {
+        return shares.rarerThan(request.terms(), (double) request.max() / window);
     }
 
     /** What a walk found: its matches newest first, and the oldest place it is exact down to (null: all). */
@@ -60,6 +71,9 @@ final class PgSearchQuery {
 
     /** Returns the newest matches, at most {@code request.max()}, in the order. */
     List<SearchIndex.Hit> run(Connection c) throws SQLException {
+        if (rare()) {
+            return indexed(c, request.after(), request.max());
+        }
         List<String> rooms = new ArrayList<>(request.roomIds());
         List<SearchIndex.Hit> candidates = new ArrayList<>();
         SearchIndex.Position exactTo = null;
@@ -153,7 +167,10 @@ final class PgSearchQuery {
         return new Walked(hits, windowEnd);
     }
 
-    /** Returns the matches strictly after {@code after} in the order, at most {@code max}, by the GIN index. */
+    /**
+     * Returns the matches strictly after {@code after} (null: from the newest) in the order, at most {@code max}, by
+     * the GIN index.
+     */
     private List<SearchIndex.Hit> indexed(Connection c, SearchIndex.Position after, int max) throws SQLException {
         List<Object> params = new ArrayList<>();
         StringBuilder sql = new StringBuilder("SELECT message_id, created_ms, seq, room_id FROM message_search s"
@@ -169,12 +186,14 @@ final class PgSearchQuery {
             sql.append(" AND ").append(threadCondition("s"));
             params.add(request.threadId());
         }
-        sql.append(" AND created_ms <= ? AND (created_ms, seq, room_id) < (?, ?, ?)"
-                + " ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT ?");
-        params.add(after.createdAtMillis());
-        params.add(after.createdAtMillis());
-        params.add(after.seq());
-        params.add(after.roomId());
+        if (after != null) {
+            sql.append(" AND created_ms <= ? AND (created_ms, seq, room_id) < (?, ?, ?)");
+            params.add(after.createdAtMillis());
+            params.add(after.createdAtMillis());
+            params.add(after.seq());
+            params.add(after.roomId());
+        }
+        sql.append(" ORDER BY created_ms DESC, seq DESC, room_id DESC LIMIT ?");
         params.add(max);
         List<SearchIndex.Hit> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql.toString())) {

@@ -1,6 +1,7 @@
 package dev.svc.chat.reference.search;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -138,10 +139,15 @@ class PgSearchQueryTest {
     void everyPageIsTheNewestMatchesWhateverTheWindowAndTheRoomsAStatement() {
         List<Sent> sent = sendMessages();
         // the default, a window of 5 rows and 3 rooms a walk (several walks, the GIN index after most), and a
-        // window of one row and a room a walk
-        List<PgSearchIndex> indexes = List.of(new PgSearchIndex(db), new PgSearchIndex(db, 5, 3),
-                new PgSearchIndex(db, 1, 1));
+        // window of one row and a room a walk; the last two with statistics (under them, most words are rare to
+        // a window of 5 rows and all of them to one of 1: the GIN index alone), then without (the walk first)
+        List<PgSearchIndex> indexes = List.of(new PgSearchIndex(db),
+                new PgSearchIndex(db, 5, 3, WordShares.fromStatistics()),
+                new PgSearchIndex(db, 1, 1, WordShares.fromStatistics()),
+                new PgSearchIndex(db, 5, 3, WordShares.unknown()),
+                new PgSearchIndex(db, 1, 1, WordShares.unknown()));
         assertEquals(sent.size(), IndexCatchUp.run(db, store, indexes.get(0), indexes.get(0).indexedRevs()));
+        analyze();
         Set<String> allRooms = new LinkedHashSet<>();
         sent.forEach(s -> allRooms.add(s.message().roomId()));
         List<String> someRooms = new ArrayList<>(allRooms).subList(0, 4);
@@ -178,13 +184,7 @@ class PgSearchQueryTest {
 
     @Test
     void wordsFoundAmongTheNewestRowsNeverScanTheGinIndex() throws Exception {
-        // enough rows for the planner to read the indexes, written straight to the index (rooms need no rows): 30
-        // rooms of 1,000 messages, three of them searched
-        List<String> rooms = new ArrayList<>();
-        for (int r = 0; r < 30; r++) {
-            rooms.add("room-" + r);
-        }
-        int rows = 30_000;
+        List<String> rooms = rooms();
         int searches = 16;
         long[] before;
         try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.user(), "")) {
@@ -195,20 +195,8 @@ class PgSearchQueryTest {
             String genericPlans = pg.jdbcUrl() + "?options=-c%20plan_cache_mode%3Dforce_generic_plan";
             try (Database own = Database.postgres(genericPlans, pg.user(), null, schema)) {
                 PgSearchIndex index = new PgSearchIndex(own);
-                List<Message> batch = new ArrayList<>();
-                for (int i = 0; i < rows; i++) {
-                    batch.add(new Message("m" + i, rooms.get(i % rooms.size()), i / rooms.size() + 1, 1, "alice",
-                            text((i % 50 == 0 ? "fifty " : "") + "common " + FILLER[i % FILLER.length] + " word" + i),
-                            "c" + i,
-                            Instant.ofEpochSecond(i), null, null, Map.of()));
-                    if (batch.size() == 1000) {
-                        index.writtenAll(TENANT, batch);
-                        batch.clear();
-                    }
-                }
-                try (Statement s = c.createStatement()) {
-                    s.execute("ANALYZE " + schema + ".message_search");
-                }
+                fill(index, rooms);
+                analyze();
                 // a word in one message in 50, then one in all: more searches than the driver's and the server's
                 // thresholds for a prepared statement's generic plan
                 for (int i = 0; i < searches; i++) {
@@ -216,17 +204,110 @@ class PgSearchQueryTest {
                             null, null, QueryParser.parse(i < searches / 2 ? "fifty" : "common"), null, 21)).size());
                 }
             }
-            long[][] after = {scans(c)};
-            // each row's write looks its key up once; each search scans at least one index
-            Conditions.until("the writes' and searches' index scans reported", Duration.ofSeconds(60), () -> {
-                after[0] = scans(c);
-                return after[0][0] - before[0] >= rows + searches;
-            }, () -> Arrays.toString(after[0]) + " after " + Arrays.toString(before));
-            assertEquals(0, after[0][1] - before[1], "scans of the GIN index message_search_words");
+            long[] after = reported(c, before, ROWS + searches);
+            assertEquals(0, after[1] - before[1], "scans of the GIN index message_search_words");
         }
     }
 
-    /** Returns the index scans of {@code message_search} reported so far: all of its indexes, then its GIN index. */
+    @Test
+    void wordsTheStatisticsSayAreRareSkipTheWalk() throws Exception {
+        List<String> rooms = rooms();
+        Set<String> searched = Set.copyOf(rooms.subList(0, 3));
+        int searches = 8;
+        long[] before;
+        try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.user(), "")) {
+            before = scans(c);
+            try (Database own = Database.postgres(pg.jdbcUrl(), pg.user(), null, schema)) {
+                PgSearchIndex index = new PgSearchIndex(own);
+                fill(index, rooms);
+                analyze();
+                // under 21 rows in the default window of 2,000 (a share of 1.05 %): a word in one message in 200
+                // and one in a single message (unlisted: no commoner than the least common listed); not a word in
+                // one in 50 nor a prefix (many rare words can share it); a query with a rare word is rare
+                WordShares.Reading reading = own.tx(WordShares::read);
+                double share = 21.0 / PgSearchQuery.WINDOW;
+                for (String q : List.of("common", "fifty", "wor*", "fifty common")) {
+                    assertFalse(reading.rarerThan(QueryParser.parse(q), share), q + " by " + reading.unlisted());
+                }
+                for (String q : List.of("rarish", "word120", "\"common word120\"", "common rarish",
+                        "fifty wor* rarish")) {
+                    assertTrue(reading.rarerThan(QueryParser.parse(q), share), q + " by " + reading.unlisted());
+                }
+                // rarish is in rows 0, 200, 400, ...: of the rooms searched, room 0 has every 600th row
+                List<String> newest = new ArrayList<>();
+                for (int i = ROWS - 600; newest.size() < 21; i -= 600) {
+                    newest.add("m" + i);
+                }
+                for (int i = 0; i < searches; i++) {
+                    String q = i % 2 == 0 ? "rarish" : "word120";
+                    SearchIndex.Request request = new SearchIndex.Request(TENANT, searched, null, null,
+                            QueryParser.parse(q), null, 21);
+                    assertTrue(new PgSearchQuery(request, PgSearchIndex.tsquery(request.terms()),
+                            PgSearchQuery.WINDOW, PgSearchQuery.CHUNK, reading).rare(), q);
+                    List<String> found = new ArrayList<>();
+                    index.search(request).forEach(hit -> found.add(hit.messageId()));
+                    assertEquals(i % 2 == 0 ? newest : List.of("m120"), found, q);
+                }
+            }
+            // none walked the rooms' time index (PostgreSQL reads the GIN index or, this table being small, all of it)
+            long[] after = reported(c, before, ROWS);
+            assertEquals(0, after[2] - before[2], "scans of the time index message_search_room_time");
+        }
+    }
+
+    private static final int ROWS = 30_000;
+
+    /** Thirty rooms (no room needs a row: the index is written straight). */
+    private static List<String> rooms() {
+        List<String> rooms = new ArrayList<>();
+        for (int r = 0; r < 30; r++) {
+            rooms.add("room-" + r);
+        }
+        return rooms;
+    }
+
+    /**
+     * Enough rows for the planner to read the indexes, written straight to the index, 1,000 a room: "common" in
+     * all, "fifty" in one in 50, "rarish" in one in 200, and a word of its own in each.
+     */
+    private static void fill(PgSearchIndex index, List<String> rooms) {
+        List<Message> batch = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            batch.add(new Message("m" + i, rooms.get(i % rooms.size()), i / rooms.size() + 1, 1, "alice",
+                    text((i % 50 == 0 ? "fifty " : "") + (i % 200 == 0 ? "rarish " : "") + "common "
+                            + FILLER[i % FILLER.length] + " word" + i),
+                    "c" + i, Instant.ofEpochSecond(i), null, null, Map.of()));
+            if (batch.size() == 1000) {
+                index.writtenAll(TENANT, batch);
+                batch.clear();
+            }
+        }
+    }
+
+    /** Waits until the index scans reported since {@code before} are at least {@code scans}; returns them. */
+    private long[] reported(Connection c, long[] before, int scans) throws InterruptedException {
+        long[][] after = {scans(c)};
+        // each row's write looks its key up once; each search scans at least one index
+        Conditions.until("the writes' and searches' index scans reported", Duration.ofSeconds(60), () -> {
+            after[0] = scans(c);
+            return after[0][0] - before[0] >= scans;
+        }, () -> Arrays.toString(after[0]) + " after " + Arrays.toString(before));
+        return after[0];
+    }
+
+    private void analyze() {
+        try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.user(), "");
+             Statement s = c.createStatement()) {
+            s.execute("ANALYZE " + schema + ".message_search");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Returns the index scans of {@code message_search} reported so far: all of its indexes, its GIN index, its time
+     * index.
+     */
     private long[] scans(Connection c) {
         try {
             return readScans(c);
@@ -240,12 +321,13 @@ class PgSearchQueryTest {
             s.execute("SELECT pg_stat_clear_snapshot()");
         }
         try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(idx_scan), 0), COALESCE(SUM(idx_scan)"
-                + " FILTER (WHERE indexrelname = 'message_search_words'), 0) FROM pg_stat_user_indexes"
+                + " FILTER (WHERE indexrelname = 'message_search_words'), 0), COALESCE(SUM(idx_scan) FILTER (WHERE"
+                + " indexrelname = 'message_search_room_time'), 0) FROM pg_stat_user_indexes"
                 + " WHERE schemaname = ? AND relname = 'message_search'")) {
             ps.setString(1, schema);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2)};
+                return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
             }
         }
     }
