@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import dev.svc.chat.transport.TransportListener;
 import dev.svc.chat.transport.TransportSocket;
@@ -37,6 +38,8 @@ import org.jspecify.annotations.Nullable;
  * socket fails, as OkHttp's does. A send is written by the thread that found the queue idle, or by the
  * completion of the write before it. A Close written starts a timer on the transport's shared scheduler: a
  * peer that has not answered it within the transport's bound ({@link #CLOSE_TIMEOUT_MILLIS}) is aborted.
+ *
+ * <p>A peer's TCP close that the JDK loses is reported within a bound by a {@link SilenceCheck}.
  *
  * <p>Opening: the upgrade's future is kept until it completes, so a cancel before the open cancels the JDK's
  * exchange (and a success that races the cancel is aborted).
@@ -65,6 +68,11 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   /** The transport's shared scheduler: close timeouts and deferred messages. */
   private final ScheduledExecutorService timer;
   private final long closeTimeoutMillis;
+  private final SilenceCheck silenceCheck;
+  /** The clock of {@link #lastHeard} and the silence check (System.nanoTime but in tests). */
+  private final LongSupplier clock;
+  /** When the JDK last called back, on {@link #clock}. */
+  private volatile long lastHeard;
   /** The upgrade in flight, until it completed; cancelled by a cancel before the open. */
   private volatile @Nullable CompletableFuture<WebSocket> opening;
   /** The JDK's socket once the upgrade succeeded; written under this object's monitor. */
@@ -85,6 +93,8 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   private @Nullable Future<?> closeTimeout;
   private @Nullable ArrayDeque<Object> inbound;
   private boolean draining;
+  /** Whole messages the JDK handed over that were not asked for again: the JDK reads while under the window. */
+  private int owed;
 
   /** The parts of a fragmented text message so far; the JDK's thread only (it calls back one at a time). */
   private @Nullable StringBuilder parts;
@@ -95,12 +105,17 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   /** The delay the listener asked for by {@link #deferText} in its current onText, else -1; the drain only. */
   private long deferMillis = -1;
 
-  JdkSocket(TransportListener listener, Executor readers, ScheduledExecutorService timer, long closeTimeoutMillis) {
+  JdkSocket(TransportListener listener, Executor readers, ScheduledExecutorService timer, long closeTimeoutMillis,
+      long silenceMillis, LongSupplier clock) {
     this.listener = listener;
     this.readers = readers;
     this.timer = timer;
     this.closeTimeoutMillis = closeTimeoutMillis;
+    this.clock = clock;
+    this.lastHeard = clock.getAsLong();
+    this.silenceCheck = new SilenceCheck(this, silenceMillis, clock);
   }
+
 
   /** Keeps the upgrade's future so that a cancel before the open cancels it. */
   void opening(CompletableFuture<WebSocket> upgrade) {
@@ -112,7 +127,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
 
   @Override
   public boolean send(String text) {
-    long size = utf8Size(text);
+    long size = Utf8.size(text);
     boolean write;
     boolean overflow;
     synchronized (this) {
@@ -173,7 +188,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   }
 
   /** Ends the socket as failed with {@code error}, once: the JDK's socket is aborted, the listener told. */
-  private void fail(Throwable error) {
+  void fail(Throwable error) {
     WebSocket w;
     synchronized (this) {
       if (cancelled) return;
@@ -235,7 +250,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     synchronized (this) {
       if (cancelled || outbound == null) return false;
       outbound.poll();
-      if (item != CLOSE) queuedBytes -= utf8Size((String) item);
+      if (item != CLOSE) queuedBytes -= Utf8.size((String) item);
       if (item == CLOSE && !peerClosed) {
         closeTimeout = timer.schedule(this::closeTimedOut, closeTimeoutMillis, TimeUnit.MILLISECONDS);
       }
@@ -258,6 +273,26 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     } catch (CompletionException | CancellationException e) {
       return e.getCause() != null ? e.getCause() : e;
     }
+  }
+
+  // ---------------------------------------------------------------- for the SilenceCheck
+
+  @Nullable WebSocket webSocket() {
+    return webSocket;
+  }
+
+  long lastHeardNanos() {
+    return lastHeard;
+  }
+
+  /** Whether the socket failed or a Close went either way (the JDK's silence is bounded otherwise then). */
+  synchronized boolean over() {
+    return cancelled || closeQueued || peerClosed;
+  }
+
+  /** Whether the JDK has a message asked for, and so reads. */
+  synchronized boolean reading() {
+    return owed < WINDOW;
   }
 
   // ---------------------------------------------------------------- the JDK's callbacks
@@ -298,10 +333,12 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     w.request(WINDOW);
     deliver(OPEN);
     if (write) pump();
+    silenceCheck.start(timer);
   }
 
   @Override
   public @Nullable CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+    lastHeard = clock.getAsLong();
     if (!last) {
       if (parts == null) parts = new StringBuilder(Math.max(256, data.length() * 2));
       parts.append(data);
@@ -319,6 +356,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
 
   @Override
   public @Nullable CompletionStage<?> onBinary(WebSocket w, ByteBuffer data, boolean last) {
+    lastHeard = clock.getAsLong();
     if (last) {
       deliver(BINARY);
     } else {
@@ -329,12 +367,14 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
 
   @Override
   public @Nullable CompletionStage<?> onPing(WebSocket w, ByteBuffer message) {
+    lastHeard = clock.getAsLong();
     w.request(1); // the JDK answers with a Pong itself
     return null;
   }
 
   @Override
   public @Nullable CompletionStage<?> onPong(WebSocket w, ByteBuffer message) {
+    lastHeard = clock.getAsLong();
     w.request(1);
     return null;
   }
@@ -369,6 +409,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
     synchronized (this) {
       if (inbound == null) inbound = new ArrayDeque<>(4);
       inbound.add(item);
+      if (item instanceof CharSequence || item == BINARY) owed++;
       post = !draining;
       draining = true;
     }
@@ -448,26 +489,10 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   }
 
   private void ask(int messages) {
+    synchronized (this) {
+      owed -= messages;
+    }
     WebSocket w = webSocket;
     if (w != null && !ended) w.request(messages);
-  }
-
-  /** Returns the size of {@code s} in UTF-8. */
-  static long utf8Size(String s) {
-    long size = 0;
-    for (int i = 0, n = s.length(); i < n; i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        size++;
-      } else if (c < 0x800) {
-        size += 2;
-      } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-        size += 4;
-        i++;
-      } else {
-        size += 3;
-      }
-    }
-    return size;
   }
 }

@@ -27,7 +27,8 @@ import dev.svc.chat.transport.TransportSocket;
  * reads nothing until the message is handed over again. Sends are queued per socket and written one at a time,
  * as the JDK allows. The upgrade is bounded by {@link #CONNECT_TIMEOUT} (TCP connect, TLS and the answer), and a
  * cancel before the open ends its exchange; a Close the peer does not answer within 60 s aborts the socket (the
- * JDK has no such bound), on one shared timer thread.
+ * JDK has no such bound), and a peer silent for {@value #SILENCE_MILLIS} ms is pinged and the socket fails if
+ * nothing answers within as long again (the JDK loses a few TCP closes), on one shared timer thread.
  *
  * <p>The HttpClient's executor being {@link #INLINE}, the JDK starts an upgrade on the thread that calls
  * {@link #open} (the engine's actor): it resolves the host name there, blocking that client's actor for as long as
@@ -56,6 +57,11 @@ public final class JdkTransport implements Transport {
   static final long KEEP_ALIVE_MILLIS = 2_000;
   /** The upgrade's timeout (TCP connect, TLS and the upgrade's answer), as OkHttp's connect timeout. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * How long a reading socket's peer may be silent before it is pinged, and then before the socket fails: a TCP
+   * close the JDK lost is reported within about three times this ({@link SilenceCheck}).
+   */
+  static final long SILENCE_MILLIS = 15_000;
 
   /** The JDK's property of an HTTP connection's read buffer size (read once, when the first client is made). */
   static final String READ_BUFFER_PROPERTY = "jdk.httpclient.bufsize";
@@ -72,11 +78,12 @@ public final class JdkTransport implements Transport {
    * and asks its connection for the next frame only once the listener returned. A peer's TCP close (EOF, no Close
    * frame) read in between, with no frame asked for, is lost by the JDK (in 17, its transport's
    * {@code acknowledgeReception} throws an {@code InternalError} on the selector thread and its reading stops):
-   * the listener is never told and the socket looks open until the engine's heartbeat watchdog. Run inline, the
-   * hand-over ends before the selector thread reads again, so the EOF finds the next frame asked for. It does not
-   * when the listener is {@value JdkSocket#WINDOW} messages behind (nothing is asked for then), nor in the instant
-   * after the open (the JDK's first hand-over runs on the thread that finished the upgrade): such a connection's
-   * close waits for the watchdog still.
+   * the listener is never told and the socket looks open. Run inline, the hand-over ends before the selector
+   * thread reads again, so the EOF finds the next frame asked for. It does not when the listener is
+   * {@value JdkSocket#WINDOW} messages behind (nothing is asked for then), nor while the JDK's receiving runs on
+   * another thread: the one that finished the upgrade (it keeps it as long as frames come while it runs) or a
+   * reader's that asked for more; about one close in a thousand right after a message is lost so. The
+   * {@link SilenceCheck} reports such a close within about three times {@value #SILENCE_MILLIS} ms.
    */
   static final Executor INLINE = Runnable::run;
 
@@ -88,17 +95,26 @@ public final class JdkTransport implements Transport {
   private final Duration connectTimeout;
   /** How long a socket waits for the peer's answer to its Close before it aborts. */
   private final long closeTimeoutMillis;
+  /** How long a peer may be silent before it is pinged, and then before the socket fails ({@link SilenceCheck}). */
+  private final long silenceMillis;
 
-  private JdkTransport(HttpClient client, Executor readers, Duration connectTimeout, long closeTimeoutMillis) {
+  private JdkTransport(HttpClient client, Executor readers, Duration connectTimeout, long closeTimeoutMillis,
+      long silenceMillis) {
     this.client = client;
     this.readers = readers;
     this.connectTimeout = connectTimeout;
     this.closeTimeoutMillis = closeTimeoutMillis;
+    this.silenceMillis = silenceMillis;
   }
 
   /** Returns a transport on this one's client with other readers and bounds (tests). */
   JdkTransport with(Executor readers, Duration connectTimeout, long closeTimeoutMillis) {
-    return new JdkTransport(client, readers, connectTimeout, closeTimeoutMillis);
+    return new JdkTransport(client, readers, connectTimeout, closeTimeoutMillis, silenceMillis);
+  }
+
+  /** Returns a transport like this one whose sockets ping a peer silent for {@code millis} (tests). */
+  JdkTransport withSilence(long millis) {
+    return new JdkTransport(client, readers, connectTimeout, closeTimeoutMillis, millis);
   }
 
   /** Returns this transport's readers (tests). */
@@ -120,7 +136,7 @@ public final class JdkTransport implements Transport {
       HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).executor(INLINE).build();
       int readers = Math.max(MIN_READERS, READERS_PER_CORE * Runtime.getRuntime().availableProcessors());
       shared = new JdkTransport(client, pool("svc-chat-jdk-ws", readers), CONNECT_TIMEOUT,
-          JdkSocket.CLOSE_TIMEOUT_MILLIS);
+          JdkSocket.CLOSE_TIMEOUT_MILLIS, SILENCE_MILLIS);
     }
     return shared;
   }
@@ -140,12 +156,13 @@ public final class JdkTransport implements Transport {
   public static JdkTransport create(HttpClient client, Executor readers) {
     if (client == null) throw new NullPointerException("client == null");
     if (readers == null) throw new NullPointerException("readers == null");
-    return new JdkTransport(client, readers, CONNECT_TIMEOUT, JdkSocket.CLOSE_TIMEOUT_MILLIS);
+    return new JdkTransport(client, readers, CONNECT_TIMEOUT, JdkSocket.CLOSE_TIMEOUT_MILLIS, SILENCE_MILLIS);
   }
 
   @Override
   public TransportSocket open(String url, Map<String, String> headers, TransportListener listener) {
-    JdkSocket socket = new JdkSocket(listener, readers, Timer.INSTANCE, closeTimeoutMillis);
+    JdkSocket socket =
+        new JdkSocket(listener, readers, Timer.INSTANCE, closeTimeoutMillis, silenceMillis, System::nanoTime);
     WebSocket.Builder builder = client.newWebSocketBuilder().connectTimeout(connectTimeout);
     for (Map.Entry<String, String> h : headers.entrySet()) builder.header(h.getKey(), h.getValue());
     socket.opening(builder.buildAsync(webSocketUri(url), socket));

@@ -30,7 +30,8 @@ class JdkSocketTest {
   private final Recorder listener = new Recorder();
   private final FakeWebSocket ws = new FakeWebSocket();
   private final JdkSocket socket =
-      new JdkSocket(listener, Runnable::run, JdkTransport.Timer.INSTANCE, JdkSocket.CLOSE_TIMEOUT_MILLIS);
+      new JdkSocket(listener, Runnable::run, JdkTransport.Timer.INSTANCE, JdkSocket.CLOSE_TIMEOUT_MILLIS,
+          JdkTransport.SILENCE_MILLIS, System::nanoTime);
 
   @Test
   void asksForAWindowAtOpenAndMoreAsTheListenerTakesMessages() {
@@ -163,7 +164,8 @@ class JdkSocketTest {
   void aDrainHandsOverABatchThenLetsTheExecutorsOtherTasksRun() {
     List<Runnable> tasks = new ArrayList<>();
     JdkSocket queued =
-        new JdkSocket(listener, tasks::add, JdkTransport.Timer.INSTANCE, JdkSocket.CLOSE_TIMEOUT_MILLIS);
+        new JdkSocket(listener, tasks::add, JdkTransport.Timer.INSTANCE, JdkSocket.CLOSE_TIMEOUT_MILLIS,
+          JdkTransport.SILENCE_MILLIS, System::nanoTime);
     queued.onOpen(ws);
     for (int i = 0; i < JdkSocket.BATCH + 4; i++) queued.onText(ws, "m" + i, true);
     assertEquals(1, tasks.size(), "one drain posted");
@@ -181,7 +183,8 @@ class JdkSocketTest {
     CountDownLatch held = new CountDownLatch(1);
     try {
       timer.execute(() -> awaitQuietly(held)); // the deferral's retry waits behind this until the test lets it go
-      JdkSocket deferring = new JdkSocket(listener, Runnable::run, timer, JdkSocket.CLOSE_TIMEOUT_MILLIS);
+      JdkSocket deferring = new JdkSocket(listener, Runnable::run, timer, JdkSocket.CLOSE_TIMEOUT_MILLIS,
+          JdkTransport.SILENCE_MILLIS, System::nanoTime);
       deferring.onOpen(ws);
       listener.defers = 1;
       deferring.onText(ws, "a", true);
@@ -284,7 +287,8 @@ class JdkSocketTest {
 
     @Override
     public CompletableFuture<WebSocket> sendPing(ByteBuffer message) {
-      throw new UnsupportedOperationException();
+      sent.add("ping");
+      return CompletableFuture.completedFuture(this);
     }
 
     @Override
