@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -74,6 +78,42 @@ class OutboxClientTest {
     assertEquals(first, clientMessageId(gateway.takeRest()));
     assertEquals("m1", Await.value(sent).id());
     assertTrue(client.pendingSends().isEmpty());
+  }
+
+  @Test
+  void aFailedAttemptIsShownOnlyOnceItsRetryIsArmed() throws Exception {
+    // an app (or a test) that sees the failure and moves the clock past Retry-After must see the retry go out
+    final AtomicReference<ChatClient> watched = new AtomicReference<>();
+    final List<String> shownWhenArmed = new CopyOnWriteArrayList<>();
+    TaskScheduler watching = new TaskScheduler() {
+      @Override
+      public long nowMillis() {
+        return time.nowMillis();
+      }
+
+      @Override
+      public Cancellable schedule(Runnable task, long delayMillis) {
+        ChatClient c = watched.get();
+        if (delayMillis == 3_000 && c != null && !c.pendingSends().isEmpty()) {
+          shownWhenArmed.add(String.valueOf(c.pendingSends().get(0).lastError()));
+        }
+        return time.schedule(task, delayMillis);
+      }
+    };
+    client.close();
+    client = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).engineExecutor(Runnable::run)
+        .scheduler(watching).reconnectDelay(100, 1_000).build());
+    connect();
+    watched.set(client);
+    gateway.enqueueRest(json(429, "{\"error\":{\"code\":\"rate_limited\",\"message\":\"slow down\"}}")
+        .setHeader("Retry-After", "3"));
+    gateway.enqueueRest(json(201, Frames.messageJson("m1", "r1", 1, "hi")));
+    CompletableFuture<Message> sent = client.sendText("r1", "hi");
+    gateway.takeRest();
+    Await.until("the 429 is read", () -> client.pendingSends().get(0).lastError() != null);
+    assertEquals(Collections.singletonList("null"), shownWhenArmed, "the failure was shown before its retry was armed");
+    time.advance(3_000);
+    assertEquals("m1", Await.value(sent).id());
   }
 
   @Test

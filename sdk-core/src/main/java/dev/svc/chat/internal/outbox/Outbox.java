@@ -383,6 +383,7 @@ public final class Outbox {
     q.inFlight--;
     budget.give(e.route, e.bytes, read, actor, this::takeTurns);
     e.inFlight = false;
+    boolean failedForNow = false;
     if (!e.done) {
       Throwable error = failure == null ? null : CallbackExecutor.unwrap(failure);
       if (error == null) {
@@ -391,7 +392,7 @@ public final class Outbox {
       } else if (SendFailures.isRetryable(error)) { // the room starts nothing new until all in flight answered
         e.lastError = SendFailures.asChatException(error);
         q.halt(error);
-        publish(e);
+        failedForNow = true;
       } else {
         // a refusal (or an answer the SDK cannot read) ends the send; a state error is the client's, not the
         // service's, so the entry's file stays for the next start
@@ -400,6 +401,8 @@ public final class Outbox {
       }
     }
     if (q.halted && q.inFlight == 0) retryLater(q);
+    // published after the retry is armed: a pending send that shows its failure has its next attempt scheduled
+    if (failedForNow) publish(e);
     pump(e.roomId);
   }
 
