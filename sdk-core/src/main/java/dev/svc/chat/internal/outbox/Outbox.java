@@ -401,7 +401,8 @@ public final class Outbox {
       }
     }
     if (q.halted && q.inFlight == 0) retryLater(q);
-    // published after the retry is armed: a pending send that shows its failure has its next attempt scheduled
+    // published after retryLater: when this answer was the room's last in flight, a pending send that shows its
+    // failure already has its next attempt scheduled (else the retry waits for the others' answers)
     if (failedForNow) publish(e);
     pump(e.roomId);
   }
