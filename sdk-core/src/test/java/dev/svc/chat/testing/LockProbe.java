@@ -2,20 +2,25 @@ package dev.svc.chat.testing;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Checks, from inside a callback, that the helper calling it does not hold its lock: the calling thread must not
  * hold it, and another thread must be able to call into the helper (which takes the lock) without blocking.
  */
 public final class LockProbe {
-  private static final long PATIENCE_MILLIS = 2000;
+  /**
+   * How long the other thread may take: a loaded machine may hold a thread back for seconds, and a helper that
+   * is not locked answers at once, so only a violation waits it out.
+   */
+  private static final long PATIENCE_MILLIS = TimeUnit.SECONDS.toMillis(FakeGateway.TIMEOUT_SECONDS);
 
   public final List<String> violations = new CopyOnWriteArrayList<>();
   private int probes;
 
   /**
    * Records a violation if this thread holds {@code lock}, or if {@code intoHelper} run on another thread has not
-   * returned within 2 s.
+   * returned within {@link #PATIENCE_MILLIS}.
    */
   public void check(String where, Object lock, Runnable intoHelper) {
     synchronized (this) {
