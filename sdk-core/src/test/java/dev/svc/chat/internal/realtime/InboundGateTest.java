@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.svc.chat.transport.TransportSocket;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class InboundGateTest {
 
   private static boolean parkedIn(InboundGate gate) {
     for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().equals("test-reader") && java.util.concurrent.locks.LockSupport.getBlocker(t) == gate) return true;
+      if (t.getName().equals("test-reader") && LockSupport.getBlocker(t) == gate) return true;
     }
     return false;
   }
