@@ -152,6 +152,11 @@ final class EventRouter implements EngineListener, DeliverySink {
   }
 
   @Override
+  public boolean wakeWhenCaughtUp(Runnable wake) {
+    return hub.whenCaughtUpLater(wake);
+  }
+
+  @Override
   public void report(ClientError error) {
     if (log.isDebug()) log.debug(error.toString());
     hub.publish(EventType.CLIENT_ERROR, error);

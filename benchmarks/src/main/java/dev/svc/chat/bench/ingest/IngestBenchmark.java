@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.svc.chat.bench.support.LoadAverage;
 import dev.svc.chat.bench.support.Report;
+import dev.svc.chat.bench.support.ThreadSplit;
 
 /**
  * Ingest of typed {@code new-message} events dispatched to {@code on(NEW_MESSAGE)}: a Node feed server
@@ -50,6 +52,10 @@ public final class IngestBenchmark {
       consumers.keySet().removeIf(k -> prefixes.stream().noneMatch(k::startsWith));
     }
 
+    String oursName = consumers.keySet().iterator().next();
+    // ours by round: its threads' CPU, run-queue wait and switches (what tells a fast round from a slow one)
+    List<String[]> oursRounds = new ArrayList<>();
+    String loadBefore = LoadAverage.now();
     Feed feed = Feed.start(events);
     Map<String, double[]> rates = new LinkedHashMap<>();
     Map<String, double[]> cpu = new LinkedHashMap<>();
@@ -67,6 +73,7 @@ public final class IngestBenchmark {
       }
       for (int r = 0; r < rounds; r++) {
         for (Map.Entry<String, IngestConsumer> c : consumers.entrySet()) {
+          ThreadSplit split0 = ThreadSplit.now();
           long cpu0 = processCpuNanos();
           long bytes0 = allocatedBytes();
           double rate = c.getValue().run(feed.port, events);
@@ -74,6 +81,9 @@ public final class IngestBenchmark {
           cpu.get(c.getKey())[r] = (processCpuNanos() - cpu0) / 1000.0 / events;
           alloc.get(c.getKey())[r] = (allocatedBytes() - bytes0) / (double) events;
           System.err.printf("round %d %s: %.0f events/s%n", r + 1, c.getKey(), rate);
+          if (c.getKey().equals(oursName)) {
+            oursRounds.add(roundSplit(r + 1, rate, cpu.get(oursName)[r], ThreadSplit.now().since(split0), events));
+          }
         }
       }
     } finally {
@@ -102,6 +112,40 @@ public final class IngestBenchmark {
           Report.num(Report.median(alloc.get(e.getKey())), 0));
     }
     table.end();
+    if (!oursRounds.isEmpty()) {
+      report.paragraph("Ours by round (the first row of the table above): its threads as Linux counts them"
+          + " (/proc/self/task: CPU, time runnable but waiting for a CPU, switches), per event or per round. Reader:"
+          + " the socket's OkHttp thread; actor: the engine's pool; callbacks: the callback executor's pool; JIT +"
+          + " GC: the compiler threads, the GC's and the VM thread. The JVM's CPU also counts the other consumers'"
+          + " threads still winding down and this benchmark's own."
+          + " Load average (1 / 5 min) " + loadBefore + " before the run, " + LoadAverage.now() + " after.");
+      Report.Table byRound = report.table("round", "events/s", "JVM CPU µs/event", "reader CPU µs/event",
+          "actor CPU µs/event", "callbacks CPU µs/event", "JIT + GC CPU µs/event",
+          "reader + actor waiting for a CPU (ms)",
+          "reader + actor preempted", "reader + actor parked", "load (1 min)");
+      for (String[] row : oursRounds) byRound.row((Object[]) row);
+      byRound.end();
+      report.paragraph("Why the rounds of ours were bimodal (337k / 647k / 502k / 632k / 319k events/s in one quiet"
+          + " run): where the scheduler put the socket's reader and the engine's actor. The Node feed keeps about"
+          + " one core busy. When the reader and the actor shared the other, each frame the reader queued woke the"
+          + " actor, which preempted the reader, took that one frame and parked again; the reader then ran ahead"
+          + " of the handlers to the inbound gate's high water mark (1,024 waiting) and parked there, and the gate"
+          + " looked again only every 2 ms. In a run of the build before (29 Nov 2026, 6 rounds of 500,000 events,"
+          + " load average 20) the slow rounds (290k to 339k events/s) had the reader and the actor preempted"
+          + " 6,000 to 20,000 times each and the actor runnable but waiting for a CPU 0.33 to 0.97 s of a 1.5 to"
+          + " 1.7 s round, at 1.48 to 2.18 µs of CPU per event; the fast ones (814k and 832k) some 1,000"
+          + " preemptions, 0.11 to 0.15 s of waiting and 1.40 µs; over 2.5 million events the reader parked in the"
+          + " gate 2,290 times, 8.9 s in all (JFR, every park). Now the gate wakes its reader as soon as the"
+          + " backlog is below the low water mark (the actor when it takes frames, the callback thread when the"
+          + " handlers caught up), and the actor, before a drain of more than one frame ends, gives its core up"
+          + " once (Thread.yield), so a reader on the same core queues what it read and the next batch is taken"
+          + " without a park and a wake-up: the reader and the actor are preempted some 400 to 1,500 times a"
+          + " round, fast round or slow, and what is left of the spread is the machine's load (the wait column)."
+          + " Both builds in one JVM, each in its own class loader, alternated with the raw counter against one"
+          + " feed (29 Nov 2026, 16 rounds of 200,000 events after 3 warm-ups, load average 29 to 31): ours took"
+          + " 1.33 µs of CPU per event before, 1.10 after (median ratio 0.79, lower in 14 of 16 rounds), the raw"
+          + " counter 0.50; the rates were not compared: at that load they swing more than the builds differ.");
+    }
     String jdk = "ours on the JDK transport (JdkTransport)";
     if (rates.containsKey(ours) && rates.containsKey(jdk)) {
       report.paragraph("On the JDK transport our client takes " + Report.num(Report.median(rates.get(jdk)), 0)
@@ -134,77 +178,65 @@ public final class IngestBenchmark {
           + " The last two columns are the JVM's CPU time per event over a round (every thread: the socket's"
           + " reader, the engine, the callbacks, GC and JIT), which the other work on the machine disturbs far"
           + " less than the rates.");
-      report.paragraph("Where the time goes (JFR of this benchmark, ours alone: CPU samples every 1 ms,"
-          + " allocation samples and every thread park, 300,000 events, 1 warm-up and 3 measured rounds, on a"
-          + " loaded machine). Before issue 21 the three largest costs in our code were the Message's field names"
-          + " (a String switch: 16 % of the samples), scanning and copying its strings (20 %, five new Strings per"
-          + " message) and the allocations around them (1,374 bytes per event). The names are now matched in"
-          + " place, timestamps parsed in place, the gateway's event names are one String each, a one-part list"
-          + " is a singleton and the handlers an array shared until they change. Since issue 21 item 5 the"
-          + " SDK's WebSocket client has no read timeout: OkHttp armed it for every read inside a frame, and"
-          + " Okio's watchdog thread parked 30.9k times per 1.2 million events (21 now); a socket"
-          + " stalled inside a frame is found by the engine's heartbeat watchdog, at most pingInterval +"
-          + " pingTimeout after the last ping (45 s at socket.io's defaults), as a stall between frames always"
-          + " was, instead of OkHttp's read timeout (10 s after the stall by default). And the fast reader reuses"
-          + " its Message.Builder, takes a String frame's values as its substrings (bytes copied as they are,"
-          + " not chars compressed back), and a connection's reader looks an event's decoder up only when the"
-          + " name changes: one frame's fast-path decode (read ahead, then the actor's decode, as the codec"
-          + " section's fastPath) takes 419 to 470 ns of thread CPU instead of 476 to 504 and allocates 472"
-          + " bytes instead of 592 (the builds alternated, 9 rounds of 500,000 frames each), and an event"
-          + " about 965 bytes instead of 1,090, of which OkHttp's String per frame is some 380 and the three"
-          + " new Strings the app keeps (id, clientMessageId, the text) some 200. The three largest costs now,"
-          + " as shares of the samples on the"
-          + " SDK's threads: the Message read (about 60 %: the frame's copy into the reader's buffer, the string scan,"
-          + " the field names, the repeated-id cache, on whichever thread reads it), OkHttp's read and its"
-          + " String per frame (12 %), and what follows the read on the engine and the callbacks (the"
-          + " connection, router, ledger and hub, the hand-offs and the handler: 15 %). In round three (the same"
-          + " JFR, 500,000 events, 2 warm-up and 5 measured rounds, load average 17 to 22) the read was 53 % of the"
-          + " samples, led by its string scan (the closing quote, with tests for escapes and controls on every"
-          + " character: 11 %), its cache of repeated ids (10 %: the feed's room and 50 senders fell into 29 of"
-          + " its 64 slots, so some 4 reads in 10 made a new String, and the ledger hashed the room id again) and"
-          + " the compares of field names and cached ids (7 %). The cache is now 64 pairs of slots picked by the"
-          + " length and four characters (of a pair, the id read last stays), and a String frame without a"
-          + " backslash (one indexOf of the frame) has each string's closing quote found by String.indexOf, a"
-          + " vector loop in the JVM, and its characters checked for controls alone; a pass over the whole frame"
-          + " for escapes and controls before the read was tried first and was 9 % slower than the old scan. Both"
-          + " builds in one JVM, each in its own class loader, alternated (40 rounds of 100,000 frames of 50"
-          + " senders, seq going up): the read-ahead and decode take 0.75× the thread CPU they took (median ratio,"
-          + " load average 26), and an event here allocates 953 bytes instead of 1,009. This benchmark, ours and"
-          + " raw, builds alternated (29 Nov 2026, 500,000 events, 2 warm-up and 3 measured rounds, load average"
-          + " 41 to 63): ours took 1.68 and 1.58 µs of CPU per event before, 1.36 and 1.36 after, the raw counter"
-          + " 0.46 to 0.50 in every run; the rates swung too much at that load to compare. Since then a message"
-          + " read from a String frame (OkHttp's) keeps its id, its client message id and a lone part in the frame"
-          + " until the app asks for one (each made once, then kept; the frame's strings are still checked whole"
-          + " when it is read, and equals, hashCode and toString are unchanged), the room ledger asks for the id"
-          + " only when it records one out of order, and a cached id or a timestamp is no longer checked for"
-          + " controls before its compare or its parse. The read-ahead and decode alone (both builds in one JVM,"
-          + " alternated, 30 rounds of 100,000 frames, load average 23 to 34) take 0.89× the thread CPU and"
-          + " allocate 230 bytes per frame instead of 510 when the app reads nothing of the message, and the same"
-          + " CPU when it reads its id, text and client message id. This benchmark, both builds' clients in one"
-          + " JVM in their own class loaders, alternated with the raw counter against one feed (29 Nov 2026, 200,000"
-          + " events, two runs of 12 and 20 rounds after 3 warm-ups, load average 30 to 35): ours took 1.35 and"
-          + " 1.45 µs of CPU per event before, 1.20 and 1.15 after (median ratios 0.89 and 0.81), the raw counter"
-          + " 0.50 in both (its CPU per event over ours: 0.37 and 0.34 before, 0.42 and 0.43 after); an event"
-          + " allocates some 675 bytes instead of 957. Rates were not compared: at that load they swing more than"
-          + " the builds differ.");
-      report.paragraph("What bounds it on 2 cores is CPU, not waiting: the raw counter spends "
-          + Report.num(rawCpu, 2) + " µs per frame, ours " + Report.num(oursCpu, 2) + " µs per event, about"
-          + " 0.45 µs of it the Message read (alone, in the codec section; more here, where caches are shared)"
-          + " and the rest OkHttp's read and String, the ledger, the hand-offs between threads, GC and JIT."
-          + " 0.50× of raw here is " + Report.num(needed, 0) + " events/s: even"
-          + " spread perfectly over both cores, with nothing left for the Node feed, that allows "
-          + Report.num(2e6 / needed, 2) + " µs of CPU per event. The raw counter keeps OkHttp's defaults, its"
-          + " read timeout and Okio's watchdog included. What would close more: field names and cached ids"
-          + " compared more than a character at a time (now the largest share of the read, some 19 % of its"
-          + " samples; copying an id into an array of its length to compare it by Arrays.equals, an intrinsic,"
-          + " was 3 % slower than the loop), OkHttp's String per frame (text frames arrive only as a String, short"
-          + " of forking OkHttp; the decode path reads any CharSequence as it is, as the JDK transport's buffers),"
-          + " and what follows the read on the engine and the callbacks. The wake-ups between the reader, the"
-          + " engine and the callbacks are not it: a run of ours switches threads at most some 0.06 times per"
-          + " event (getrusage of the JVM and its feed, voluntary and not, 1,000,000 events).");
+      report.paragraph("Where the time goes (JFR of this benchmark, ours alone: CPU samples every 1 ms, 5 rounds"
+          + " of 500,000 events after 2 warm-ups, load average 31, 29 Nov 2026; shares of the samples on the SDK's"
+          + " threads): the Message read 58 %, on whichever of the reader and the actor reads it (the compares of"
+          + " field names 14 %, the cache of repeated ids 11 %, the string scan, closing quote then controls, 7 %,"
+          + " timestamps 7 %, the Message itself 4 %, integers 3 %); OkHttp's read and its String per frame 15 %;"
+          + " the event's head (type and name, on the reader) 5 %; what follows the read on the actor 16 % (the"
+          + " hub's delivery per event 4 %, the connection's dispatch 4 %, recovery and the room ledger 4 %, the"
+          + " drain and the hand-off to the callbacks 3 %); the reader's hand-off and the gate 4 %; the callbacks"
+          + " 2 %. By thread, in the table by round: the reader about 0.7 µs per event (OkHttp's read, the"
+          + " head and, while the actor is 256 frames behind, the read itself), the actor 0.2 to 0.45 (more when"
+          + " it has a core to itself: it then reads the messages itself), the callbacks 0.05 to 0.1, JIT and GC"
+          + " little once warm; the rest of the JVM's CPU in a round of ours (0.3 to 0.5 µs per event here, next"
+          + " to nothing when ours runs alone) is other threads: the other consumers' winding down, and threads"
+          + " that ended during the round. The read as it is after issues 21"
+          + " and 35: field names matched in place, timestamps parsed in place, repeated ids (the room, senders,"
+          + " part types) taken from a cache of 64 pairs of slots as the same String (so the ledger's map hashes"
+          + " a room id once), a String frame's values taken as its substrings and their closing quotes found by"
+          + " String.indexOf, the message's id, client message id and a lone part kept in the frame until the"
+          + " app asks for one, the builder reused; the socket has no read timeout (Okio's watchdog thread is"
+          + " not woken per read; a socket stalled inside a frame is found by the engine's heartbeat watchdog)."
+          + " An event allocates some 672 bytes, of which OkHttp's String per frame is some 380. Tried and"
+          + " dropped: a pass over the whole frame for escapes and controls before the read (9 % slower than the"
+          + " scan), comparing a cached id by Arrays.equals on a copy (3 % slower than the loop).");
+      report.paragraph("What bounds it on 2 cores is CPU: the raw counter spends " + Report.num(rawCpu, 2)
+          + " µs per frame, ours " + Report.num(oursCpu, 2) + " µs per event. 0.50× of raw here is "
+          + Report.num(needed, 0) + " events/s: even spread perfectly over both cores, with nothing left for the"
+          + " Node feed, that allows " + Report.num(2e6 / needed, 2) + " µs of CPU per event. On a quiet machine"
+          + " the raw counter reads some 3.1 million frames a second, which leaves 1.27 µs per event to a consumer"
+          + " with both cores to itself, while the feed takes most of one: 0.50× of raw is out of reach here for"
+          + " a client that checks and reads each message, and the rate follows the CPU per event and where the"
+          + " threads run. With only the raw counter beside it (200,000 and 500,000 events, load average 18 to 31)"
+          + " ours took 1.04 to 1.36 µs of the JVM's CPU per event a round: in this benchmark the other consumers'"
+          + " threads add to the figure. The raw counter keeps OkHttp's defaults, its read timeout and Okio's"
+          + " watchdog included."
+          + " What would close more: the compares of field names and ids more than a character at a time (the"
+          + " SDK's Java 8 API has no vector compare of char ranges), OkHttp's String per frame (text frames"
+          + " arrive only as a String, short of forking OkHttp; the decode path reads any CharSequence as it is,"
+          + " as the JDK transport's buffers), and on the actor the hub's delivery object and shared count per"
+          + " event.");
     }
     report.write(args);
     System.exit(0); // the peers' OkHttp clients keep non-daemon threads for a while
+  }
+
+  /** One row of the table of ours by round. */
+  private static String[] roundSplit(int round, double rate, double cpuPerEvent,
+      java.util.Map<String, ThreadSplit.Counts> split, int events) {
+    ThreadSplit.Counts reader = ThreadSplit.sum(split, "svc-chat-ws");
+    ThreadSplit.Counts actor = ThreadSplit.sum(split, "svc-chat-engine");
+    ThreadSplit.Counts callbacks = ThreadSplit.sum(split, "svc-chat-callba");
+    long jitAndGc = ThreadSplit.sum(split, "C1 ").cpuNanos() + ThreadSplit.sum(split, "C2 ").cpuNanos()
+        + ThreadSplit.sum(split, "GC ").cpuNanos() + ThreadSplit.sum(split, "G1 ").cpuNanos()
+        + ThreadSplit.sum(split, "VM Thread").cpuNanos();
+    return new String[] {Integer.toString(round), Report.num(rate, 0), Report.num(cpuPerEvent, 2),
+        Report.num(reader.cpuNanos() / 1000.0 / events, 2), Report.num(actor.cpuNanos() / 1000.0 / events, 2),
+        Report.num(callbacks.cpuNanos() / 1000.0 / events, 2), Report.num(jitAndGc / 1000.0 / events, 2),
+        Report.num((reader.waitNanos() + actor.waitNanos()) / 1e6, 0),
+        Report.num(reader.preempted() + actor.preempted(), 0), Report.num(reader.voluntary() + actor.voluntary(), 0),
+        LoadAverage.now().split(" ")[0]};
   }
 
   /**

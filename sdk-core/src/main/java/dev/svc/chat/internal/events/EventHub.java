@@ -127,6 +127,20 @@ public final class EventHub {
     if (undelivered < caughtUpMark) runWaiters(); // the count fell while the task was being added
   }
 
+  /**
+   * Runs {@code task} as {@link #whenCaughtUp} does, on the callback thread that brings the count down, but
+   * only if the count is at the hub's mark or above now: returns false (and never runs it) when it is below.
+   */
+  public boolean whenCaughtUpLater(Runnable task) {
+    if (undelivered < caughtUpMark) return false;
+    synchronized (waiters) {
+      waiters.add(task);
+      waiting = true;
+    }
+    if (undelivered < caughtUpMark) runWaiters(); // the count fell while the task was being added
+    return true;
+  }
+
   private void runWaiters() {
     Runnable[] tasks;
     synchronized (waiters) {

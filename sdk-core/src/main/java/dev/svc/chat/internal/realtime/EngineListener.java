@@ -52,4 +52,14 @@ public interface EngineListener {
    */
   default void onInboundBatch(boolean start) {
   }
+
+  /**
+   * Asks for {@code wake} to run (on any thread) once the events waiting for their handlers fall below
+   * {@link InboundGate#LOW_WATER}; returns false, and never runs it, when they are below it already or the
+   * listener cannot tell. How the socket's reader, held by the inbound gate, resumes as soon as the handlers
+   * caught up rather than at its next poll.
+   */
+  default boolean wakeWhenCaughtUp(Runnable wake) {
+    return false;
+  }
 }

@@ -53,7 +53,8 @@ final class InboundPipeline {
     this.listener = listener;
     this.actor = actor;
     this.log = log;
-    this.gate = new InboundGate(undelivered, actor::nowMillis, listener.restoresShedEvents());
+    this.gate = new InboundGate(undelivered, actor::nowMillis, listener.restoresShedEvents(),
+        listener::wakeWhenCaughtUp);
   }
 
   /** Returns a new connection, whose frames will be read by this pipeline's stages. */

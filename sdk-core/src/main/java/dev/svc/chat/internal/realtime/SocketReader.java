@@ -302,6 +302,18 @@ final class SocketReader extends TransportListener {
       batch.clear();
       spare = batch;
     }
+    // A batch of more than one frame: the reader is still reading. Before this drain ends (and the actor's thread
+    // parks, to be woken again by the reader's next frame), the actor gives its core up once: a reader on the same
+    // core then queues what it has read, and the next batch is taken without a park and a wake-up. Without it, a
+    // reader and an actor that shared a core took turns frame by frame (some 6,000 preemptions of each per
+    // 500,000 events, against 1,000 when they ran on two cores), and a round cost up to 1.5 times the CPU.
+    if (drained > 1) {
+      boolean empty;
+      synchronized (lock) {
+        empty = pending.isEmpty();
+      }
+      if (empty) Thread.yield();
+    }
     boolean more;
     boolean shrink; // idle after a burst: the lists it grew are not kept (a fleet holds two per client)
     synchronized (lock) {
