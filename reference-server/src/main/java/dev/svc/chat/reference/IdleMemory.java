@@ -22,7 +22,12 @@ import java.util.concurrent.TimeUnit;
  * <p>The ratios are lowered only for that collection: G1 also resizes to them at every marking cycle's remark,
  * and lowered for good they shrank a busy server's heap to some 40 MiB, about twice its live set, where the
  * live set alone passes the occupancy that starts the next cycle, whose remark shrank it again (20 marking
- * cycles and twice the young collections of the JVM's ratios, in the latency benchmark's runs).
+ * cycles and twice the young collections of the JVM's ratios, in the latency benchmark's runs). For the same
+ * reason the maximum free ratio is 100 % while the server works (when still at the JVM's default): a remark
+ * never shrinks the heap, so the young generation keeps the room the heap was started or grown with (the
+ * JVM's 70 % shrank the mostly empty start-up heap from 388 to 96 MiB at the first remark, which the class
+ * metadata's first threshold starts seconds after start-up, and young collections came 2 to 3 times as
+ * often). Memory goes back when the server is idle, by this check's collection, with its lowered ratios.
  */
 final class IdleMemory {
 
@@ -32,6 +37,8 @@ final class IdleMemory {
     static final long SLACK_BYTES = 32L * 1024 * 1024;
     /** The free-heap ratios of the check's own collection, in the order they are lowered (chosen). */
     private static final String[][] LOWERED = {{"MinHeapFreeRatio", "10"}, {"MaxHeapFreeRatio", "30"}};
+    /** The maximum free-heap ratio while the server works: no remark shrinks the heap. */
+    static final String BUSY_MAX_FREE_RATIO = "100";
 
     private final HotSpotDiagnosticMXBean vm;
     /** The ratios this check may lower, with their values (those at the JVM's default, writable), in order. */
@@ -45,11 +52,11 @@ final class IdleMemory {
     }
 
     /**
-     * Starts the idle check on a daemon thread, which it returns (the JVM's free-heap ratios stay as they are
-     * until the check collects).
+     * Starts the idle check on a daemon thread, which it returns, after raising the maximum free-heap ratio to
+     * {@link #BUSY_MAX_FREE_RATIO} (if it is still the JVM's default); the minimum stays as it is.
      */
     static ScheduledExecutorService returnHeapWhenIdle() {
-        IdleMemory check = forThisJvm();
+        IdleMemory check = forThisJvm().keepHeapWhileBusy();
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "svc-ref-idle-memory");
             t.setDaemon(true);
@@ -84,6 +91,24 @@ final class IdleMemory {
             }
         }
         return lowerable;
+    }
+
+    /**
+     * Raises the maximum free-heap ratio, if this check may change it, to {@link #BUSY_MAX_FREE_RATIO}, the
+     * value its collection puts back; returns this check.
+     */
+    IdleMemory keepHeapWhileBusy() {
+        for (String[] ratio : lowerable) {
+            if (ratio[0].equals("MaxHeapFreeRatio")) {
+                try {
+                    vm.setVMOption(ratio[0], BUSY_MAX_FREE_RATIO);
+                    ratio[2] = BUSY_MAX_FREE_RATIO;
+                } catch (RuntimeException e) {
+                    // refused: G1 resizes to the JVM's ratio
+                }
+            }
+        }
+        return this;
     }
 
     private void tick() {
