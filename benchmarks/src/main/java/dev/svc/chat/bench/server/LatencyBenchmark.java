@@ -83,8 +83,8 @@ public final class LatencyBenchmark {
         boolean runOurs = !only.equals("node");
         boolean runNode = only.equals("both") || only.equals("node");
         GcLog serverGc = new GcLog();
-        // per rate: the settling rounds after the warm-up round, and the JIT share of the last warm-up round
-        Map<Integer, double[]> settling = new LinkedHashMap<>();
+        // each settling pass's largest JIT share of a round
+        List<Double> settling = new ArrayList<>();
         try (ServerUnderTest server = runOurs
                 ? ServerUnderTest.ours(args, "latency-ours.jfr", List.of(serverGc.jvmArgument())) : null;
              ServerUnderTest nodeServer = runNode ? ServerUnderTest.node() : null) {
@@ -94,30 +94,36 @@ public final class LatencyBenchmark {
             // takes the idle paths (warmed by one round at 5,000/s, the first round at 1,000/s took 5 times the
             // CPU a message of the later ones; by a round of the measured length at each rate, still half of its
             // server CPU was the compilers'). Node gets the same.
-            // Then more warm-up rounds of the measured length at that rate until the compilers of both our JVMs
-            // took under SETTLED_JIT_SHARE of their CPU in one (issue 35, item 3), at most MAX_SETTLING_ROUNDS:
-            // a round of ours that still compiles measures the compilers. Node gets as many rounds.
+            // Then passes of warm-up rounds as the measured rounds run them (each rate in turn, the measured
+            // length) until every rate's round had the compilers of both our JVMs under SETTLED_JIT_SHARE of their
+            // CPU (issue 35, item 3), at most MAX_SETTLING_PASSES: a round that still compiles measures the
+            // compilers, and settling each rate alone was not enough (going from 1,000/s to 5,000/s compiled
+            // again: a third of the server's CPU in the first measured round). Node gets as many passes.
             if (warmUpRound) {
                 for (int rate : rates) {
-                    int extra = 0;
                     if (runOurs && !only.equals("rest")) {
-                        Point p = ours(server, serverGc, rate, 2 * seconds, true);
-                        System.err.println("warm-up (not measured): ours " + p);
-                        while (jitShare(p) >= SETTLED_JIT_SHARE && extra < MAX_SETTLING_ROUNDS) {
-                            p = ours(server, serverGc, rate, seconds, true);
-                            extra++;
-                            System.err.println("settling (not measured): ours " + p);
-                        }
-                        settling.put(rate, new double[] {extra, jitShare(p)});
+                        System.err.println("warm-up (not measured): ours " + ours(server, serverGc, rate,
+                                2 * seconds, true));
                     }
                     if (runNode) {
                         System.err.println("warm-up (not measured): node " + nodePair(nodeServer, rate,
                                 2 * seconds));
-                        for (int i = 0; i < extra; i++) {
+                    }
+                }
+                boolean settled = !runOurs || only.equals("rest");
+                while (!settled && settling.size() < MAX_SETTLING_PASSES) {
+                    double worst = 0;
+                    for (int rate : rates) {
+                        Point p = ours(server, serverGc, rate, seconds, true);
+                        System.err.println("settling (not measured): ours " + p);
+                        worst = Math.max(worst, jitShare(p));
+                        if (runNode) {
                             System.err.println("settling (not measured): node " + nodePair(nodeServer, rate,
                                     seconds));
                         }
                     }
+                    settling.add(worst);
+                    settled = worst < SETTLED_JIT_SHARE;
                 }
             }
             // rounds interleave ours and Node, so that a burst of other load on the machine hits both
@@ -142,8 +148,8 @@ public final class LatencyBenchmark {
 
     /** The JIT compilers' share of a JVM's CPU under which a warm-up has settled (issue 35: 5 %). */
     static final double SETTLED_JIT_SHARE = 0.05;
-    /** The most warm-up rounds added at a rate while the compilers have not settled (chosen: the run's time). */
-    static final int MAX_SETTLING_ROUNDS = 6;
+    /** The most settling passes over the rates (chosen: the run's time). */
+    static final int MAX_SETTLING_PASSES = 4;
 
     /** The larger of the compilers' shares of the server JVM's and of this JVM's CPU in {@code p}'s window. */
     static double jitShare(Point p) {
@@ -263,14 +269,15 @@ public final class LatencyBenchmark {
     }
 
     static Report report(Map<Integer, List<Point>> ours, Map<Integer, List<Point>> rest,
-            Map<Integer, List<Point>> node, int rounds, boolean warmUpRound, Map<Integer, double[]> settling,
+            Map<Integer, List<Point>> node, int rounds, boolean warmUpRound, List<Double> settling,
             String load) {
         Report report = new Report("Reference server: latency sender → server → receiver");
         report.paragraph("A fixed send rate for a few seconds after 300 warm-up messages"
                 + (warmUpRound ? ", each server first warmed up by one unmeasured round of twice that length at each"
-                + " rate, then by more rounds of the measured length until the JIT compilers took under "
-                + Report.num(100 * SETTLED_JIT_SHARE, 0) + " % of the CPU of the server's JVM and of ours in one"
-                + " (at most " + MAX_SETTLING_ROUNDS + "; Node's got as many)" + settled(settling) : "")
+                + " rate, then by passes over the rates with rounds of the measured length until every round of a"
+                + " pass had the JIT compilers under " + Report.num(100 * SETTLED_JIT_SHARE, 0) + " % of the CPU of"
+                + " the server's JVM and of ours (at most " + MAX_SETTLING_PASSES + "; Node's got as many)"
+                + settled(settling) : "")
                 + "; latency from the send "
                 + "call to the receiver's event, ms. Ours: SDK `sendMessage` into the reference server (child JVM), "
                 + "an SDK receiver on `on(NEW_MESSAGE)`; \"socket\" is the SDK's default (sends as `send-message` "
@@ -340,12 +347,12 @@ public final class LatencyBenchmark {
         return report;
     }
 
-    /** ": 2 more at 1,000/s (JIT 3 % in the last), ..." for the report, or "" without settling figures. */
-    private static String settled(Map<Integer, double[]> settling) {
+    /** ": 2 passes, the compilers' largest share of a round 21 %, then 4 %" for the report ("" without any). */
+    private static String settled(List<Double> settling) {
         List<String> all = new ArrayList<>();
-        settling.forEach((rate, s) -> all.add(Report.num(s[0], 0) + " more at " + Report.num(rate, 0)
-                + "/s (JIT " + Report.num(100 * s[1], 0) + " % in the last)"));
-        return all.isEmpty() ? "" : ": " + String.join(", ", all);
+        settling.forEach(share -> all.add(Report.num(100 * share, 0) + " %"));
+        return all.isEmpty() ? "" : ": " + settling.size() + " pass(es), the compilers' largest share of a round "
+                + String.join(", then ", all);
     }
 
     private static String cpu(Cost cost) {
