@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * leaves no state behind, but G1 keeps the heap it grew to, and the dead connections' objects, promoted
  * while the flood lasted, stay in old regions that an idle JVM never collects: the resident size stayed
  * near its peak. So, in the jar only (never in a test's JVM): when a whole period passed without any
- * collection and the heap holds much more than after the last one, this runs one full collection, which
+ * collection and with the used heap grown by less than {@link #IDLE_GROWTH_BYTES}, and the heap holds much more
+ * than after the last compaction, this runs one full collection, which
  * compacts and, with lower free-heap ratios for its length, shrinks the heap. Flags set on the command line
  * win.
  *
@@ -35,6 +36,8 @@ final class IdleMemory {
     static final long PERIOD_SECONDS = 15;
     /** Growth of the used heap since the last compaction that is worth a collection (chosen). */
     static final long SLACK_BYTES = 32L * 1024 * 1024;
+    /** Growth of the used heap over a period under which the JVM counts as idle (chosen: some 270 KiB/s). */
+    static final long IDLE_GROWTH_BYTES = 4L * 1024 * 1024;
     /** The free-heap ratios of the check's own collection, in the order they are lowered (chosen). */
     private static final String[][] LOWERED = {{"MinHeapFreeRatio", "10"}, {"MaxHeapFreeRatio", "30"}};
     /** The maximum free-heap ratio while the server works: no remark shrinks the heap. */
@@ -45,6 +48,7 @@ final class IdleMemory {
     private final List<String[]> lowerable;
     private long lastCollections = -1;
     private long usedAfterCompaction;
+    private long usedAtLastTick;
 
     IdleMemory(HotSpotDiagnosticMXBean vm, List<String[]> lowerable) {
         this.vm = vm;
@@ -116,11 +120,23 @@ final class IdleMemory {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             collections += Math.max(0, gc.getCollectionCount());
         }
-        long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-        boolean idle = collections == lastCollections;
+        tick(collections, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
+                () -> compact(System::gc));
+    }
+
+    /**
+     * One look at the JVM, which has run {@code collections} collections so far and uses {@code used} bytes of
+     * heap: runs {@code compaction} if the JVM is idle and holds much more than after the last compaction.
+     */
+    void tick(long collections, long used, Runnable compaction) {
+        // No collection alone is no sign of rest: a young generation of hundreds of MiB takes longer than a period
+        // to fill at a few MiB a second (a server at 1,000 messages a second), and a full collection then is a
+        // pause of 0.2 to 1 s in the middle of its work. So the heap must not have grown either.
+        boolean idle = collections == lastCollections && used - usedAtLastTick < IDLE_GROWTH_BYTES;
         lastCollections = collections;
+        usedAtLastTick = used;
         if (idle && used > usedAfterCompaction + SLACK_BYTES) {
-            compact(System::gc);
+            compaction.run();
             usedAfterCompaction = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
             lastCollections = -1; // our own collection is not activity
         }
