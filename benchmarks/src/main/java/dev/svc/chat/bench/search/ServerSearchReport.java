@@ -124,7 +124,7 @@ final class ServerSearchReport {
     s.end();
     report.paragraph("The memory backend (no `--data-dir`, no database) searches with the same Lucene code, in a"
         + " `ByteBuffersDirectory` rather than files: not run here (its store would hold the million messages in"
-        + " the heap); expect the H2 row's query costs without the page cache's part. PostgreSQL here is a"
+        + " the heap); expect the SQLite + Lucene row's query costs without the page cache's part. PostgreSQL here is a"
         + " throwaway local cluster without fsync (the load is faster; queries read the same pages), `VACUUM"
         + " ANALYZE` after the load as autovacuum would do in time.");
     if (missed) report.paragraph(WHY);
