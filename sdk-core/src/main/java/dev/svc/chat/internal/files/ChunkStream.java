@@ -178,7 +178,8 @@ final class ChunkStream extends RequestBody {
     byte[] sum = digest.digest();
     int known = digests.count();
     if (index < known) return new Chunk(at, buffer, n, digests.matches(index, sum) ? null : Stop.CHANGED);
-    if (index > known) throw new IllegalStateException("chunk " + index + " follows " + known + " known ones");
+    // Never: the upload starts at a chunk whose predecessors' digests are known (see SendUpload)
+    if (index > known) throw new IOException("chunk " + index + " follows " + known + " known ones");
     digests.add(sum);
     try {
       TusClient.await(checks.covered(digests));
