@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.security.MessageDigest;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -18,19 +20,25 @@ import okio.BufferedSink;
 
 /**
  * The body of one {@code PATCH} that streams the rest of a file from {@code offset}. The source is read a chunk at a
- * time, one chunk ahead of the connection, on a reader thread of the body's own: each chunk is hashed as it is
- * read; a chunk whose digest is known (sent before, by an earlier attempt or process) must have it, and a new one's
- * digest is added and recorded ({@link Checks#covered}) before any byte of it is written, so that a resume can tell
- * whether the bytes the service holds are still the source's. OkHttp's thread writes each checked chunk (the part
- * from {@code offset} on, for the chunk holding it) while the next one is read. A chunk that fails its check is
+ * time, up to {@value #AHEAD} chunks ahead of the connection, on a reader thread of the body's own: each chunk is
+ * hashed as it is read; a chunk whose digest is known (sent before, by an earlier attempt or process) must have it,
+ * and a new one's digest is added and recorded ({@link Checks#covered}) before any byte of it is written, so that a
+ * resume can tell whether the bytes the service holds are still the source's. OkHttp's thread writes each checked
+ * chunk (the part from {@code offset} on, for the chunk holding it) while the next ones are read. A chunk that fails its check is
  * never written: the write fails and the request is cut after the last checked byte (the service keeps what arrived,
  * tus's rule for a PATCH without a checksum); {@link #stopped} then says why, for the upload to terminate and fail
- * with the right error. It also stops at a chunk's edge when the send was cancelled or ended. Holds two chunks.
+ * with the right error. It also stops at a chunk's edge when the send was cancelled or ended. Holds {@value
+ * #AHEAD} chunks.
  * Written once: OkHttp never repeats a one-shot body, and a second write fails.
  */
 final class ChunkStream extends RequestBody {
   private static final MediaType OFFSET_STREAM = MediaType.get("application/offset+octet-stream");
   private static final NamedThreadFactory READERS = new NamedThreadFactory("svc-chat-upload-read", false);
+  /**
+   * Chunks read ahead of the connection, each in a buffer of its own: the records of their digests (a hop to the
+   * client's actor and a store write each) overlap the writes of the chunks before them.
+   */
+  private static final int AHEAD = 3;
 
   /** Why a body stopped before its end. */
   enum Stop {
@@ -63,12 +71,15 @@ final class ChunkStream extends RequestBody {
     final byte[] bytes;
     final int length;
     final Stop stop;
+    /** The record of the chunk's digest (a new chunk's), which must be done before the chunk is written. */
+    final CompletableFuture<Void> recorded;
 
-    Chunk(long at, byte[] bytes, int length, Stop stop) {
+    Chunk(long at, byte[] bytes, int length, Stop stop, CompletableFuture<Void> recorded) {
       this.at = at;
       this.bytes = bytes;
       this.length = length;
       this.stop = stop;
+      this.recorded = recorded;
     }
   }
 
@@ -127,23 +138,41 @@ final class ChunkStream extends RequestBody {
       return;
     }
     ExecutorService reader = Executors.newSingleThreadExecutor(READERS);
-    byte[][] buffers = {new byte[chunkBytes], new byte[chunkBytes]};
-    Future<Chunk> next = reader.submit(reading(start, buffers[0]));
+    Deque<Future<Chunk>> ahead = new ArrayDeque<>();
+    long next = start;
     try {
-      for (int turn = 1; next != null; turn++) {
-        Chunk chunk = await(next);
-        long after = chunk.at + chunk.length;
-        next = chunk.stop == null && after < end ? reader.submit(reading(after, buffers[turn % 2])) : null;
+      for (int i = 0; i < AHEAD && next < end; i++, next = after(next)) {
+        ahead.add(reader.submit(reading(next, new byte[chunkBytes])));
+      }
+      while (!ahead.isEmpty()) {
+        Chunk chunk = await(ahead.poll());
         write(sink, chunk);
+        if (next < end) { // the written chunk's buffer takes the next one
+          ahead.add(reader.submit(reading(next, chunk.bytes)));
+          next = after(next);
+        }
       }
     } finally {
-      if (next != null) awaitQuietly(next); // the stream is the caller's again once this returns
+      for (Future<Chunk> f : ahead) f.cancel(false);
+      for (Future<Chunk> f : ahead) awaitQuietly(f); // the stream is the caller's again once this returns
       reader.shutdown();
     }
   }
 
+  /** Returns the first byte of the chunk after the one at {@code at}. */
+  private long after(long at) {
+    return Math.min(end, at + chunkBytes);
+  }
+
   private void write(BufferedSink sink, Chunk chunk) throws IOException {
     if (chunk.stop != null) throw stop(chunk.stop, chunk.at);
+    if (chunk.recorded != null) {
+      try {
+        TusClient.await(chunk.recorded); // its digest is in the record before any byte of it goes
+      } catch (RuntimeException e) {
+        throw new IOException("the upload's record could not be written: " + e.getMessage(), e);
+      }
+    }
     if (checks.cancelled()) throw stop(Stop.CANCELLED, chunk.at);
     if (checks.ended()) throw stop(Stop.ENDED, chunk.at);
     int from = (int) Math.max(0, offset - chunk.at);
@@ -160,7 +189,7 @@ final class ChunkStream extends RequestBody {
     };
   }
 
-  /** Reads, hashes and checks the chunk at {@code at}; a new chunk's digest is recorded before this returns. */
+  /** Reads, hashes and checks the chunk at {@code at}; a new chunk's digest goes to the record (not awaited). */
   private Chunk read(long at, byte[] buffer) throws IOException {
     long index = at / chunkBytes;
     int want = (int) Math.min(chunkBytes, end - at);
@@ -171,22 +200,17 @@ final class ChunkStream extends RequestBody {
       whole = n == want && (at + n < end || in.read() < 0);
     } catch (IOException e) {
       readFailure = e;
-      return new Chunk(at, buffer, 0, Stop.UNREADABLE);
+      return new Chunk(at, buffer, 0, Stop.UNREADABLE, null);
     }
-    if (!whole) return new Chunk(at, buffer, 0, Stop.CHANGED);
+    if (!whole) return new Chunk(at, buffer, 0, Stop.CHANGED, null);
     digest.update(buffer, 0, n);
     byte[] sum = digest.digest();
     int known = digests.count();
-    if (index < known) return new Chunk(at, buffer, n, digests.matches(index, sum) ? null : Stop.CHANGED);
+    if (index < known) return new Chunk(at, buffer, n, digests.matches(index, sum) ? null : Stop.CHANGED, null);
     // Never: the upload starts at a chunk whose predecessors' digests are known (see SendUpload)
     if (index > known) throw new IOException("chunk " + index + " follows " + known + " known ones");
     digests.add(sum);
-    try {
-      TusClient.await(checks.covered(digests));
-    } catch (RuntimeException e) {
-      throw new IOException("the upload's record could not be written: " + e.getMessage(), e);
-    }
-    return new Chunk(at, buffer, n, null);
+    return new Chunk(at, buffer, n, null, checks.covered(digests));
   }
 
   private static Chunk await(Future<Chunk> chunk) throws IOException {
