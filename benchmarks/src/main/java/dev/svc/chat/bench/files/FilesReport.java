@@ -14,18 +14,21 @@ import dev.svc.chat.internal.files.UploadingTransport;
 /** The section of {@link FilesBench}: its tables, the targets met or missed, and the summary's rows. */
 final class FilesReport {
     /** The development run behind {@link #WHY}'s figures (one run, reduced size, a loaded machine). */
-    static final String UPLOAD_RUN = "In a run of 64 MiB in 5 rounds at a load average of 23 (the machine"
-            + " shared; one JVM, the server in it), the SDK's upload took 270 to 470 ms of the JVM's CPU (both"
-            + " sides), the raw tus PATCH 200 to 260, the raw PUT 140 to 230: the SDK's share is its one SHA-256"
-            + " pass (some 40 ms of 64 MiB at about 1,600 MiB/s, the JVM's intrinsic, measured at a load of 0.4)"
-            + " and the record of each chunk's digest; the raw tus row's share over the PUT, the server's hash and"
-            + " its commit each MiB. Hashing on the SDK can overlap the write only where a core is free: on this"
-            + " machine's 2 cores the SDK's reader, OkHttp's writer and the server's thread take turns. A JFR"
-            + " sampling of 3 rounds of 128 MiB (load average 26) found the server's request thread the busiest"
-            + " of the upload's (76 of the samples outside the benchmark's main thread, 24 of them in SHA-256,"
-            + " 3 writing the record each MiB), the SDK's threads in a handful. Hashing the server's bytes on a"
-            + " thread of their own (tried: 4 buffers of 64 KiB handed over) raised the raw tus PATCH's CPU to"
-            + " 260 to 480 ms and showed no gain in time at that load, so it was not kept.";
+    static final String UPLOAD_RUN = "In a run of 128 MiB in 5 rounds at a load average of 15 to 18 (the"
+            + " machine shared; one JVM, the server in it), the SDK's upload ran at 1.06× the raw tus PATCH's median"
+            + " (1.22× each round's) and 0.59× the raw PUT's (0.68×), taking 500 to 810 ms of the JVM's CPU (both"
+            + " sides), the raw tus PATCH 370 to 560, the raw PUT 290 to 390: the SDK's share is its one SHA-256"
+            + " pass (some 80 ms of 128 MiB at about 1,600 MiB/s, the JVM's intrinsic, measured at a load of 0.4)"
+            + " and the record of each chunk's digest, which overlap the writes (with the reader waiting for each"
+            + " record before it read on, the run before had the SDK at 0.34× the raw tus PATCH); what is left to"
+            + " the target is the protocol's, on the server: the raw tus PATCH's own gap to the PUT, its hash and"
+            + " its commit each MiB. A JFR sampling of 3 rounds of 128 MiB (load average 26) found the server's"
+            + " request thread the busiest of the upload's (76 of the samples outside the benchmark's main thread,"
+            + " 24 of them in SHA-256, 3 writing the record each MiB), the SDK's threads in a handful. Hashing the"
+            + " server's bytes on a thread of their own (tried: 4 buffers of 64 KiB handed over) raised the raw tus"
+            + " PATCH's CPU (260 to 480 ms of 64 MiB, against 200 to 320) and showed no gain in time at that load,"
+            + " so it was not kept; on 2 cores the SDK's reader, OkHttp's writer and the server's thread already"
+            + " take turns.";
 
     /** Why the uploads are behind the raw PUT (looked at while making this section). */
     static final String WHY = "Where the upload's time goes against the raw PUT (one request, nothing hashed):"
@@ -35,8 +38,8 @@ final class FilesReport {
             + " the bytes once as they are written (so that completion reads nothing again). Since 29 Nov 2026"
             + " the SDK hashes each byte once: each chunk's sha256 is taken as the chunk is read to be sent and"
             + " recorded (the outbox record keeps the digests' fingerprint and count) before any byte of it goes,"
-            + " on a reader thread one chunk ahead of OkHttp's, which writes the chunk before; a restart reads the"
-            + " recorded chunks again and compares. Before, a measuring pass of the whole file came first and"
+            + " on a reader thread up to 3 chunks ahead of OkHttp's, which waits for a chunk's record just before"
+            + " it writes the chunk; a restart reads the recorded chunks again and compares. Before, a measuring pass of the whole file came first and"
             + " overlapped nothing, and each chunk was hashed again on OkHttp's thread as it went. " + UPLOAD_RUN
             + " A download is hashed once (the SDK checks its sha256 before it renames the part file), the raw GET"
             + " never; since 29 Nov 2026 on a thread of its own, beside the reading and writing of the next buffer"
