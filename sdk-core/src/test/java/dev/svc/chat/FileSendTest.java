@@ -238,22 +238,44 @@ class FileSendTest {
   }
 
   @Test
-  void aSourceChangedDuringTheUploadFailsTheSendAndNeverSendsTheChangedChunk() throws Exception {
+  void aSourceChangedWhereTheServiceHoldsItsBytesFailsTheResumeAndNeverSendsTheChangedChunk() throws Exception {
     connect(client);
     final byte[] changed = bytes.clone();
-    changed[SIZE - 10] ^= 1; // same length, one byte of the last chunk differs
+    changed[10] ^= 1; // same length, one byte of the first chunk, which the service holds, differs
     AtomicInteger opens = new AtomicInteger();
     FileSource source = FileSource.builder(() -> new java.io.ByteArrayInputStream(
-        opens.getAndIncrement() == 0 ? bytes : changed), SIZE).name("data.bin").build(); // changed once measured
+        opens.getAndIncrement() == 0 ? bytes : changed), SIZE).name("data.bin").build(); // changed after a cut
+    tus.cutNextPatchAfter.set(CHUNK + 5);
     CompletableFuture<Message> sent = client.sendMessage("r1", Collections.singletonList(MessagePart.file(source)),
         "c1");
+    awaitFailedAttemptThenRetry(client);
 
     FileException e = Await.failure(sent, FileException.class);
     assertEquals(FileException.Kind.SOURCE_CHANGED, e.kind());
     FakeTus.Upload upload = tus.uploads.values().iterator().next();
     assertFalse(upload.complete(), "the wrong file was never completed");
     assertTrue(upload.deleted, "the upload was terminated");
-    assertTrue(tus.patchBytes.get() < SIZE, "the PATCH was cut before the changed chunk: " + tus.patchBytes.get());
+    assertEquals(1, tus.patches.get(), "nothing sent after the change was seen");
+    assertEquals(0, tus.sends.size(), "no message");
+  }
+
+  @Test
+  void aSourceChangedInAChunkReadButNotHeldByTheServiceFailsTheResumeToo() throws Exception {
+    connect(client);
+    final byte[] changed = bytes.clone();
+    changed[SIZE - 10] ^= 1; // one byte of the last chunk: read (and its digest recorded), cut before it arrived
+    AtomicInteger opens = new AtomicInteger();
+    FileSource source = FileSource.builder(() -> new java.io.ByteArrayInputStream(
+        opens.getAndIncrement() == 0 ? bytes : changed), SIZE).name("data.bin").build();
+    tus.cutNextPatchAfter.set(CHUNK + 5);
+    CompletableFuture<Message> sent = client.sendMessage("r1", Collections.singletonList(MessagePart.file(source)),
+        "c1");
+    awaitFailedAttemptThenRetry(client);
+
+    FileException e = Await.failure(sent, FileException.class);
+    assertEquals(FileException.Kind.SOURCE_CHANGED, e.kind());
+    assertTrue(tus.uploads.values().iterator().next().deleted, "the upload was terminated");
+    assertEquals(1, tus.patches.get(), "the changed chunk never went");
     assertEquals(0, tus.sends.size(), "no message");
   }
 
@@ -288,7 +310,7 @@ class FileSendTest {
   }
 
   @Test
-  void anOpenersBytesAreReadOnceToMeasureAndOnceToSend() throws Exception {
+  void anOpenersBytesAreReadOnceToSendThem() throws Exception {
     connect(client);
     java.util.concurrent.atomic.AtomicLong read = new java.util.concurrent.atomic.AtomicLong();
     FileSource source = FileSource.builder(() -> new java.io.FilterInputStream(new java.io.ByteArrayInputStream(bytes)) {
@@ -298,11 +320,11 @@ class FileSendTest {
         if (n > 0) read.addAndGet(n);
         return n;
       }
-    }).name("data.bin").build();
+    }, SIZE).name("data.bin").build(); // of a known length (without one, a first pass counts the bytes)
 
     Message m = Await.value(client.sendMessage("r1", Collections.singletonList(MessagePart.file(source)), "c1"));
     assertEquals(ByteString.of(bytes).sha256().hex(), m.files().get(0).sha256());
-    assertEquals(2L * SIZE, read.get(), "bytes read from the opener");
+    assertEquals(SIZE, read.get(), "bytes read from the opener: each chunk hashed as it is sent, no measuring pass");
   }
 
   @Test

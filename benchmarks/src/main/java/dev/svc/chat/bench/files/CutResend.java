@@ -16,11 +16,14 @@ import dev.svc.chat.bench.support.CuttingProxy;
  * The bytes an upload sends again after its connections are cut: the sender's client behind a
  * {@link CuttingProxy} uploads a generated file once uncut, then the same length again reset on both sides
  * {@code cuts} times, at points spread over the upload (seeded, anywhere inside a chunk). What the cut upload sent
- * up through the proxy beyond the uncut one's (headers and the socket's traffic included in both), per cut.
+ * up through the proxy beyond the uncut one's (headers and the socket's traffic included in both), per cut. The
+ * proxy's send buffer towards the server is the system's (loopback grows it to megabytes) or bounded, as a
+ * network's bytes in flight are.
  */
 final class CutResend {
     /** The figures of one run. */
-    record Result(long fileBytes, long cleanUp, long cutUp, int cuts, double cleanSeconds, double cutSeconds) {
+    record Result(long fileBytes, long cleanUp, long cutUp, int cuts, double cleanSeconds, double cutSeconds,
+            int upBuffer) {
         /** Bytes sent again per cut. */
         double perCut() {
             return (double) (cutUp - cleanUp) / cuts;
@@ -30,8 +33,9 @@ final class CutResend {
     private CutResend() {
     }
 
-    static Result run(FilesFixture fixture, long bytes, int cuts, long seed) throws Exception {
-        try (CuttingProxy proxy = CuttingProxy.to(fixture.apiUrl)) {
+    /** {@code upBuffer}: the proxy's send buffer towards the server, 0 for the system's (see {@link CuttingProxy}). */
+    static Result run(FilesFixture fixture, long bytes, int cuts, long seed, int upBuffer) throws Exception {
+        try (CuttingProxy proxy = CuttingProxy.to(fixture.apiUrl, upBuffer)) {
             // a short backoff: every cut fails an attempt of the same send, and the default one climbs to 30 s
             ChatClient sender = fixture.sender(SvcOptions.builder(proxy.apiUrl()).reconnectDelay(100, 1_000).build());
             try {
@@ -56,7 +60,11 @@ final class CutResend {
                 sending.get();
                 double cutSeconds = (System.nanoTime() - t0) / 1e9;
                 if (done < cuts) throw new IllegalStateException("only " + done + " of " + cuts + " cuts came");
-                return new Result(bytes, cleanUp, proxy.bytesUp() - before, cuts, cleanSeconds, cutSeconds);
+                Result result = new Result(bytes, cleanUp, proxy.bytesUp() - before, cuts, cleanSeconds, cutSeconds,
+                        upBuffer);
+                System.out.printf(java.util.Locale.ROOT, "cuts (proxy's up buffer %s): %.0f KiB sent again per cut%n",
+                        upBuffer == 0 ? "the system's" : upBuffer + " B", result.perCut() / 1024);
+                return result;
             } finally {
                 sender.close();
             }

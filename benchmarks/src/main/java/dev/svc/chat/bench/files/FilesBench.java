@@ -37,6 +37,8 @@ public final class FilesBench {
     static final double UPLOAD_TARGET = 0.8;
     static final double DOWNLOAD_TARGET = 0.8;
     static final double HEAP_TARGET_MIB = 16;
+    /** The cut run's second proxy: its send buffer towards the server, a network's bytes in flight. */
+    static final int CUT_UP_BUFFER = 64 * 1024;
     private static final String SHM = "/dev/shm";
 
     private FilesBench() {
@@ -61,6 +63,7 @@ public final class FilesBench {
         Transfers transfers = new Transfers(rounds);
         HeapRun heap;
         CutResend.Result cut;
+        CutResend.Result cutBounded;
         ThumbnailTime.Result thumbnails;
         try (FilesFixture fixture = new FilesFixture(work.toPath().resolve("server"));
              RawPeer peer = new RawPeer(work.toPath().resolve("sink"))) {
@@ -72,7 +75,8 @@ public final class FilesBench {
                 transfers.round(-1, fixture, peer, sender, reader, warm, work); // warm-up, not kept
                 for (int r = 0; r < rounds; r++) transfers.round(r, fixture, peer, sender, reader, payload, work);
                 heap = heapRun(fixture, sender, reader, (long) bigMib * MIB);
-                cut = CutResend.run(fixture, (long) cutMib * MIB, cuts, seed);
+                cut = CutResend.run(fixture, (long) cutMib * MIB, cuts, seed, 0);
+                cutBounded = CutResend.run(fixture, (long) cutMib * MIB, cuts, seed, CUT_UP_BUFFER);
                 thumbnails = ThumbnailTime.run(fixture, sender, reader, work, images);
             } finally {
                 sender.close();
@@ -82,7 +86,7 @@ public final class FilesBench {
             delete(work);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        FilesReport.write(args, mib, rounds, transfers, heap, cut, thumbnails, loadBefore, LoadAverage.now(), seconds,
+        FilesReport.write(args, mib, rounds, transfers, heap, cut, cutBounded, thumbnails, loadBefore, LoadAverage.now(), seconds,
                 work.getPath().startsWith(SHM));
         System.exit(0);
     }
@@ -111,9 +115,11 @@ public final class FilesBench {
             double up = 0;
             double put = 0;
             double tus = 0;
+            long[] cpu = new long[5]; // the JVM's CPU time of each transfer (both sides), ms
             FileAttachment uploaded = null;
             for (int turn = 0; turn < 3; turn++) {
                 int which = (turn + (sdkFirst ? 0 : 1)) % 3;
+                long c0 = cpuNanos();
                 long t0 = System.nanoTime();
                 if (which == 0) {
                     Message sent = sender.sendMessage(fixture.room, List.of(MessagePart.file(FileSource.of(file))))
@@ -127,12 +133,14 @@ public final class FilesBench {
                     peer.tus(fixture.apiUrl, fixture.senderToken, file);
                     tus = mib / seconds(t0);
                 }
+                cpu[which] = (cpuNanos() - c0) / 1_000_000;
             }
             double down = 0;
             double get = 0;
             File sdkTarget = new File(dir, "down-sdk.bin");
             File rawTarget = new File(dir, "down-raw.bin");
             for (int turn = 0; turn < 2; turn++) {
+                long c0 = cpuNanos();
                 long t0 = System.nanoTime();
                 if ((turn == 0) == sdkFirst) {
                     long[] heard = {0};
@@ -145,11 +153,13 @@ public final class FilesBench {
                     get = mib / seconds(t0);
                     if (rawTarget.length() != file.length()) throw new IOException("the raw download is short");
                 }
+                cpu[(turn == 0) == sdkFirst ? 3 : 4] = (cpuNanos() - c0) / 1_000_000;
             }
             Files.delete(sdkTarget.toPath());
             Files.delete(rawTarget.toPath());
             System.out.printf(Locale.ROOT, "%s: SDK up %.0f, raw PUT %.0f, raw tus %.0f, SDK down %.0f, raw GET %.0f"
-                    + " MiB/s%n", r < 0 ? "warm-up" : "round " + (r + 1), up, put, tus, down, get);
+                    + " MiB/s; CPU ms %d, %d, %d, %d, %d; load %s%n", r < 0 ? "warm-up" : "round " + (r + 1), up, put,
+                    tus, down, get, cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], LoadAverage.now());
             if (r < 0) return;
             sdkUp[r] = up;
             rawPut[r] = put;
@@ -213,6 +223,12 @@ public final class FilesBench {
             return new File(shm, "svc-files-bench-" + ProcessHandle.current().pid());
         }
         return new File("benchmarks/target/files-bench").getAbsoluteFile();
+    }
+
+    /** The JVM's CPU time so far (every thread: the SDK's, the server's and the peers'). */
+    static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static double seconds(long t0) {

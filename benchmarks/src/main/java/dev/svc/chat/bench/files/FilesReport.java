@@ -13,32 +13,44 @@ import dev.svc.chat.internal.files.UploadingTransport;
 
 /** The section of {@link FilesBench}: its tables, the targets met or missed, and the summary's rows. */
 final class FilesReport {
+    /** The development run behind {@link #WHY}'s figures (one run, reduced size, a loaded machine). */
+    static final String UPLOAD_RUN = "In a run of 128 MiB in 5 rounds at a load average of 15 to 18 (the"
+            + " machine shared; one JVM, the server in it), the SDK's upload ran at 1.06× the raw tus PATCH's median"
+            + " (1.22× each round's) and 0.59× the raw PUT's (0.68×), taking 500 to 810 ms of the JVM's CPU (both"
+            + " sides), the raw tus PATCH 370 to 560, the raw PUT 290 to 390: the SDK's share is its one SHA-256"
+            + " pass (some 80 ms of 128 MiB at about 1,600 MiB/s, the JVM's intrinsic, measured at a load of 0.4)"
+            + " and the record of each chunk's digest, which overlap the writes (with the reader waiting for each"
+            + " record before it read on, the run before had the SDK at 0.34× the raw tus PATCH); what is left to"
+            + " the target is the protocol's, on the server: the raw tus PATCH's own gap to the PUT, its hash and"
+            + " its commit each MiB. A JFR sampling of 3 rounds of 128 MiB (load average 26) found the server's"
+            + " request thread the busiest of the upload's (76 of the samples outside the benchmark's main thread,"
+            + " 24 of them in SHA-256, 3 writing the record each MiB), the SDK's threads in a handful. Hashing the"
+            + " server's bytes on a thread of their own (tried: 4 buffers of 64 KiB handed over) raised the raw tus"
+            + " PATCH's CPU (260 to 480 ms of 64 MiB, against 200 to 320) and showed no gain in time at that load,"
+            + " so it was not kept; on 2 cores the SDK's reader, OkHttp's writer and the server's thread already"
+            + " take turns.";
+
     /** Why the uploads are behind the raw PUT (looked at while making this section). */
     static final String WHY = "Where the upload's time goes against the raw PUT (one request, nothing hashed):"
-            + " the SDK sends the whole file (or, after a cut, the rest from the service's offset) in one PATCH"
-            + " whose body reads, checks and writes a chunk at a time on OkHttp's thread, as the raw tus row's one"
-            + " PATCH of the file does without the checks. Until 29 Nov 2026 it sent a PATCH per MiB: each cost"
-            + " a request on both sides, answered once its bytes and record were forced; in a run of 64 MiB at a"
-            + " load average of 22 (one JVM, the server in it), raw OkHttp took 400 to 710 ms of the JVM's CPU for"
-            + " the file in PATCHes of 1 MiB, 190 to 240 in one PATCH, the raw PUT 130 to 240. The server commits a"
-            + " PATCH without a checksum every MiB as it arrives (bytes and record forced), so a long one is"
-            + " durable up to its last MiB while it runs. Each byte is still hashed with SHA-256 three times, twice"
-            + " by the SDK (each chunk's sha256 when the source is measured, before its upload is created, so that"
-            + " the outbox record can tell a changed source at a restart; again as the chunk is read to be sent,"
-            + " compared with the first, so that a changed chunk never goes) and once by the server (carried along"
-            + " as the bytes are written, so that completion reads nothing again). One pass runs at about 1,600"
-            + " MiB/s here (the JVM's SHA-256 intrinsic, measured at a load of 0.4), some 0.08 s per pass of"
-            + " 128 MiB; the measuring pass comes before the upload and overlaps nothing. What is left would take a"
-            + " weaker promise (no measuring pass: a restart could not tell a changed source from the bytes already"
-            + " sent). A download is hashed once (the SDK checks its sha256 before it renames the part file), the"
-            + " raw GET never; its progress, one report per 64 KiB, is merged while the listener's thread is busy"
-            + " rather than queued a task each.";
+            + " the SDK sends the whole file (or, after a cut, the rest from the service's offset) in one PATCH,"
+            + " as the raw tus row does; the server commits a PATCH without a checksum every MiB as it arrives"
+            + " (bytes and record forced), so a long one is durable up to its last MiB while it runs, and hashes"
+            + " the bytes once as they are written (so that completion reads nothing again). Since 29 Nov 2026"
+            + " the SDK hashes each byte once: each chunk's sha256 is taken as the chunk is read to be sent and"
+            + " recorded (the outbox record keeps the digests' fingerprint and count) before any byte of it goes,"
+            + " on a reader thread up to 3 chunks ahead of OkHttp's, which waits for a chunk's record just before"
+            + " it writes the chunk; a restart reads the recorded chunks again and compares. Before, a measuring pass of the whole file came first and"
+            + " overlapped nothing, and each chunk was hashed again on OkHttp's thread as it went. " + UPLOAD_RUN
+            + " A download is hashed once (the SDK checks its sha256 before it renames the part file), the raw GET"
+            + " never; since 29 Nov 2026 on a thread of its own, beside the reading and writing of the next buffer"
+            + " (before, on the same thread, after each write, it was the whole gap); its progress, one report per"
+            + " 64 KiB, is merged while the listener's thread is busy rather than queued a task each.";
 
     private FilesReport() {
     }
 
     static void write(String[] args, int mib, int rounds, FilesBench.Transfers t, FilesBench.HeapRun heap,
-            CutResend.Result cut, ThumbnailTime.Result thumbs, String loadBefore, String loadAfter, double seconds,
+            CutResend.Result cut, CutResend.Result bounded, ThumbnailTime.Result thumbs, String loadBefore, String loadAfter, double seconds,
             boolean inMemory) throws IOException {
         int chunk = UploadingTransport.DEFAULT_CHUNK_BYTES;
         Report report = new Report("Files: uploads, downloads, cuts and thumbnails");
@@ -50,9 +62,9 @@ final class FilesReport {
                 + ") and the SDK talks to it over loopback. Throughput: a " + mib + " MiB file of random bytes, in " + rounds
                 + " interleaved rounds (the order turned each round, after a warm-up of 32 MiB): the SDK's"
                 + " `sendMessage` of `MessagePart.file(FileSource.of(file))`, timed to the message's answer (the"
-                + " SDK reads the file once for each chunk's sha256, then sends it in one PATCH without"
-                + " `Upload-Checksum`, each chunk of " + chunk / MIB + " MiB hashed again and compared before it is"
-                + " written; the server hashes the file as it arrives); against a raw"
+                + " SDK reads the file once and sends it in one PATCH without `Upload-Checksum`, each chunk of "
+                + chunk / MIB + " MiB hashed and its sha256 recorded before it is written; the server hashes the"
+                + " file as it arrives); against a raw"
                 + " OkHttp PUT of the same file to a sink of ours on the same stack as the server (Javalin on Jetty)"
                 + " that writes the body to a file through a 64 KiB buffer and forces it to the disk once at the end;"
                 + " and, to tell the SDK's share from the protocol's, raw OkHttp sending the SDK's tus requests"
@@ -107,16 +119,30 @@ final class FilesReport {
                 + " times at seeded points spread over the upload. Bytes sent again per cut = (bytes the client sent"
                 + " up through the proxy on the cut upload − on the uncut one) ÷ cuts; both include the requests'"
                 + " headers and the socket's traffic, the cut one its reconnections too. A cut PATCH carries no"
-                + " checksum, so the server keeps what arrived of it and the SDK sends from there: what a cut costs"
-                + " is what was in flight between the proxy and the server (the proxy's socket buffers, which Linux"
-                + " grows to megabytes on loopback when the server reads slower than the client writes), no longer"
-                + " bounded by a PATCH's size. The target is still one chunk.");
-        report.table("file", "cuts", "sent up, uncut", "sent up, cut", "sent again per cut", "time uncut / cut (s)",
-                        "target", "met")
-                .row(cut.fileBytes() / MIB + " MiB", cut.cuts(), num(cut.cleanUp(), 0), num(cut.cutUp(), 0),
-                        num(perCut, 0) + " KiB", num(cut.cleanSeconds(), 1) + " / " + num(cut.cutSeconds(), 1),
+                + " checksum, so the server keeps (and commits) every byte it read of it, and the SDK sends from"
+                + " there: what a cut costs is what was in flight between the proxy and the server, which the reset"
+                + " drops: the proxy's socket send queue and what the server's socket received but Jetty had not"
+                + " read. Twice: with the proxy's send buffer left to the system (loopback grows it to 4 MiB here,"
+                + " `tcp_wmem`, when the server reads slower than the client writes), the target's row; and bounded"
+                + " to " + bounded.upBuffer() / 1024 + " KiB, as a network holds a bounded number of bytes in"
+                + " flight, which leaves the SDK's and the server's share. No endpoint sees the proxy's queue: in a"
+                + " trial at a load average of 27, bounding the server's receive buffer to 128 KiB"
+                + " (`setAcceptedReceiveBufferSize`) left the first row as it was (2,419 KiB a cut, against 2,542"
+                + " without), while the proxy's bound brought it to 30 to 49 KiB. Committing more often on the"
+                + " server would not change either: a cut PATCH's bytes are all committed, the step (1 MiB) bounds"
+                + " only what a `kill -9` of the server loses.");
+        report.table("file", "proxy's send buffer", "cuts", "sent up, uncut", "sent up, cut", "sent again per cut",
+                        "time uncut / cut (s)", "target", "met")
+                .row(cut.fileBytes() / MIB + " MiB", "the system's", cut.cuts(), num(cut.cleanUp(), 0),
+                        num(cut.cutUp(), 0), num(perCut, 0) + " KiB",
+                        num(cut.cleanSeconds(), 1) + " / " + num(cut.cutSeconds(), 1),
                         "≤ one chunk (" + chunk / 1024 + " KiB)", met(cut.perCut() <= chunk))
+                .row(bounded.fileBytes() / MIB + " MiB", bounded.upBuffer() / 1024 + " KiB", bounded.cuts(),
+                        num(bounded.cleanUp(), 0), num(bounded.cutUp(), 0), num(bounded.perCut() / 1024, 0) + " KiB",
+                        num(bounded.cleanSeconds(), 1) + " / " + num(bounded.cutSeconds(), 1),
+                        "≤ one chunk (" + chunk / 1024 + " KiB)", met(bounded.perCut() <= chunk))
                 .end();
+        report.result("files.resendPerCut.boundedNetwork", bounded.perCut() / 1024, Double.NaN, "KiB");
         report.result("files.resendPerCut", perCut, Double.NaN, "KiB");
 
         double[] generation = thumbs.generationMs();

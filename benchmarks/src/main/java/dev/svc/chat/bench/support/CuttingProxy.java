@@ -27,6 +27,7 @@ public final class CuttingProxy implements AutoCloseable {
     private final String targetHost;
     private final int targetPort;
     private final ServerSocket listener;
+    private final int upBuffer;
     private final List<Link> open = new CopyOnWriteArrayList<>();
     private final List<Socket> dead = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -35,17 +36,27 @@ public final class CuttingProxy implements AutoCloseable {
     private volatile boolean closed;
     private volatile Thread cutter;
 
-    private CuttingProxy(String targetHost, int targetPort) throws IOException {
+    private CuttingProxy(String targetHost, int targetPort, int upBuffer) throws IOException {
         this.targetHost = targetHost;
         this.targetPort = targetPort;
+        this.upBuffer = upBuffer;
         this.listener = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
         start("accept", this::accept);
     }
 
     /** Starts a proxy to {@code apiUrl}'s host and port; its own {@link #apiUrl()} goes through it. */
     public static CuttingProxy to(String apiUrl) throws IOException {
+        return to(apiUrl, 0);
+    }
+
+    /**
+     * Starts a proxy to {@code apiUrl} whose server-side sockets hold at most about {@code upBuffer} bytes on their
+     * way up (their send buffer; 0 leaves it to the system, which grows it to megabytes on loopback): what a network
+     * holds in flight, which a reset on both sides loses.
+     */
+    public static CuttingProxy to(String apiUrl, int upBuffer) throws IOException {
         java.net.URI uri = java.net.URI.create(apiUrl);
-        return new CuttingProxy(uri.getHost(), uri.getPort());
+        return new CuttingProxy(uri.getHost(), uri.getPort(), upBuffer);
     }
 
     /** Returns {@code http://127.0.0.1:<port>/v1}. */
@@ -132,6 +143,7 @@ public final class CuttingProxy implements AutoCloseable {
                 Socket client = listener.accept();
                 Socket server = new Socket();
                 server.setReceiveBufferSize(16 * 1024);
+                if (upBuffer > 0) server.setSendBufferSize(upBuffer);
                 server.connect(new InetSocketAddress(targetHost, targetPort));
                 client.setTcpNoDelay(true);
                 server.setTcpNoDelay(true);

@@ -23,15 +23,18 @@ import okio.BufferedSource;
 import okio.ByteString;
 
 /**
- * One download of a file ({@code GET /v1/files/{fileId}}), on a worker (it blocks): the bytes go to a sink, a cut
- * is resumed with {@code Range} from the bytes the sink holds, after the backoff, a few times; at the end the
- * bytes must have the file's size and sha256 ({@link FileException.Kind#CHECKSUM_MISMATCH} otherwise).
+ * One download of a file ({@code GET /v1/files/{fileId}}), on a worker (it blocks): the bytes go to a sink, and to
+ * the file's sha256 on a thread of their own ({@link DigestPipe}); a cut is resumed with {@code Range} from the
+ * bytes the sink holds, after the backoff, a few times; at the end the bytes must have the file's size and sha256
+ * ({@link FileException.Kind#CHECKSUM_MISMATCH} otherwise).
  */
 final class FileDownload {
   /** Requests after a cut, each after the backoff. */
   static final int RESUMES = 5;
   /** The bytes written to the sink, hashed and reported at a time. */
   static final int BUFFER = 64 * 1024;
+  /** Buffers between the reading thread and the digest's ({@link DigestPipe}). */
+  private static final int BUFFERS = 4;
 
   /** Where the bytes go: a file (kept across restarts as {@code .part}) or the app's stream. */
   interface Sink {
@@ -68,25 +71,9 @@ final class FileDownload {
   void run(FileAttachment file, Sink sink, Progress progress) throws IOException {
     MessageDigest digest = sha256();
     final long[] held = {sink.resume(digest)};
-    HttpUrl url = rest.apiUrl().newBuilder().addPathSegment("files").addPathSegment(file.fileId()).build();
-    for (int attempt = 0; file.size() < 0 || held[0] < file.size(); attempt++) {
-      progress.bytes(held[0], file.size());
-      Request.Builder request = new Request.Builder().url(url).get();
-      if (held[0] > 0) {
-        request.header("Range", "bytes=" + held[0] + "-");
-        if (!file.sha256().isEmpty()) request.header("If-Range", "\"" + file.sha256() + "\"");
-      }
-      final MessageDigest d = digest;
-      try {
-        TusClient.await(rest.exchange(request, response -> {
-          read(response, sink, d, held, file.size(), progress);
-          return Boolean.TRUE;
-        }, 0, true));
-        if (file.size() < 0) break; // no size to resume to: one whole answer
-      } catch (TransportException cut) {
-        if (attempt >= RESUMES) throw cut;
-        pause(backoff.delayMillis(attempt)); // the digest holds exactly the bytes held: go on from there
-      }
+    try (DigestPipe pipe = new DigestPipe(digest, BUFFERS, BUFFER)) {
+      fetch(file, sink, progress, digest, pipe, held);
+      pipe.drain();
     }
     String hex = ByteString.of(digest.digest()).hex();
     if ((file.size() >= 0 && held[0] != file.size()) || (!file.sha256().isEmpty() && !hex.equals(file.sha256()))) {
@@ -97,10 +84,35 @@ final class FileDownload {
     progress.bytes(held[0], file.size());
   }
 
-  private static void read(Response response, Sink sink, MessageDigest digest, long[] held, long size,
-      Progress progress) throws IOException {
+  /** Requests the file's bytes from those held, resuming after a cut, until it holds them all. */
+  private void fetch(FileAttachment file, Sink sink, Progress progress, MessageDigest digest, DigestPipe pipe,
+      final long[] held) throws IOException {
+    HttpUrl url = rest.apiUrl().newBuilder().addPathSegment("files").addPathSegment(file.fileId()).build();
+    for (int attempt = 0; file.size() < 0 || held[0] < file.size(); attempt++) {
+      progress.bytes(held[0], file.size());
+      Request.Builder request = new Request.Builder().url(url).get();
+      if (held[0] > 0) {
+        request.header("Range", "bytes=" + held[0] + "-");
+        if (!file.sha256().isEmpty()) request.header("If-Range", "\"" + file.sha256() + "\"");
+      }
+      try {
+        TusClient.await(rest.exchange(request, response -> {
+          read(response, sink, digest, pipe, held, file.size(), progress);
+          return Boolean.TRUE;
+        }, 0, true));
+        if (file.size() < 0) break; // no size to resume to: one whole answer
+      } catch (TransportException cut) {
+        if (attempt >= RESUMES) throw cut;
+        pause(backoff.delayMillis(attempt)); // the digest gets exactly the bytes held: go on from there
+      }
+    }
+  }
+
+  private static void read(Response response, Sink sink, MessageDigest digest, DigestPipe pipe, long[] held,
+      long size, Progress progress) throws IOException {
     if (response.code() != 206 && held[0] > 0) { // the whole file: its start is what we hold, or it changed
       if (sink.restart()) {
+        pipe.drain();
         digest.reset();
         held[0] = 0;
       } else {
@@ -109,11 +121,22 @@ final class FileDownload {
     }
     ResponseBody body = response.body();
     if (body == null) return;
-    byte[] buffer = new byte[BUFFER];
     try (BufferedSource in = body.source()) {
-      for (int n; (n = fill(in, buffer)) > 0; ) {
-        sink.write(buffer, n);
-        digest.update(buffer, 0, n);
+      while (true) {
+        byte[] buffer = pipe.buffer();
+        int n;
+        try {
+          n = fill(in, buffer);
+          if (n > 0) sink.write(buffer, n);
+        } catch (IOException | RuntimeException e) {
+          pipe.release(buffer);
+          throw e;
+        }
+        if (n <= 0) {
+          pipe.release(buffer);
+          return;
+        }
+        pipe.hash(buffer, n); // on the pipe's thread, in order, while the next buffer is read and written
         held[0] += n;
         progress.bytes(held[0], size);
       }

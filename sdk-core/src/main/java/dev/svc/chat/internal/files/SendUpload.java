@@ -18,22 +18,23 @@ import dev.svc.chat.internal.json.Json;
 import dev.svc.chat.internal.outbox.SendProgress;
 
 /**
- * The upload of one send's files, on an upload worker (it blocks): for each file part still to upload, measures
- * the source in one pass ({@link SourceDigests}: its length and each chunk's sha256; the length and the digests'
- * fingerprint are recorded before the upload is created), creates the upload or asks the service where an earlier
- * one stands ({@code HEAD}), and sends the rest in one streamed {@code PATCH} ({@link ChunkStream}). Each attempt
- * measures the source again and finds the recorded fingerprint, and each chunk read to be sent must have its
- * measured sha256 before it is written: a source that changed never completes an upload (it is terminated, and the
- * send fails with {@link FileException}), and the bytes the service holds from an earlier attempt or process are
- * those of the source as it is now. The PATCH carries no {@code Upload-Checksum} (optional in tus): the service
- * keeps what a cut PATCH delivered, and the next attempt sends from there. Each step that a restart needs (the
- * measure, the upload's URL, the file's id) is recorded in the part before the next starts.
+ * The upload of one send's files, on an upload worker (it blocks): for each file part still to upload, records the
+ * source's length and chunk size, creates the upload or asks the service where an earlier one stands ({@code HEAD}),
+ * and sends the rest in one streamed {@code PATCH} ({@link ChunkStream}), reading the source once. Each chunk's
+ * sha256 is taken as it is read to be sent and recorded ({@link SourceDigests}, the part's {@link UploadState})
+ * before any byte of it goes; a resume (the next attempt, or a restart) reads the recorded chunks again and compares
+ * their fingerprint, and each chunk sent again must have its recorded sha256. So the bytes the service holds are
+ * always those of the source as it is now: a source that changed where they were taken from never completes an
+ * upload (it is terminated, and the send fails with {@link FileException}); one that changed only beyond them is
+ * sent as it is now. The PATCH carries no {@code Upload-Checksum} (optional in tus): the service keeps what a cut
+ * PATCH delivered, and the next attempt sends from there. Each step that a restart needs (the length, the upload's
+ * URL, the digests, the file's id) is recorded in the part before the next starts.
  */
 final class SendUpload {
   /** Rounds of {@code 409} (the service's offset differs from ours) resolved with a HEAD within one attempt. */
   private static final int CONFLICT_ROUNDS = 3;
 
-  /** Hears the bytes the service holds of the send's files, and their total. */
+  /** Hears the bytes of the send's files written to the connection (from the service's offset after a cut). */
   interface Progress {
     void bytes(long sent, long total);
   }
@@ -59,38 +60,37 @@ final class SendUpload {
   List<MessagePart> run(List<MessagePart> parts) {
     List<MessagePart> current = new ArrayList<>(parts);
     FileSource[] sources = new FileSource[current.size()];
-    SourceDigests[] measures = new SourceDigests[current.size()];
+    long[] lengths = new long[current.size()];
     long total = 0;
     for (int i = 0; i < current.size(); i++) {
       if (!pending(current.get(i))) continue;
       sources[i] = source(current.get(i));
       UploadState state = UploadState.of(current.get(i));
-      measures[i] = measure(sources[i], state.measured() ? state.chunk : chunkBytes);
-      total += measures[i].length;
+      lengths[i] = state.measured() ? state.length : lengthOf(sources[i]);
+      total += lengths[i];
     }
     long done = 0;
     for (int i = 0; i < current.size(); i++) {
       if (sources[i] == null) continue;
-      current.set(i, upload(current, i, sources[i], measures[i], done, total));
+      current.set(i, upload(current, i, sources[i], done, total));
       record(current);
-      done += measures[i].length;
+      done += lengths[i];
     }
     progress.bytes(done, total);
     return current;
   }
 
-  private MessagePart upload(List<MessagePart> parts, int index, FileSource source, SourceDigests measure,
-      long before, long total) {
+  private MessagePart upload(List<MessagePart> parts, int index, FileSource source, long before, long total) {
     MessagePart part = parts.get(index);
     UploadState state = UploadState.of(part);
+    SourceDigests digests;
     if (!state.measured()) {
-      state = state.measured(measure);
+      digests = new SourceDigests(chunkBytes, lengthOf(source));
+      state = state.covering(digests);
       parts.set(index, part = state.applyTo(part));
-      record(parts); // what the source was, before any byte of it is sent
-    } else if (state.length != measure.length || !state.digest.equals(measure.fingerprint)) {
-      if (state.url != null) tus.terminate(state.url);
-      throw changed(source, state.length != measure.length ? "its length is " + measure.length + ", not "
-          + state.length : "its bytes are no longer those measured when its upload began");
+      record(parts); // the source's length, before any byte of it is sent
+    } else {
+      digests = verified(source, state);
     }
     long offset = -1;
     if (state.url != null) {
@@ -98,6 +98,10 @@ final class SendUpload {
         offset = tus.offset(state.url);
       } catch (ApiException e) {
         if (e.status() != 404 && e.status() != 410) throw e; // gone (expired): a new upload
+      }
+      if (offset > 0 && digests.count() < (offset + state.chunk - 1) / state.chunk) {
+        tus.terminate(state.url); // the service holds bytes whose digests no record kept: they cannot be checked
+        offset = -1;
       }
     }
     if (offset < 0) {
@@ -108,7 +112,7 @@ final class SendUpload {
     }
     for (int round = 0; ; round++) {
       try {
-        transfer(source, state, measure, offset, before, total);
+        transfer(source, parts, index, state, digests, offset, before, total);
         break;
       } catch (OffsetConflict conflict) {
         if (round == CONFLICT_ROUNDS) throw new TransportException("the upload's offset kept moving", conflict);
@@ -122,21 +126,45 @@ final class SendUpload {
   }
 
   /**
+   * Reads again the chunks whose digests the state recorded and compares their fingerprint: a source whose length
+   * or recorded chunks changed terminates its upload and fails the send.
+   */
+  private SourceDigests verified(FileSource source, UploadState state) {
+    long length = lengthOf(source);
+    if (length != state.length) {
+      if (state.url != null) tus.terminate(state.url);
+      throw changed(source, "its length is " + length + ", not " + state.length);
+    }
+    SourceDigests measured;
+    try (InputStream in = source.open()) {
+      measured = SourceDigests.measure(in, new byte[state.chunk], state.length, (int) state.chunks);
+    } catch (IOException e) {
+      throw vanished(source, e);
+    }
+    if (measured == null || !measured.fingerprint().equals(state.digest)) {
+      if (state.url != null) tus.terminate(state.url);
+      throw changed(source, "its bytes are no longer those of its upload's first " + state.chunks + " chunks");
+    }
+    return measured;
+  }
+
+  /**
    * Sends the source's bytes from {@code offset} on, in one {@code PATCH} whose body ({@link ChunkStream}) reads,
-   * checks and writes them a chunk at a time on OkHttp's thread. The chunk holding {@code offset} is read whole (a
-   * cut leaves the service's offset inside a chunk) so that it can be compared with its measured sha256 before any
-   * of it goes. A chunk that fails its check is never written: the request is cut after the last checked byte, the
+   * checks (or records) and writes them a chunk at a time. The chunk holding {@code offset} is read whole (a cut
+   * leaves the service's offset inside a chunk) so that it can be compared with its recorded sha256 before any of
+   * it goes. A chunk that fails its check is never written: the request is cut after the last checked byte, the
    * upload terminated, and the send fails.
    */
-  private void transfer(final FileSource source, UploadState state, SourceDigests measure, long offset,
-      final long before, final long total) {
+  private void transfer(final FileSource source, final List<MessagePart> parts, final int index, UploadState state,
+      SourceDigests digests, long offset, final long before, final long total) {
     long start = offset - offset % state.chunk;
     try (InputStream in = source.open()) {
       if (skipFully(in, start) < start) throw changed(source, "it is shorter than " + state.length + " bytes");
       progress.bytes(before + offset, total);
       if (offset >= state.length) return; // the service holds every byte (a last PATCH answered too late)
       final long from = before + offset;
-      ChunkStream body = new ChunkStream(in, measure, start, offset, state.length, state.chunk,
+      final UploadState at = state;
+      ChunkStream body = new ChunkStream(in, digests, start, offset, state.length, state.chunk,
           new ChunkStream.Checks() {
             @Override
             public boolean cancelled() {
@@ -151,6 +179,12 @@ final class SendUpload {
             @Override
             public void written(long bytes) {
               progress.bytes(from + bytes, total);
+            }
+
+            @Override
+            public CompletableFuture<Void> covered(SourceDigests known) {
+              parts.set(index, at.covering(known).applyTo(parts.get(index)));
+              return send.partsChanged(new ArrayList<>(parts));
             }
           });
       long end;
@@ -172,8 +206,8 @@ final class SendUpload {
   private RuntimeException stopped(ChunkStream.Stop stop, ChunkStream body, FileSource source, UploadState state) {
     switch (stop) {
       case CHANGED:
-        tus.terminate(state.url); // only the very bytes measured at first go
-        return changed(source, "its bytes from " + body.stoppedAt() + " on are no longer those measured");
+        tus.terminate(state.url); // only the very bytes sent before go
+        return changed(source, "its bytes from " + body.stoppedAt() + " on are no longer those sent before");
       case UNREADABLE:
         return vanished(source, body.readFailure());
       case CANCELLED:
@@ -216,15 +250,18 @@ final class SendUpload {
     return b.contentType(FileParts.string(part.rawFields().get("contentType"))).build();
   }
 
-  /** Measures the source in one pass (its length, each chunk's sha256). */
-  private static SourceDigests measure(FileSource source, int chunkBytes) {
-    if (source.file() != null && !source.file().isFile()) throw vanished(source, null);
-    try (InputStream in = source.open()) {
-      SourceDigests measured = SourceDigests.measure(in, new byte[chunkBytes]);
-      if (source.length() >= 0 && measured.length != source.length()) {
-        throw changed(source, "it holds " + measured.length + " bytes, not " + source.length());
-      }
-      return measured;
+  /** Returns the source's length: a file's now, the one a stream source was given, else counted in a pass. */
+  private static long lengthOf(FileSource source) {
+    if (source.file() == null && source.length() >= 0) return source.length();
+    if (source.file() != null) {
+      if (!source.file().isFile()) throw vanished(source, null);
+      return source.file().length();
+    }
+    try (InputStream in = source.open()) { // read, not skipped: a stream may skip past its end
+      byte[] scratch = new byte[64 * 1024];
+      long length = 0;
+      for (int n; (n = in.read(scratch)) >= 0; ) length += n;
+      return length;
     } catch (IOException e) {
       throw vanished(source, e);
     }

@@ -8,50 +8,82 @@ import java.util.Arrays;
 import okio.ByteString;
 
 /**
- * A source measured in one pass: its length, the sha256 of each of its chunks of {@code chunkBytes} (the last one
- * shorter), and a fingerprint, the sha256 of those digests in order, which the outbox record keeps. The upload
- * compares each chunk it reads to send with the digest measured here, so the source is hashed once as measured and
- * once as sent (never more), and a change anywhere between the two is caught at the chunk it touched.
+ * The sha256 of a source's first chunks of {@code chunkBytes} (the last one of the source shorter), in order, and
+ * their fingerprint: the sha256 of those digests, which the outbox record keeps with their count. The upload adds
+ * each chunk's digest as it reads the chunk to send it, and the record holds it before any byte of the chunk goes,
+ * so that a restart (or the next attempt) can tell whether the bytes the service already holds are still the
+ * source's: it reads the recorded chunks again ({@link #measure}) and compares the fingerprint. Each byte is thus
+ * hashed once as it is sent; a resume hashes the recorded prefix once more.
  */
 final class SourceDigests {
   private static final int SHA256_BYTES = 32;
 
   final int chunkBytes;
   final long length;
-  final String fingerprint;
-  private final byte[] digests; // SHA256_BYTES for each chunk, in order
+  private byte[] digests; // SHA256_BYTES for each known chunk, in order
+  private int count; // known chunks
+  private final MessageDigest all = FileDownload.sha256(); // over the known digests, in order
 
-  private SourceDigests(int chunkBytes, long length, byte[] digests, int count) {
+  SourceDigests(int chunkBytes, long length) {
     this.chunkBytes = chunkBytes;
     this.length = length;
-    this.digests = Arrays.copyOf(digests, count);
-    MessageDigest all = FileDownload.sha256();
-    all.update(this.digests);
-    this.fingerprint = ByteString.of(all.digest()).hex();
+    this.digests = new byte[SHA256_BYTES * 16];
   }
 
-  /** Reads {@code in} to its end in chunks of {@code buffer.length} bytes; the caller closes it. */
-  static SourceDigests measure(InputStream in, byte[] buffer) throws IOException {
+  /**
+   * Reads the first {@code chunks} chunks of {@code in} (a source of {@code length} bytes) with {@code buffer} (of
+   * {@code chunkBytes}); returns their digests, or null when the source ends before them. The caller closes it.
+   */
+  static SourceDigests measure(InputStream in, byte[] buffer, long length, int chunks) throws IOException {
+    SourceDigests measured = new SourceDigests(buffer.length, length);
     MessageDigest chunk = FileDownload.sha256();
-    byte[] digests = new byte[SHA256_BYTES * 16];
-    int count = 0;
-    long length = 0;
-    for (int n; (n = readFully(in, buffer, buffer.length)) > 0; length += n) {
+    for (int i = 0; i < chunks; i++) {
+      int want = measured.chunkLength(i);
+      int n = readFully(in, buffer, want);
+      if (n < want || want == 0) return null;
       chunk.update(buffer, 0, n);
-      if (count + SHA256_BYTES > digests.length) digests = Arrays.copyOf(digests, digests.length * 2);
-      System.arraycopy(chunk.digest(), 0, digests, count, SHA256_BYTES);
-      count += SHA256_BYTES;
-      if (n < buffer.length) {
-        length += n;
-        break;
-      }
+      measured.add(chunk.digest());
     }
-    return new SourceDigests(buffer.length, length, digests, count);
+    return measured;
   }
 
-  /** Returns whether {@code digest} is the one measured for chunk {@code index}. */
-  boolean matches(long index, byte[] digest) {
-    if (index < 0 || (index + 1) * SHA256_BYTES > digests.length) return false;
+  /** Returns how many chunks the source has. */
+  long chunks() {
+    return (length + chunkBytes - 1) / chunkBytes;
+  }
+
+  /** Returns the length of chunk {@code index}: {@code chunkBytes}, less for the last one. */
+  int chunkLength(long index) {
+    return (int) Math.max(0, Math.min(chunkBytes, length - index * chunkBytes));
+  }
+
+  /** Returns how many chunks' digests are known (the first ones). */
+  synchronized int count() {
+    return count;
+  }
+
+  /** Returns the fingerprint of the known digests. */
+  synchronized String fingerprint() {
+    try {
+      return ByteString.of(((MessageDigest) all.clone()).digest()).hex();
+    } catch (CloneNotSupportedException e) {
+      MessageDigest again = FileDownload.sha256();
+      again.update(digests, 0, count * SHA256_BYTES);
+      return ByteString.of(again.digest()).hex();
+    }
+  }
+
+  /** Adds the digest of the next chunk. */
+  synchronized void add(byte[] digest) {
+    if ((count + 1) * SHA256_BYTES > digests.length) digests = Arrays.copyOf(digests, digests.length * 2);
+    System.arraycopy(digest, 0, digests, count * SHA256_BYTES, SHA256_BYTES);
+    all.update(digest, 0, SHA256_BYTES);
+    count++;
+  }
+
+  /** Returns whether {@code digest} is the one known for chunk {@code index} (false when unknown). */
+  synchronized boolean matches(long index, byte[] digest) {
+    if (index < 0 || index >= count) return false;
     int at = (int) index * SHA256_BYTES;
     for (int i = 0; i < SHA256_BYTES; i++) {
       if (digests[at + i] != digest[i]) return false;

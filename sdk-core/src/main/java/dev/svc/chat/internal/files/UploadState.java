@@ -9,25 +9,31 @@ import dev.svc.chat.internal.json.Json;
 
 /**
  * The state of one file part's upload, kept in the part's {@value MessagePart#UPLOAD_FIELD} raw field and so in the
- * send's outbox record: {@code {"file": path?, "length": n?, "chunk": n?, "digest": hex?, "url": upload?}}. The
- * source's path (a file source) lets a restart read it again; its length and digest ({@link SourceDigests}'s
- * fingerprint over chunks of {@code chunk} bytes), measured before the upload was created, tell whether it changed
- * since; the upload's URL lets a restart resume it (HEAD) instead of starting over.
+ * send's outbox record: {@code {"file": path?, "length": n?, "chunk": n?, "digest": hex?, "chunks": n?, "url":
+ * upload?}}. The source's path (a file source) lets a restart read it again; its length (taken before the upload was
+ * created) and the digest ({@link SourceDigests}'s fingerprint of its first {@code chunks} chunks of {@code chunk}
+ * bytes, recorded before any byte of the last of them was sent) tell whether the bytes the service holds are still
+ * the source's; the upload's URL lets a restart resume it (HEAD) instead of starting over. A record without {@code
+ * chunks} covers every chunk (the source was measured whole before its upload was created).
  */
 final class UploadState {
-  private static final JsonReader.Options NAMES = JsonReader.Options.of("file", "length", "chunk", "digest", "url");
+  private static final JsonReader.Options NAMES = JsonReader.Options.of("file", "length", "chunk", "digest", "url",
+      "chunks");
 
   final String file;
   final long length;
   final int chunk;
   final String digest;
+  /** The chunks the digest covers, from the first. */
+  final long chunks;
   final String url;
 
-  UploadState(String file, long length, int chunk, String digest, String url) {
+  UploadState(String file, long length, int chunk, String digest, long chunks, String url) {
     this.file = file;
     this.length = length;
     this.chunk = chunk;
     this.digest = digest;
+    this.chunks = chunks;
     this.url = url;
   }
 
@@ -42,6 +48,7 @@ final class UploadState {
     int chunk = 0;
     String digest = null;
     String url = null;
+    long chunks = -1;
     if (raw != null) {
       try {
         JsonReader r = Json.reader(raw);
@@ -55,6 +62,8 @@ final class UploadState {
             length = r.nextLong();
           } else if (name == 2) {
             chunk = r.nextInt();
+          } else if (name == 5) {
+            chunks = r.nextLong();
           } else {
             String value = r.nextString();
             if (name == 0) file = value;
@@ -64,24 +73,28 @@ final class UploadState {
         }
         r.endObject();
       } catch (IOException | JsonDataException | NumberFormatException e) {
-        return new UploadState(file, -1, 0, null, null);
+        return new UploadState(file, -1, 0, null, 0, null);
       }
     }
-    if (digest == null || chunk < 1 || length < 0) return new UploadState(file, -1, 0, null, null);
-    return new UploadState(file, length, chunk, digest, url);
+    if (digest == null || chunk < 1 || length < 0) return new UploadState(file, -1, 0, null, 0, null);
+    long all = (length + chunk - 1) / chunk;
+    if (chunks < 0) chunks = all; // measured whole before the upload was created
+    if (chunks > all) return new UploadState(file, -1, 0, null, 0, null);
+    return new UploadState(file, length, chunk, digest, chunks, url);
   }
 
-  /** Returns whether the source was measured before its upload was created. */
+  /** Returns whether the source's length and chunk size were recorded (its upload may have begun). */
   boolean measured() {
     return digest != null;
   }
 
-  UploadState measured(SourceDigests digests) {
-    return new UploadState(file, digests.length, digests.chunkBytes, digests.fingerprint, null);
+  /** Returns the state covering the chunks whose digests {@code digests} knows (none, before the upload begins). */
+  UploadState covering(SourceDigests digests) {
+    return new UploadState(file, digests.length, digests.chunkBytes, digests.fingerprint(), digests.count(), url);
   }
 
   UploadState at(String url) {
-    return new UploadState(file, length, chunk, digest, url);
+    return new UploadState(file, length, chunk, digest, chunks, url);
   }
 
   /** Returns the part with this state in its upload field. */
@@ -91,6 +104,7 @@ final class UploadState {
     if (length >= 0) json.append("\"length\":").append(length).append(',');
     if (chunk > 0) json.append("\"chunk\":").append(chunk).append(',');
     if (digest != null) json.append("\"digest\":").append(Json.string(digest)).append(',');
+    if (digest != null) json.append("\"chunks\":").append(chunks).append(',');
     if (url != null) json.append("\"url\":").append(Json.string(url)).append(',');
     if (json.length() > 1) json.setLength(json.length() - 1);
     return part.newBuilder().rawField(MessagePart.UPLOAD_FIELD, json.append('}').toString()).build();

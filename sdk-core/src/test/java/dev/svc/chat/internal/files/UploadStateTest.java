@@ -24,19 +24,27 @@ class UploadStateTest {
     UploadState first = UploadState.of(part);
     assertEquals(new File("/data/photo.jpg").getAbsolutePath(), first.file);
     assertEquals(-1, first.length);
-    SourceDigests digests = SourceDigests.measure(new java.io.ByteArrayInputStream(new byte[42]), new byte[16]);
-    MessagePart measured = first.measured(digests).at("http://h/v1/uploads/f1").applyTo(part);
+    SourceDigests digests = SourceDigests.measure(new java.io.ByteArrayInputStream(new byte[42]), new byte[16], 42, 2);
+    MessagePart measured = first.covering(digests).at("http://h/v1/uploads/f1").applyTo(part);
     String json = Json.write(MessagePartJsonAdapter.INSTANCE, measured);
     MessagePart read = MessagePartJsonAdapter.INSTANCE.fromJson(Json.reader(json));
     UploadState back = UploadState.of(read);
     assertEquals(first.file, back.file);
     assertEquals(42, back.length);
     assertEquals(16, back.chunk);
-    assertEquals(digests.fingerprint, back.digest);
+    assertEquals(digests.fingerprint(), back.digest);
+    assertEquals(2, back.chunks, "the chunks whose digests were recorded");
     assertEquals("http://h/v1/uploads/f1", back.url);
     assertEquals("photo.jpg", read.rawFields().get("name").replace("\"", ""));
     assertTrue(SendUpload.pending(read));
     assertNull(read.upload(), "the source object does not survive the record");
+  }
+
+  @Test
+  void aStateWithoutItsChunkCountCoversEveryChunk() {
+    MessagePart part = MessagePart.builder("file").rawField(MessagePart.UPLOAD_FIELD,
+        "{\"length\":42,\"chunk\":16,\"digest\":\"ab\",\"url\":\"http://h/v1/uploads/f1\"}").build();
+    assertEquals(3, UploadState.of(part).chunks, "measured whole before its upload was created");
   }
 
   @Test
