@@ -14,7 +14,6 @@ import dev.svc.chat.internal.GatewayEvents;
 import dev.svc.chat.internal.socketio.SocketIoPacket;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import dev.svc.chat.transport.TransportSocket;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,33 +43,6 @@ class InboundFloodTest {
     }
   }, actor, gate, GatewayEvents.STANDARD.reader(), () -> { }, new Log(ChatLogger.NONE));
 
-  /** A socket of a transport that defers a frame instead of holding its thread: the gate's wait costs no time. */
-  private static final TransportSocket DEFERRING = new TransportSocket() {
-    @Override
-    public boolean send(String text) {
-      return true;
-    }
-
-    @Override
-    public long queueSize() {
-      return 0;
-    }
-
-    @Override
-    public boolean close(int code, String reason) {
-      return true;
-    }
-
-    @Override
-    public void cancel() {
-    }
-
-    @Override
-    public boolean deferText(long delayMillis) {
-      return true;
-    }
-  };
-
   private static String typing(String roomId, String userId, boolean isTyping) {
     return "42[\"typing\",{\"roomId\":\"" + roomId + "\",\"userId\":\"" + userId + "\",\"isTyping\":" + isTyping + "}]";
   }
@@ -86,9 +58,9 @@ class InboundFloodTest {
 
   /** Makes the gate shed: a frame waits past its connection's park limit with the handlers stuck. */
   private void startShedding() {
-    reader.onText(DEFERRING, typing("r0", "u0", true)); // deferred: the gate waits for the handlers
+    reader.onText(GateSockets.DEFERRING, typing("r0", "u0", true)); // deferred: the gate waits for the handlers
     now.addAndGet(conn.parkLimitMillis);
-    reader.onText(DEFERRING, "42[\"new-message\",{}]"); // shed: recovery restores it
+    reader.onText(GateSockets.DEFERRING, "42[\"new-message\",{}]"); // shed: recovery restores it
     assertTrue(gate.shedding());
   }
 
@@ -97,10 +69,10 @@ class InboundFloodTest {
     startShedding();
     int queuedBefore = gate.frames();
     for (int i = 0; i < 10_000; i++) {
-      reader.onText(DEFERRING, typing("r" + (i % 2), "u" + (i % 3), i % 2 == 0));
-      reader.onText(DEFERRING, presence("u" + (i % 5), i % 2 == 0, i));
+      reader.onText(GateSockets.DEFERRING, typing("r" + (i % 2), "u" + (i % 3), i % 2 == 0));
+      reader.onText(GateSockets.DEFERRING, presence("u" + (i % 5), i % 2 == 0, i));
     }
-    for (int i = 0; i < 2_000; i++) reader.onText(DEFERRING, callInvite(i));
+    for (int i = 0; i < 2_000; i++) reader.onText(GateSockets.DEFERRING, callInvite(i));
 
     int queued = gate.frames() - queuedBefore;
     assertTrue(queued <= InboundGate.MAX_KEPT_WHILE_SHEDDING,
@@ -125,9 +97,9 @@ class InboundFloodTest {
   @Test
   void parkedEventsAreQueuedOnceTheBacklogIsLow() {
     startShedding();
-    reader.onText(DEFERRING, typing("r1", "u1", true));
-    reader.onText(DEFERRING, typing("r1", "u1", false)); // supersedes the one before
-    reader.onText(DEFERRING, presence("u2", false, 7));
+    reader.onText(GateSockets.DEFERRING, typing("r1", "u1", true));
+    reader.onText(GateSockets.DEFERRING, typing("r1", "u1", false)); // supersedes the one before
+    reader.onText(GateSockets.DEFERRING, presence("u2", false, 7));
     int queued = gate.frames();
     assertEquals(2, reader.parked().size());
 

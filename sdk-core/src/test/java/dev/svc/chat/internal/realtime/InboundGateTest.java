@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.svc.chat.transport.TransportSocket;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,62 +22,13 @@ class InboundGateTest {
     return new GatewayConnection(id, null, null, null, null, null);
   }
 
-  /** A socket of a transport that defers a frame instead of holding its thread (the JDK's). */
-  private static final TransportSocket DEFERRING = new TransportSocket() {
-    @Override
-    public boolean send(String text) {
-      return true;
-    }
-
-    @Override
-    public long queueSize() {
-      return 0;
-    }
-
-    @Override
-    public boolean close(int code, String reason) {
-      return true;
-    }
-
-    @Override
-    public void cancel() {
-    }
-
-    @Override
-    public boolean deferText(long delayMillis) {
-      return true;
-    }
-  };
-
-  /** A socket of a transport whose reader thread the gate may hold (OkHttp's). */
-  private static final TransportSocket HOLDING = new TransportSocket() {
-    @Override
-    public boolean send(String text) {
-      return true;
-    }
-
-    @Override
-    public long queueSize() {
-      return 0;
-    }
-
-    @Override
-    public boolean close(int code, String reason) {
-      return true;
-    }
-
-    @Override
-    public void cancel() {
-    }
-  };
-
   /** A poll far longer than any test waits: only a wake can end the reader's wait in time. */
   private static final long NO_POLL = TimeUnit.MINUTES.toNanos(10);
 
   /** Admits one frame of {@code conn} on a thread of its own (a socket's reader), without shedding. */
   private static CompletableFuture<Integer> reader(InboundGate gate, GatewayConnection conn) {
     CompletableFuture<Integer> admitted = new CompletableFuture<>();
-    Thread t = new Thread(() -> admitted.complete(gate.admit(conn, HOLDING, true)), "test-reader");
+    Thread t = new Thread(() -> admitted.complete(gate.admit(conn, GateSockets.HOLDING, true)), "test-reader");
     t.setDaemon(true);
     t.start();
     return admitted;
@@ -141,11 +91,11 @@ class InboundGateTest {
     InboundGate gate = new InboundGate(backlog::get, now::get, true);
     GatewayConnection a = conn(1);
     GatewayConnection b = conn(2);
-    assertEquals(InboundGate.DEFERRED, gate.admit(a, DEFERRING, true), "A's frame waits");
+    assertEquals(InboundGate.DEFERRED, gate.admit(a, GateSockets.DEFERRING, true), "A's frame waits");
     a.abandoned = true;
     now.addAndGet(a.parkLimitMillis + 1);
     backlog.set(600);
-    assertEquals(InboundGate.ADMIT, gate.admit(b, DEFERRING, true), "B's first event, below the high water mark");
+    assertEquals(InboundGate.ADMIT, gate.admit(b, GateSockets.DEFERRING, true), "B's first event, below the high water mark");
   }
 
   /** A connection's own deferred frame is still shed once its wait passed the park limit. */
@@ -155,10 +105,10 @@ class InboundGateTest {
     AtomicLong now = new AtomicLong(1_000);
     InboundGate gate = new InboundGate(backlog::get, now::get, true);
     GatewayConnection a = conn(1);
-    assertEquals(InboundGate.DEFERRED, gate.admit(a, DEFERRING, true));
+    assertEquals(InboundGate.DEFERRED, gate.admit(a, GateSockets.DEFERRING, true));
     now.addAndGet(a.parkLimitMillis);
     backlog.set(600);
-    assertEquals(InboundGate.SHED, gate.admit(a, DEFERRING, true));
-    assertEquals(InboundGate.ADMIT, gate.admit(a, DEFERRING, false), "only sheddable events are shed");
+    assertEquals(InboundGate.SHED, gate.admit(a, GateSockets.DEFERRING, true));
+    assertEquals(InboundGate.ADMIT, gate.admit(a, GateSockets.DEFERRING, false), "only sheddable events are shed");
   }
 }
