@@ -266,8 +266,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     private void toRoomMembers(String tenantId, Room room, OutFrame frame) {
         // Waits (bounded) while the writers are behind, so that a sender's next message queues in its request,
         // not behind thousands of frames; counted until its own frames are (the room's size: an estimate).
-        backlog.awaitRoom();
         int ahead = room.memberIds().size();
+        backlog.awaitRoom(ahead);
         backlog.add(ahead);
         boolean queued = dispatcher.submit(() -> {
             List<Outbound> starts;

@@ -15,8 +15,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class WriteBacklog {
 
-    /** Frames of write work the server may have ahead before a publisher waits (chosen: a few messages' worth). */
+    /** Frames of write work the server may have ahead before a publisher waits, at least (chosen). */
     static final long DEFAULT_BOUND = 512;
+    /**
+     * Messages of its room's size that may be ahead of a publisher's (chosen): a message waits behind at most about
+     * that many, and a connection's write carries up to that many frames when the writers are behind.
+     */
+    static final long MESSAGES_AHEAD = 32;
+    /** The most frames ahead whatever the room's size (a room of 10,000 would allow 320,000). */
+    static final long MOST = 65_536;
+    /** How often a waiting publisher looks again when its bound is above the one that wakes it. */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The longest one publisher waits (a safety net: the work it waits for is the server's own, at CPU speed). */
     static final long DEFAULT_MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -43,7 +52,10 @@ final class WriteBacklog {
         }
     }
 
-    /** Uncounts {@code n} frames (written, handed to a parked write, or dropped); wakes waiters once under bound. */
+    /**
+     * Uncounts {@code n} frames (written, handed to a parked write, or dropped); wakes waiters once under the
+     * smallest bound (a waiter of a larger room's bound also looks again every {@link #RECHECK_NANOS}).
+     */
     void remove(long n) {
         if (n == 0) {
             return;
@@ -67,12 +79,14 @@ final class WriteBacklog {
     }
 
     /**
-     * Returns once the work ahead is at most the bound, or after the longest wait. Never call it from a thread
-     * whose work is counted here (a writer, the fan-out thread): it would wait for itself, up to that longest wait.
-     * An interrupt ends the wait and is kept for the caller.
+     * Returns once the work ahead is at most the bound of a room of {@code members} ({@link #MESSAGES_AHEAD} of its
+     * messages, at least the backlog's bound, at most {@link #MOST}), or after the longest wait. Never call it from
+     * a thread whose work is counted here (a writer, the fan-out thread): it would wait for itself, up to that
+     * longest wait. An interrupt ends the wait and is kept for the caller.
      */
-    void awaitRoom() {
-        if (frames.get() <= bound) {
+    void awaitRoom(int members) {
+        long roomBound = Math.max(bound, Math.min(MOST, MESSAGES_AHEAD * members));
+        if (frames.get() <= roomBound) {
             return;
         }
         waits.incrementAndGet();
@@ -80,12 +94,12 @@ final class WriteBacklog {
         synchronized (roomMade) {
             waiting++;
             try {
-                while (frames.get() > bound) {
+                while (frames.get() > roomBound) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         return;
                     }
-                    TimeUnit.NANOSECONDS.timedWait(roomMade, left);
+                    TimeUnit.NANOSECONDS.timedWait(roomMade, roomBound > bound ? Math.min(left, RECHECK_NANOS) : left);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -15,7 +15,7 @@ class WriteBacklogTest {
     void aPublisherUnderTheBoundDoesNotWait() {
         WriteBacklog backlog = new WriteBacklog(10, TimeUnit.SECONDS.toNanos(60));
         backlog.add(10);
-        backlog.awaitRoom();
+        backlog.awaitRoom(0);
         assertEquals(0, backlog.waits());
     }
 
@@ -25,7 +25,7 @@ class WriteBacklogTest {
         backlog.add(11);
         CountDownLatch returned = new CountDownLatch(1);
         Thread publisher = new Thread(() -> {
-            backlog.awaitRoom();
+            backlog.awaitRoom(0);
             returned.countDown();
         }, "test-publisher");
         publisher.start();
@@ -49,8 +49,18 @@ class WriteBacklogTest {
         WriteBacklog backlog = new WriteBacklog(0, TimeUnit.MILLISECONDS.toNanos(20));
         backlog.add(1);
         long started = System.nanoTime();
-        backlog.awaitRoom();
+        backlog.awaitRoom(0);
         assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(20), "it waited");
         assertEquals(1, backlog.waits());
+    }
+
+    @Test
+    void aLargerRoomMayHaveMoreOfItsMessagesAhead() {
+        WriteBacklog backlog = new WriteBacklog(512, TimeUnit.MILLISECONDS.toNanos(20));
+        backlog.add(WriteBacklog.MESSAGES_AHEAD * 100);
+        backlog.awaitRoom(100);
+        assertEquals(0, backlog.waits(), "32 messages of a room of 100 ahead: no wait");
+        backlog.awaitRoom(10);
+        assertEquals(1, backlog.waits(), "a room of 10 waits at its bound, 512 frames");
     }
 }
