@@ -76,6 +76,7 @@ final class FanOutReport {
         byKind(report);
         report.paragraph(twoCores());
         report.paragraph(FanOutProse.DEVELOPMENT);
+        report.paragraph(FanOutProse.UNPACED);
         report.paragraph("Why API-key members in rooms of " + Report.num(apiKeyFrom, 0) + " (*): "
                 + FanOutProse.API_KEY_MEMBERS);
         report.paragraph(FanOutProse.SERVER_CPU);

@@ -45,6 +45,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
     private final FanOutDispatcher dispatcher = new FanOutDispatcher();
+    // The writers' work ahead, shared by every connection's queue: a publisher waits while it is over its bound.
+    private final WriteBacklog backlog = new WriteBacklog();
     private final FanOutWatchdog watchdog;
     // Where a test holds the fan-out or a handshake; NONE in production.
     private volatile FanOutSeam seam = FanOutSeam.NONE;
@@ -262,17 +264,31 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     }
 
     private void toRoomMembers(String tenantId, Room room, OutFrame frame) {
-        dispatcher.submit(() -> {
+        // Waits (bounded) while the writers are behind, so that a sender's next message queues in its request,
+        // not behind thousands of frames; counted until its own frames are (the room's size: an estimate).
+        int ahead = room.memberIds().size();
+        backlog.awaitRoom(ahead);
+        backlog.add(ahead);
+        boolean queued = dispatcher.submit(() -> {
             List<Outbound> starts;
             deliveryOrder.readLock().lock();
             try {
                 starts = deliverToRoomMembers(tenantId, room, frame);
             } finally {
                 deliveryOrder.readLock().unlock();
+                backlog.remove(ahead);
             }
             // after the lock: a few queues are written on this thread, and a failed write may close a connection
             Outbound.startAll(starts);
         });
+        if (!queued) {
+            backlog.remove(ahead);
+        }
+    }
+
+    /** Returns the writers' work ahead, which every connection's outbound queue counts into. */
+    WriteBacklog writeBacklog() {
+        return backlog;
     }
 
     /** Enqueues the frame for the room's connections; returns the queues whose writers are to be started. */

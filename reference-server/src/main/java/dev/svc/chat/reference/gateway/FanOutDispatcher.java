@@ -39,20 +39,21 @@ final class FanOutDispatcher implements AutoCloseable {
     /**
      * Queues {@code delivery} behind every earlier one; dropped once closed (every connection is being closed).
      * An interrupt of the publisher does not drop it (the message is stored: its event must go out); the
-     * interrupt is kept for the caller.
+     * interrupt is kept for the caller. Returns whether it was queued.
      */
-    void submit(Runnable delivery) {
+    boolean submit(Runnable delivery) {
         boolean interrupted = false;
         try {
             while (!closed) {
                 try {
                     if (queue.offer(delivery, 100, TimeUnit.MILLISECONDS)) {
-                        return;
+                        return true;
                     }
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
             }
+            return false;
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

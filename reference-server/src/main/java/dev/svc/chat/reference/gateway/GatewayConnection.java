@@ -66,7 +66,7 @@ final class GatewayConnection {
         this.session = session;
         this.engineSid = engineSid;
         this.out = new Outbound(session, gateway.writers(), gateway.config().outboundLimit(),
-                gateway.config().outboundBytes(), this::dropSlow);
+                gateway.config().outboundBytes(), this::dropSlow, gateway.fanOut().writeBacklog());
         this.gate = new AnswerGate(out);
         this.openedAt = gateway.clock().instant();
     }

@@ -31,6 +31,10 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * after the delivery order's lock). A writer is woken only for larger fan-outs, for frames queued elsewhere, and
  * to resume a write the socket could not take at once; that writer then takes every frame queued meanwhile in
  * one write. So a message into a small room costs no writer wake-up while the sockets keep up.
+ *
+ * <p>Frames queued here while no write is parked on the socket are counted in the gateway's {@link WriteBacklog}
+ * (work of the server's writers, which bounds how far senders run ahead of them); frames behind a parked write
+ * are the reader's and are not.
  */
 final class Outbound {
 
@@ -49,25 +53,41 @@ final class Outbound {
     private final int limit;
     private final long byteLimit;
     private final Runnable onOverflow;
+    private final WriteBacklog backlog;
 
-    // Guarded by this.
+    // Guarded by this. Invariant: the backlog counts this queue's frames ({@link #frames}) unless parked.
     private final ArrayDeque<Object> queue = new ArrayDeque<>();
+    private int frames;
+    // A write the socket could not take at once is under way: what waits behind it is the reader's, not the
+    // server's work, so it is not counted in the backlog (a stuck reader must never slow a sender).
+    private boolean parked;
     private long queuedBytes;
     private long framesQueued;
     private boolean pumping;
     private boolean closed;
 
-    Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow) {
-        this(((WebSocketSession) session).getCoreSession(), executor, limit, byteLimit, onOverflow);
+    Outbound(Session session, Executor executor, int limit, long byteLimit, Runnable onOverflow,
+             WriteBacklog backlog) {
+        this(((WebSocketSession) session).getCoreSession(), executor, limit, byteLimit, onOverflow, backlog);
     }
 
-    /** An outbound queue writing to Jetty's core session (what the API session's own methods call). */
+    /** An outbound queue writing to Jetty's core session, counting into a backlog of its own. */
     Outbound(CoreSession core, Executor executor, int limit, long byteLimit, Runnable onOverflow) {
+        this(core, executor, limit, byteLimit, onOverflow, new WriteBacklog());
+    }
+
+    /**
+     * An outbound queue writing to Jetty's core session (what the API session's own methods call), counting its
+     * frames that wait for a writer in {@code backlog} (the gateway's, shared by every connection).
+     */
+    Outbound(CoreSession core, Executor executor, int limit, long byteLimit, Runnable onOverflow,
+             WriteBacklog backlog) {
         this.core = core;
         this.executor = executor;
         this.limit = limit;
         this.byteLimit = byteLimit;
         this.onOverflow = onOverflow;
+        this.backlog = backlog;
     }
 
     /** Enqueues a text frame; returns false if the queue is closed or just overflowed. */
@@ -131,11 +151,14 @@ final class Outbound {
             }
             if (queue.size() >= limit || queuedBytes + bytes > byteLimit) {
                 closed = true;
-                queue.clear();
-                queuedBytes = 0;
+                clear();
                 overflow = true;
             } else {
                 queue.add(frame);
+                frames++;
+                if (!parked) {
+                    backlog.add(1);
+                }
                 framesQueued++;
                 queuedBytes += bytes;
                 start = !pumping;
@@ -212,9 +235,30 @@ final class Outbound {
     void abort() {
         synchronized (this) {
             closed = true;
-            queue.clear();
-            queuedBytes = 0;
+            clear();
         }
+    }
+
+    /** Empties the queue and uncounts its frames (under this). */
+    private void clear() {
+        queue.clear();
+        queuedBytes = 0;
+        if (!parked) {
+            backlog.remove(frames);
+        }
+        frames = 0;
+    }
+
+    /** A write is left under way on the socket: the frames behind it are the reader's until it completes. */
+    private synchronized void park() {
+        parked = true;
+        backlog.remove(frames);
+    }
+
+    /** The socket took the write under way: the frames behind it are the server's work again. */
+    private synchronized void unpark() {
+        parked = false;
+        backlog.add(frames);
     }
 
     private void pump() {
@@ -235,7 +279,11 @@ final class Outbound {
                     }
                     OutFrame frame = (OutFrame) next;
                     queuedBytes -= frame.size();
+                    frames--;
                     group.add(frame);
+                }
+                if (!parked) {
+                    backlog.remove(group.size());
                 }
                 if (group.isEmpty() && !close) {
                     pumping = false;
@@ -248,8 +296,7 @@ final class Outbound {
                 // Like the official server: a close frame without a status code (the client sees 1005).
                 core.close(StatusCode.NO_CODE, null, Callback.NOOP);
                 synchronized (this) {
-                    queue.clear();
-                    queuedBytes = 0;
+                    clear();
                     pumping = false;
                 }
                 return;
@@ -287,12 +334,22 @@ final class Outbound {
         private final AtomicInteger state = new AtomicInteger(PENDING);
 
         boolean continueInline() {
-            return !state.compareAndSet(PENDING, HANDED_OFF);
+            if (state.get() == DONE) {
+                return true; // the usual case: the socket took the write at once
+            }
+            // Parked before the hand-off, so that the callback's unpark always comes after this park.
+            park();
+            if (state.compareAndSet(PENDING, HANDED_OFF)) {
+                return false;
+            }
+            unpark();
+            return true;
         }
 
         @Override
         public void succeeded() {
             if (!state.compareAndSet(PENDING, DONE)) {
+                unpark();
                 schedulePump();
             }
         }
@@ -301,6 +358,7 @@ final class Outbound {
         public void failed(Throwable x) {
             abort();
             synchronized (Outbound.this) {
+                parked = false;
                 pumping = false;
             }
         }

@@ -39,7 +39,11 @@ class OutboundTest {
         private final List<Callback> pending = new ArrayList<>();
 
         Socket(Executor writers) {
-            out = new Outbound(this, writers, 1000, 1 << 20, () -> { });
+            this(writers, new WriteBacklog());
+        }
+
+        Socket(Executor writers, WriteBacklog backlog) {
+            out = new Outbound(this, writers, 1000, 1 << 20, () -> { }, backlog);
         }
 
         @Override
@@ -127,5 +131,65 @@ class OutboundTest {
         socket.drain();
         assertEquals(List.of(1, 10), socket.framesPerWrite, "the ten frames queued meanwhile: one write");
         assertEquals(1, writers.woken, "the completed write resumes the queue on a writer");
+    }
+
+    /** Holds the writer's tasks until the test runs them: writers the machine has not scheduled yet. */
+    private static final class HeldWriters implements Executor {
+        final List<Runnable> tasks = new ArrayList<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        void runAll() {
+            while (!tasks.isEmpty()) {
+                tasks.remove(0).run();
+            }
+        }
+    }
+
+    @Test
+    void framesWaitingForAWriterCountInTheBacklogUntilWritten() {
+        HeldWriters writers = new HeldWriters();
+        WriteBacklog backlog = new WriteBacklog();
+        List<Socket> sockets = new ArrayList<>();
+        List<Outbound> starts = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Socket socket = new Socket(writers, backlog);
+            sockets.add(socket);
+            for (int m = 0; m < 3; m++) {
+                socket.out.send(OutFrame.of("42[\"new-message\",{\"m\":" + m + "}]"), starts);
+            }
+        }
+        Outbound.startAll(starts);
+        assertEquals(30, backlog.frames(), "frames of ten connections waiting for their writers");
+        writers.runAll();
+        assertEquals(0, backlog.frames(), "every frame written");
+        for (Socket socket : sockets) {
+            assertEquals(List.of(3), socket.framesPerWrite);
+        }
+    }
+
+    @Test
+    void framesBehindAWriteTheReaderHasNotTakenAreNotCounted() {
+        Writers writers = new Writers();
+        WriteBacklog backlog = new WriteBacklog();
+        Socket socket = new Socket(writers, backlog);
+        socket.writable = false;
+        socket.out.sendNow(OutFrame.of("first"));
+        for (int i = 0; i < 10; i++) {
+            socket.out.sendNow(OutFrame.of("next " + i));
+        }
+        assertEquals(0, backlog.frames(), "a reader that does not read holds up no sender");
+        socket.drain();
+        assertEquals(0, backlog.frames(), "written once the reader took the first write");
+        assertEquals(List.of(1, 10), socket.framesPerWrite);
+        socket.writable = false;
+        socket.out.sendNow(OutFrame.of("again"));
+        socket.out.sendNow(OutFrame.of("behind"));
+        socket.out.abort();
+        socket.drain();
+        assertEquals(0, backlog.frames(), "a dropped queue leaves nothing counted");
     }
 }
