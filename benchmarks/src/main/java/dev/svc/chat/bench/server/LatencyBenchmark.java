@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -174,12 +173,9 @@ public final class LatencyBenchmark {
 
     static Point ours(ServerUnderTest server, GcLog serverGc, int rate, int seconds, boolean socketSends)
             throws Exception {
-        Http http = new Http();
-        String api = server.baseUrl() + "/v1";
-        String prefix = "l" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        List<String> tokens = http.tokens(api, List.of(prefix + "sender", prefix + "receiver"));
-        String roomId = http.post(api + "/chat/rooms", ServerUnderTest.API_KEY, "{\"memberIds\":[\"" + prefix
-                + "sender\",\"" + prefix + "receiver\"]}").get("id").textValue();
+        DirectRoom direct = DirectRoom.open(server);
+        String api = direct.api();
+        String roomId = direct.roomId();
         int total = rate * seconds;
         int warmup = 300;
         double[] latencies = new double[total];
@@ -189,8 +185,8 @@ public final class LatencyBenchmark {
         CountDownLatch done = new CountDownLatch(1);
         try (ChatClient sender = Svc.init(SvcOptions.builder(api).socketSends(socketSends).build());
              ChatClient receiver = Svc.init(api)) {
-            sender.connect(prefix + "sender", tokens.get(0)).get(30, TimeUnit.SECONDS);
-            receiver.connect(prefix + "receiver", tokens.get(1)).get(30, TimeUnit.SECONDS);
+            sender.connect(direct.senderId(), direct.senderToken()).get(30, TimeUnit.SECONDS);
+            receiver.connect(direct.receiverId(), direct.receiverToken()).get(30, TimeUnit.SECONDS);
             receiver.on(EventType.NEW_MESSAGE, m -> {
                 long now = System.nanoTime();
                 String text = m.text();

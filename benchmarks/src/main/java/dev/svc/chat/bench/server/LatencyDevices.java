@@ -66,14 +66,11 @@ final class LatencyDevices implements AutoCloseable {
     static LatencyDevices ours(ServerUnderTest server, boolean twoProcesses, List<String> jvmArgs,
                                List<String> peerArgs, String jfr)
             throws IOException, InterruptedException {
-        Http http = new Http();
-        String api = server.baseUrl() + "/v1";
-        String prefix = "l" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        List<String> tokens = http.tokens(api, List.of(prefix + "sender", prefix + "receiver"));
-        String room = http.post(api + "/chat/rooms", ServerUnderTest.API_KEY, "{\"memberIds\":[\"" + prefix
-                + "sender\",\"" + prefix + "receiver\"]}").get("id").textValue();
-        String senderAuth = prefix + "sender:" + tokens.get(0);
-        String receiverAuth = prefix + "receiver:" + tokens.get(1);
+        DirectRoom direct = DirectRoom.open(server);
+        String api = direct.api();
+        String room = direct.roomId();
+        String senderAuth = direct.senderId() + ":" + direct.senderToken();
+        String receiverAuth = direct.receiverId() + ":" + direct.receiverToken();
         List<GcLog> logs = new ArrayList<>();
         if (twoProcesses) {
             ChildProcess s = ourPeer("sender", api, room, jvmArgs, peerArgs, jfr, logs, "--sender",

@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.search;
 
+import static dev.svc.chat.reference.search.RoomHits.found;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,10 +8,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.svc.chat.reference.model.Message;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,15 +27,6 @@ class LuceneFirstWriteTest {
         JsonNode part = JsonNodeFactory.instance.objectNode().put("type", "text").put("text", text);
         return new Message("m" + seq, "r1", seq, rev, "alice", List.of(part), "c" + seq, Instant.ofEpochMilli(seq),
                 null, null, Map.of());
-    }
-
-    private static List<String> found(LuceneIndex index, String q) {
-        List<String> ids = new ArrayList<>();
-        for (SearchIndex.Hit hit : index.search(new SearchIndex.Request("t", Set.of("r1"), null, null,
-                QueryParser.parse(q), null, 10))) {
-            ids.add(hit.messageId());
-        }
-        return ids;
     }
 
     @Test

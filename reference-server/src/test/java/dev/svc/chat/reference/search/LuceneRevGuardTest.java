@@ -1,5 +1,6 @@
 package dev.svc.chat.reference.search;
 
+import static dev.svc.chat.reference.search.RoomHits.found;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,15 +27,6 @@ class LuceneRevGuardTest {
     private static Message message(long rev, String text) {
         JsonNode part = JsonNodeFactory.instance.objectNode().put("type", "text").put("text", text);
         return new Message("m1", "r1", 1, rev, "alice", List.of(part), "c1", Instant.EPOCH, null, null, Map.of());
-    }
-
-    private static List<String> found(LuceneIndex index, String q) {
-        List<String> ids = new ArrayList<>();
-        for (SearchIndex.Hit hit : index.search(new SearchIndex.Request("t", Set.of("r1"), null, null,
-                QueryParser.parse(q), null, 10))) {
-            ids.add(hit.messageId());
-        }
-        return ids;
     }
 
     @Test

@@ -116,15 +116,7 @@ public final class EventHub {
    * (so {@code task} must only hand off).
    */
   public void whenCaughtUp(Runnable task) {
-    if (undelivered < caughtUpMark) {
-      task.run();
-      return;
-    }
-    synchronized (waiters) {
-      waiters.add(task);
-      waiting = true;
-    }
-    if (undelivered < caughtUpMark) runWaiters(); // the count fell while the task was being added
+    if (!whenCaughtUpLater(task)) task.run();
   }
 
   /**
