@@ -163,7 +163,7 @@ class FileSendTest {
     client.close(); // the process ends mid-upload: the outbox file holds the upload's URL
     assertEquals(0, Await.value(sent).seq(), "kept for the next start");
     tus.cutNextPatchAfter.set(2L * CHUNK + 1_000); // what the service had stored when the process ended
-    tus.hold.countDown();
+    tus.releaseHeldPatch();
 
     ChatClient next = newClient();
     connect(next);
@@ -289,7 +289,7 @@ class FileSendTest {
     client.close();
     assertEquals(0, Await.value(sent).seq(), "kept for the next start");
     tus.cutNextPatchAfter.set(CHUNK + 5); // what the service had stored when the process ended
-    tus.hold.countDown();
+    tus.releaseHeldPatch();
     try (RandomAccessFile f = new RandomAccessFile(file, "rw")) { // one byte of the chunk the service holds
       f.seek(10);
       f.write(bytes[10] ^ 1);

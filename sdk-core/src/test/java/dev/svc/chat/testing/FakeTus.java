@@ -72,6 +72,8 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
   public volatile int holdPatch = -1;
   /** Counted down when the held PATCH arrived. */
   public final CountDownLatch held = new CountDownLatch(1);
+  /** Counted down when the held PATCH was handled (its kept bytes written, its answer made). */
+  private final CountDownLatch heldHandled = new CountDownLatch(1);
   /** When set, the next download answer drops its connection half way. */
   public volatile boolean cutNextDownload;
   /** When set, downloads serve other bytes than the file's. */
@@ -136,17 +138,35 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
     }
   }
 
+  /**
+   * Releases the held PATCH and returns once it was handled: a client started after this sees the service's state
+   * after that PATCH, as a process started after another ended sees a service that had long read its request.
+   */
+  public void releaseHeldPatch() throws InterruptedException {
+    hold.countDown();
+    if (!heldHandled.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      throw new AssertionError("the held PATCH was not handled within " + FakeGateway.TIMEOUT_SECONDS + " s");
+    }
+  }
+
   private MockResponse patch(Upload u, RecordedRequest request) {
     int number = patches.incrementAndGet();
     CountDownLatch gate = hold;
-    if (gate != null && number == holdPatch) {
-      held.countDown();
-      try {
-        if (!gate.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS)) throw new AssertionError("never released");
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+    if (gate == null || number != holdPatch) return handlePatch(u, request);
+    held.countDown();
+    try {
+      if (!gate.await(FakeGateway.TIMEOUT_SECONDS, TimeUnit.SECONDS)) throw new AssertionError("never released");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
+    try {
+      return handlePatch(u, request);
+    } finally {
+      heldHandled.countDown();
+    }
+  }
+
+  private MockResponse handlePatch(Upload u, RecordedRequest request) {
     if (!"application/offset+octet-stream".equals(request.getHeader("Content-Type"))) {
       return error(415, "unsupported_media_type");
     }

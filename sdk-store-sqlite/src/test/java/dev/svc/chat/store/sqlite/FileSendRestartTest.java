@@ -87,7 +87,7 @@ class FileSendRestartTest {
     first.close();
     assertEquals(0, Await.value(sent).seq(), "kept by the store for the next start");
     tus.cutNextPatchAfter.set(CHUNK + 1_000); // what the service had stored when the process ended
-    tus.hold.countDown();
+    tus.releaseHeldPatch();
 
     ChatClient next = connected();
     try {
