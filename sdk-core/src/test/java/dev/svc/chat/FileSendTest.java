@@ -398,6 +398,27 @@ class FileSendTest {
   }
 
   @Test
+  void aDownloadWhoseBodyStallsIsCutByTheReadTimeoutAndResumed() throws Exception {
+    // the download's reads are timed by the socket (SO_TIMEOUT) rather than Okio's watchdog: a stall still ends
+    ChatClient c = Svc.init(SvcOptions.builder(gateway.apiUrl()).recoverMissedEvents(false).scheduler(time)
+        .okHttpClient(new okhttp3.OkHttpClient.Builder().readTimeout(300, TimeUnit.MILLISECONDS).build())
+        .reconnectDelay(100, 1_000).outboxDirectory(new File(dir, "outbox")).logger(logger).build());
+    clients.add(c);
+    connect(c);
+    FileAttachment f = Await.value(sendFile(c, "c1")).files().get(0);
+    tus.stallNextDownload = true;
+    File target = new File(dir, "copy.bin");
+    CompletableFuture<File> done = c.downloadFile(f, target, null);
+    Await.until("the stalled download is cut and resumed", () -> {
+      time.advance(100);
+      return tus.ranges.size() >= 2 || done.isDone();
+    });
+    assertEquals(target, Await.value(done));
+    assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(target.toPath())));
+    assertTrue(tus.ranges.get(1).startsWith("bytes="), "resumed with Range: " + tus.ranges);
+  }
+
+  @Test
   void aDownloadWritesAndReportsProgressInWholeBuffersNotPerNetworkSegment() throws Exception {
     connect(client);
     FileAttachment f = Await.value(sendFile(client, "c1")).files().get(0);

@@ -76,6 +76,8 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
   private final CountDownLatch heldHandled = new CountDownLatch(1);
   /** When set, the next download answer drops its connection half way. */
   public volatile boolean cutNextDownload;
+  /** When set, the next download answer sends half its body, then nothing for 3 s (a stalled connection). */
+  public volatile boolean stallNextDownload;
   /** When set, downloads serve other bytes than the file's. */
   public volatile boolean corruptDownloads;
   /** When set, upload requests with another token than this are answered {@code 401 token_expired}. */
@@ -213,6 +215,10 @@ public final class FakeTus implements Function<RecordedRequest, MockResponse> {
       response.setResponseCode(200);
     }
     response.setBody(new Buffer().write(bytes));
+    if (stallNextDownload) {
+      stallNextDownload = false;
+      response.throttleBody(Math.max(1, bytes.size() / 2), 3, TimeUnit.SECONDS);
+    }
     if (cutNextDownload) {
       cutNextDownload = false;
       response.setSocketPolicy(SocketPolicy.DISCONNECT_DURING_RESPONSE_BODY);

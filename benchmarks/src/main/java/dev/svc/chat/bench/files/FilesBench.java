@@ -30,7 +30,8 @@ import dev.svc.chat.bench.support.Report;
  *
  * <p>Arguments: {@code --mib N} the throughput file's size (128), {@code --rounds N} (5), {@code --big-mib N} the
  * heap run's file (1024), {@code --cut-mib N} the cut upload's file (64), {@code --cuts N} (8), {@code --images N}
- * thumbnail rounds (5), {@code --seed S}.
+ * thumbnail rounds (5), {@code --cost-rounds N} rounds after the timed ones whose transfers are counted per thread
+ * ({@link ThreadCost}; 3), {@code --seed S}.
  */
 public final class FilesBench {
     static final int MIB = 1024 * 1024;
@@ -54,6 +55,7 @@ public final class FilesBench {
         int cutMib = Integer.parseInt(Report.option(args, "--cut-mib", "64"));
         int cuts = Integer.parseInt(Report.option(args, "--cuts", "8"));
         int images = Integer.parseInt(Report.option(args, "--images", "5"));
+        int costRounds = Integer.parseInt(Report.option(args, "--cost-rounds", "3"));
         long seed = Long.parseLong(Report.option(args, "--seed", "9"));
         File work = workDirectory();
         delete(work);
@@ -74,6 +76,9 @@ public final class FilesBench {
                 File warm = randomFile(new File(work, "warm.bin"), 32L * MIB, seed + 1);
                 transfers.round(-1, fixture, peer, sender, reader, warm, work); // warm-up, not kept
                 for (int r = 0; r < rounds; r++) transfers.round(r, fixture, peer, sender, reader, payload, work);
+                transfers.costs = new ThreadCosts(costRounds);
+                // one more round first, not kept: it warms the counting's own code up
+                for (int r = 0; r <= costRounds; r++) transfers.round(r, fixture, peer, sender, reader, payload, work);
                 heap = heapRun(fixture, sender, reader, (long) bigMib * MIB);
                 cut = CutResend.run(fixture, (long) cutMib * MIB, cuts, seed, 0);
                 cutBounded = CutResend.run(fixture, (long) cutMib * MIB, cuts, seed, CUT_UP_BUFFER);
@@ -98,6 +103,8 @@ public final class FilesBench {
         final double[] rawTus;
         final double[] sdkDown;
         final double[] rawGet;
+        /** Set for the rounds counted per thread (not timed: the counting takes some CPU of its own). */
+        ThreadCosts costs;
 
         Transfers(int rounds) {
             sdkUp = new double[rounds];
@@ -120,6 +127,7 @@ public final class FilesBench {
             for (int turn = 0; turn < 3; turn++) {
                 int which = (turn + (sdkFirst ? 0 : 1)) % 3;
                 long c0 = cpuNanos();
+                ThreadCost counting = costs == null ? null : ThreadCost.start();
                 long t0 = System.nanoTime();
                 if (which == 0) {
                     Message sent = sender.sendMessage(fixture.room, List.of(MessagePart.file(FileSource.of(file))))
@@ -134,6 +142,7 @@ public final class FilesBench {
                     tus = mib / seconds(t0);
                 }
                 cpu[which] = (cpuNanos() - c0) / 1_000_000;
+                if (counting != null) costs.add(ThreadCosts.UPLOADS[which], counting.stop());
             }
             double down = 0;
             double get = 0;
@@ -141,6 +150,7 @@ public final class FilesBench {
             File rawTarget = new File(dir, "down-raw.bin");
             for (int turn = 0; turn < 2; turn++) {
                 long c0 = cpuNanos();
+                ThreadCost counting = costs == null ? null : ThreadCost.start();
                 long t0 = System.nanoTime();
                 if ((turn == 0) == sdkFirst) {
                     long[] heard = {0};
@@ -154,9 +164,15 @@ public final class FilesBench {
                     if (rawTarget.length() != file.length()) throw new IOException("the raw download is short");
                 }
                 cpu[(turn == 0) == sdkFirst ? 3 : 4] = (cpuNanos() - c0) / 1_000_000;
+                if (counting != null) costs.add(ThreadCosts.DOWNLOADS[(turn == 0) == sdkFirst ? 0 : 1], counting.stop());
             }
             Files.delete(sdkTarget.toPath());
             Files.delete(rawTarget.toPath());
+            if (costs != null) {
+                System.out.printf(Locale.ROOT, "counted round %d: CPU ms %d, %d, %d, %d, %d; load %s%n", r + 1, cpu[0],
+                        cpu[1], cpu[2], cpu[3], cpu[4], LoadAverage.now());
+                return;
+            }
             System.out.printf(Locale.ROOT, "%s: SDK up %.0f, raw PUT %.0f, raw tus %.0f, SDK down %.0f, raw GET %.0f"
                     + " MiB/s; CPU ms %d, %d, %d, %d, %d; load %s%n", r < 0 ? "warm-up" : "round " + (r + 1), up, put,
                     tus, down, get, cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], LoadAverage.now());

@@ -44,7 +44,54 @@ final class FilesReport {
             + " A download is hashed once (the SDK checks its sha256 before it renames the part file), the raw GET"
             + " never; since 29 Nov 2026 on a thread of its own, beside the reading and writing of the next buffer"
             + " (before, on the same thread, after each write, it was the whole gap); its progress, one report per"
-            + " 64 KiB, is merged while the listener's thread is busy rather than queued a task each.";
+            + " 256 KiB, is merged while the listener's thread is busy rather than queued a task each.";
+
+    /** How the per-thread table is counted. */
+    static final String COSTS = "Where each transfer's CPU goes, thread by thread: {rounds} more rounds after the"
+            + " timed ones, not timed (the counting takes CPU of its own; one round before them, not kept, warms its"
+            + " code up). Each thread's CPU time and voluntary context switches as Linux counts them"
+            + " (`/proc/self/task/*/schedstat` and `status`, read every 10 ms by a thread of the benchmark's, so that"
+            + " a thread that ends during the transfer, as a download's digest thread does, keeps its CPU up to then),"
+            + " and each Java thread's allocated bytes (`com.sun.management.ThreadMXBean`): CPU time per thread holds"
+            + " on a loaded machine, where MiB/s do not. Threads by name: the SDK's OkHttp thread reads a download and"
+            + " writes an upload, the raw peers run on the benchmark's main thread, Okio's watchdog times OkHttp's"
+            + " reads and writes, the server's Jetty threads answer both. Medians of the rounds (the JVM's row is the"
+            + " median of the rounds' totals, so the rows need not add up to it); groups under 5 ms and 1 MiB go to"
+            + " \"other threads\" (their mean); \"unattributed\" is the JVM's CPU less every thread's (threads that"
+            + " ended between two readings).";
+
+    /** The development run after the download's changes (one run, reduced size, a loaded machine). */
+    static final String AFTER = "in two runs after that at a load average of 14.5 to 15, the SDK's download took"
+            + " 298 and 356 ms against the raw GET's 309 and 313 in the same runs, all its threads but the JIT's"
+            + " within 15 ms of the raw GET's: its reader 126 to 131 ms (the raw GET's 171 to 174, which still wakes"
+            + " the watchdog, 38 to 39 ms more), the digest thread 75 to 77 ms with some 350 wake-ups, the callbacks under"
+            + " 5 ms; 1,100 voluntary switches in all against the raw GET's 7,000 to 9,500. So the download costs"
+            + " what the raw GET costs less the watchdog, plus its SHA-256. The upload (the second run): the SDK's"
+            + " 532 ms against the raw tus PATCH's 386 and the raw PUT's 334; the server's request thread 238 to 242"
+            + " ms for both PATCHes against 167 for the PUT's sink (its SHA-256 of the bytes, with a commit each MiB"
+            + " that costs little on `/dev/shm`), the SDK's reader 109 ms (reading the file and the SHA-256 of each"
+            + " chunk), OkHttp's writer 59 ms against the raw PATCH's 88 on the main thread, the JIT 59 against 27:"
+            + " the upload's gap to the raw PUT is two SHA-256 passes, the SDK's and the server's, each required."
+            + " The SDK's writer allocated 124 MiB per 128 MiB before (each 1 MiB chunk handed to Okio at once took"
+            + " new segments beyond its pool's 64 KiB), 3 MiB since it hands over 32 KiB at a time; the server's"
+            + " PATCH allocates 11 MiB per 128 MiB against the PUT sink's 1.5, a few milliseconds' worth, left as it"
+            + " is.";
+
+    /** What the per-thread counts showed (looked at while making this section). */
+    static final String COSTS_FOUND = "What the counts showed (development runs of 128 MiB, 5 counted rounds, load"
+            + " average 8 to 15, the machine shared): before 29 Nov 2026 the SDK's download took 359 to 412 ms of the"
+            + " JVM's CPU against the raw GET's 263 to 272: its SHA-256 on the digest thread (75 to 80 ms, at about"
+            + " 1,600 MiB/s, the check the contract requires), Okio's watchdog (36 to 43 ms and 7,000 to 11,000"
+            + " wake-ups: OkHttp schedules its read timeout with it around each read, of at most 8 KiB, and the reader"
+            + " woke it each time; the raw GET pays it too), the progress callbacks (9 to 12 ms, 1,400 to 1,900"
+            + " wake-ups of the callback thread, one report per 64 KiB) and a wake-up of the digest thread per 64 KiB"
+            + " buffer (1,600 to 1,700); the reading thread itself cost what the raw GET's does (146 to 177 ms against"
+            + " 161 to 171) and the server's thread the same for both (50 to 60 ms). What the throughput runs' CPU"
+            + " held beyond that was the JIT's, still compiling in the first rounds (100 to 300 ms of a transfer)."
+            + " Since then a download writes, hashes and reports 256 KiB at a time, and its reads of an HTTP/1 body"
+            + " drop Okio's timeout, which the socket's read timeout (`SO_TIMEOUT`, the same, set by OkHttp on every"
+            + " HTTP/1 exchange) still bounds: " + AFTER;
+
 
     private FilesReport() {
     }
@@ -88,6 +135,11 @@ final class FilesReport {
                 met(down / get >= DOWNLOAD_TARGET));
         table.end();
         report.paragraph(WHY);
+        if (t.costs != null && t.costs.rounds > 0) {
+            report.paragraph(COSTS.replace("{rounds}", Integer.toString(t.costs.rounds)));
+            t.costs.table(report, mib);
+            report.paragraph(COSTS_FOUND);
+        }
         report.result("files.upload", up, put, "MiB/s")
                 .result("files.upload.tus", up, median(t.rawTus), "MiB/s")
                 .result("files.download", down, get, "MiB/s");

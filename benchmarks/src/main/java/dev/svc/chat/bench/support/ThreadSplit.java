@@ -85,6 +85,18 @@ public final class ThreadSplit {
         return out;
     }
 
+    /**
+     * Returns this snapshot with the threads of {@code older} that ended since added at their last counts, so
+     * that snapshots taken every few milliseconds keep a short-lived thread's CPU (up to the last one).
+     */
+    public ThreadSplit keeping(ThreadSplit older) {
+        Map<String, Counts> threads = new TreeMap<>(older.byThread);
+        Map<String, String> named = new TreeMap<>(older.names);
+        threads.putAll(byThread);
+        named.putAll(names);
+        return new ThreadSplit(threads, named);
+    }
+
     /** Returns the counts of the threads whose names start with {@code prefix}, summed. */
     public static Counts sum(Map<String, Counts> split, String prefix) {
         Counts total = new Counts(0, 0, 0, 0);

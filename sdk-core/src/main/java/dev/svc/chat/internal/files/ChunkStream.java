@@ -39,6 +39,8 @@ final class ChunkStream extends RequestBody {
    * client's actor and a store write each) overlap the writes of the chunks before them.
    */
   private static final int AHEAD = 3;
+  /** The bytes handed to the request's sink at a time (see {@link #write(BufferedSink, Chunk)}). */
+  static final int SLICE = 32 * 1024;
 
   /** Why a body stopped before its end. */
   enum Stop {
@@ -175,8 +177,11 @@ final class ChunkStream extends RequestBody {
     }
     if (checks.cancelled()) throw stop(Stop.CANCELLED, chunk.at);
     if (checks.ended()) throw stop(Stop.ENDED, chunk.at);
-    int from = (int) Math.max(0, offset - chunk.at);
-    sink.write(chunk.bytes, from, chunk.length - from);
+    // In slices: the sink copies what it is given into segments before it sends them, and takes them from a pool of
+    // 64 KiB (for each thread); a whole chunk at once would allocate its size in new segments each time.
+    for (int from = (int) Math.max(0, offset - chunk.at); from < chunk.length; from += SLICE) {
+      sink.write(chunk.bytes, from, Math.min(SLICE, chunk.length - from));
+    }
     checks.written(chunk.at + chunk.length - offset);
   }
 
