@@ -9,8 +9,9 @@ import okhttp3.OkHttpClient;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The values of {@link SvcOptions} and their defaults: an {@link SvcOptions.Builder} fills one in, checked by its
- * setters, and each {@link SvcOptions} keeps a {@link #copy()} taken at {@code build()}, never changed after.
+ * The values of {@link SvcOptions}, their defaults and their checks: an {@link SvcOptions.Builder} fills one in,
+ * each value checked by {@link #notNull} or {@link #atLeast} as it is set, and each {@link SvcOptions} keeps a
+ * {@link #copy()} taken at {@code build()}, never changed after.
  */
 final class OptionValues {
   final String apiUrl;
@@ -55,5 +56,29 @@ final class OptionValues {
     c.store = store;
     c.unreadCap = unreadCap;
     return c;
+  }
+
+  /**
+   * Returns {@code value}, a setting named {@code name}; throws {@link NullPointerException} ({@code "name == null"})
+   * if it is null.
+   */
+  static <T> T notNull(@Nullable T value, String name) {
+    if (value == null) throw new NullPointerException(name + " == null");
+    return value;
+  }
+
+  /**
+   * Returns {@code value}, a setting named {@code name}; throws {@link IllegalArgumentException}
+   * ({@code "name < min: value"}) if it is below {@code min}.
+   */
+  static long atLeast(long min, long value, String name) {
+    if (value < min) throw new IllegalArgumentException(name + " < " + min + ": " + value);
+    return value;
+  }
+
+  /** As {@link #atLeast(long, long, String)}, for an int setting. */
+  static int atLeast(int min, int value, String name) {
+    if (value < min) throw new IllegalArgumentException(name + " < " + min + ": " + value);
+    return value;
   }
 }

@@ -241,8 +241,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder okHttpClient(OkHttpClient client) {
-      if (client == null) throw new NullPointerException("client == null");
-      values.okHttpClient = client;
+      values.okHttpClient = OptionValues.notNull(client, "client");
       return this;
     }
 
@@ -254,8 +253,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder transport(Transport transport) {
-      if (transport == null) throw new NullPointerException("transport == null");
-      values.transport = transport;
+      values.transport = OptionValues.notNull(transport, "transport");
       return this;
     }
 
@@ -272,8 +270,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder callbackExecutor(Executor executor) {
-      if (executor == null) throw new NullPointerException("executor == null");
-      values.callbackExecutor = executor;
+      values.callbackExecutor = OptionValues.notNull(executor, "executor");
       return this;
     }
 
@@ -284,8 +281,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder logger(ChatLogger logger) {
-      if (logger == null) throw new NullPointerException("logger == null");
-      values.logger = logger;
+      values.logger = OptionValues.notNull(logger, "logger");
       return this;
     }
 
@@ -297,8 +293,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder ackTimeoutMillis(long millis) {
-      if (millis < 1) throw new IllegalArgumentException("ackTimeoutMillis < 1: " + millis);
-      values.ackTimeoutMillis = millis;
+      values.ackTimeoutMillis = OptionValues.atLeast(1, millis, "ackTimeoutMillis");
       return this;
     }
 
@@ -311,8 +306,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder reconnect(ReconnectSettings settings) {
-      if (settings == null) throw new NullPointerException("settings == null");
-      values.reconnect = settings;
+      values.reconnect = OptionValues.notNull(settings, "settings");
       return this;
     }
 
@@ -338,8 +332,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder tokenRefresher(TokenRefresher refresher) {
-      if (refresher == null) throw new NullPointerException("refresher == null");
-      values.tokenRefresher = refresher;
+      values.tokenRefresher = OptionValues.notNull(refresher, "refresher");
       return this;
     }
 
@@ -356,8 +349,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder engineExecutor(Executor executor) {
-      if (executor == null) throw new NullPointerException("executor == null");
-      values.engineExecutor = executor;
+      values.engineExecutor = OptionValues.notNull(executor, "executor");
       return this;
     }
 
@@ -371,8 +363,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder scheduler(TaskScheduler scheduler) {
-      if (scheduler == null) throw new NullPointerException("scheduler == null");
-      values.scheduler = scheduler;
+      values.scheduler = OptionValues.notNull(scheduler, "scheduler");
       return this;
     }
 
@@ -417,8 +408,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder sendTimeoutMillis(long millis) {
-      if (millis < 0) throw new IllegalArgumentException("sendTimeoutMillis < 0: " + millis);
-      values.sendTimeoutMillis = millis;
+      values.sendTimeoutMillis = OptionValues.atLeast(0, millis, "sendTimeoutMillis");
       return this;
     }
 
@@ -433,8 +423,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder outboxDirectory(File directory) {
-      if (directory == null) throw new NullPointerException("directory == null");
-      values.outboxDirectory = directory;
+      values.outboxDirectory = OptionValues.notNull(directory, "directory");
       return this;
     }
 
@@ -445,8 +434,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder fileCache(FileCacheSettings settings) {
-      if (settings == null) throw new NullPointerException("settings == null");
-      values.fileCache = settings;
+      values.fileCache = OptionValues.notNull(settings, "settings");
       return this;
     }
 
@@ -461,8 +449,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder store(ChatStoreProvider provider) {
-      if (provider == null) throw new NullPointerException("provider == null");
-      values.store = provider;
+      values.store = OptionValues.notNull(provider, "provider");
       return this;
     }
 
@@ -475,8 +462,7 @@ public final class SvcOptions {
      * @return this builder
      */
     public Builder unreadCap(int cap) {
-      if (cap < 1) throw new IllegalArgumentException("unreadCap < 1: " + cap);
-      values.unreadCap = cap;
+      values.unreadCap = OptionValues.atLeast(1, cap, "unreadCap");
       return this;
     }
 

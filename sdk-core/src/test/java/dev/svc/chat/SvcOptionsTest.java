@@ -46,6 +46,15 @@ class SvcOptionsTest {
     assertThrows(IllegalArgumentException.class, () -> b.reconnectDelay(100, 10));
     assertThrows(NullPointerException.class, () -> b.logger(null));
     SvcOptions o = b.build();
+    assertEquals("ackTimeoutMillis < 1: 0",
+        assertThrows(IllegalArgumentException.class, () -> b.ackTimeoutMillis(0)).getMessage());
+    assertEquals("sendTimeoutMillis < 0: -1",
+        assertThrows(IllegalArgumentException.class, () -> b.sendTimeoutMillis(-1)).getMessage());
+    assertEquals("unreadCap < 1: 0", assertThrows(IllegalArgumentException.class, () -> b.unreadCap(0)).getMessage());
+    assertEquals("executor == null",
+        assertThrows(NullPointerException.class, () -> b.engineExecutor(null)).getMessage());
+    assertEquals(0, b.sendTimeoutMillis(0).build().sendTimeoutMillis(), "0: no deadline");
+    assertEquals(1, b.unreadCap(1).build().unreadCap());
     assertEquals(SvcOptions.DEFAULT_ACK_TIMEOUT_MILLIS, o.ackTimeoutMillis());
     assertEquals(500, o.reconnectBaseMillis());
     assertEquals(30_000, o.reconnectMaxMillis());

@@ -2,9 +2,7 @@ package dev.svc.chat.reference;
 
 import dev.svc.chat.reference.cluster.BusFaults;
 import dev.svc.chat.reference.gateway.Gateway;
-import dev.svc.chat.reference.store.Database;
 import dev.svc.chat.reference.store.TenantRecord;
-import dev.svc.chat.reference.webhook.WebhookSigner;
 import io.javalin.Javalin;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -236,11 +234,7 @@ public final class ReferenceServer implements AutoCloseable {
          * Excludes {@link #dataDir}.
          */
         public Builder databaseUrl(String jdbcUrl, String user, String password) {
-            Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-            if (!Database.isPostgresUrl(jdbcUrl)) {
-                throw new IllegalArgumentException("the database URL must start with jdbc:postgresql:");
-            }
-            options.databaseUrl = jdbcUrl;
+            options.databaseUrl = OptionChecks.postgresUrl(jdbcUrl);
             options.databaseUser = user;
             options.databasePassword = password;
             return this;
@@ -251,10 +245,7 @@ public final class ReferenceServer implements AutoCloseable {
          * default one, so that several independent servers can share one database.
          */
         public Builder databaseSchema(String schema) {
-            if (schema == null || !schema.matches("[a-z_][a-z0-9_]{0,62}")) {
-                throw new IllegalArgumentException("schema must be 1 to 63 of a-z 0-9 _, not starting with a digit");
-            }
-            options.databaseSchema = schema;
+            options.databaseSchema = OptionChecks.schema(schema);
             return this;
         }
 
@@ -263,17 +254,7 @@ public final class ReferenceServer implements AutoCloseable {
          * must be unique.
          */
         public Builder tenant(TenantConfig tenant) {
-            Objects.requireNonNull(tenant, "tenant");
-            for (TenantConfig other : options.tenants) {
-                if (other.id().equals(tenant.id())) {
-                    throw new IllegalArgumentException("tenant " + tenant.id() + " is configured twice");
-                }
-                if (other.apiKey().equals(tenant.apiKey())) {
-                    throw new IllegalArgumentException("tenants " + other.id() + " and " + tenant.id()
-                            + " have the same API key");
-                }
-            }
-            options.tenants.add(tenant);
+            options.tenants.add(OptionChecks.newTenant(tenant, options.tenants));
             return this;
         }
 
@@ -284,7 +265,7 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Sets how long a call may ring unanswered before it ends with {@code endReason} {@code missed} (default 30 s). */
         public Builder callRingTimeout(Duration callRingTimeout) {
-            options.callRingTimeout = positive(callRingTimeout, "callRingTimeout");
+            options.callRingTimeout = OptionChecks.positive(callRingTimeout, "callRingTimeout");
             return this;
         }
 
@@ -293,11 +274,7 @@ public final class ReferenceServer implements AutoCloseable {
          * generated one, see {@link ReferenceServer#webhookSecret()}).
          */
         public Builder webhookSecret(String webhookSecret) {
-            Objects.requireNonNull(webhookSecret, "webhookSecret");
-            if (!WebhookSigner.isValid(webhookSecret)) {
-                throw new IllegalArgumentException("webhookSecret must be whsec_ followed by the base64 of 24 to 64 bytes");
-            }
-            options.webhookSecret = webhookSecret;
+            options.webhookSecret = OptionChecks.webhookSecret(webhookSecret);
             return this;
         }
 
@@ -306,40 +283,27 @@ public final class ReferenceServer implements AutoCloseable {
          * {@code firstRetry}, each later one 5 times longer (default 6 attempts, 1 s: 1 s, 5 s, 25 s, ~2 min, ~10 min).
          */
         public Builder webhookRetries(int maxAttempts, Duration firstRetry) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be at least 1");
-            }
-            options.webhookFirstRetry = positive(firstRetry, "firstRetry");
-            options.webhookAttempts = maxAttempts;
+            int attempts = OptionChecks.atLeastOne(maxAttempts, "maxAttempts");
+            options.webhookFirstRetry = OptionChecks.positive(firstRetry, "firstRetry");
+            options.webhookAttempts = attempts;
             return this;
         }
 
         /** Sets the interface to listen on (default {@code 127.0.0.1}). */
         public Builder host(String host) {
-            Objects.requireNonNull(host, "host");
-            if (host.isBlank()) {
-                throw new IllegalArgumentException("host is blank");
-            }
-            options.host = host;
+            options.host = OptionChecks.host(host);
             return this;
         }
 
         /** Sets the port, 0 for a free one (default 0). */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0 to 65535: " + port);
-            }
-            options.port = port;
+            options.port = OptionChecks.port(port);
             return this;
         }
 
         /** Sets the dev tenant's API key; it must start with {@code sk_} (default: a generated test key). */
         public Builder apiKey(String apiKey) {
-            Objects.requireNonNull(apiKey, "apiKey");
-            if (!apiKey.startsWith("sk_") || apiKey.length() < 8) {
-                throw new IllegalArgumentException("apiKey must start with sk_ and have at least 8 characters");
-            }
-            options.apiKey = apiKey;
+            options.apiKey = OptionChecks.apiKey(apiKey);
             return this;
         }
 
@@ -351,19 +315,19 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Sets how often the gateway pings (default 25 s). */
         public Builder pingInterval(Duration pingInterval) {
-            options.pingInterval = positive(pingInterval, "pingInterval");
+            options.pingInterval = OptionChecks.positive(pingInterval, "pingInterval");
             return this;
         }
 
         /** Sets how long the gateway waits for a pong (default 20 s). */
         public Builder pingTimeout(Duration pingTimeout) {
-            options.pingTimeout = positive(pingTimeout, "pingTimeout");
+            options.pingTimeout = OptionChecks.positive(pingTimeout, "pingTimeout");
             return this;
         }
 
         /** Sets how long a connection may go without a Socket.IO CONNECT (default 45 s). */
         public Builder connectTimeout(Duration connectTimeout) {
-            options.connectTimeout = positive(connectTimeout, "connectTimeout");
+            options.connectTimeout = OptionChecks.positive(connectTimeout, "connectTimeout");
             return this;
         }
 
@@ -375,9 +339,7 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Sets the per-user send limit: {@code perSecond} sustained, {@code burst} at once (default 20, 40). */
         public Builder sendRateLimit(double perSecond, int burst) {
-            if (!(perSecond > 0) || Double.isInfinite(perSecond) || burst < 1) {
-                throw new IllegalArgumentException("perSecond must be positive and finite, burst at least 1");
-            }
+            OptionChecks.sendRate(perSecond, burst);
             options.sendPerSecond = perSecond;
             options.sendBurst = burst;
             return this;
@@ -405,31 +367,25 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Sets how long presence flips are gathered before a batch is published (default 50 ms). */
         Builder presenceInterval(Duration interval) {
-            options.presenceInterval = positive(interval, "presenceInterval");
+            options.presenceInterval = OptionChecks.positive(interval, "presenceInterval");
             return this;
         }
 
         /** Sets how many frames may wait for one connection before it is dropped (tests of slow clients). */
         Builder outboundQueueLimit(int frames) {
-            if (frames < 1) {
-                throw new IllegalArgumentException("frames must be at least 1");
-            }
-            options.outboundQueueLimit = frames;
+            options.outboundQueueLimit = OptionChecks.atLeastOne(frames, "frames");
             return this;
         }
 
         /** Sets how long a node's claim on a webhook attempt holds on a cluster (default 30 s; tests). */
         Builder webhookLease(Duration lease) {
-            options.webhookLease = positive(lease, "lease");
+            options.webhookLease = OptionChecks.positive(lease, "lease");
             return this;
         }
 
         /** Sets how many bytes may wait for one connection before it is dropped (default 4 MiB). */
         Builder outboundQueueBytes(long bytes) {
-            if (bytes < 1) {
-                throw new IllegalArgumentException("bytes must be at least 1");
-            }
-            options.outboundQueueBytes = bytes;
+            options.outboundQueueBytes = OptionChecks.atLeastOne(bytes, "bytes");
             return this;
         }
 
@@ -468,23 +424,7 @@ public final class ReferenceServer implements AutoCloseable {
 
         /** Returns a new, not yet started server with these options. */
         public ReferenceServer build() {
-            if (options.dataDir != null && options.databaseUrl != null) {
-                throw new IllegalArgumentException("a data directory and a database URL exclude each other");
-            }
-            for (TenantConfig tenant : options.tenants) {
-                if (tenant.apiKey().equals(options.apiKey)) {
-                    throw new IllegalArgumentException("tenant " + tenant.id() + " has the dev tenant's API key");
-                }
-            }
-            return new ReferenceServer(options.copy());
-        }
-
-        private static Duration positive(Duration value, String name) {
-            Objects.requireNonNull(value, name);
-            if (value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive");
-            }
-            return value;
+            return new ReferenceServer(OptionChecks.consistent(options).copy());
         }
     }
 }

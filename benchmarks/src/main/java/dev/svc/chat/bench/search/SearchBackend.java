@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * One backend of the server search benchmark, filled and then served: H2 with its Lucene index in a data
+ * One backend of the server search benchmark, filled and then served: SQLite with its Lucene index in a data
  * directory, or PostgreSQL (a {@link LocalPostgres} cluster) with its full-text index. {@link #load} provisions
  * the dev tenant through a server once and fills the store ({@link SearchLoad}); the first {@link #start} builds
  * the index (the server's catch-up, as after a lost or new index) and serves the searches.

@@ -16,7 +16,7 @@ import java.util.Set;
 
 /**
  * The reference server's message search (contract section 11) over a large store: {@code GET /v1/search/messages}
- * latency on H2 with its Lucene index ({@code --data-dir}) and on PostgreSQL with its full-text index (the cluster
+ * latency on SQLite with its Lucene index ({@code --data-dir}) and on PostgreSQL with its full-text index (the cluster
  * backend), and the index's size. Each backend is filled in process through the store and index classes the
  * server composes ({@link SearchLoad}), then served by a {@link ReferenceServer} started on that data; the queries
  * ({@link SearchQueries}) are sent one at a time over HTTP with a session token, after a warm-up, in rounds.

@@ -16,9 +16,10 @@ final class ServerSearchReport {
    * itself cannot tell it): printed when a backend misses it.
    */
   static final String WHY = "Why p99 misses on this machine: mostly waiting for a core. A flight recording (JFR) of"
-      + " the H2 server answering the queries (a run of 200,000 messages) shows about 1 ms of CPU a query: Lucene's"
-      + " conjunction of the rooms' filter and the words, sorted by time (over half), each hit's message read from"
-      + " H2 in a transaction of its own (about a third), the snippets and the JSON. The rest of a request's time"
+      + " the `--data-dir` server answering the queries (a run of 200,000 messages, recorded when that backend was"
+      + " H2; on SQLite a query takes the same path) shows about 1 ms of CPU a query: Lucene's conjunction of the"
+      + " rooms' filter and the words, sorted by time (over half), each hit's message read from the database in a"
+      + " transaction of its own (about a third), the snippets and the JSON. The rest of a request's time"
       + " is spent runnable among some 20 to 30 others (the load average) on 2 cores, which the kinds' figures show:"
       + " a rare word, which reads next to nothing, has a p99 far above its p50. PostgreSQL's plans (`EXPLAIN"
       + " ANALYZE`, 1,000,000 messages, 30 rooms; docs/internals/search.md): a walk of the rooms' rows newest"

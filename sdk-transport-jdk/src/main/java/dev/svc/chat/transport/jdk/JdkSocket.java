@@ -23,15 +23,10 @@ import org.jspecify.annotations.Nullable;
  * One socket of the {@link JdkTransport}: the JDK's {@link WebSocket} and its listener, adapted to the SPI.
  *
  * <p>Inbound: the JDK calls back on its selector thread (or its executor), one message part at a time as asked
- * for. A whole text message is queued here as it came (one part: the JDK's {@code CharBuffer}, handed on without
- * a copy: this relies on OpenJDK's WebSocket decoding each part into a fresh buffer it never reuses) or assembled
- * (several parts: one {@link StringBuilder}, handed on as it is); the queue is drained in order by the readers'
- * executor, one task per socket at a time, at most {@value #BATCH} events a turn before the socket goes to the
- * back of the executor's queue ({@link #run}). At most {@value #WINDOW} messages are asked for ahead of the
- * listener. The readers are shared by many sockets, so the listener is not to block: to wait (the engine's
- * inbound gate) it calls {@link #deferText}, and the message is handed to it again later; meanwhile the socket
- * hands over nothing, asks for nothing, and TCP pushes back on the peer. A listener that blocks anyway holds a
- * shared thread and stops the sockets queued behind it.
+ * for. A whole text message is handed on as it came (one part: the JDK's {@code CharBuffer}, without a copy: this
+ * relies on OpenJDK's WebSocket decoding each part into a fresh buffer it never reuses) or assembled (several
+ * parts: one {@link StringBuilder}, handed on as it is) to the socket's {@link InboundQueue}, which drains the
+ * events to the listener on the readers' executor and asks the JDK for more as the listener takes them.
  *
  * <p>Outbound: the JDK allows one send in flight per socket, so messages (and the Close after them) wait in a
  * queue of their own, counted in UTF-8 bytes for {@link #queueSize}; past {@value #MAX_QUEUE_BYTES} bytes the
@@ -44,11 +39,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Opening: the upgrade's future is kept until it completes, so a cancel before the open cancels the JDK's
  * exchange (and a success that races the cancel is aborted).
  */
-final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
-  /** Messages asked for ahead of the listener. */
-  static final int WINDOW = 16;
-  /** The most events one drain hands over before it lets the executor's other sockets have their turn. */
-  static final int BATCH = WINDOW;
+final class JdkSocket implements TransportSocket, WebSocket.Listener {
   /** The most a send queue holds, as OkHttp's: past it the socket fails. */
   static final long MAX_QUEUE_BYTES = 16L * 1024 * 1024;
   /**
@@ -58,14 +49,10 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   static final long CLOSE_TIMEOUT_MILLIS = 60_000;
   /** The close marker in the send queue. */
   private static final Object CLOSE = new Object();
-  /** A whole binary message in the inbound queue. */
-  private static final Object BINARY = new Object();
-  /** The open in the inbound queue. */
-  private static final Object OPEN = new Object();
 
-  private final TransportListener listener;
-  private final Executor readers;
-  /** The transport's shared scheduler: close timeouts and deferred messages. */
+  /** The events on their way to the listener. */
+  private final InboundQueue inbound;
+  /** The transport's shared scheduler: close timeouts and the silence check. */
   private final ScheduledExecutorService timer;
   private final long closeTimeoutMillis;
   private final SilenceCheck silenceCheck;
@@ -91,31 +78,19 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   private boolean peerClosed;
   /** Aborts the socket if the peer does not answer our Close in time; null when none is armed. */
   private @Nullable Future<?> closeTimeout;
-  private @Nullable ArrayDeque<Object> inbound;
-  private boolean draining;
-  /** Whole messages the JDK handed over that were not asked for again: the JDK reads while under the window. */
-  private int owed;
 
   /** The parts of a fragmented text message so far; the JDK's thread only (it calls back one at a time). */
   private @Nullable StringBuilder parts;
-  /** Whether the listener had its last call; the drain only (drains follow each other under the monitor). */
-  private boolean ended;
-  /** Whether the drain is in the listener's onText; the drain only. */
-  private boolean inText;
-  /** The delay the listener asked for by {@link #deferText} in its current onText, else -1; the drain only. */
-  private long deferMillis = -1;
 
   JdkSocket(TransportListener listener, Executor readers, ScheduledExecutorService timer, long closeTimeoutMillis,
       long silenceMillis, LongSupplier clock) {
-    this.listener = listener;
-    this.readers = readers;
+    this.inbound = new InboundQueue(this, listener, readers, timer);
     this.timer = timer;
     this.closeTimeoutMillis = closeTimeoutMillis;
     this.clock = clock;
     this.lastHeard = clock.getAsLong();
     this.silenceCheck = new SilenceCheck(this, silenceMillis, clock);
   }
-
 
   /** Keeps the upgrade's future so that a cancel before the open cancels it. */
   void opening(CompletableFuture<WebSocket> upgrade) {
@@ -173,9 +148,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
    */
   @Override
   public boolean deferText(long delayMillis) {
-    if (!inText) return false;
-    deferMillis = Math.max(0, delayMillis);
-    return true;
+    return inbound.deferText(delayMillis);
   }
 
   /** Queues {@code item} to send; returns whether the caller is to write it (the queue was idle and open). */
@@ -204,7 +177,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       CompletableFuture<WebSocket> upgrade = opening;
       if (upgrade != null) upgrade.cancel(true); // the JDK ends the exchange and closes its connection
     }
-    deliver(new SocketEnd(error, -1));
+    inbound.end(new SocketEnd(error, -1));
   }
 
   private void stopCloseTimeout() {
@@ -291,8 +264,8 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   }
 
   /** Whether the JDK has a message asked for, and so reads. */
-  synchronized boolean reading() {
-    return owed < WINDOW;
+  boolean reading() {
+    return inbound.reading();
   }
 
   // ---------------------------------------------------------------- the JDK's callbacks
@@ -315,7 +288,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       if (cancelled) return;
       cancelled = true;
     }
-    deliver(new SocketEnd(cause, status));
+    inbound.end(new SocketEnd(cause, status));
   }
 
   @Override
@@ -330,8 +303,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       write = !writing && outbound != null && !outbound.isEmpty();
       if (write) writing = true;
     }
-    w.request(WINDOW);
-    deliver(OPEN);
+    inbound.open(w);
     if (write) pump();
     silenceCheck.start(timer);
   }
@@ -350,7 +322,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       message = parts.append(data);
       parts = null;
     }
-    deliver(message);
+    inbound.text(message);
     return null;
   }
 
@@ -358,7 +330,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
   public @Nullable CompletionStage<?> onBinary(WebSocket w, ByteBuffer data, boolean last) {
     lastHeard = clock.getAsLong();
     if (last) {
-      deliver(BINARY);
+      inbound.binary();
     } else {
       w.request(1);
     }
@@ -385,7 +357,7 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       peerClosed = true;
       stopCloseTimeout();
     }
-    deliver(new SocketEnd(statusCode, reason));
+    inbound.end(new SocketEnd(statusCode, reason));
     return null; // the JDK closes the output now unless a Close was sent already
   }
 
@@ -398,101 +370,6 @@ final class JdkSocket implements TransportSocket, WebSocket.Listener, Runnable {
       queuedBytes = 0;
       stopCloseTimeout();
     }
-    deliver(new SocketEnd(error, -1));
-  }
-
-  // ---------------------------------------------------------------- the hand-off to the listener
-
-  /** Queues an event for the listener; starts a drain on the readers' executor when none runs. */
-  private void deliver(Object item) {
-    boolean post;
-    synchronized (this) {
-      if (inbound == null) inbound = new ArrayDeque<>(4);
-      inbound.add(item);
-      if (item instanceof CharSequence || item == BINARY) owed++;
-      post = !draining;
-      draining = true;
-    }
-    if (post) readers.execute(this);
-  }
-
-  /**
-   * The drain, on the readers' executor: up to {@value #BATCH} queued events to the listener in order, then more
-   * asked for; the rest in a later turn. A deferred message goes back to the queue's head and the drain ends
-   * until the deferral's delay passed ({@link #draining} stays set, so deliveries only queue meanwhile).
-   */
-  @Override
-  public void run() {
-    int taken = 0;
-    int handed = 0;
-    boolean more = false;
-    while (true) {
-      Object item;
-      synchronized (this) {
-        item = inbound.poll();
-        if (item == null) {
-          draining = false;
-          break;
-        }
-        if (handed == BATCH) {
-          inbound.addFirst(item);
-          more = true;
-          break;
-        }
-      }
-      handed++;
-      if (ended) continue;
-      try {
-        if (item instanceof CharSequence) {
-          if (!text((CharSequence) item)) {
-            synchronized (this) {
-              inbound.addFirst(item);
-            }
-            if (taken > 0) ask(taken);
-            timer.schedule(() -> readers.execute(this), deferMillis, TimeUnit.MILLISECONDS);
-            return;
-          }
-          taken++;
-        } else if (item == BINARY) {
-          taken++;
-          listener.onBinary(this);
-        } else if (item == OPEN) {
-          listener.onOpen(this);
-        } else {
-          ended = true;
-          ((SocketEnd) item).tell(this, listener);
-        }
-      } catch (Throwable e) {
-        // a listener that threw cannot be trusted with the rest of the stream: its failure comes next (an Error
-        // too: rethrown, it would leave the drain marked running and the socket silent for good)
-        fail(e);
-      }
-      if (taken == WINDOW / 2) {
-        ask(taken);
-        taken = 0;
-      }
-    }
-    if (taken > 0) ask(taken);
-    if (more) readers.execute(this);
-  }
-
-  /** Hands a message to the listener; returns false when the listener deferred it ({@link #deferText}). */
-  private boolean text(CharSequence message) {
-    deferMillis = -1;
-    inText = true;
-    try {
-      listener.onText(this, message);
-    } finally {
-      inText = false;
-    }
-    return deferMillis < 0;
-  }
-
-  private void ask(int messages) {
-    synchronized (this) {
-      owed -= messages;
-    }
-    WebSocket w = webSocket;
-    if (w != null && !ended) w.request(messages);
+    inbound.end(new SocketEnd(error, -1));
   }
 }

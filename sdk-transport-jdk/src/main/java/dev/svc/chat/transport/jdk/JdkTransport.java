@@ -80,7 +80,7 @@ public final class JdkTransport implements Transport {
    * {@code acknowledgeReception} throws an {@code InternalError} on the selector thread and its reading stops):
    * the listener is never told and the socket looks open. Run inline, the hand-over ends before the selector
    * thread reads again, so the EOF finds the next frame asked for. It does not when the listener is
-   * {@value JdkSocket#WINDOW} messages behind (nothing is asked for then), nor while the JDK's receiving runs on
+   * {@value InboundQueue#WINDOW} messages behind (nothing is asked for then), nor while the JDK's receiving runs on
    * another thread: the one that finished the upgrade (it keeps it as long as frames come while it runs) or a
    * reader's that asked for more; about one close in a thousand right after a message is lost so. The
    * {@link SilenceCheck} reports such a close within about three times {@value #SILENCE_MILLIS} ms.

@@ -88,7 +88,7 @@ class SilenceCheckTest {
   void noPingWhileTheListenerIsAWindowBehindForTheJdkReadsNothingThen() {
     JdkSocket socket = socket(false);
     SilenceCheck check = open(socket);
-    for (int i = 0; i < JdkSocket.WINDOW; i++) socket.onText(ws, "m" + i, true);
+    for (int i = 0; i < InboundQueue.WINDOW; i++) socket.onText(ws, "m" + i, true);
     pass(10 * SILENCE_MILLIS);
     check.run();
     assertTrue(ws.sent.isEmpty());
