@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A raw Engine.IO/Socket.IO client on the JDK WebSocket, recording every text frame in a queue (the
@@ -31,6 +33,10 @@ final class SocketClient implements AutoCloseable {
     private volatile boolean paused;
     private volatile boolean requestPending;
     private final WebSocket ws;
+    /** The last send: the JDK allows one in flight, so each send (the listener's pongs too) waits for it. */
+    private CompletableFuture<?> lastSend = CompletableFuture.completedFuture(null);
+    /** The pings answered: pongs the JDK sent. */
+    private final AtomicInteger pongs = new AtomicInteger();
 
     private SocketClient(String url, boolean autoPong) {
         this.autoPong = autoPong;
@@ -86,19 +92,26 @@ final class SocketClient implements AutoCloseable {
     }
 
     void send(String frame) {
-        ws.sendText(frame, true).join();
+        inTurn(() -> ws.sendText(frame, true)).join();
     }
 
     /** Sends without waiting: the server may close while a large frame is still being written. */
     void sendAsync(String frame) {
-        ws.sendText(frame, true).exceptionally(t -> null);
+        inTurn(() -> ws.sendText(frame, true)).exceptionally(t -> null);
+    }
+
+    /** Starts {@code send} once every send before it ended, however it ended. */
+    private synchronized CompletableFuture<WebSocket> inTurn(Supplier<CompletableFuture<WebSocket>> send) {
+        CompletableFuture<WebSocket> next = lastSend.handle((done, failed) -> null).thenCompose(ignored -> send.get());
+        lastSend = next;
+        return next;
     }
 
     /** How long {@link #next()} waits for a frame that is expected. */
     static final Duration EXPECTED_FRAME_DEADLINE = Duration.ofSeconds(30);
 
     void sendBinary(byte[] bytes) {
-        ws.sendBinary(java.nio.ByteBuffer.wrap(bytes), true).join();
+        inTurn(() -> ws.sendBinary(java.nio.ByteBuffer.wrap(bytes), true)).join();
     }
 
     /**
@@ -181,6 +194,11 @@ final class SocketClient implements AutoCloseable {
         }
     }
 
+    /** Returns how many of the server's pings this client answered. */
+    int pongs() {
+        return pongs.get();
+    }
+
     boolean isClosed() {
         return closed.isDone();
     }
@@ -211,7 +229,7 @@ final class SocketClient implements AutoCloseable {
                 String frame = partial.toString();
                 partial.setLength(0);
                 if (autoPong && frame.equals("2")) {
-                    webSocket.sendText("3", true);
+                    inTurn(() -> webSocket.sendText("3", true)).thenRun(pongs::incrementAndGet);
                 } else {
                     frames.add(frame);
                 }
