@@ -2,8 +2,10 @@ package dev.svc.chat.reference.gateway;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.model.JsonText;
 import dev.svc.chat.reference.model.RoomPosition;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +88,28 @@ final class Frames {
 
     /** Returns an ACK {@code 43<id>[payload]}. */
     OutFrame ack(long ackId, Object payload) {
+        String message = sentMessage(payload);
+        if (message != null) {
+            // the mapper's compact text of {ok: true, message: <the text as it is>}, without running it
+            return OutFrame.of("43" + ackId + "[{\"ok\":true,\"message\":", message, "}]");
+        }
         return OutFrame.of("43" + ackId + "[", json(payload), "]");
+    }
+
+    /**
+     * Returns the message's JSON if {@code payload} is a send's answer, {@code {ok: true, message: JsonText}} in
+     * that order (ClientEvents' LinkedHashMap); null for any other payload.
+     */
+    private static String sentMessage(Object payload) {
+        if (!(payload instanceof LinkedHashMap<?, ?> map) || map.size() != 2) {
+            return null;
+        }
+        Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
+        Map.Entry<?, ?> first = entries.next();
+        Map.Entry<?, ?> second = entries.next();
+        boolean answer = "ok".equals(first.getKey()) && Boolean.TRUE.equals(first.getValue())
+                && "message".equals(second.getKey());
+        return answer && second.getValue() instanceof JsonText text ? text.json() : null;
     }
 
     /**

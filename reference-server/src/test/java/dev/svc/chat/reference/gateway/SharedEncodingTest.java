@@ -85,6 +85,8 @@ class SharedEncodingTest {
         sharedAck.put("ok", true);
         sharedAck.put("message", text);
         assertEquals(frames.ack(7, ownAck).toString(), frames.ack(7, sharedAck).toString());
+        assertEquals("437[" + mapper.writeValueAsString(sharedAck) + "]", frames.ack(7, sharedAck).toString());
+        assertEquals(frames.ack(7, ownAck).payload(), frames.ack(7, sharedAck).payload());
         Map<String, Object> ownEnvelope = new LinkedHashMap<>();
         ownEnvelope.put("type", "message.new");
         ownEnvelope.put("data", message);
