@@ -66,7 +66,7 @@ final class LatencyLayoutsProse {
             + " KB. In the server, Jetty's text sink made a 4 KiB builder for every incoming frame (its input buffer"
             + " is now 1 KiB), each outgoing frame joined its JSON into a String before encoding it (and an ack"
             + " ran the mapper over the message's JSON again), and each"
-            + " timestamp went through the formatter's objects; after: 17.1 to 18.6 KB. What is left there: the"
+            + " timestamp went through the formatter's objects; after: 16.3 to 17.7 KB. What is left there: the"
             + " search index's commits (some 5 KB a message, Lucene), the strict parse of each incoming event into a"
             + " tree (about 2.7 KB), the message's encoding (about 1.5 KB) and Javalin's path matching of each"
             + " frame. The wake-ups a message did not change: the sender's come from OkHttp's writer task and Okio's"
