@@ -12,6 +12,11 @@ public interface ChatLogger {
     @Override
     public void log(LogLevel level, String message, @Nullable Throwable error) {
     }
+
+    @Override
+    public boolean isLoggable(LogLevel level) {
+      return false;
+    }
   };
 
   /**

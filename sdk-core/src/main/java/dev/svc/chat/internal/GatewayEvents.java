@@ -167,12 +167,13 @@ public final class GatewayEvents implements EventDecoder {
         T value = fast.read(event.frame(), event.argsStart());
         if (value != null) return value;
       }
-      JsonReader reader = SocketIoCodec.arguments(event);
-      if (!reader.hasNext()) throw new JsonDataException("event '" + event.eventName + "' without payload");
-      T value = adapter.fromJson(reader);
-      if (value == null) throw new JsonDataException("event '" + event.eventName + "' with a null payload");
-      SocketIoCodec.endArguments(reader);
-      return value;
+      try (JsonReader reader = SocketIoCodec.arguments(event)) {
+        if (!reader.hasNext()) throw new JsonDataException("event '" + event.eventName + "' without payload");
+        T value = adapter.fromJson(reader);
+        if (value == null) throw new JsonDataException("event '" + event.eventName + "' with a null payload");
+        SocketIoCodec.endArguments(reader);
+        return value;
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.svc.chat.bench.server;
 
 import dev.svc.chat.bench.support.GcLog;
+import dev.svc.chat.bench.support.JvmAllocation;
 import dev.svc.chat.bench.support.ProcessCounters;
 import dev.svc.chat.bench.support.Report;
 import java.io.IOException;
@@ -35,6 +36,11 @@ final class LatencyDevices implements AutoCloseable {
     /** How the clocks compared, for the report. */
     final String clockNote;
     private int runs;
+    /**
+     * Our JVMs' allocation counters, in {@link #pids}'s order (the one-process layout's peer twice), attached at
+     * the first {@link #allocated}; null for Node.
+     */
+    private JvmAllocation[] allocations;
 
     private LatencyDevices(boolean ours, boolean twoProcesses, ChildProcess sender, ChildProcess receiver,
                            List<GcLog> gcLogs) throws InterruptedException, IOException {
@@ -153,23 +159,65 @@ final class LatencyDevices implements AutoCloseable {
     }
 
     /**
-     * Returns the wake-ups (voluntary context switches) and CPU µs per message delivered of sender, receiver and
-     * server since {@code before}: "wake-ups 2.1 / 3.0 / 4.2, CPU 90 / 80 / 120" (the one-process layout's
-     * process once, as "sender and receiver").
+     * Returns the bytes our JVMs of {@link #pids} allocated so far, in its order (all -1 for Node, or where a JVM
+     * could not be attached).
      */
-    String countsSince(long[] pids, ProcessCounters[] before, int messages) {
+    long[] allocated(long[] pids) {
+        long[] bytes = new long[pids.length];
+        java.util.Arrays.fill(bytes, -1);
+        if (!ours) {
+            return bytes;
+        }
+        if (allocations == null) {
+            allocations = new JvmAllocation[pids.length];
+            for (int i = 0; i < pids.length; i++) {
+                allocations[i] = i == 1 && !twoProcesses ? allocations[0] : JvmAllocation.attach(pids[i]);
+            }
+        }
+        for (int i = 0; i < pids.length; i++) {
+            bytes[i] = allocations[i].total();
+        }
+        return bytes;
+    }
+
+    /** Returns the bytes each of our JVMs allocated so far by thread name, in {@link #pids}'s order (diagnosis). */
+    List<Map<String, Long>> allocatedByThread() {
+        List<Map<String, Long>> all = new ArrayList<>();
+        if (allocations != null) {
+            for (JvmAllocation a : allocations) {
+                all.add(a.byThread());
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Returns the wake-ups (voluntary context switches), CPU µs and, for ours, the KB allocated (1,000 bytes) per
+     * message delivered of sender, server and receiver since {@code before} and {@code allocatedBefore} (from
+     * {@link #allocated}): "wake-ups 2.1 / 3.0 / 4.2, CPU µs 90 / 80 / 120, allocated 4.1 KB / 9.0 KB / 3.2 KB"
+     * (the one-process layout's process once, as "pair").
+     */
+    String countsSince(long[] pids, ProcessCounters[] before, long[] allocatedBefore, int messages) {
         ProcessCounters[] now = counters(pids);
+        long[] allocatedNow = allocated(pids);
         ProcessCounters s = now[0].since(before[0]);
         ProcessCounters r = now[1].since(before[1]);
         ProcessCounters v = now[2].since(before[2]);
+        String[] kb = new String[pids.length];
+        for (int i = 0; i < pids.length; i++) {
+            kb[i] = allocatedBefore[i] < 0 || allocatedNow[i] < 0 ? "-"
+                    : JvmAllocation.perMessage(allocatedNow[i] - allocatedBefore[i], messages);
+        }
+        String allocated = ours ? ", allocated " + (twoProcesses ? kb[0] + " / " + kb[2] + " / " + kb[1]
+                : kb[0] + " / " + kb[2]) : "";
         if (!twoProcesses) {
             return String.format(java.util.Locale.ROOT, "wake-ups %.2f (pair) / %.2f (server), CPU µs %.0f / %.0f",
                     s.wakeUpsPer(messages), v.wakeUpsPer(messages), s.cpuMicrosPer(messages),
-                    v.cpuMicrosPer(messages));
+                    v.cpuMicrosPer(messages)) + allocated;
         }
         return String.format(java.util.Locale.ROOT, "wake-ups %.2f / %.2f / %.2f, CPU µs %.0f / %.0f / %.0f",
                 s.wakeUpsPer(messages), v.wakeUpsPer(messages), r.wakeUpsPer(messages), s.cpuMicrosPer(messages),
-                v.cpuMicrosPer(messages), r.cpuMicrosPer(messages));
+                v.cpuMicrosPer(messages), r.cpuMicrosPer(messages)) + allocated;
     }
 
     /** Returns {offset of the peer's clock to this JVM's nanoTime, the round trip it was read within}, ns. */
@@ -209,6 +257,13 @@ final class LatencyDevices implements AutoCloseable {
 
     @Override
     public void close() {
+        if (allocations != null) {
+            for (int i = 0; i < allocations.length; i++) {
+                if (i != 1 || twoProcesses) {
+                    allocations[i].close();
+                }
+            }
+        }
         sender.close();
         if (receiver != sender) {
             receiver.close();

@@ -8,6 +8,7 @@ import dev.svc.chat.bench.support.ResultRows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -23,7 +24,8 @@ import java.util.function.ToDoubleFunction;
  * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --rounds 5}, {@code --warm-up-seconds
  * 10}, {@code --layouts two|two,one}, {@code --peer-jvm-args "..."}, {@code --peer-args "..."} (our peers'
  * options, see {@link LatencyPeer}), {@code --server-args "..."},
- * {@code --server-jvm-args "..."}, {@code --jfr DIR} (the server's and our peers' recordings), {@code --out}.
+ * {@code --server-jvm-args "..."}, {@code --jfr DIR} (the server's and our peers' recordings), {@code --per-thread yes} (each round's counts
+ * per message by thread, on stderr), {@code --out}.
  */
 public final class LatencyLayoutsBenchmark {
 
@@ -32,6 +34,9 @@ public final class LatencyLayoutsBenchmark {
                  LatencyDevices.Measured node, String peerPauses, String serverPauses, String load,
                  String oursCounts, String nodeCounts) {
     }
+
+    /** {@code --per-thread yes}: each round of ours also prints its counts per message by thread (diagnosis). */
+    private static boolean perThread;
 
     public static void main(String[] args) throws Exception {
         int[] rates = Arrays.stream(Report.option(args, "--rates", "1000,5000").split(","))
@@ -48,6 +53,7 @@ public final class LatencyLayoutsBenchmark {
         String peerArg = Report.option(args, "--peer-args", "").trim();
         List<String> peerArgs = peerArg.isEmpty() ? List.of() : List.of(peerArg.split("\\s+"));
         String jfr = Report.option(args, "--jfr", null);
+        perThread = Report.option(args, "--per-thread", "no").equals("yes");
         String loadBefore = LoadAverage.now();
         GcLog serverGc = new GcLog();
         List<Round> measured = new ArrayList<>();
@@ -110,17 +116,23 @@ public final class LatencyLayoutsBenchmark {
             boolean oursTurn = (turn == 0) == (round % 2 == 1);
             LatencyDevices devices = pair[oursTurn ? 0 : 1];
             long[] pids = devices.pids(oursTurn ? server : nodeServer);
+            long[] allocatedBefore = devices.allocated(pids);
+            List<Map<String, Long>> wakeUpsBefore = perThread ? wakeUpsByThread(pids) : List.of();
+            List<Map<String, Long>> threadsBefore = perThread ? devices.allocatedByThread() : List.of();
             ProcessCounters[] before = LatencyDevices.counters(pids);
             if (oursTurn) {
                 long[] marks = devices.gcMarks();
                 long serverMark = serverGc.mark();
                 ours = devices.run(rate, seconds);
-                oursCounts = devices.countsSince(pids, before, ours.received());
+                oursCounts = devices.countsSince(pids, before, allocatedBefore, ours.received());
+                if (perThread) {
+                    perThread(devices, pids, wakeUpsBefore, threadsBefore, ours.received());
+                }
                 peerPauses = devices.pausesSince(marks);
                 serverPauses = serverGc.pausesSince(serverMark).toString();
             } else {
                 node = devices.run(rate, seconds);
-                nodeCounts = devices.countsSince(pids, before, node.received());
+                nodeCounts = devices.countsSince(pids, before, allocatedBefore, node.received());
             }
         }
         Round r = new Round(rate, pair[0].twoProcesses, round, ours, node, peerPauses, serverPauses, load,
@@ -129,6 +141,33 @@ public final class LatencyLayoutsBenchmark {
                 + ": ours " + ours + " " + oursCounts + ", node " + node + " " + nodeCounts
                 + "; peers' collections " + peerPauses + "; server's " + serverPauses + "; load " + load);
         return r;
+    }
+
+    private static List<Map<String, Long>> wakeUpsByThread(long[] pids) {
+        List<Map<String, Long>> all = new ArrayList<>();
+        for (long pid : pids) {
+            all.add(ProcessCounters.wakeUpsByThread(pid));
+        }
+        return all;
+    }
+
+    /** Prints to stderr the wake-ups and bytes per message of each of our processes' threads in the round. */
+    private static void perThread(LatencyDevices devices, long[] pids, List<Map<String, Long>> wakeUpsBefore,
+                                  List<Map<String, Long>> allocatedBefore, int messages) {
+        List<Map<String, Long>> wakeUps = wakeUpsByThread(pids);
+        List<Map<String, Long>> allocated = devices.allocatedByThread();
+        String[] names = {"sender", "receiver", "server"};
+        for (int i = 0; i < pids.length; i++) {
+            if (i == 1 && !devices.twoProcesses) {
+                continue;
+            }
+            System.err.println("  " + names[i] + " wake-ups a message by thread: "
+                    + ProcessCounters.perMessage(wakeUpsBefore.get(i), wakeUps.get(i), messages));
+            if (i < allocated.size() && i < allocatedBefore.size()) {
+                System.err.println("  " + names[i] + " bytes a message by thread: "
+                        + ProcessCounters.perMessage(allocatedBefore.get(i), allocated.get(i), messages));
+            }
+        }
     }
 
     static Report report(List<Round> rounds, int[] rates, List<Boolean> layouts, int roundCount, double seconds,
@@ -176,8 +215,11 @@ public final class LatencyLayoutsBenchmark {
         report.paragraph("Every round, with the collections of ours in the measured window (the peer JVMs' and "
                 + "the server's, from their `-Xlog:gc,gc+phases,safepoint`), and per message delivered, for each "
                 + "stack, the thread wake-ups (voluntary context switches of all the process's threads, from /proc)"
-                + " and CPU µs of sender / server / receiver, which hold while other work shares the cores: a "
-                + "hand-off between threads is a wake-up; and the load average before the round.");
+                + " and CPU µs of sender / server / receiver, and for ours the KB allocated (1,000 bytes; each "
+                + "JVM's threads' `getThreadAllocatedBytes`, read through the attach API's management agent), "
+                + "which hold while other work shares the cores: a hand-off between threads is a wake-up, and what"
+                + " a message allocates is what the collectors' pauses are made of; and the load average before the"
+                + " round.");
         Report.Table each = report.table("round", "msg/s", "layout", "ours p99", "Node p99", "ratio", "ours p99.9",
                 "Node p99.9", "ours per message", "Node per message", "peers' collections", "server's collections",
                 "load");

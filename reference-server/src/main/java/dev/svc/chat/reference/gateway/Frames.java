@@ -2,11 +2,14 @@ package dev.svc.chat.reference.gateway;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.svc.chat.reference.model.JsonText;
 import dev.svc.chat.reference.model.RoomPosition;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Encodes the WebSocket text frames the server sends: Engine.IO packets with Socket.IO packets inside, one
@@ -20,6 +23,8 @@ final class Frames {
     static final OutFrame DISCONNECT = OutFrame.of("41");
 
     private final ObjectMapper mapper;
+    /** {@link #eventHead} by event name; any thread encodes frames, so a concurrent map. */
+    private final Map<String, String> eventHeads = new ConcurrentHashMap<>();
 
     Frames(ObjectMapper mapper) {
         this.mapper = mapper;
@@ -76,12 +81,63 @@ final class Frames {
      * as {@link #event} of the payload.
      */
     OutFrame eventOfJson(String name, String payloadJson) {
-        return OutFrame.of("42[" + json(name) + "," + payloadJson + "]");
+        String head = eventHead(name);
+        return head == null ? OutFrame.of("42[" + json(name) + "," + payloadJson + "]")
+                : OutFrame.of(head, payloadJson, "]");
     }
 
     /** Returns an ACK {@code 43<id>[payload]}. */
     OutFrame ack(long ackId, Object payload) {
-        return OutFrame.of("43" + ackId + "[" + json(payload) + "]");
+        String message = sentMessage(payload);
+        if (message != null) {
+            // the mapper's compact text of {ok: true, message: <the text as it is>}, without running it
+            return OutFrame.of("43" + ackId + "[{\"ok\":true,\"message\":", message, "}]");
+        }
+        return OutFrame.of("43" + ackId + "[", json(payload), "]");
+    }
+
+    /**
+     * Returns the message's JSON if {@code payload} is a send's answer, {@code {ok: true, message: JsonText}} in
+     * that order (ClientEvents' LinkedHashMap); null for any other payload.
+     */
+    private static String sentMessage(Object payload) {
+        if (!(payload instanceof LinkedHashMap<?, ?> map) || map.size() != 2) {
+            return null;
+        }
+        Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
+        Map.Entry<?, ?> first = entries.next();
+        Map.Entry<?, ?> second = entries.next();
+        boolean answer = "ok".equals(first.getKey()) && Boolean.TRUE.equals(first.getValue())
+                && "message".equals(second.getKey());
+        return answer && second.getValue() instanceof JsonText text ? text.json() : null;
+    }
+
+    /**
+     * Returns {@code 42["name",}, the head of an EVENT, or null if its JSON is not ASCII; kept for the server's
+     * few event names (its own constants), so a fan-out's frame does not run the mapper for its name each time.
+     */
+    private String eventHead(String name) {
+        String head = eventHeads.get(name);
+        if (head != null) {
+            return head;
+        }
+        head = "42[" + json(name) + ",";
+        if (!isAscii(head)) {
+            return null;
+        }
+        if (name.length() <= 64 && eventHeads.size() < 256) {
+            eventHeads.putIfAbsent(name, head);
+        }
+        return head;
+    }
+
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private String json(Object value) {

@@ -262,7 +262,9 @@ final class Outbound {
     }
 
     private void pump() {
-        List<OutFrame> group = new ArrayList<>(IN_FLIGHT);
+        // grown as frames wait (up to IN_FLIGHT): a pump usually takes one frame, and a list sized for 64 was
+        // most of the bytes a fan-out allocates per target
+        List<OutFrame> group = new ArrayList<>(4);
         while (true) {
             boolean close = false;
             group.clear();

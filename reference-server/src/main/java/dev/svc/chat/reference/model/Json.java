@@ -58,7 +58,12 @@ public final class Json {
 
         @Override
         public void serialize(Instant value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeString(TIMESTAMP.format(value));
+            char[] text = new char[WireTimestamps.LENGTH];
+            if (WireTimestamps.write(value, text)) {
+                gen.writeString(text, 0, text.length);
+            } else {
+                gen.writeString(TIMESTAMP.format(value));
+            }
         }
     }
 }

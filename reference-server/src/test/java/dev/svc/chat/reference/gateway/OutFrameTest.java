@@ -18,6 +18,24 @@ class OutFrameTest {
     }
 
     @Test
+    void aFrameOfHeadPayloadAndTailHoldsTheBytesOfTheirJoinedText() {
+        for (String json : new String[] {"", "{\"text\":\"hello\"}", "{\"text\":\"héllo\"}", "\"😀\"",
+                "{\"a\":\"\\u0000\\\"\"}", "\u007f"}) {
+            String joined = "43" + 17 + "[" + json + "]";
+            assertArrayEquals(joined.getBytes(StandardCharsets.UTF_8), bytes(OutFrame.of("4317[", json, "]")),
+                    json);
+            assertEquals(joined, OutFrame.of("4317[", json, "]").toString());
+        }
+    }
+
+    private static byte[] bytes(OutFrame frame) {
+        ByteBuffer payload = frame.payload();
+        byte[] all = new byte[payload.remaining()];
+        payload.get(all);
+        return all;
+    }
+
+    @Test
     void eachPayloadIsItsOwnViewOfTheSameBytes() {
         OutFrame frame = OutFrame.of("42[\"new-message\",{\"text\":\"héllo\"}]");
         ByteBuffer first = frame.payload();

@@ -51,6 +51,16 @@ class SharedEncodingTest {
         assertTrue(shared.toString().startsWith("42[\"new-message\",{\"id\":"), shared.toString());
     }
 
+    @Test
+    void anEventOfJsonIsTheFrameOfItsJoinedTextWhateverItsName() throws Exception {
+        for (String name : new String[] {"new-message", "\u00e9v\u00e9nement", "quo\"te", "new-message"}) {
+            String expected = "42[" + mapper.writeValueAsString(name) + ",{\"t\":\"\u00e9\"}]";
+            assertEquals(expected, frames.eventOfJson(name, "{\"t\":\"\u00e9\"}").toString(), name);
+            assertEquals(expected.replace("\u00e9\"}", "e\"}"), frames.eventOfJson(name, "{\"t\":\"e\"}").toString(),
+                    name);
+        }
+    }
+
     /**
      * A REST answer encodes to bytes ({@code writeValueAsBytes}), a frame to a String: both must write a
      * character outside the BMP the same way (Jackson's UTF-8 writer escaped it as two {@code \\uXXXX} by default,
@@ -75,6 +85,8 @@ class SharedEncodingTest {
         sharedAck.put("ok", true);
         sharedAck.put("message", text);
         assertEquals(frames.ack(7, ownAck).toString(), frames.ack(7, sharedAck).toString());
+        assertEquals("437[" + mapper.writeValueAsString(sharedAck) + "]", frames.ack(7, sharedAck).toString());
+        assertEquals(frames.ack(7, ownAck).payload(), frames.ack(7, sharedAck).payload());
         Map<String, Object> ownEnvelope = new LinkedHashMap<>();
         ownEnvelope.put("type", "message.new");
         ownEnvelope.put("data", message);

@@ -36,8 +36,7 @@ public final class AckReply {
    * @throws JsonDataException if it is not an array whose first item is an object
    */
   public static AckReply parse(String argsJson) {
-    try {
-      JsonReader reader = Json.reader(argsJson);
+    try (JsonReader reader = Json.reader(argsJson)) {
       reader.beginArray();
       if (!reader.hasNext()) throw new JsonDataException("empty acknowledgement");
       boolean ok = false;

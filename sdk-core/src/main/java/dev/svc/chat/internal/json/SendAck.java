@@ -51,8 +51,7 @@ public final class SendAck {
    * @throws JsonDataException for an acknowledgement that is neither
    */
   public static Message read(String argsJson) {
-    try {
-      JsonReader reader = Json.reader(argsJson);
+    try (JsonReader reader = Json.reader(argsJson)) {
       reader.beginArray();
       if (!reader.hasNext()) throw new JsonDataException("empty acknowledgement");
       boolean ok = false;

@@ -18,9 +18,7 @@ import dev.svc.chat.ConnectionStateChange;
 import dev.svc.chat.TransportException;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.Scheduler;
-import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
-import dev.svc.chat.internal.socketio.SocketIoPacket;
 import dev.svc.chat.transport.Transport;
 
 /**
@@ -237,7 +235,7 @@ public final class RealtimeEngine {
       return;
     }
     int id = acks.register(event, result, read);
-    String frame = EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.event(event, argsJson, id)));
+    String frame = SocketIoCodec.eventFrame(event, argsJson, id);
     RuntimeException failure = conn.send(frame);
     if (failure != null) acks.fail(id, failure);
   }

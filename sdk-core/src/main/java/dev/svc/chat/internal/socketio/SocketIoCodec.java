@@ -33,6 +33,38 @@ public final class SocketIoCodec {
     return sb.append(data).toString();
   }
 
+  /**
+   * Returns the Engine.IO text frame of an EVENT packet for the default namespace, the same text as {@code
+   * EngineIoCodec.message(encode(SocketIoPacket.event(name, argsJson, ackId)))} but built in one buffer: the
+   * send path's frame, whose arguments that way were copied into four strings in turn.
+   */
+  public static String eventFrame(String name, String argsJson, int ackId) {
+    boolean plain = isPlainName(name);
+    String quoted = plain ? null : Json.string(name);
+    StringBuilder sb = new StringBuilder(argsJson.length() + name.length() + 24);
+    sb.append('4').append((char) ('0' + SocketIoPacket.Type.EVENT.ordinal()));
+    if (ackId != SocketIoPacket.NO_ACK) sb.append(ackId);
+    sb.append('[');
+    if (plain) {
+      sb.append('"').append(name).append('"');
+    } else {
+      sb.append(quoted);
+    }
+    if (!argsJson.isEmpty()) sb.append(',').append(argsJson);
+    return sb.append(']').toString();
+  }
+
+  /** Whether {@code name} is its own JSON string's content: letters, digits, '-', '_', '.' and ':' only. */
+  private static boolean isPlainName(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '-' || c == '_' || c == '.' || c == ':';
+      if (!plain) return false;
+    }
+    return true;
+  }
+
   /** Returns the packet in {@code text} (the data of an Engine.IO MESSAGE). */
   public static SocketIoPacket decode(String text) throws MalformedFrameException {
     int n = text.length();
@@ -104,8 +136,7 @@ public final class SocketIoCodec {
 
   private static void requireJson(String data, JsonReader.Token first, String text)
       throws MalformedFrameException {
-    try {
-      JsonReader reader = Json.reader(data);
+    try (JsonReader reader = Json.reader(data)) {
       if (reader.peek() != first) throw malformed("payload is not a JSON " + first, text);
       reader.skipValue();
       if (reader.peek() != JsonReader.Token.END_DOCUMENT) throw malformed("trailing data", text);
@@ -115,8 +146,7 @@ public final class SocketIoCodec {
   }
 
   private static String eventName(String data, String text) throws MalformedFrameException {
-    try {
-      JsonReader reader = Json.reader(data);
+    try (JsonReader reader = Json.reader(data)) {
       if (reader.peek() != JsonReader.Token.BEGIN_ARRAY) throw malformed("event payload is not an array", text);
       reader.beginArray();
       if (!reader.hasNext() || reader.peek() != JsonReader.Token.STRING) {

@@ -12,6 +12,20 @@ import org.junit.jupiter.api.Test;
 
 class SocketIoCodecTest {
   @Test
+  void anEventFrameIsTheTextOfItsPacketInAMessage() {
+    String[] names = {"send-message", "join_room:2.x", "quote\"d", "uni\u00e9", "tab\t", ""};
+    String[] args = {"", "{\"roomId\":\"r1\"}", "1,\"two\",[3]"};
+    for (String name : names) {
+      for (String arg : args) {
+        for (int ackId : new int[] {SocketIoPacket.NO_ACK, 0, 7, 123456789}) {
+          assertEquals(EngineIoCodec.message(SocketIoCodec.encode(SocketIoPacket.event(name, arg, ackId))),
+              SocketIoCodec.eventFrame(name, arg, ackId), name + " / " + arg + " / " + ackId);
+        }
+      }
+    }
+  }
+
+  @Test
   void decodesConnectAnswers() throws Exception {
     SocketIoPacket p = SocketIoCodec.decode("0{\"sid\":\"9oorx1V0bRdfGnmZAAAA\"}");
     assertEquals(SocketIoPacket.Type.CONNECT, p.type);
