@@ -6,9 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 import dev.svc.chat.internal.json.Json;
-import dev.svc.chat.internal.socketio.EngineIoCodec;
 import dev.svc.chat.internal.socketio.SocketIoCodec;
-import dev.svc.chat.internal.socketio.SocketIoPacket;
 import dev.svc.chat.internal.util.Scheduler;
 
 /**
@@ -90,8 +88,7 @@ final class Handover {
     barrierSent = true;
     CompletableFuture<String> ack = new CompletableFuture<>();
     int id = acks.register("leave-room", ack, null);
-    String frame = EngineIoCodec.message(SocketIoCodec.encode(
-        SocketIoPacket.event("leave-room", Json.object("roomId", BARRIER_ROOM), id)));
+    String frame = SocketIoCodec.eventFrame("leave-room", Json.object("roomId", BARRIER_ROOM), id);
     ack.whenComplete(new BiConsumer<String, Throwable>() {
       @Override
       public void accept(String reply, Throwable error) {
