@@ -216,7 +216,12 @@ class AuthMatrixTest {
             try (SocketClient client = SocketClient.open(server)) {
                 client.expectOpen();
                 client.send("40" + credential.connectAuth());
-                String answer = client.next();
+                String answer = client.poll(SocketClient.EXPECTED_FRAME_DEADLINE);
+                if (answer == null) {
+                    wrong.add(credential.name() + ": no answer within " + SocketClient.EXPECTED_FRAME_DEADLINE + "; "
+                            + client.state());
+                    continue;
+                }
                 String expected = credential.onSession();
                 String want = "44{\"message\":\"" + expected + "\",\"data\":{\"code\":\"" + expected + "\"}}";
                 if (!want.equals(answer)) {

@@ -125,7 +125,7 @@ final class SocketClient implements AutoCloseable {
     String next(Duration timeout) {
         String frame = poll(timeout);
         if (frame == null) {
-            fail("no frame within " + timeout);
+            fail("no frame within " + timeout + "; " + state());
         }
         return frame;
     }
@@ -197,6 +197,13 @@ final class SocketClient implements AutoCloseable {
     /** Returns how many of the server's pings this client answered. */
     int pongs() {
         return pongs.get();
+    }
+
+    /** What this client saw of its socket, for a failure's message: whether it closed, and the pings answered. */
+    String state() {
+        Integer code = closed.getNow(null);
+        return (code == null ? "the socket is open" : "the socket closed with " + code) + ", " + pongs.get()
+                + " ping(s) answered";
     }
 
     boolean isClosed() {
