@@ -130,7 +130,6 @@ final class Outbound {
     private static final int QUEUED = 0;
     private static final int STARTS = 1;
 
-    /** Enqueues a frame: returns {@link #STARTS} when the queue needs its pump started, else as the names say. */
     /** Returns how many frames were ever queued here (the dev API's frames out). */
     synchronized long framesQueued() {
         return framesQueued;
@@ -141,6 +140,7 @@ final class Outbound {
         return queuedBytes;
     }
 
+    /** Enqueues a frame: returns {@link #STARTS} when the queue needs its pump started, else as the names say. */
     private int offer(OutFrame frame) {
         boolean overflow = false;
         boolean start = false;
