@@ -17,7 +17,8 @@ import java.util.function.ToDoubleFunction;
  * {@link LatencyPeer} JVMs (the SDK's defaults) through the reference server (a child JVM); Node:
  * {@code node/latency-peer.js} (official socket.io-client) through the official socket.io server as the relay.
  * Every device process is warmed up first ({@code --warm-up-seconds}, default 10, split across the rates), as a
- * user measures after a warm-up; then {@code --rounds} (default 5) rounds, each running every rate in every
+ * user measures after a warm-up, then by unmeasured passes until the JIT compilers of our JVMs have settled
+ * ({@link JitShares}); then {@code --rounds} (default 5) rounds, each running every rate in every
  * layout for ours and for Node, taking turns, for {@code --seconds} (default 6). See {@link LatencyDevices}
  * for the clock.
  *
@@ -34,6 +35,13 @@ public final class LatencyLayoutsBenchmark {
                  LatencyDevices.Measured node, String peerPauses, String serverPauses, String load,
                  String oursCounts, String nodeCounts) {
     }
+
+    /**
+     * The most settling passes over the rates: more than the one-process benchmark's
+     * {@link LatencyBenchmark#MAX_SETTLING_PASSES}, as three JVMs of ours settle here (sender, receiver, server), and
+     * four passes left one of them at 9 to 32 % in development runs.
+     */
+    static final int MAX_SETTLING_PASSES = 8;
 
     /** {@code --per-thread yes}: each round of ours also prints its counts per message by thread (diagnosis). */
     private static boolean perThread;
@@ -58,6 +66,7 @@ public final class LatencyLayoutsBenchmark {
         GcLog serverGc = new GcLog();
         List<Round> measured = new ArrayList<>();
         List<String> clocks = new ArrayList<>();
+        List<Double> settling = new ArrayList<>();
         try (ServerUnderTest server = ServerUnderTest.ours(args, "latency-layouts-server.jfr",
                 List.of(serverGc.jvmArgument()));
              ServerUnderTest nodeServer = ServerUnderTest.node()) {
@@ -79,6 +88,7 @@ public final class LatencyLayoutsBenchmark {
                         }
                     }
                 }
+                settle(pairs, rates, seconds, server, settling);
                 for (int round = 1; round <= rounds; round++) {
                     for (int rate : rates) {
                         for (LatencyDevices[] pair : pairs) {
@@ -96,7 +106,37 @@ public final class LatencyLayoutsBenchmark {
                 }
             }
         }
-        report(measured, rates, layouts, rounds, seconds, warmUp, clocks, loadBefore).write(args);
+        report(measured, rates, layouts, rounds, seconds, Report.num(warmUp, 0) + " s (split across the rates),"
+                + " then by passes of unmeasured rounds as the measured ones run until every round of a pass had the"
+                + " JIT compilers under " + Report.num(100 * LatencyBenchmark.SETTLED_JIT_SHARE, 0) + " % of the CPU"
+                + " of each of our JVMs (at most " + MAX_SETTLING_PASSES + "; Node's got as many): "
+                + JitShares.settled(settling) + ",", clocks, loadBefore).write(args);
+    }
+
+    /**
+     * Passes of unmeasured rounds as the measured ones run (each rate in turn, each layout, ours and Node's) until
+     * in every round of a pass the JIT compilers took under {@link LatencyBenchmark#SETTLED_JIT_SHARE} of the CPU
+     * of each of our JVMs (sender, receiver, server), at most {@link #MAX_SETTLING_PASSES}; Node's
+     * devices get as many. Adds each pass's largest share to {@code settling}.
+     */
+    private static void settle(List<LatencyDevices[]> pairs, int[] rates, double seconds, ServerUnderTest server,
+                               List<Double> settling) throws Exception {
+        boolean settled = false;
+        while (!settled && settling.size() < MAX_SETTLING_PASSES) {
+            double worst = 0;
+            for (LatencyDevices[] pair : pairs) {
+                for (int rate : rates) {
+                    JitShares jit = JitShares.start(pair[0].pids(server));
+                    pair[0].run(rate, seconds);
+                    worst = Math.max(worst, JitShares.worst(jit.shares()));
+                    pair[1].run(rate, seconds);
+                }
+            }
+            settling.add(worst);
+            System.err.println("settling pass " + settling.size() + ": the compilers' largest share of a round "
+                    + Report.num(100 * worst, 0) + " %");
+            settled = worst < LatencyBenchmark.SETTLED_JIT_SHARE;
+        }
     }
 
     /**
@@ -123,8 +163,10 @@ public final class LatencyLayoutsBenchmark {
             if (oursTurn) {
                 long[] marks = devices.gcMarks();
                 long serverMark = serverGc.mark();
+                JitShares jit = JitShares.start(pids);
                 ours = devices.run(rate, seconds);
-                oursCounts = devices.countsSince(pids, before, allocatedBefore, ours.received());
+                oursCounts = devices.countsSince(pids, before, allocatedBefore, ours.received()) + ", "
+                        + JitShares.describe(jit.shares(), devices.twoProcesses);
                 if (perThread) {
                     perThread(devices, pids, wakeUpsBefore, threadsBefore, ours.received());
                 }
@@ -171,15 +213,15 @@ public final class LatencyLayoutsBenchmark {
     }
 
     static Report report(List<Round> rounds, int[] rates, List<Boolean> layouts, int roundCount, double seconds,
-                         double warmUp, List<String> clocks, String loadBefore) {
+                         String warmUp, List<String> clocks, String loadBefore) {
         Report report = new Report("Reference server: latency with sender and receiver as devices");
         report.paragraph("The peers run as users run them, both stacks alike: sender and receiver each in a "
                 + "process of its own, as two users' devices" + (layouts.contains(false) ? ", and both in one "
                 + "process, as a bot fleet" : "") + ". Ours: SDK clients with the default options in their own JVMs"
                 + " (`LatencyPeer`) through the reference server (a child JVM); Node: official socket.io-client "
                 + "4.8.4 processes (`node/latency-peer.js`) through the official server as the relay. Each device "
-                + "process was warmed up for " + Report.num(warmUp, 0) + " s (split across the rates) before "
-                + roundCount + " interleaved rounds of " + Report.num(seconds, 0) + " s per rate (ours and Node "
+                + "process was warmed up for " + warmUp + " before " + roundCount + " interleaved rounds of "
+                + Report.num(seconds, 0) + " s per rate (ours and Node "
                 + "in turns, the first turn alternating by round). Latency: the receiver's CLOCK_MONOTONIC at "
                 + "the event minus the sender's stamp, ms (both read the machine's one monotonic clock, checked "
                 + "at the start: " + String.join("; ", clocks) + "). Each figure is the median of the rounds, "
@@ -216,7 +258,8 @@ public final class LatencyLayoutsBenchmark {
                 + "the server's, from their `-Xlog:gc,gc+phases,safepoint`), and per message delivered, for each "
                 + "stack, the thread wake-ups (voluntary context switches of all the process's threads, from /proc)"
                 + " and CPU µs of sender / server / receiver, and for ours the KB allocated (1,000 bytes; each "
-                + "JVM's threads' `getThreadAllocatedBytes`, read through the attach API's management agent), "
+                + "JVM's threads' `getThreadAllocatedBytes`, read through the attach API's management agent) and "
+                + "the JIT compilers' share of each JVM's CPU in the round, "
                 + "which hold while other work shares the cores: a hand-off between threads is a wake-up, and what"
                 + " a message allocates is what the collectors' pauses are made of; and the load average before the"
                 + " round.");

@@ -6,6 +6,7 @@ import dev.svc.chat.MessagePart;
 import dev.svc.chat.Svc;
 import dev.svc.chat.SvcOptions;
 import dev.svc.chat.bench.support.Report;
+import dev.svc.chat.transport.jdk.JdkTransport;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  * Arguments: {@code --api URL --room ID}, and {@code --sender USER:TOKEN} and/or {@code --receiver USER:TOKEN};
  * {@code --direct callbacks|engine|both} (diagnosis) runs the handlers and/or the client's engine on the thread
- * that hands them work ({@code Runnable::run}) instead of the SDK's pools, which takes that hand-off away.
+ * that hands them work ({@code Runnable::run}) instead of the SDK's pools, which takes that hand-off away;
+ * {@code --transport jdk} (diagnosis) puts the clients on the JDK transport instead of OkHttp: there the engine's
+ * thread writes a frame that finds the socket's queue idle, with no writer task and no write-timeout watchdog.
  * Prints {@code READY} once its clients are connected (and its receiver listens).
  */
 public final class LatencyPeer {
@@ -63,6 +66,12 @@ public final class LatencyPeer {
         }
         if (direct.equals("engine") || direct.equals("both")) {
             options.engineExecutor(Runnable::run);
+        }
+        String transport = Report.option(args, "--transport", "okhttp");
+        if (transport.equals("jdk")) {
+            options.transport(JdkTransport.shared());
+        } else if (!transport.equals("okhttp")) {
+            throw new IllegalArgumentException("--transport okhttp|jdk, not " + transport);
         }
         new LatencyPeer().run(options.build(), room, senderAuth, receiverAuth);
     }
