@@ -160,13 +160,15 @@ public final class LatencyLayoutsBenchmark {
             List<Map<String, Long>> wakeUpsBefore = perThread ? wakeUpsByThread(pids) : List.of();
             List<Map<String, Long>> threadsBefore = perThread ? devices.allocatedByThread() : List.of();
             ProcessCounters[] before = LatencyDevices.counters(pids);
+            RunQueueWait waitBefore = RunQueueWait.of(pids);
             if (oursTurn) {
                 long[] marks = devices.gcMarks();
                 long serverMark = serverGc.mark();
                 JitShares jit = JitShares.start(pids);
                 ours = devices.run(rate, seconds);
                 oursCounts = devices.countsSince(pids, before, allocatedBefore, ours.received()) + ", "
-                        + JitShares.describe(jit.shares(), devices.twoProcesses);
+                        + RunQueueWait.perMessage(RunQueueWait.of(pids).since(waitBefore), ours.received(),
+                        devices.twoProcesses) + ", " + JitShares.describe(jit.shares(), devices.twoProcesses);
                 if (perThread) {
                     perThread(devices, pids, wakeUpsBefore, threadsBefore, ours.received());
                 }
@@ -174,7 +176,9 @@ public final class LatencyLayoutsBenchmark {
                 serverPauses = serverGc.pausesSince(serverMark).toString();
             } else {
                 node = devices.run(rate, seconds);
-                nodeCounts = devices.countsSince(pids, before, allocatedBefore, node.received());
+                nodeCounts = devices.countsSince(pids, before, allocatedBefore, node.received()) + ", "
+                        + RunQueueWait.perMessage(RunQueueWait.of(pids).since(waitBefore), node.received(),
+                        devices.twoProcesses);
             }
         }
         Round r = new Round(rate, pair[0].twoProcesses, round, ours, node, peerPauses, serverPauses, load,
@@ -256,13 +260,13 @@ public final class LatencyLayoutsBenchmark {
         table.end();
         report.paragraph("Every round, with the collections of ours in the measured window (the peer JVMs' and "
                 + "the server's, from their `-Xlog:gc,gc+phases,safepoint`), and per message delivered, for each "
-                + "stack, the thread wake-ups (voluntary context switches of all the process's threads, from /proc)"
-                + " and CPU µs of sender / server / receiver, and for ours the KB allocated (1,000 bytes; each "
-                + "JVM's threads' `getThreadAllocatedBytes`, read through the attach API's management agent) and "
-                + "the JIT compilers' share of each JVM's CPU in the round, "
-                + "which hold while other work shares the cores: a hand-off between threads is a wake-up, and what"
-                + " a message allocates is what the collectors' pauses are made of; and the load average before the"
-                + " round.");
+                + "stack: the thread wake-ups (voluntary context switches of all the process's threads, from /proc)"
+                + " and CPU µs of sender / server / receiver, which hold while other work shares the cores (a "
+                + "hand-off between threads is a wake-up), and the µs their threads were runnable but waiting for a"
+                + " CPU (schedstat's run-queue wait, from /proc), which grows with that other work; for ours also "
+                + "the KB allocated (1,000 bytes; each JVM's threads' `getThreadAllocatedBytes`, read through the "
+                + "attach API's management agent), what the collectors' pauses are made of, and the JIT compilers'"
+                + " share of each JVM's CPU in the round; and the load average before the round.");
         Report.Table each = report.table("round", "msg/s", "layout", "ours p99", "Node p99", "ratio", "ours p99.9",
                 "Node p99.9", "ours per message", "Node per message", "peers' collections", "server's collections",
                 "load");
