@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * This JVM's threads as Linux counts them (/proc/self/task), summed by thread name with its digits dropped (a
- * pool's threads count together; a thread counts under its name at the later snapshot, since OkHttp renames its
- * threads while they run a call): CPU time, time spent runnable but waiting for a CPU (schedstat's run-queue
- * wait), and context switches, voluntary (a park, a blocking read) and not (preempted). A snapshot is taken
- * before and after a round; {@link #since} gives the round's. Without /proc it is empty.
+ * A process's threads as Linux counts them (/proc/PID/task; this JVM's by {@link #now}), summed by thread name
+ * with its digits dropped (a pool's threads count together; a thread counts under its name at the later
+ * snapshot, since OkHttp renames its threads while they run a call): CPU time, time spent runnable but waiting
+ * for a CPU (schedstat's run-queue wait), and context switches, voluntary (a park, a blocking read) and not
+ * (preempted). A snapshot is taken before and after a round; {@link #since} gives the round's.
  */
 public final class ThreadSplit {
     /** One thread name's counts: nanoseconds of CPU and of run-queue wait, switches. */
@@ -39,11 +39,21 @@ public final class ThreadSplit {
         this.names = names;
     }
 
-    /** Returns the counts of this JVM's threads so far. */
+    /** Returns the counts of this JVM's threads so far (empty without /proc). */
     public static ThreadSplit now() {
+        ThreadSplit self = read(Paths.get("/proc/self/task"));
+        return self != null ? self : new ThreadSplit(new TreeMap<>(), new TreeMap<>());
+    }
+
+    /** Returns the counts of process {@code pid}'s threads so far, or null where its /proc cannot be read. */
+    public static ThreadSplit of(long pid) {
+        return read(Paths.get("/proc", String.valueOf(pid), "task"));
+    }
+
+    private static ThreadSplit read(Path taskDirectory) {
         Map<String, Counts> byThread = new TreeMap<>();
         Map<String, String> names = new TreeMap<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Paths.get("/proc/self/task"))) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDirectory)) {
             for (Path task : tasks) {
                 try {
                     String name = Files.readString(task.resolve("comm")).trim().replaceAll("[0-9]+", "#");
@@ -67,7 +77,7 @@ public final class ThreadSplit {
                 }
             }
         } catch (IOException e) {
-            // no /proc
+            return null;
         }
         return new ThreadSplit(byThread, names);
     }
