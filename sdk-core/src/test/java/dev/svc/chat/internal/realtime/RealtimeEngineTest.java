@@ -149,7 +149,10 @@ class RealtimeEngineTest {
       scheduler.advance(1_000);
     }
     assertEquals(ConnectionState.CONNECTED, state());
-    scheduler.advance(1_500); // lost after a connection the gateway answered on: the backoff starts over
+    // Lost after a connection the gateway answered on: the backoff starts over. Time moves to the watchdog's
+    // deadline (armed by the last ping, 1,000 ms ago) and no further: past it, the 250 ms backoff would fire
+    // too, and a gateway that answers the new socket at once would make the state CONNECTED again.
+    scheduler.advance(500);
     assertEquals(ConnectionState.RECONNECTING, state());
     assertEquals(List.of(250L, 500L, 1_000L, 2_000L, 250L), reconnectDelays());
   }
