@@ -107,8 +107,10 @@ public final class RealChatClient extends FeatureCalls {
     this.hub = new EventHub(callbacks, log, InboundGate.LOW_WATER);
     EventRouter router = new EventRouter(hub, options.recoverMissedEvents(), log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
-    Scheduler actor = new SerialScheduler(
-        options.engineExecutor() != null ? options.engineExecutor() : ClientThreads.engine(), timers, log);
+    // on the SDK's own pool, a socket's reader runs the engine's drain itself when the engine is idle; an
+    // executor the app gave runs all of the engine's work
+    Scheduler actor = options.engineExecutor() != null ? new SerialScheduler(options.engineExecutor(), timers, log)
+        : new SerialScheduler(ClientThreads.engine(), timers, log, true);
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL

@@ -27,12 +27,13 @@ import okio.Buffer;
  * {@link EventDecoder.Reader} while the actor is behind, then appended to a list, in order with the socket's
  * other reports (binary frames, closing, failure, as tasks), so a close never overtakes the frames before it.
  *
- * <p>The hand-off: the reader posts one drain task when none is pending; the drain takes the whole list at once
- * (two lists swapped, nothing allocated per frame) and hands it to the {@link GatewayConnection} in order, as one
- * batch of deliveries ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned are
- * dropped. Once idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst
- * grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader never
- * touches the connection's state: that is the actor's.
+ * <p>The hand-off: the reader posts one drain task when none is pending, or runs it itself when the actor is idle
+ * ({@link Scheduler#executeHere}: no other thread woken, none waiting for a core); the drain takes the whole list
+ * at once (two lists swapped, nothing allocated per frame) and hands it to the {@link GatewayConnection} in order,
+ * as one batch of deliveries ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned
+ * are dropped. Once idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst
+ * grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader touches
+ * the connection's state only in the actor's turn, as a drain it runs itself.
  *
  * <p>While the gate sheds, a {@code typing} or {@code tenant-presence} event is parked instead of queued, the
  * latest per room and user (per user for presence) replacing the one before, at most {@value #MAX_PARKED} keys;
@@ -285,7 +286,9 @@ final class SocketReader extends TransportListener {
       post = !scheduled;
       scheduled = true;
     }
-    if (post) actor.execute(drain); // refused only after shutdown: then nothing is read any more
+    // an idle actor's drain runs here, on the transport's thread: a frame reaches the handlers' thread with one
+    // hand-off, not two; a busy one takes the frame in its next drain (refused only after shutdown)
+    if (post) actor.executeHere(drain);
   }
 
   /** The drain, on the actor: hands everything queued so far to the connection as one batch. */

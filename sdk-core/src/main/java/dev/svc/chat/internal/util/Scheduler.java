@@ -19,6 +19,15 @@ public interface Scheduler {
    */
   boolean execute(Runnable task);
 
+  /**
+   * Runs {@code task} on the actor, on the calling thread if the actor is idle (nothing running or waiting), else
+   * later as {@link #execute} does. For a transport's thread handing over what it read: saves a hand-off to
+   * another thread when the actor has nothing else to do. The caller must hold no lock the actor's tasks take.
+   */
+  default boolean executeHere(Runnable task) {
+    return execute(task);
+  }
+
   /** Runs {@code task} on the actor after {@code delayMillis}; a no-op timer after shutdown. */
   Timer schedule(Runnable task, long delayMillis);
 

@@ -9,7 +9,8 @@ import java.util.concurrent.RejectedExecutionException;
  * executor's threads. Nothing here owns a thread, so many clients share one small pool. It is the client's actor
  * (inside {@link SerialScheduler}, which adds timers) and its I/O queue ({@link #io}).
  *
- * <p>A task never runs on the thread that posts it (unless the executor is a direct one). A task that throws is
+ * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one);
+ * {@link #executeHere} runs it there when the queue is idle. A task that throws is
  * logged and the next one runs. When the executor refuses to run the queue (an app's executor shut down while a
  * client still used it), {@link #execute} returns false for that task and every later one, as after
  * {@link #shutdown()}, and the tasks other threads queued meanwhile are dropped with it (counted in the log):
@@ -23,7 +24,7 @@ public final class SerialQueue {
   private final Runnable drain = this::drain;
   /** Tasks waiting behind the running one; null when none waits. Guarded by {@link #drain}. */
   private ArrayDeque<Runnable> queue;
-  /** Whether a drain is posted to the executor or running. Guarded by {@link #drain}. */
+  /** Whether a drain is posted or running, or {@link #executeHere} runs a task. Guarded by {@link #drain}. */
   private boolean draining;
   private volatile boolean shutdown;
   private volatile Thread runner;
@@ -49,18 +50,59 @@ public final class SerialQueue {
   public boolean execute(Runnable task) {
     if (shutdown) return false;
     synchronized (drain) {
-      if (queue == null) queue = new ArrayDeque<>(4);
-      queue.add(task);
+      enqueue(task);
       if (draining) return true; // the running drain takes it
       draining = true;
     }
+    return post(1);
+  }
+
+  /**
+   * Runs {@code task} now, on the calling thread, when the queue is idle (no task running or waiting); else queues
+   * it as {@link #execute} does. For a thread that hands the queue work it did not take from the queue (a
+   * transport's reader): when the queue has nothing to do, running the task where it is saves waking another
+   * thread, and that thread's wait for a core. Tasks queued while it runs go to the executor after it, so the
+   * calling thread is back to its own work after one task. Returns false if the task will never run.
+   */
+  public boolean executeHere(Runnable task) {
+    if (shutdown) return false;
+    synchronized (drain) {
+      if (draining) {
+        enqueue(task);
+        return true;
+      }
+      draining = true; // the queue is this thread's until the task ends: tasks posted meanwhile wait behind it
+    }
+    run(task);
+    synchronized (drain) {
+      if (queue == null || queue.isEmpty()) {
+        queue = null;
+        draining = false;
+        return true;
+      }
+    }
+    post(0); // refused: the queued tasks are dropped and logged; this task ran
+    return true;
+  }
+
+  /** Adds {@code task} behind the waiting ones; holding {@link #drain}. */
+  private void enqueue(Runnable task) {
+    if (queue == null) queue = new ArrayDeque<>(4);
+    queue.add(task);
+  }
+
+  /**
+   * Hands the drain to the executor ({@link #draining} is set); false when it refused it. {@code refused} of the
+   * queued tasks are the caller's own, refused to it: the others are reported as dropped.
+   */
+  private boolean post(int refused) {
     try {
       executor.execute(drain);
       return true;
     } catch (RejectedExecutionException e) {
       int dropped;
       synchronized (drain) {
-        dropped = queue == null ? 0 : Math.max(0, queue.size() - 1);
+        dropped = queue == null ? 0 : Math.max(0, queue.size() - refused);
         queue = null;
         draining = false;
       }

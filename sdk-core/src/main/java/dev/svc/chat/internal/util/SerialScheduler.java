@@ -11,25 +11,43 @@ import dev.svc.chat.TaskScheduler;
  * thread: many clients may share one small pool and one timer thread, and with a direct executor and a
  * virtual scheduler a whole client runs on a test's thread, on virtual time.
  *
- * <p>A task never runs on the thread that posts it (unless the executor is a direct one). When the executor
- * refuses to run the queue (an app's executor that was shut down while a client still used it), the task is
- * refused: {@link #execute} returns false, as after {@link #shutdown()}, and so does every later one, since
- * the client can no longer run; tasks other threads queued meanwhile are dropped with it (and counted in the
- * log). The queue itself exists only while tasks wait: an idle client holds none.
+ * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one);
+ * {@link #executeHere} runs it there when the actor is idle, if this actor was made to. When the executor refuses
+ * to run the queue (an app's executor that was shut down while a client still used it), the task is refused:
+ * {@link #execute} returns false, as after {@link #shutdown()}, and so does every later one, since the client can
+ * no longer run; tasks other threads queued meanwhile are dropped with it (and counted in the log). The queue
+ * itself exists only while tasks wait: an idle client holds none.
  */
 public final class SerialScheduler implements Scheduler {
   private final SerialQueue queue;
   private final TaskScheduler timers;
+  /** Whether {@link #executeHere} may run a task on its caller: false keeps every task on the executor. */
+  private final boolean runsHere;
 
-  /** Creates a serial queue on {@code executor}, which it never shuts down. */
+  /** Creates a serial queue on {@code executor}, which it never shuts down; every task runs on it. */
   public SerialScheduler(Executor executor, TaskScheduler timers, Log log) {
+    this(executor, timers, log, false);
+  }
+
+  /**
+   * Creates a serial queue on {@code executor}, which it never shuts down; with {@code runsHere}, {@link
+   * #executeHere} runs a task on its caller when the queue is idle (the SDK's own pool: an executor the app gave
+   * runs all of the client's work).
+   */
+  public SerialScheduler(Executor executor, TaskScheduler timers, Log log, boolean runsHere) {
     this.queue = new SerialQueue(executor, "engine", log);
     this.timers = timers;
+    this.runsHere = runsHere;
   }
 
   @Override
   public boolean execute(final Runnable task) {
     return queue.execute(task);
+  }
+
+  @Override
+  public boolean executeHere(final Runnable task) {
+    return runsHere ? queue.executeHere(task) : queue.execute(task);
   }
 
   @Override

@@ -74,4 +74,77 @@ class SerialSchedulerTest {
     assertEquals(1, fired.get());
     assertEquals(0, time.pending());
   }
+
+  @Test
+  void executeHereRunsOnTheCallersThreadOnlyWhenTheActorIsIdle() {
+    List<Runnable> posted = new ArrayList<>();
+    SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
+        new Log(new RecordingLogger()), true);
+    List<String> seen = new ArrayList<>();
+
+    // idle: the task runs now, here, as the actor's
+    assertTrue(actor.executeHere(() -> seen.add("here, in the actor: " + actor.inActor())));
+    assertEquals(List.of("here, in the actor: true"), seen);
+    assertTrue(posted.isEmpty(), "an idle actor's task was handed to the executor");
+    assertFalse(actor.inActor(), "the calling thread is the actor's only while the task runs");
+
+    // busy: it waits its turn behind the task before it, and runs on the executor
+    assertTrue(actor.execute(() -> seen.add("first")));
+    assertTrue(actor.executeHere(() -> seen.add("second")));
+    assertEquals(1, seen.size(), "a task ran ahead of the one queued before it");
+    runAll(posted);
+    assertEquals(List.of("here, in the actor: true", "first", "second"), seen);
+
+    // what is posted while it runs here goes to the executor after it: the caller is back after one task
+    seen.clear();
+    assertTrue(actor.executeHere(() -> {
+      actor.execute(() -> seen.add("posted meanwhile"));
+      seen.add("here");
+    }));
+    assertEquals(List.of("here"), seen);
+    assertEquals(1, posted.size());
+    runAll(posted);
+    assertEquals(List.of("here", "posted meanwhile"), seen);
+    assertTrue(actor.executeHere(() -> seen.add("idle again")), "the queue is idle again after its drain");
+    assertTrue(posted.isEmpty());
+
+    actor.shutdown();
+    assertFalse(actor.executeHere(() -> seen.add("after shutdown")));
+    assertFalse(seen.contains("after shutdown"));
+  }
+
+  @Test
+  void executeHereReportsTasksDroppedWhenTheExecutorRefusesWhatWasPostedMeanwhile() {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    pool.shutdown();
+    RecordingLogger logger = new RecordingLogger();
+    SerialScheduler actor = new SerialScheduler(pool, new VirtualTaskScheduler(), new Log(logger), true);
+    AtomicInteger ran = new AtomicInteger();
+
+    assertTrue(actor.executeHere(() -> {
+      ran.incrementAndGet();
+      actor.execute(ran::incrementAndGet); // queued behind; the executor will refuse it
+      actor.execute(ran::incrementAndGet);
+    }), "the task itself ran");
+    assertEquals(1, ran.get());
+    assertFalse(actor.execute(ran::incrementAndGet), "the client can no longer run");
+    assertTrue(logger.mentions("2 other queued task(s) dropped"), String.valueOf(logger.lines));
+  }
+
+  @Test
+  void anActorOnTheAppsExecutorRunsEveryTaskOnIt() {
+    List<Runnable> posted = new ArrayList<>();
+    SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
+        new Log(new RecordingLogger()));
+    AtomicInteger ran = new AtomicInteger();
+
+    assertTrue(actor.executeHere(ran::incrementAndGet));
+    assertEquals(0, ran.get(), "a task ran off the executor the app gave");
+    runAll(posted);
+    assertEquals(1, ran.get());
+  }
+
+  private static void runAll(List<Runnable> posted) {
+    while (!posted.isEmpty()) posted.remove(0).run();
+  }
 }

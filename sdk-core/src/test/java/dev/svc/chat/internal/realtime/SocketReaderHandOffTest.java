@@ -1,0 +1,109 @@
+package dev.svc.chat.internal.realtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.svc.chat.ChatLogger;
+import dev.svc.chat.ClientError;
+import dev.svc.chat.ConnectionReason;
+import dev.svc.chat.internal.GatewayEvents;
+import dev.svc.chat.internal.json.ServiceError;
+import dev.svc.chat.internal.util.Log;
+import dev.svc.chat.internal.util.SerialScheduler;
+import dev.svc.chat.testing.VirtualTaskScheduler;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reader's hand-off to the actor: what the socket reports while the actor is idle is taken on the reader's
+ * thread, with no other thread woken; what it reports while the actor is busy waits its turn behind the actor's work.
+ */
+class SocketReaderHandOffTest {
+  /** What the actor handed its executor: run by the test, as a pool's thread would. */
+  private final List<Runnable> posted = new ArrayList<>();
+  private final SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
+      new Log(ChatLogger.NONE), true);
+  /** What reached the engine, in order, and on which thread. */
+  private final List<String> seen = new ArrayList<>();
+  private final GatewayConnection conn = new GatewayConnection(1, new Owner(), actor, null, null,
+      new Log(ChatLogger.NONE));
+  private final SocketReader reader = new SocketReader(conn, new EngineListener() {
+    @Override
+    public void onStateChange(dev.svc.chat.ConnectionStateChange change) {
+    }
+
+    @Override
+    public void onEvent(EventDecoder.Event<?> event) {
+    }
+
+    @Override
+    public void onClientError(ClientError error) {
+    }
+  }, actor, new InboundGate(() -> 0, () -> 0L, true), GatewayEvents.STANDARD.reader(), () -> { },
+      new Log(ChatLogger.NONE));
+
+  @Test
+  void whatTheSocketReportsWhileTheActorIsIdleIsTakenOnTheReadersThread() {
+    reader.onClosing(GateSockets.HOLDING, 1000, "bye");
+
+    assertEquals(List.of("lost on " + Thread.currentThread().getName()), seen);
+    assertTrue(posted.isEmpty(), "another thread was woken to take it: " + posted.size() + " task(s)");
+  }
+
+  @Test
+  void whatTheSocketReportsWhileTheActorIsBusyWaitsItsTurn() {
+    actor.execute(() -> seen.add("the actor's work, posted first"));
+    reader.onClosing(GateSockets.HOLDING, 1000, "bye");
+
+    assertTrue(seen.isEmpty(), "the socket's report overtook the actor's work: " + seen);
+    assertEquals(1, posted.size(), "one drain of the actor's queue takes both");
+    Thread pool = new Thread(posted.remove(0), "pool");
+    pool.start();
+    assertDoesNotHang(pool);
+    assertEquals(List.of("the actor's work, posted first", "lost on pool"), seen);
+    assertTrue(posted.isEmpty());
+  }
+
+  private static void assertDoesNotHang(Thread thread) {
+    try {
+      thread.join(dev.svc.chat.testing.FakeGateway.TIMEOUT_SECONDS * 1000L);
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    assertTrue(!thread.isAlive(), thread + " did not end");
+  }
+
+  private final class Owner implements GatewayConnection.Owner {
+    @Override
+    public void accepted(GatewayConnection c) {
+    }
+
+    @Override
+    public void lost(GatewayConnection c, ConnectionReason reason, RuntimeException cause) {
+      seen.add("lost on " + Thread.currentThread().getName());
+    }
+
+    @Override
+    public void refused(GatewayConnection c, ServiceError error) {
+    }
+
+    @Override
+    public void disconnected(GatewayConnection c) {
+    }
+
+    @Override
+    public void event(GatewayConnection c, EventDecoder.Event<?> event) {
+    }
+
+    @Override
+    public void clientError(GatewayConnection c, ClientError error) {
+    }
+
+    @Override
+    public String token() {
+      return "t";
+    }
+  }
+}
