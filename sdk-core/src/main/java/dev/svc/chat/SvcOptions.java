@@ -342,10 +342,11 @@ public final class SvcOptions {
      * share one small pool. The client never shuts it down. Default: a pool of daemon threads named
      * {@code svc-chat-engine-N} (as many as cores) shared by every client of the JVM, which end when idle;
      * separate from the callback threads, so a blocking handler never holds up connections. On that default
-     * pool, a socket's reader thread that finds the client's engine idle hands it what it read by running the
-     * engine's work itself (no other thread woken); with an executor given, all of it runs there. It must accept
-     * every task while its clients are open: a task it refuses stops the client (an error is logged, and
-     * sends and other operations fail as on a closed client), so shut it down only after closing them.
+     * pool, a socket's reader thread that finds the client's engine idle hands it a frame that came alone by
+     * running the engine's work itself (no other thread woken); with an executor given, all of it runs there.
+     * It must accept every task while its clients are open: a task it refuses stops the client (an error is
+     * logged, and sends and other operations fail as on a closed client), so shut it down only after closing
+     * them.
      *
      * @param executor the executor; {@code Runnable::run} runs everything on the calling thread (tests)
      * @return this builder

@@ -9,7 +9,7 @@ import dev.svc.chat.transport.TransportListener;
 /**
  * The inbound path of a client, from a socket's frame to the app's handler, as stages each in a class of its
  * own. Read it top to bottom; the thread of each stage is given, and there are at most two hand-offs between
- * threads (reader to actor, only when the actor is busy; actor to callbacks, always).
+ * threads (reader to actor, unless a frame comes alone to an idle actor; actor to callbacks, always).
  *
  * <ol>
  *   <li><b>Socket reader</b> ({@link SocketReader}, the socket's transport thread: OkHttp's reader
@@ -18,8 +18,8 @@ import dev.svc.chat.transport.TransportListener;
  *       {@link InboundGate} (backpressure: the reader waits for slow handlers, then sheds what recovery
  *       restores; control frames never wait); while the actor is behind, the event's payload is read here by
  *       this socket's own {@link EventDecoder.Reader} (read ahead). Then the hand-off (reader thread to
- *       actor): frames and the socket's other reports, in order, drained by the actor in batches; when the
- *       actor is idle, the reader runs the drain itself, in the actor's turn (no other thread woken).
+ *       actor): frames and the socket's other reports, in order, drained by the actor in batches; a frame that
+ *       comes alone to an idle actor is drained by the reader itself, in the actor's turn (no thread woken).
  *   <li><b>Connection</b> ({@link GatewayConnection}, actor): the frame decoder's strict stages
  *       ({@code EngineIoCodec}, {@code SocketIoCodec}) and the protocol: handshake, heartbeat, acknowledgements,
  *       binary attachments skipped; an event's payload is decoded by the client's one {@link EventDecoder}

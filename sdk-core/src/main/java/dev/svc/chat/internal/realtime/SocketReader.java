@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import com.squareup.moshi.JsonReader;
 import dev.svc.chat.ClientError;
@@ -27,13 +28,14 @@ import okio.Buffer;
  * {@link EventDecoder.Reader} while the actor is behind, then appended to a list, in order with the socket's
  * other reports (binary frames, closing, failure, as tasks), so a close never overtakes the frames before it.
  *
- * <p>The hand-off: the reader posts one drain task when none is pending, or runs it itself when the actor is idle
- * ({@link Scheduler#executeHere}: no other thread woken, none waiting for a core); the drain takes the whole list
- * at once (two lists swapped, nothing allocated per frame) and hands it to the {@link GatewayConnection} in order,
- * as one batch of deliveries ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned
- * are dropped. Once idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst
- * grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader touches
- * the connection's state only in the actor's turn, as a drain it runs itself.
+ * <p>The hand-off: the reader posts one drain task when none is pending, or, for a report that comes alone (after
+ * {@link #QUIET_NANOS} without one), runs it itself when the actor is idle ({@link Scheduler#executeHere}: no
+ * other thread woken, none waiting for a core); the drain takes the whole list at once (two lists swapped, nothing
+ * allocated per frame) and hands it to the {@link GatewayConnection} in order, as one batch of deliveries
+ * ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned are dropped. Once idle
+ * after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst grew: a fleet's
+ * clients, each sent a burst at connect, would otherwise keep them for good. The reader touches the connection's
+ * state only in the actor's turn, as a drain it runs itself.
  *
  * <p>While the gate sheds, a {@code typing} or {@code tenant-presence} event is parked instead of queued, the
  * latest per room and user (per user for presence) replacing the one before, at most {@value #MAX_PARKED} keys;
@@ -54,6 +56,13 @@ final class SocketReader extends TransportListener {
 
   SocketReader(GatewayConnection conn, EngineListener listener, Scheduler actor, InboundGate gate,
       EventDecoder.Reader readAhead, Runnable onShed, Log log) {
+    this(conn, listener, actor, gate, readAhead, onShed, log, SYSTEM_NANOS);
+  }
+
+  /** As the other, with the clock of {@link #QUIET_NANOS} (tests). */
+  SocketReader(GatewayConnection conn, EngineListener listener, Scheduler actor, InboundGate gate,
+      EventDecoder.Reader readAhead, Runnable onShed, Log log, LongSupplier nanos) {
+    this.nanos = nanos;
     this.conn = conn;
     this.listener = listener;
     this.actor = actor;
@@ -247,6 +256,21 @@ final class SocketReader extends TransportListener {
 
   // ---------------------------------------------------------------- the hand-off to the actor
 
+  /**
+   * A report that comes at least this long after the one before is alone: the reader runs its drain itself when
+   * the actor is idle. One of a burst is posted, so the actor, woken once, takes the burst in batches (one
+   * hand-off to the handlers' thread per batch, not per frame). 100 µs: longer than a pool thread's wake-up, far
+   * shorter than the gap between the messages of a busy conversation (200 µs at 5,000 a second).
+   */
+  static final long QUIET_NANOS = 100_000;
+  private static final LongSupplier SYSTEM_NANOS = System::nanoTime;
+  private final LongSupplier nanos;
+  /**
+   * When the last report was offered; the reader's (a failure may be reported from another of the transport's
+   * threads: a race then only chooses the other hand-off).
+   */
+  private long lastOffer = Long.MIN_VALUE / 2;
+
   /** Frames of a batch read before the gate's count of waiting frames is updated. */
   private static final int TAKEN_STEP = 64;
   /** Batches up to this size keep their list; a larger one's lists are dropped once the queue is idle. */
@@ -280,15 +304,23 @@ final class SocketReader extends TransportListener {
   }
 
   private void offer(Object item) {
+    long now = nanos.getAsLong();
+    boolean alone = now - lastOffer >= QUIET_NANOS;
+    lastOffer = now;
     boolean post;
     synchronized (lock) {
       pending.add(item);
       post = !scheduled;
       scheduled = true;
     }
-    // an idle actor's drain runs here, on the transport's thread: a frame reaches the handlers' thread with one
-    // hand-off, not two; a busy one takes the frame in its next drain (refused only after shutdown)
-    if (post) actor.executeHere(drain);
+    if (!post) return; // the pending drain takes it
+    // a report alone runs an idle actor's drain here: a frame reaches the handlers' thread with one hand-off, not
+    // two; one of a burst, or one for a busy actor, waits for the actor's next drain (refused only after shutdown)
+    if (alone) {
+      actor.executeHere(drain);
+    } else {
+      actor.execute(drain);
+    }
   }
 
   /** The drain, on the actor: hands everything queued so far to the connection as one batch. */

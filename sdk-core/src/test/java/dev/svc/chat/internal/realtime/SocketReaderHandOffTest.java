@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.svc.chat.ChatLogger;
 import dev.svc.chat.ClientError;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.Test;
  * thread, with no other thread woken; what it reports while the actor is busy waits its turn behind the actor's work.
  */
 class SocketReaderHandOffTest {
+  private final AtomicLong now = new AtomicLong(1_000_000_000L);
+  private final InboundGate gate = new InboundGate(() -> 0, () -> 0L, true);
   /** What the actor handed its executor: run by the test, as a pool's thread would. */
   private final List<Runnable> posted = new ArrayList<>();
   private final SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
@@ -41,8 +44,7 @@ class SocketReaderHandOffTest {
     @Override
     public void onClientError(ClientError error) {
     }
-  }, actor, new InboundGate(() -> 0, () -> 0L, true), GatewayEvents.STANDARD.reader(), () -> { },
-      new Log(ChatLogger.NONE));
+  }, actor, gate, GatewayEvents.STANDARD.reader(), () -> { }, new Log(ChatLogger.NONE), now::get);
 
   @Test
   void whatTheSocketReportsWhileTheActorIsIdleIsTakenOnTheReadersThread() {
@@ -63,6 +65,25 @@ class SocketReaderHandOffTest {
     pool.start();
     assertDoesNotHang(pool);
     assertEquals(List.of("the actor's work, posted first", "lost on pool"), seen);
+    assertTrue(posted.isEmpty());
+  }
+
+  @Test
+  void framesOfABurstAreLeftToTheActorWhichTakesThemInOneBatch() {
+    reader.onText(GateSockets.HOLDING, "3"); // alone: taken here
+    assertTrue(posted.isEmpty());
+
+    now.addAndGet(SocketReader.QUIET_NANOS / 10); // the next frames follow closely: a burst
+    reader.onText(GateSockets.HOLDING, "3");
+    reader.onText(GateSockets.HOLDING, "3");
+    assertEquals(2, gate.frames(), "a frame of a burst was taken on the reader, alone in its batch");
+    assertEquals(1, posted.size(), "one drain of the actor takes the burst");
+    posted.remove(0).run();
+    assertEquals(0, gate.frames());
+
+    now.addAndGet(SocketReader.QUIET_NANOS); // a quiet spell: the next one is alone again
+    reader.onText(GateSockets.HOLDING, "3");
+    assertEquals(0, gate.frames());
     assertTrue(posted.isEmpty());
   }
 
