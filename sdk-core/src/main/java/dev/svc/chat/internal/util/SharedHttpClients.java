@@ -30,11 +30,13 @@ import okhttp3.OkHttpClient;
  *       daemon threads, with OkHttp's pings off (Engine.IO does heartbeats). OkHttp 4 runs each WebSocket's
  *       reader on a Dispatcher thread for the socket's whole life, so on the base's Dispatcher (64 slots by
  *       default) the 65th socket would never open and REST calls would queue behind the sockets. Its read
- *       timeout is 0 (none): OkHttp arms it for every read inside a frame, a wake-up of Okio's watchdog thread per
- *       read, and the engine finds any stalled socket anyway, inside a frame or between frames: its heartbeat
- *       watchdog ends a connection that had no ping for the handshake's {@code pingInterval + pingTimeout} and
- *       cancels the socket, and before the OPEN packet the 20 s handshake deadline does (it covers the HTTP
- *       upgrade too).</li>
+ *       and write timeouts are 0 (none): OkHttp arms them for every read inside a frame and every frame written,
+ *       a wake-up of Okio's watchdog thread each, and the engine finds any stalled socket anyway, inside a frame
+ *       or between frames: its heartbeat watchdog ends a connection that had no ping for the handshake's
+ *       {@code pingInterval + pingTimeout} and cancels the socket (which ends a write stuck in it), and before the
+ *       OPEN packet the 20 s handshake deadline does (it covers the HTTP upgrade too). A write blocks only once
+ *       the socket's send buffer is full; a gateway that still pings but reads nothing gets no pong and closes the
+ *       connection, as Engine.IO's servers do.</li>
  * </ul>
  * The SDK's own base allows {@value #MAX_REQUESTS_PER_HOST} REST calls per host at once (OkHttp's default is
  * 5), so that the sends of many rooms go out together. Every thread here is a daemon and ends after
@@ -103,7 +105,8 @@ public final class SharedHttpClients {
       sockDispatcher.setMaxRequests(Integer.MAX_VALUE);
       sockDispatcher.setMaxRequestsPerHost(Integer.MAX_VALUE);
       OkHttpClient webSocket = base.newBuilder().socketFactory(sockets).dispatcher(sockDispatcher)
-          .pingInterval(0, TimeUnit.MILLISECONDS).readTimeout(0, TimeUnit.MILLISECONDS).build();
+          .pingInterval(0, TimeUnit.MILLISECONDS).readTimeout(0, TimeUnit.MILLISECONDS)
+          .writeTimeout(0, TimeUnit.MILLISECONDS).build();
       clients = new SharedHttpClients(rest, webSocket);
       BY_BASE.put(base, clients);
     }
