@@ -45,6 +45,13 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     // Where presence and typing go to reach other nodes (a cluster); set before the server starts.
     private volatile ClusterRelay relay = ClusterRelay.NONE;
     private final FanOutDispatcher dispatcher = new FanOutDispatcher();
+    /**
+     * A room of at most this many members has its events delivered by a publisher in a span of
+     * {@link #deliverInPlace}: as many queues as {@link Outbound#startAll} writes on its own thread.
+     */
+    static final int DELIVERED_IN_PLACE = Outbound.WRITTEN_IN_PLACE;
+    // The queues to write when this thread's span of deliverInPlace closes; null outside one.
+    private final ThreadLocal<List<Outbound>> inPlace = new ThreadLocal<>();
     // The writers' work ahead, shared by every connection's queue: a publisher waits while it is over its bound.
     private final WriteBacklog backlog = new WriteBacklog();
     private final FanOutWatchdog watchdog;
@@ -250,7 +257,8 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
     /**
      * Encodes the event once, here, and hands its delivery to the fan-out thread: the caller (a send holding
      * its room's lock) does not wait for one enqueue per target. Deliveries run in call order, so a room's
-     * events reach every connection in the order they were published.
+     * events reach every connection in the order they were published. In a span of {@link #deliverInPlace}, a
+     * small room's event with nothing before it at the fan-out thread is delivered by the caller instead.
      */
     @Override
     public void toRoomMembers(String tenantId, Room room, String event, Object payload) {
@@ -268,6 +276,17 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         // not behind thousands of frames; counted until its own frames are (the room's size: an estimate).
         int ahead = room.memberIds().size();
         backlog.awaitRoom(ahead);
+        List<Outbound> here = inPlace.get();
+        if (here != null && ahead <= DELIVERED_IN_PLACE && dispatcher.idle()) {
+            // every earlier event of this room is delivered (its lock is held): this one may go now, from here
+            deliveryOrder.readLock().lock();
+            try {
+                here.addAll(deliverToRoomMembers(tenantId, room, frame));
+            } finally {
+                deliveryOrder.readLock().unlock();
+            }
+            return;
+        }
         backlog.add(ahead);
         boolean queued = dispatcher.submit(() -> {
             List<Outbound> starts;
@@ -284,6 +303,34 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         if (!queued) {
             backlog.remove(ahead);
         }
+    }
+
+    /**
+     * Opens a span on this thread in which a room event for a room of at most {@value #DELIVERED_IN_PLACE} members
+     * is delivered by the publisher itself, when the fan-out thread has nothing before it: its frames are queued
+     * at once (under the room's lock and the delivery order's read side, as the fan-out thread would) and written
+     * when the span closes, holding no lock. For a socket's reader handling an event: a message into a small room
+     * then reaches its readers with no fan-out thread woken. Close it on the same thread, holding none of the
+     * gateway's locks (docs/internals/server.md, "Locks"). Spans do not nest.
+     */
+    InPlace deliverInPlace() {
+        List<Outbound> starts = new ArrayList<>(2);
+        inPlace.set(starts);
+        return () -> {
+            inPlace.remove();
+            Outbound.startAll(starts); // a failed write may close a connection: no lock is held here
+        };
+    }
+
+    /** A span of {@link #deliverInPlace}; closing it writes what was delivered in it. */
+    interface InPlace extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** Returns how many room events the fan-out thread delivered (tests: those delivered in place are not). */
+    long dispatched() {
+        return dispatcher.completed();
     }
 
     /** Returns the writers' work ahead, which every connection's outbound queue counts into. */

@@ -29,6 +29,8 @@ final class FanOutDispatcher implements AutoCloseable {
     // Written by the fan-out thread only.
     private volatile long completed;
     private volatile boolean running;
+    // Deliveries submitted and not yet finished: raised before the queue holds one, lowered after it ran.
+    private final AtomicLong outstanding = new AtomicLong();
 
     FanOutDispatcher() {
         thread = new Thread(this::run, "svc-ref-fanout");
@@ -43,6 +45,7 @@ final class FanOutDispatcher implements AutoCloseable {
      */
     boolean submit(Runnable delivery) {
         boolean interrupted = false;
+        outstanding.incrementAndGet();
         try {
             while (!closed) {
                 try {
@@ -53,6 +56,7 @@ final class FanOutDispatcher implements AutoCloseable {
                     interrupted = true;
                 }
             }
+            outstanding.decrementAndGet();
             return false;
         } finally {
             if (interrupted) {
@@ -74,6 +78,14 @@ final class FanOutDispatcher implements AutoCloseable {
     /** Returns whether a delivery is running or waiting. */
     boolean hasWork() {
         return running || !queue.isEmpty();
+    }
+
+    /**
+     * Returns whether every delivery submitted before this call has finished: a publisher that holds its room's
+     * lock and finds it so may deliver its event itself, after all of that room's earlier ones.
+     */
+    boolean idle() {
+        return outstanding.get() == 0;
     }
 
     /** Returns the number of deliveries that threw (each logged). */
@@ -105,6 +117,7 @@ final class FanOutDispatcher implements AutoCloseable {
             } finally {
                 running = false;
                 completed++; // one writer
+                outstanding.decrementAndGet();
             }
         }
     }
@@ -128,6 +141,7 @@ final class FanOutDispatcher implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        outstanding.addAndGet(-queue.size());
         queue.clear();
     }
 }

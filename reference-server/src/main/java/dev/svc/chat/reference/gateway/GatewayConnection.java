@@ -296,7 +296,8 @@ final class GatewayConnection {
         String name = packet.data().get(0).textValue();
         JsonNode arg = packet.data().size() > 1 ? packet.data().get(1) : null;
         Map<String, Object> ack;
-        try {
+        // a message into a small room goes to its readers from here, written before the ack (holding no lock)
+        try (FanOut.InPlace inPlace = gateway.fanOut().deliverInPlace()) {
             ack = gateway.events().handle(this, who, name, arg);
         } catch (ApiException e) {
             ack = ClientEvents.error(e);

@@ -1,0 +1,88 @@
+package dev.svc.chat.reference.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A message sent on a socket into a small room is delivered by the reader that handled the send, when the fan-out
+ * thread has nothing before it; behind earlier events still with the fan-out thread, it waits its turn there.
+ */
+class InPlaceFanOutTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String NEW_MESSAGE = "42[\"new-message\"";
+
+    private static String sendFrame(int ackId, String room, String text) {
+        return "42" + ackId + "[\"send-message\",{\"roomId\":\"" + room + "\",\"clientMessageId\":\"" + text
+                + "\",\"parts\":[{\"type\":\"text\",\"text\":\"" + text + "\"}]}]";
+    }
+
+    @Test
+    void aMessageIntoASmallRoomGoesFromTheSendersReaderWithNoFanOutThread() throws Exception {
+        try (GatewayHarness gateway = new GatewayHarness(Duration.ofSeconds(25));
+             RecordingSocket alice = RecordingSocket.connect(gateway.socketUrl(), gateway.token("alice"));
+             RecordingSocket bob = RecordingSocket.connect(gateway.socketUrl(), gateway.token("bob"))) {
+            String room = gateway.room("alice", "bob");
+            long dispatched = gateway.fanOut().dispatched();
+
+            bob.send(sendFrame(1, room, "m1"));
+
+            assertTrue(alice.expect(NEW_MESSAGE, WAIT).contains("\"m1\""), "alice got m1");
+            assertNotNull(bob.await("431[", WAIT), "bob's send was answered");
+            assertEquals(dispatched, gateway.fanOut().dispatched(), "the fan-out thread delivered m1");
+        }
+    }
+
+    @Test
+    void aMessageBehindAnEventTheFanOutThreadHoldsWaitsItsTurn() throws Exception {
+        try (GatewayHarness gateway = new GatewayHarness(Duration.ofSeconds(25));
+             RecordingSocket alice = RecordingSocket.connect(gateway.socketUrl(), gateway.token("alice"));
+             RecordingSocket bob = RecordingSocket.connect(gateway.socketUrl(), gateway.token("bob"))) {
+            String room = gateway.room("alice", "bob");
+            CountDownLatch atAlice = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicBoolean armed = new AtomicBoolean(true);
+            gateway.fanOut().seam(new FanOutSeam() {
+                @Override
+                public void delivering(GatewayConnection connection) {
+                    if ("alice".equals(connection.userId()) && armed.compareAndSet(true, false)) {
+                        atAlice.countDown();
+                        await(release);
+                    }
+                }
+            });
+            Thread rest = new Thread(() -> gateway.send("bob", room, "m1"), "test-rest-send");
+            try {
+                rest.start(); // m1 through the fan-out thread, held at alice's connection
+                assertTrue(atAlice.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the fan-out reached alice");
+                bob.send(sendFrame(1, room, "m2"));
+                assertNotNull(bob.await("431[", WAIT), "bob's send of m2 was answered while m1 was held");
+            } finally {
+                release.countDown();
+            }
+            rest.join(WAIT.toMillis());
+            List<String> received = new ArrayList<>();
+            received.add(alice.expect(NEW_MESSAGE, WAIT));
+            received.add(alice.expect(NEW_MESSAGE, WAIT));
+            assertTrue(received.get(0).contains("\"m1\"") && received.get(1).contains("\"m2\""),
+                    "alice got m1 then m2: " + received);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
