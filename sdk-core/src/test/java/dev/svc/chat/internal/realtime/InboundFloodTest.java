@@ -28,15 +28,7 @@ class InboundFloodTest {
   private final GatewayConnection conn = new GatewayConnection(1, null, null, null, null, null);
   private final Actor actor = new Actor();
   private final List<ClientError> reported = new ArrayList<>();
-  private final SocketReader reader = new SocketReader(conn, new EngineListener() {
-    @Override
-    public void onStateChange(dev.svc.chat.ConnectionStateChange change) {
-    }
-
-    @Override
-    public void onEvent(EventDecoder.Event<?> event) {
-    }
-
+  private final SocketReader reader = new SocketReader(conn, new QuietListener() {
     @Override
     public void onClientError(ClientError error) {
       reported.add(error);

@@ -32,19 +32,7 @@ class SocketReaderHandOffTest {
   private final List<String> seen = new ArrayList<>();
   private final GatewayConnection conn = new GatewayConnection(1, new Owner(), actor, null, null,
       new Log(ChatLogger.NONE));
-  private final SocketReader reader = new SocketReader(conn, new EngineListener() {
-    @Override
-    public void onStateChange(dev.svc.chat.ConnectionStateChange change) {
-    }
-
-    @Override
-    public void onEvent(EventDecoder.Event<?> event) {
-    }
-
-    @Override
-    public void onClientError(ClientError error) {
-    }
-  }, actor, gate, GatewayEvents.STANDARD.reader(), () -> { }, new Log(ChatLogger.NONE), now::get);
+  private final SocketReader reader = new SocketReader(conn, new QuietListener(), actor, gate, GatewayEvents.STANDARD.reader(), () -> { }, new Log(ChatLogger.NONE), now::get);
 
   @Test
   void whatTheSocketReportsWhileTheActorIsIdleIsTakenOnTheReadersThread() {
