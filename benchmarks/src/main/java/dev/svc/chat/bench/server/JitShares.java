@@ -58,13 +58,11 @@ final class JitShares {
      * server) in the one-process layout.
      */
     static String describe(double[] shares, boolean twoProcesses) {
-        List<String> parts = new ArrayList<>();
-        parts.add(percent(shares[0]));
-        parts.add(percent(shares[2]));
-        if (twoProcesses) {
-            parts.add(percent(shares[1]));
+        String[] percents = new String[shares.length];
+        for (int i = 0; i < shares.length; i++) {
+            percents[i] = percent(shares[i]);
         }
-        return "JIT " + String.join(" / ", parts);
+        return "JIT " + LatencyDevices.inCountsOrder(percents, twoProcesses);
     }
 
     private static String percent(double share) {

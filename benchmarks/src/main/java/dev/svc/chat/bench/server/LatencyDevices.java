@@ -208,8 +208,7 @@ final class LatencyDevices implements AutoCloseable {
             kb[i] = allocatedBefore[i] < 0 || allocatedNow[i] < 0 ? "-"
                     : JvmAllocation.perMessage(allocatedNow[i] - allocatedBefore[i], messages);
         }
-        String allocated = ours ? ", allocated " + (twoProcesses ? kb[0] + " / " + kb[2] + " / " + kb[1]
-                : kb[0] + " / " + kb[2]) : "";
+        String allocated = ours ? ", allocated " + inCountsOrder(kb, twoProcesses) : "";
         if (!twoProcesses) {
             return String.format(java.util.Locale.ROOT, "wake-ups %.2f (pair) / %.2f (server), CPU µs %.0f / %.0f",
                     s.wakeUpsPer(messages), v.wakeUpsPer(messages), s.cpuMicrosPer(messages),
@@ -218,6 +217,14 @@ final class LatencyDevices implements AutoCloseable {
         return String.format(java.util.Locale.ROOT, "wake-ups %.2f / %.2f / %.2f, CPU µs %.0f / %.0f / %.0f",
                 s.wakeUpsPer(messages), v.wakeUpsPer(messages), r.wakeUpsPer(messages), s.cpuMicrosPer(messages),
                 v.cpuMicrosPer(messages), r.cpuMicrosPer(messages)) + allocated;
+    }
+
+    /**
+     * Joins figures given in {@link #pids}'s order (sender, receiver, server) in the order the counts print them:
+     * "sender / server / receiver", or "pair / server" in the one-process layout (its peer is both).
+     */
+    static String inCountsOrder(String[] byPid, boolean twoProcesses) {
+        return twoProcesses ? byPid[0] + " / " + byPid[2] + " / " + byPid[1] : byPid[0] + " / " + byPid[2];
     }
 
     /** Returns {offset of the peer's clock to this JVM's nanoTime, the round trip it was read within}, ns. */

@@ -42,12 +42,15 @@ final class RunQueueWait {
      * one-process layout; "-" where unknown.
      */
     static String perMessage(long[] waitedNanos, int messages, boolean twoProcesses) {
-        String sender = micros(waitedNanos[0], messages);
-        String server = micros(waitedNanos[2], messages);
-        if (!twoProcesses) {
-            return "waiting for a CPU µs " + sender + " (pair) / " + server + " (server)";
+        String[] micros = new String[waitedNanos.length];
+        for (int i = 0; i < waitedNanos.length; i++) {
+            micros[i] = micros(waitedNanos[i], messages);
         }
-        return "waiting for a CPU µs " + sender + " / " + server + " / " + micros(waitedNanos[1], messages);
+        if (!twoProcesses) {
+            micros[0] += " (pair)";
+            micros[2] += " (server)";
+        }
+        return "waiting for a CPU µs " + LatencyDevices.inCountsOrder(micros, twoProcesses);
     }
 
     private static String micros(long nanos, int messages) {
