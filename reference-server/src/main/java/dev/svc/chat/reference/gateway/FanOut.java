@@ -277,7 +277,7 @@ public final class FanOut implements EventPublisher, PresenceDirectory {
         int ahead = room.memberIds().size();
         backlog.awaitRoom(ahead);
         List<Outbound> here = inPlace.get();
-        if (here != null && ahead <= DELIVERED_IN_PLACE && dispatcher.idle()) {
+        if (here != null && ahead <= DELIVERED_IN_PLACE && !dispatcher.hasWork()) {
             // every earlier event of this room is delivered (its lock is held): this one may go now, from here
             deliveryOrder.readLock().lock();
             try {

@@ -28,7 +28,6 @@ final class FanOutDispatcher implements AutoCloseable {
     private volatile boolean closed;
     // Written by the fan-out thread only.
     private volatile long completed;
-    private volatile boolean running;
     // Deliveries submitted and not yet finished: raised before the queue holds one, lowered after it ran.
     private final AtomicLong outstanding = new AtomicLong();
 
@@ -75,17 +74,13 @@ final class FanOutDispatcher implements AutoCloseable {
         return completed;
     }
 
-    /** Returns whether a delivery is running or waiting. */
-    boolean hasWork() {
-        return running || !queue.isEmpty();
-    }
-
     /**
-     * Returns whether every delivery submitted before this call has finished: a publisher that holds its room's
-     * lock and finds it so may deliver its event itself, after all of that room's earlier ones.
+     * Returns whether a delivery is running, waiting, or being queued. False: every delivery submitted before this
+     * call has finished, so a publisher that holds its room's lock may deliver its event itself, after all of that
+     * room's earlier ones.
      */
-    boolean idle() {
-        return outstanding.get() == 0;
+    boolean hasWork() {
+        return outstanding.get() != 0;
     }
 
     /** Returns the number of deliveries that threw (each logged). */
@@ -109,13 +104,11 @@ final class FanOutDispatcher implements AutoCloseable {
             if (next == null) {
                 continue;
             }
-            running = true;
             try {
                 next.run();
             } catch (Throwable e) {
                 failed(e);
             } finally {
-                running = false;
                 completed++; // one writer
                 outstanding.decrementAndGet();
             }

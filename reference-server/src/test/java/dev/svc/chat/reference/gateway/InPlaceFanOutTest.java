@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,56 +28,67 @@ class InPlaceFanOutTest {
                 + "\",\"parts\":[{\"type\":\"text\",\"text\":\"" + text + "\"}]}]";
     }
 
-    @Test
-    void aMessageIntoASmallRoomGoesFromTheSendersReaderWithNoFanOutThread() throws Exception {
-        try (GatewayHarness gateway = new GatewayHarness(Duration.ofSeconds(25));
-             RecordingSocket alice = RecordingSocket.connect(gateway.socketUrl(), gateway.token("alice"));
-             RecordingSocket bob = RecordingSocket.connect(gateway.socketUrl(), gateway.token("bob"))) {
-            String room = gateway.room("alice", "bob");
-            long dispatched = gateway.fanOut().dispatched();
+    private GatewayHarness gateway;
+    private RecordingSocket alice;
+    private RecordingSocket bob;
+    /** A room of alice and bob, both connected. */
+    private String room;
 
-            bob.send(sendFrame(1, room, "m1"));
+    @BeforeEach
+    void connectAliceAndBob() {
+        gateway = new GatewayHarness(Duration.ofSeconds(25));
+        alice = RecordingSocket.connect(gateway.socketUrl(), gateway.token("alice"));
+        bob = RecordingSocket.connect(gateway.socketUrl(), gateway.token("bob"));
+        room = gateway.room("alice", "bob");
+    }
 
-            assertTrue(alice.expect(NEW_MESSAGE, WAIT).contains("\"m1\""), "alice got m1");
-            assertNotNull(bob.await("431[", WAIT), "bob's send was answered");
-            assertEquals(dispatched, gateway.fanOut().dispatched(), "the fan-out thread delivered m1");
+    @AfterEach
+    void close() throws Exception {
+        try (GatewayHarness g = gateway; RecordingSocket a = alice; RecordingSocket b = bob) {
+            // the sockets close first, then the gateway (resources close in reverse order)
         }
     }
 
     @Test
+    void aMessageIntoASmallRoomGoesFromTheSendersReaderWithNoFanOutThread() throws Exception {
+        long dispatched = gateway.fanOut().dispatched();
+
+        bob.send(sendFrame(1, room, "m1"));
+
+        assertTrue(alice.expect(NEW_MESSAGE, WAIT).contains("\"m1\""), "alice got m1");
+        assertNotNull(bob.await("431[", WAIT), "bob's send was answered");
+        assertEquals(dispatched, gateway.fanOut().dispatched(), "the fan-out thread delivered m1");
+    }
+
+    @Test
     void aMessageBehindAnEventTheFanOutThreadHoldsWaitsItsTurn() throws Exception {
-        try (GatewayHarness gateway = new GatewayHarness(Duration.ofSeconds(25));
-             RecordingSocket alice = RecordingSocket.connect(gateway.socketUrl(), gateway.token("alice"));
-             RecordingSocket bob = RecordingSocket.connect(gateway.socketUrl(), gateway.token("bob"))) {
-            String room = gateway.room("alice", "bob");
-            CountDownLatch atAlice = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            AtomicBoolean armed = new AtomicBoolean(true);
-            gateway.fanOut().seam(new FanOutSeam() {
-                @Override
-                public void delivering(GatewayConnection connection) {
-                    if ("alice".equals(connection.userId()) && armed.compareAndSet(true, false)) {
-                        atAlice.countDown();
-                        await(release);
-                    }
+        CountDownLatch atAlice = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean armed = new AtomicBoolean(true);
+        gateway.fanOut().seam(new FanOutSeam() {
+            @Override
+            public void delivering(GatewayConnection connection) {
+                if ("alice".equals(connection.userId()) && armed.compareAndSet(true, false)) {
+                    atAlice.countDown();
+                    await(release);
                 }
-            });
-            Thread rest = new Thread(() -> gateway.send("bob", room, "m1"), "test-rest-send");
-            try {
-                rest.start(); // m1 through the fan-out thread, held at alice's connection
-                assertTrue(atAlice.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the fan-out reached alice");
-                bob.send(sendFrame(1, room, "m2"));
-                assertNotNull(bob.await("431[", WAIT), "bob's send of m2 was answered while m1 was held");
-            } finally {
-                release.countDown();
             }
-            rest.join(WAIT.toMillis());
-            List<String> received = new ArrayList<>();
-            received.add(alice.expect(NEW_MESSAGE, WAIT));
-            received.add(alice.expect(NEW_MESSAGE, WAIT));
-            assertTrue(received.get(0).contains("\"m1\"") && received.get(1).contains("\"m2\""),
-                    "alice got m1 then m2: " + received);
+        });
+        Thread rest = new Thread(() -> gateway.send("bob", room, "m1"), "test-rest-send");
+        try {
+            rest.start(); // m1 through the fan-out thread, held at alice's connection
+            assertTrue(atAlice.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the fan-out reached alice");
+            bob.send(sendFrame(1, room, "m2"));
+            assertNotNull(bob.await("431[", WAIT), "bob's send of m2 was answered while m1 was held");
+        } finally {
+            release.countDown();
         }
+        rest.join(WAIT.toMillis());
+        List<String> received = new ArrayList<>();
+        received.add(alice.expect(NEW_MESSAGE, WAIT));
+        received.add(alice.expect(NEW_MESSAGE, WAIT));
+        assertTrue(received.get(0).contains("\"m1\"") && received.get(1).contains("\"m2\""),
+                "alice got m1 then m2: " + received);
     }
 
     private static void await(CountDownLatch latch) {
