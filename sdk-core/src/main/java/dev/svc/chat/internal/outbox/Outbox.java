@@ -1,12 +1,10 @@
 package dev.svc.chat.internal.outbox;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -73,11 +71,8 @@ public final class Outbox {
   private long nextKey = 1;
 
   // any thread
-  /** What {@link #pendingSends()} answers, by the order the entries were queued in. */
-  private final ConcurrentSkipListMap<Long, PendingSend> pending = new ConcurrentSkipListMap<>();
-  /** The app's futures not yet complete and their entries, ended by {@link #close()} so that none is left hanging. */
-  private final java.util.concurrent.ConcurrentHashMap<CompletableFuture<Message>, OutboxEntry> open =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  /** The app's futures and the pending sends' snapshots. */
+  private final OpenSends app = new OpenSends();
   private volatile boolean shut;
   /** Set before the client closes: a close keeps durable sends for the next start, a logout does not. */
   private volatile boolean keepAtClose = true;
@@ -149,8 +144,7 @@ public final class Outbox {
     }
     final OutboxEntry entry = new OutboxEntry(roomId, parts, links, clientMessageId, senderId,
         wallClock.getAsLong(), result, actor.nowMillis());
-    open.put(result, entry);
-    result.whenComplete((v, e) -> open.remove(result));
+    app.opened(result, entry);
     if (shut || !actor.execute(() -> add(entry))) result.completeExceptionally(closedError());
     return result;
   }
@@ -165,7 +159,7 @@ public final class Outbox {
 
   /** Returns the pending sends, oldest first; a snapshot, callable from any thread. */
   public List<PendingSend> pendingSends() {
-    return Collections.unmodifiableList(new ArrayList<>(pending.values()));
+    return app.pendingSends();
   }
 
   /**
@@ -179,15 +173,7 @@ public final class Outbox {
   public void close(boolean keep) {
     keepAtClose = keep;
     shut = true;
-    pending.clear();
-    for (java.util.Map.Entry<CompletableFuture<Message>, OutboxEntry> e : new ArrayList<>(open.entrySet())) {
-      OutboxEntry entry = e.getValue();
-      if (keep && entry.kept) {
-        e.getKey().complete(entry.snapshot().pendingMessage());
-      } else {
-        e.getKey().completeExceptionally(closedError());
-      }
-    }
+    app.endAll(keep, closedError());
   }
 
   /** Says, before the engine closes, whether the close keeps durable sends (a close) or not (a logout). */
@@ -299,7 +285,7 @@ public final class Outbox {
       rooms.put(e.roomId, q);
     }
     q.entries.add(e);
-    publish(e);
+    app.publish(e);
     pump(e.roomId);
   }
 
@@ -365,12 +351,12 @@ public final class Outbox {
     e.inFlight = true;
     e.route = route;
     e.attempts++;
-    publish(e);
+    app.publish(e);
     if (log.isDebug()) log.debug("outbox: " + e + ", attempt " + e.attempts);
     CompletableFuture<Message> answer;
     final CompletableFuture<Void> read = route.channel() == null ? null : new CompletableFuture<>();
     try {
-      if (e.progress == null) e.progress = new EntryProgress(e, actor, records, this::publish);
+      if (e.progress == null) e.progress = new EntryProgress(e, actor, records, app::publish);
       answer = transport.send(route, e.roomId, e.parts, e.links, e.clientMessageId, e.senderId, read, e.progress);
     } catch (RuntimeException ex) {
       answer = new CompletableFuture<>();
@@ -403,7 +389,7 @@ public final class Outbox {
     if (q.halted && q.inFlight == 0) retryLater(q);
     // published after retryLater: when this answer was the room's last in flight, a pending send that shows its
     // failure already has its next attempt scheduled (else the retry waits for the others' answers)
-    if (failedForNow) publish(e);
+    if (failedForNow) app.publish(e);
     pump(e.roomId);
   }
 
@@ -420,7 +406,7 @@ public final class Outbox {
       e.retryTimer = null;
       pump(e.roomId);
     }, delay);
-    publish(e);
+    app.publish(e);
   }
 
   private void expire(OutboxEntry e) {
@@ -440,7 +426,7 @@ public final class Outbox {
     e.cancelTimers();
     RoomQueue q = rooms.get(e.roomId);
     if (q != null) q.entries.remove(e);
-    pending.remove(e.key);
+    app.ended(e);
     if (deleteFile) records.delete(e);
   }
 
@@ -475,11 +461,7 @@ public final class Outbox {
       }
     }
     rooms.clear();
-    pending.clear();
-  }
-
-  private void publish(OutboxEntry e) {
-    if (!e.done) pending.put(e.key, e.snapshot());
+    app.clearPending();
   }
 
   private void report(ClientError.Kind kind, String message, String roomId, Throwable cause) {
