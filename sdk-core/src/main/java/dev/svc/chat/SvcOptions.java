@@ -343,7 +343,10 @@ public final class SvcOptions {
      * {@code svc-chat-engine-N} (as many as cores) shared by every client of the JVM, which end when idle;
      * separate from the callback threads, so a blocking handler never holds up connections. On that default
      * pool, a socket's reader thread that finds the client's engine idle hands it a frame that came alone by
-     * running the engine's work itself (no other thread woken); with an executor given, all of it runs there.
+     * running the engine's work itself (no other thread woken), and so does an app's thread that sends: it queues
+     * the send and hands its frame to the socket before {@code sendMessage} returns, unless a {@link
+     * #callbackExecutor} was given (a UI's thread never runs engine work); with an executor given, all of it runs
+     * there.
      * It must accept every task while its clients are open: a task it refuses stops the client (an error is
      * logged, and sends and other operations fail as on a closed client), so shut it down only after closing
      * them.

@@ -6,6 +6,7 @@ import dev.svc.chat.internal.util.ApiUrls;
 import dev.svc.chat.internal.util.ClientThreads;
 import dev.svc.chat.internal.util.Inputs;
 import dev.svc.chat.internal.util.Scheduler;
+import dev.svc.chat.internal.util.CallerRuns;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.internal.util.SharedHttpClients;
 import dev.svc.chat.transport.Transport;
@@ -107,10 +108,12 @@ public final class RealChatClient extends FeatureCalls {
     this.hub = new EventHub(callbacks, log, InboundGate.LOW_WATER);
     EventRouter router = new EventRouter(hub, options.recoverMissedEvents(), log);
     TaskScheduler timers = options.scheduler() != null ? options.scheduler() : SharedTimer.get();
-    // on the SDK's own pool, a socket's reader runs the engine's drain itself when the engine is idle; an
-    // executor the app gave runs all of the engine's work
+    // on the SDK's own pool, a socket's reader runs the engine's drain itself when the engine is idle, and so does
+    // an app's thread that sends, unless the app runs callbacks on a thread of its own (a UI's, which never runs
+    // engine work); an executor the app gave runs all of the engine's work
     Scheduler actor = options.engineExecutor() != null ? new SerialScheduler(options.engineExecutor(), timers, log)
-        : new SerialScheduler(ClientThreads.engine(), timers, log, true);
+        : new SerialScheduler(ClientThreads.engine(), timers, log, options.callbackExecutor() == null
+            ? CallerRuns.TRANSPORTS_AND_APP : CallerRuns.TRANSPORTS);
     // one backoff policy (stateless but for its random source) for reconnects, recovery and the outbox
     ReconnectPolicy backoff = ReconnectPolicy.of(options.reconnectBaseMillis(), options.reconnectMaxMillis(), random);
     ApiUrls urls = ApiUrls.of(options.apiUrl()); // shared by the clients of one API URL

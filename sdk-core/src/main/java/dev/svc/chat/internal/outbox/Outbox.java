@@ -145,7 +145,7 @@ public final class Outbox {
     final OutboxEntry entry = new OutboxEntry(roomId, parts, links, clientMessageId, senderId,
         wallClock.getAsLong(), result, actor.nowMillis());
     app.opened(result, entry);
-    if (shut || !actor.execute(() -> add(entry))) result.completeExceptionally(closedError());
+    if (shut || !actor.executeFromApp(() -> add(entry))) result.completeExceptionally(closedError());
     return result;
   }
 

@@ -28,6 +28,15 @@ public interface Scheduler {
     return execute(task);
   }
 
+  /**
+   * Runs {@code task}, which an app's call hands the actor (a send), on the calling thread if the actor is idle and
+   * the client lets its app's threads run its work ({@link CallerRuns#TRANSPORTS_AND_APP}), else later as {@link
+   * #execute} does. The task must be short and never block: it runs on the app's thread before the call returns.
+   */
+  default boolean executeFromApp(Runnable task) {
+    return execute(task);
+  }
+
   /** Runs {@code task} on the actor after {@code delayMillis}; a no-op timer after shutdown. */
   Timer schedule(Runnable task, long delayMillis);
 

@@ -12,7 +12,8 @@ import dev.svc.chat.TaskScheduler;
  * virtual scheduler a whole client runs on a test's thread, on virtual time.
  *
  * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one);
- * {@link #executeHere} runs it there when the actor is idle, if this actor was made to. When the executor refuses
+ * {@link #executeHere} and {@link #executeFromApp} run it there when the actor is idle, if this actor was made to
+ * ({@link CallerRuns}). When the executor refuses
  * to run the queue (an app's executor that was shut down while a client still used it), the task is refused:
  * {@link #execute} returns false, as after {@link #shutdown()}, and so does every later one, since the client can
  * no longer run; tasks other threads queued meanwhile are dropped with it (and counted in the log). The queue
@@ -21,23 +22,23 @@ import dev.svc.chat.TaskScheduler;
 public final class SerialScheduler implements Scheduler {
   private final SerialQueue queue;
   private final TaskScheduler timers;
-  /** Whether {@link #executeHere} may run a task on its caller: false keeps every task on the executor. */
-  private final boolean runsHere;
+  /** Which callers may run an idle actor's task on their own thread. */
+  private final CallerRuns callerRuns;
 
   /** Creates a serial queue on {@code executor}, which it never shuts down; every task runs on it. */
   public SerialScheduler(Executor executor, TaskScheduler timers, Log log) {
-    this(executor, timers, log, false);
+    this(executor, timers, log, CallerRuns.NONE);
   }
 
   /**
-   * Creates a serial queue on {@code executor}, which it never shuts down; with {@code runsHere}, {@link
-   * #executeHere} runs a task on its caller when the queue is idle (the SDK's own pool: an executor the app gave
-   * runs all of the client's work).
+   * Creates a serial queue on {@code executor}, which it never shuts down, where the callers {@code callerRuns}
+   * names run a task themselves when the queue is idle (on the SDK's own pool: an executor the app gave runs all
+   * of the client's work).
    */
-  public SerialScheduler(Executor executor, TaskScheduler timers, Log log, boolean runsHere) {
+  public SerialScheduler(Executor executor, TaskScheduler timers, Log log, CallerRuns callerRuns) {
     this.queue = new SerialQueue(executor, "engine", log);
     this.timers = timers;
-    this.runsHere = runsHere;
+    this.callerRuns = callerRuns;
   }
 
   @Override
@@ -47,7 +48,12 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public boolean executeHere(final Runnable task) {
-    return runsHere ? queue.executeHere(task) : queue.execute(task);
+    return callerRuns != CallerRuns.NONE ? queue.executeHere(task) : queue.execute(task);
+  }
+
+  @Override
+  public boolean executeFromApp(final Runnable task) {
+    return callerRuns == CallerRuns.TRANSPORTS_AND_APP ? queue.executeHere(task) : queue.execute(task);
   }
 
   @Override

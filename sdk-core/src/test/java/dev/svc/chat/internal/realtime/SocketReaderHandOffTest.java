@@ -12,6 +12,7 @@ import dev.svc.chat.ClientError;
 import dev.svc.chat.ConnectionReason;
 import dev.svc.chat.internal.GatewayEvents;
 import dev.svc.chat.internal.json.ServiceError;
+import dev.svc.chat.internal.util.CallerRuns;
 import dev.svc.chat.internal.util.Log;
 import dev.svc.chat.internal.util.SerialScheduler;
 import dev.svc.chat.testing.VirtualTaskScheduler;
@@ -27,7 +28,7 @@ class SocketReaderHandOffTest {
   /** What the actor handed its executor: run by the test, as a pool's thread would. */
   private final List<Runnable> posted = new ArrayList<>();
   private final SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
-      new Log(ChatLogger.NONE), true);
+      new Log(ChatLogger.NONE), CallerRuns.TRANSPORTS);
   /** What reached the engine, in order, and on which thread. */
   private final List<String> seen = new ArrayList<>();
   private final GatewayConnection conn = new GatewayConnection(1, new Owner(), actor, null, null,

@@ -79,7 +79,7 @@ class SerialSchedulerTest {
   void executeHereRunsOnTheCallersThreadOnlyWhenTheActorIsIdle() {
     List<Runnable> posted = new ArrayList<>();
     SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
-        new Log(new RecordingLogger()), true);
+        new Log(new RecordingLogger()), CallerRuns.TRANSPORTS);
     List<String> seen = new ArrayList<>();
 
     // idle: the task runs now, here, as the actor's
@@ -114,11 +114,35 @@ class SerialSchedulerTest {
   }
 
   @Test
+  void anAppsTaskRunsOnItsThreadOnlyWhereTheActorLetsTheAppsThreadsRunIt() {
+    for (CallerRuns callerRuns : CallerRuns.values()) {
+      List<Runnable> posted = new ArrayList<>();
+      SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
+          new Log(new RecordingLogger()), callerRuns);
+      List<String> seen = new ArrayList<>();
+
+      assertTrue(actor.executeFromApp(() -> seen.add("in the actor: " + actor.inActor())));
+      boolean here = callerRuns == CallerRuns.TRANSPORTS_AND_APP;
+      assertEquals(here ? List.of("in the actor: true") : List.of(), seen, callerRuns.name());
+      assertEquals(here ? 0 : 1, posted.size(), callerRuns.name());
+      runAll(posted);
+      assertEquals(List.of("in the actor: true"), seen, callerRuns.name());
+
+      // a busy actor: the app's task waits its turn on the executor, whatever the policy
+      assertTrue(actor.execute(() -> seen.add("first")));
+      assertTrue(actor.executeFromApp(() -> seen.add("second")));
+      assertEquals(1, seen.size(), callerRuns.name());
+      runAll(posted);
+      assertEquals(List.of("in the actor: true", "first", "second"), seen, callerRuns.name());
+    }
+  }
+
+  @Test
   void executeHereReportsTasksDroppedWhenTheExecutorRefusesWhatWasPostedMeanwhile() {
     ExecutorService pool = Executors.newSingleThreadExecutor();
     pool.shutdown();
     RecordingLogger logger = new RecordingLogger();
-    SerialScheduler actor = new SerialScheduler(pool, new VirtualTaskScheduler(), new Log(logger), true);
+    SerialScheduler actor = new SerialScheduler(pool, new VirtualTaskScheduler(), new Log(logger), CallerRuns.TRANSPORTS);
     AtomicInteger ran = new AtomicInteger();
 
     assertTrue(actor.executeHere(() -> {
