@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,31 +30,21 @@ class HandshakeDuringFanOutTest {
         try (GatewayHarness gateway = new GatewayHarness(Duration.ofSeconds(25))) {
             String aliceToken = gateway.token("alice");
             String room = gateway.room("alice", "bob");
-            CountDownLatch fanOutAtAlice = new CountDownLatch(1);
             CountDownLatch handshakeRegistering = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            AtomicBoolean armed = new AtomicBoolean(true);
             try (RecordingSocket alice = RecordingSocket.connect(gateway.socketUrl(), aliceToken);
                  RecordingSocket bob = RecordingSocket.connect(gateway.socketUrl(), gateway.token("bob"))) {
-                gateway.fanOut().seam(new FanOutSeam() {
-                    @Override
-                    public void delivering(GatewayConnection connection) {
-                        if ("alice".equals(connection.userId()) && armed.compareAndSet(true, false)) {
-                            fanOutAtAlice.countDown();
-                            await(release);
-                        }
-                    }
-
+                HeldDelivery fanOutAtAlice = new HeldDelivery("alice", WAIT) {
                     @Override
                     public void registering(GatewayConnection connection) {
-                        if ("alice".equals(connection.userId()) && fanOutAtAlice.getCount() == 0) {
+                        if ("alice".equals(connection.userId()) && held()) {
                             handshakeRegistering.countDown();
                         }
                     }
-                });
+                };
+                gateway.fanOut().seam(fanOutAtAlice);
                 try {
                     gateway.send("bob", room, "m1");
-                    assertTrue(fanOutAtAlice.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the fan-out reached alice");
+                    assertTrue(fanOutAtAlice.awaitHeld(), "the fan-out reached alice");
                     // The fan-out holds the delivery order's read lock, about to deliver m1 to alice's connection;
                     // alice ends her session and handshakes again on the same connection.
                     alice.send("41");
@@ -63,7 +52,7 @@ class HandshakeDuringFanOutTest {
                     assertTrue(handshakeRegistering.await(WAIT.toSeconds(), TimeUnit.SECONDS),
                             "alice's second handshake reached its registration");
                 } finally {
-                    release.countDown();
+                    fanOutAtAlice.release();
                 }
                 List<String> beforeAnswer = new ArrayList<>();
                 if (alice.await("40{\"sid\"", ANSWER, beforeAnswer) == null) {
@@ -98,16 +87,6 @@ class HandshakeDuringFanOutTest {
                 assertEquals(List.of(Map.entry("alice", false)), held,
                         "(user, whether the handshake held its connection's monitor while it registered)");
             }
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                throw new AssertionError("not released within " + WAIT);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

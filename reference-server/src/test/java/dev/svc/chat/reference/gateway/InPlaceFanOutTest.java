@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,26 +59,16 @@ class InPlaceFanOutTest {
 
     @Test
     void aMessageBehindAnEventTheFanOutThreadHoldsWaitsItsTurn() throws Exception {
-        CountDownLatch atAlice = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicBoolean armed = new AtomicBoolean(true);
-        gateway.fanOut().seam(new FanOutSeam() {
-            @Override
-            public void delivering(GatewayConnection connection) {
-                if ("alice".equals(connection.userId()) && armed.compareAndSet(true, false)) {
-                    atAlice.countDown();
-                    await(release);
-                }
-            }
-        });
+        HeldDelivery atAlice = new HeldDelivery("alice", WAIT);
+        gateway.fanOut().seam(atAlice);
         Thread rest = new Thread(() -> gateway.send("bob", room, "m1"), "test-rest-send");
         try {
             rest.start(); // m1 through the fan-out thread, held at alice's connection
-            assertTrue(atAlice.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the fan-out reached alice");
+            assertTrue(atAlice.awaitHeld(), "the fan-out reached alice");
             bob.send(sendFrame(1, room, "m2"));
             assertNotNull(bob.await("431[", WAIT), "bob's send of m2 was answered while m1 was held");
         } finally {
-            release.countDown();
+            atAlice.release();
         }
         rest.join(WAIT.toMillis());
         List<String> received = new ArrayList<>();
@@ -89,13 +76,5 @@ class InPlaceFanOutTest {
         received.add(alice.expect(NEW_MESSAGE, WAIT));
         assertTrue(received.get(0).contains("\"m1\"") && received.get(1).contains("\"m2\""),
                 "alice got m1 then m2: " + received);
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(WAIT.toSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
