@@ -8,12 +8,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.svc.chat.internal.transport.OkHttpTransport;
 import dev.svc.chat.testing.Await;
 import dev.svc.chat.testing.FakeGateway;
+import dev.svc.chat.testing.ForwardingSocket;
 import dev.svc.chat.testing.Frames;
 import dev.svc.chat.testing.GatewaySession;
 import dev.svc.chat.testing.RecordingLogger;
@@ -33,7 +32,6 @@ import okhttp3.OkHttpClient;
  */
 class SendThreadTest {
   private static final String OFFER = "40{\"sid\":\"s\",\"svc\":{\"sendMessage\":true}}";
-  private static final Pattern CLIENT_MESSAGE_ID = Pattern.compile("\"clientMessageId\":\"([^\"]+)\"");
   private static final int SENDS = 20;
 
   private FakeGateway gateway;
@@ -104,27 +102,11 @@ class SendThreadTest {
     return new Transport() {
       @Override
       public TransportSocket open(String url, Map<String, String> headers, TransportListener listener) {
-        final TransportSocket socket = delegate.open(url, headers, listener);
-        return new TransportSocket() {
+        return new ForwardingSocket(delegate.open(url, headers, listener)) {
           @Override
           public boolean send(String text) {
             if (text.contains("\"send-message\"")) writers.add(Thread.currentThread());
-            return socket.send(text);
-          }
-
-          @Override
-          public long queueSize() {
-            return socket.queueSize();
-          }
-
-          @Override
-          public boolean close(int code, String reason) {
-            return socket.close(code, reason);
-          }
-
-          @Override
-          public void cancel() {
-            socket.cancel();
+            return super.send(text);
           }
         };
       }
@@ -132,13 +114,10 @@ class SendThreadTest {
   }
 
   private static String id(String payload) {
-    Matcher m = CLIENT_MESSAGE_ID.matcher(payload);
-    assertTrue(m.find(), payload);
-    return m.group(1);
+    return Frames.clientMessageId(payload);
   }
 
   private static String ok(String clientMessageId, long seq) {
-    return "{\"ok\":true,\"message\":" + Frames.messageJson("m" + seq, "r1", seq, "t")
-        .replace("\"c-m" + seq + "\"", "\"" + clientMessageId + "\"") + "}";
+    return Frames.sendAnswer(clientMessageId, "r1", seq);
   }
 }

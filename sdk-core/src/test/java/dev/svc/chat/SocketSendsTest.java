@@ -69,14 +69,11 @@ class SocketSendsTest {
   }
 
   private static String id(String payload) {
-    Matcher m = CLIENT_MESSAGE_ID.matcher(payload);
-    assertTrue(m.find(), payload);
-    return m.group(1);
+    return Frames.clientMessageId(payload);
   }
 
   private static String ok(String clientMessageId, long seq) {
-    return "{\"ok\":true,\"message\":" + Frames.messageJson("m" + seq, "r1", seq, "t")
-        .replace("\"c-m" + seq + "\"", "\"" + clientMessageId + "\"") + "}";
+    return Frames.sendAnswer(clientMessageId, "r1", seq);
   }
 
   /**

@@ -38,7 +38,7 @@ public final class SlowNetworkTransport implements Transport {
   public TransportSocket open(String url, Map<String, String> headers, TransportListener listener) {
     opened.incrementAndGet();
     final TransportSocket socket = delegate.open(url, headers, listener);
-    return new TransportSocket() {
+    return new ForwardingSocket(socket) {
       @Override
       public boolean send(String text) {
         int bytes = text.getBytes(StandardCharsets.UTF_8).length;
@@ -64,15 +64,6 @@ public final class SlowNetworkTransport implements Transport {
         }
       }
 
-      @Override
-      public boolean close(int code, String reason) {
-        return socket.close(code, reason);
-      }
-
-      @Override
-      public void cancel() {
-        socket.cancel();
-      }
     };
   }
 
