@@ -6,9 +6,14 @@
 //   SEND tag rate seconds      -> (a sender) sends rate*seconds messages paced at rate, text "tag:<ns when sent>",
 //                                 then SENT tag n
 //   REPORT tag total waitMs    -> (a receiver) waits until total messages of tag came (at most waitMs), then
-//                                 RESULT tag received p50 p99 p999 (the receiver's clock minus the stamp, ms)
-// Usage: node latency-peer.js --url URL --room R [--sender] [--receiver]. Prints READY once connected.
+//                                 RESULT tag received p50 p99 p999 (the receiver's clock minus the stamp, ms);
+//                                 with --trace-dir DIR it first writes DIR/node-<tag>-<pid>.txt, a line
+//                                 "<stamp> <ns at the event>" per message (the per-stage breakdown reads it)
+// Usage: node latency-peer.js --url URL --room R [--sender] [--receiver] [--trace-dir DIR]. Prints READY once
+// connected.
 'use strict';
+const fs = require('fs');
+const path = require('path');
 const readline = require('readline');
 const { io } = require('socket.io-client');
 
@@ -18,8 +23,10 @@ const url = opt('--url');
 const room = opt('--room');
 const isSender = args.includes('--sender');
 const isReceiver = args.includes('--receiver');
+const traceDir = opt('--trace-dir'); // undefined: no stamps or receive times are kept
 
-const byTag = new Map(); // tag -> { values: number[], waiter }
+// tag -> { values: number[], waiter, trace: [stamp string, receive bigint, ...] with --trace-dir, else null }
+const byTag = new Map();
 
 function connect() {
   return new Promise((resolve, reject) => {
@@ -36,8 +43,10 @@ function onMessage(m) {
   if (colon < 0) return;
   const tag = text.slice(0, colon);
   let t = byTag.get(tag);
-  if (!t) byTag.set(tag, (t = { values: [], waiter: null }));
-  t.values.push(Number(now - BigInt(text.slice(colon + 1))) / 1e6);
+  if (!t) byTag.set(tag, (t = { values: [], waiter: null, trace: traceDir ? [] : null }));
+  const stamp = text.slice(colon + 1);
+  t.values.push(Number(now - BigInt(stamp)) / 1e6);
+  if (t.trace) t.trace.push(stamp, now); // formatted at REPORT, off the receive path
   if (t.waiter) t.waiter();
 }
 
@@ -49,10 +58,15 @@ function pct(sorted, p) {
 function report(tag, total, waitMs) {
   return new Promise((resolve) => {
     let t = byTag.get(tag);
-    if (!t) byTag.set(tag, (t = { values: [], waiter: null }));
+    if (!t) byTag.set(tag, (t = { values: [], waiter: null, trace: traceDir ? [] : null }));
     const done = () => {
       clearTimeout(timer);
       byTag.delete(tag);
+      if (t.trace) {
+        const lines = [];
+        for (let i = 0; i < t.trace.length; i += 2) lines.push(`${t.trace[i]} ${t.trace[i + 1]}\n`);
+        fs.writeFileSync(path.join(traceDir, `node-${tag}-${process.pid}.txt`), lines.join(''));
+      }
       const sorted = Float64Array.from(t.values).sort();
       const f = (x) => x.toFixed(6);
       resolve(`RESULT ${tag} ${sorted.length} ${f(pct(sorted, 50))} ${f(pct(sorted, 99))} ${f(pct(sorted, 99.9))}`);

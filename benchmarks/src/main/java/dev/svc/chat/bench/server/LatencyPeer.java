@@ -8,8 +8,13 @@ import dev.svc.chat.SvcOptions;
 import dev.svc.chat.bench.support.Report;
 import dev.svc.chat.transport.jdk.JdkTransport;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -29,26 +34,50 @@ import java.util.concurrent.locks.LockSupport;
  *       each text {@code tag:<ns when sent>}; prints {@code SENT tag n}.</li>
  *   <li>{@code REPORT tag total waitMs} (a receiver): waits until {@code total} messages of {@code tag} came (at
  *       most {@code waitMs}), prints {@code RESULT tag received p50 p99 p999}, each the receiver's clock at the
- *       event minus the stamp, in ms, and forgets the tag.</li>
+ *       event minus the stamp, in ms, and forgets the tag. With {@code --trace-dir DIR} it first writes
+ *       {@code DIR/ours-<tag>-<pid>.txt}, a line {@code <stamp> <ns at the event>} per message of the tag (the
+ *       benchmark's per-stage breakdown reads it).</li>
  * </ul>
  * Arguments: {@code --api URL --room ID}, and {@code --sender USER:TOKEN} and/or {@code --receiver USER:TOKEN};
  * {@code --direct callbacks|engine|both} (diagnosis) runs the handlers and/or the client's engine on the thread
  * that hands them work ({@code Runnable::run}) instead of the SDK's pools, which takes that hand-off away;
  * {@code --transport jdk} (diagnosis) puts the clients on the JDK transport instead of OkHttp: there the engine's
- * thread writes a frame that finds the socket's queue idle, with no writer task and no write-timeout watchdog.
+ * thread writes a frame that finds the socket's queue idle, with no writer task and no write-timeout watchdog;
+ * {@code --trace-dir DIR} (a receiver) keeps each message's stamp and receive time for REPORT to write.
  * Prints {@code READY} once its clients are connected (and its receiver listens).
  */
 public final class LatencyPeer {
     private final Map<String, Latencies> byTag = new HashMap<>();
+    /** Where REPORT writes each tag's stamps and receive times; null when not asked (nothing is kept then). */
+    private final Path traceDir;
 
-    /** One tag's latencies so far (ms), appended by the receiver's callback. */
+    private LatencyPeer(Path traceDir) {
+        this.traceDir = traceDir;
+    }
+
+    /**
+     * One tag's latencies so far (ms), appended by the receiver's callback; with a trace, also each message's
+     * stamp and receive time (ns), in pairs.
+     */
     private static final class Latencies {
         double[] values = new double[1024];
+        long[] trace;
         int count;
 
-        void add(double ms) {
+        Latencies(boolean traced) {
+            trace = traced ? new long[2 * values.length] : null;
+        }
+
+        void add(double ms, long stamp, long now) {
             if (count == values.length) {
                 values = Arrays.copyOf(values, count * 2);
+                if (trace != null) {
+                    trace = Arrays.copyOf(trace, 2 * values.length);
+                }
+            }
+            if (trace != null) {
+                trace[2 * count] = stamp;
+                trace[2 * count + 1] = now;
             }
             values[count++] = ms;
         }
@@ -73,7 +102,9 @@ public final class LatencyPeer {
         } else if (!transport.equals("okhttp")) {
             throw new IllegalArgumentException("--transport okhttp|jdk, not " + transport);
         }
-        new LatencyPeer().run(options.build(), room, senderAuth, receiverAuth);
+        String trace = Report.option(args, "--trace-dir", null);
+        new LatencyPeer(trace == null ? null : Paths.get(trace))
+                .run(options.build(), room, senderAuth, receiverAuth);
     }
 
     private static String[] split(String userAndToken) {
@@ -134,14 +165,15 @@ public final class LatencyPeer {
         if (colon < 0) {
             return;
         }
-        double ms = (now - Long.parseLong(text.substring(colon + 1))) / 1e6;
+        long stamp = Long.parseLong(text.substring(colon + 1));
         synchronized (byTag) {
-            byTag.computeIfAbsent(text.substring(0, colon), t -> new Latencies()).add(ms);
+            byTag.computeIfAbsent(text.substring(0, colon), t -> new Latencies(traceDir != null))
+                    .add((now - stamp) / 1e6, stamp, now);
             byTag.notifyAll();
         }
     }
 
-    private String report(String tag, int total, long waitMillis) throws InterruptedException {
+    private String report(String tag, int total, long waitMillis) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
         Latencies got;
         synchronized (byTag) {
@@ -155,8 +187,21 @@ public final class LatencyPeer {
             }
             byTag.remove(tag);
         }
+        if (traceDir != null) {
+            writeTrace(tag, got);
+        }
         double[] values = got == null ? new double[0] : Arrays.copyOf(got.values, got.count);
         return String.format(Locale.ROOT, "RESULT %s %d %.6f %.6f %.6f", tag, values.length,
                 Report.percentile(values, 50), Report.percentile(values, 99), Report.percentile(values, 99.9));
+    }
+
+    /** Writes {@code DIR/ours-<tag>-<pid>.txt}: {@code <stamp> <receive ns>} a line (empty when none came). */
+    private void writeTrace(String tag, Latencies got) throws IOException {
+        Path file = traceDir.resolve("ours-" + tag + "-" + ProcessHandle.current().pid() + ".txt");
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
+            for (int i = 0; got != null && i < got.count; i++) {
+                out.write(got.trace[2 * i] + " " + got.trace[2 * i + 1] + "\n");
+            }
+        }
     }
 }
