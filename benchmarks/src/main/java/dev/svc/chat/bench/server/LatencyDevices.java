@@ -5,6 +5,7 @@ import dev.svc.chat.bench.support.JvmAllocation;
 import dev.svc.chat.bench.support.ProcessCounters;
 import dev.svc.chat.bench.support.Report;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,9 @@ import java.util.UUID;
  * (20 times, the tightest pair kept) and takes each peer's offset to its own clock within half that round
  * trip. Offsets that differ by no more than the two half round trips are the same clock (no correction); a
  * larger difference is subtracted from every latency.
+ *
+ * <p>Given a trace directory, the receiver (the pair's process in the one-process layout) writes each run's
+ * stamps and receive times there, {@link #traceFile()}, for the benchmark's per-stage breakdown.
  */
 final class LatencyDevices implements AutoCloseable {
     final boolean ours;
@@ -36,6 +40,8 @@ final class LatencyDevices implements AutoCloseable {
     /** How the clocks compared, for the report. */
     final String clockNote;
     private int runs;
+    /** Where the receiver writes each run's trace (null: it keeps none). */
+    private final Path traceDir;
     /**
      * Our JVMs' allocation counters, in {@link #pids}'s order (the one-process layout's peer twice), attached at
      * the first {@link #allocated}; null for Node.
@@ -43,8 +49,9 @@ final class LatencyDevices implements AutoCloseable {
     private JvmAllocation[] allocations;
 
     private LatencyDevices(boolean ours, boolean twoProcesses, ChildProcess sender, ChildProcess receiver,
-                           List<GcLog> gcLogs) throws InterruptedException, IOException {
+                           List<GcLog> gcLogs, Path traceDir) throws InterruptedException, IOException {
         this.ours = ours;
+        this.traceDir = traceDir;
         this.twoProcesses = twoProcesses;
         this.sender = sender;
         this.receiver = receiver;
@@ -67,10 +74,11 @@ final class LatencyDevices implements AutoCloseable {
 
     /**
      * Our SDK's devices: a room of two new users on {@code server}, the peers' JVMs with {@code jvmArgs} and
-     * {@code peerArgs} added to {@link LatencyPeer}'s command line.
+     * {@code peerArgs} added to {@link LatencyPeer}'s command line; the receiver traces into {@code traceDir}
+     * unless it is null.
      */
     static LatencyDevices ours(ServerUnderTest server, boolean twoProcesses, List<String> jvmArgs,
-                               List<String> peerArgs, String jfr)
+                               List<String> peerArgs, String jfr, Path traceDir)
             throws IOException, InterruptedException {
         DirectRoom direct = DirectRoom.open(server);
         String api = direct.api();
@@ -78,20 +86,26 @@ final class LatencyDevices implements AutoCloseable {
         String senderAuth = direct.senderId() + ":" + direct.senderToken();
         String receiverAuth = direct.receiverId() + ":" + direct.receiverToken();
         List<GcLog> logs = new ArrayList<>();
+        List<String> receiving = new ArrayList<>(List.of("--receiver", receiverAuth));
+        receiving.addAll(traceArgs(traceDir));
         if (twoProcesses) {
-            ChildProcess s = ourPeer("sender", api, room, jvmArgs, peerArgs, jfr, logs, "--sender",
-                    senderAuth);
-            ChildProcess r = ourPeer("receiver", api, room, jvmArgs, peerArgs, jfr, logs, "--receiver",
-                    receiverAuth);
-            return new LatencyDevices(true, true, s, r, logs);
+            ChildProcess s = ourPeer("sender", api, room, jvmArgs, peerArgs, jfr, logs, List.of("--sender",
+                    senderAuth));
+            ChildProcess r = ourPeer("receiver", api, room, jvmArgs, peerArgs, jfr, logs, receiving);
+            return new LatencyDevices(true, true, s, r, logs, traceDir);
         }
-        ChildProcess pair = ourPeer("pair", api, room, jvmArgs, peerArgs, jfr, logs, "--sender", senderAuth,
-                "--receiver", receiverAuth);
-        return new LatencyDevices(true, false, pair, pair, logs);
+        List<String> both = new ArrayList<>(List.of("--sender", senderAuth));
+        both.addAll(receiving);
+        ChildProcess pair = ourPeer("pair", api, room, jvmArgs, peerArgs, jfr, logs, both);
+        return new LatencyDevices(true, false, pair, pair, logs, traceDir);
+    }
+
+    private static List<String> traceArgs(Path traceDir) {
+        return traceDir == null ? List.of() : List.of("--trace-dir", traceDir.toString());
     }
 
     private static ChildProcess ourPeer(String role, String api, String room, List<String> jvmArgs,
-                                        List<String> peerArgs, String jfr, List<GcLog> logs, String... auth)
+                                        List<String> peerArgs, String jfr, List<GcLog> logs, List<String> roles)
             throws IOException {
         GcLog gc = new GcLog();
         logs.add(gc);
@@ -104,34 +118,60 @@ final class LatencyDevices implements AutoCloseable {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), LatencyPeer.class.getName(),
                 "--api", api, "--room", room));
-        command.addAll(List.of(auth));
+        command.addAll(roles);
         command.addAll(peerArgs);
         return ChildProcess.start("latency-" + role, command, Map.of());
     }
 
-    /** The official Node client's devices, on the Node server. */
-    static LatencyDevices node(ServerUnderTest server, boolean twoProcesses)
+    /**
+     * The official Node client's devices, on the Node server; the receiver traces into {@code traceDir} unless it
+     * is null.
+     */
+    static LatencyDevices node(ServerUnderTest server, boolean twoProcesses, Path traceDir)
             throws IOException, InterruptedException {
         String room = "latency-" + UUID.randomUUID();
+        List<String> receiving = new ArrayList<>(List.of("--receiver"));
+        receiving.addAll(traceArgs(traceDir));
         if (twoProcesses) {
-            ChildProcess s = ChildProcess.node("latency-peer.js", "--url", server.baseUrl(), "--room", room,
-                    "--sender");
-            ChildProcess r = ChildProcess.node("latency-peer.js", "--url", server.baseUrl(), "--room", room,
-                    "--receiver");
-            return new LatencyDevices(false, true, s, r, List.of());
+            ChildProcess s = nodePeer(server, room, List.of("--sender"));
+            ChildProcess r = nodePeer(server, room, receiving);
+            return new LatencyDevices(false, true, s, r, List.of(), traceDir);
         }
-        ChildProcess pair = ChildProcess.node("latency-peer.js", "--url", server.baseUrl(), "--room", room,
-                "--sender", "--receiver");
-        return new LatencyDevices(false, false, pair, pair, List.of());
+        List<String> both = new ArrayList<>(List.of("--sender"));
+        both.addAll(receiving);
+        ChildProcess pair = nodePeer(server, room, both);
+        return new LatencyDevices(false, false, pair, pair, List.of(), traceDir);
+    }
+
+    private static ChildProcess nodePeer(ServerUnderTest server, String room, List<String> roles)
+            throws IOException {
+        List<String> args = new ArrayList<>(List.of("--url", server.baseUrl(), "--room", room));
+        args.addAll(roles);
+        return ChildProcess.node("latency-peer.js", args.toArray(new String[0]));
     }
 
     /** The percentiles of one run (ms), with the messages sent and received. */
     record Measured(int sent, int received, double p50, double p99, double p999) {
     }
 
+    /** Returns the tag of the last {@link #run}, which prefixes the text of each of its messages. */
+    String lastTag() {
+        return "r" + runs;
+    }
+
+    /**
+     * Returns the trace file the receiver wrote for the last {@link #run}, {@code <dir>/<ours|node>-<tag>-<pid>.txt}
+     * as both peers name it, or null when it traces nothing.
+     */
+    Path traceFile() {
+        return traceDir == null ? null
+                : traceDir.resolve((ours ? "ours" : "node") + "-" + lastTag() + "-" + receiver.pid() + ".txt");
+    }
+
     /** Sends at {@code rate} for {@code seconds} and returns the receiver's percentiles, clock corrected. */
     Measured run(int rate, double seconds) throws IOException, InterruptedException {
-        String tag = "r" + (++runs);
+        runs++;
+        String tag = lastTag();
         sender.tell("SEND " + tag + " " + rate + " " + seconds);
         String[] sent = sender.await("SENT " + tag, (long) (seconds * 1000) + 120_000).split(" ");
         receiver.tell("REPORT " + tag + " " + sent[0] + " 10000");

@@ -26,7 +26,9 @@ import java.util.function.ToDoubleFunction;
  * 10}, {@code --layouts two|two,one}, {@code --peer-jvm-args "..."}, {@code --peer-args "..."} (our peers'
  * options, see {@link LatencyPeer}), {@code --server-args "..."},
  * {@code --server-jvm-args "..."}, {@code --jfr DIR} (the server's and our peers' recordings), {@code --per-thread yes} (each round's counts
- * per message by thread, on stderr), {@code --out}.
+ * per message by thread, on stderr), {@code --stages yes|no} (each measured round's latency split into sender,
+ * server and receiver from a tcpdump capture of loopback, see {@link StageCapture}; without it, yes when tcpdump
+ * can capture here, else the section says why not), {@code --out}.
  */
 public final class LatencyLayoutsBenchmark {
 
@@ -67,15 +69,18 @@ public final class LatencyLayoutsBenchmark {
         List<Round> measured = new ArrayList<>();
         List<String> clocks = new ArrayList<>();
         List<Double> settling = new ArrayList<>();
-        try (ServerUnderTest server = ServerUnderTest.ours(args, "latency-layouts-server.jfr",
+        LatencyStagesTable.Section stagesSection;
+        try (StageCapture stages = StageCapture.open(args);
+             ServerUnderTest server = ServerUnderTest.ours(args, "latency-layouts-server.jfr",
                 List.of(serverGc.jvmArgument()));
              ServerUnderTest nodeServer = ServerUnderTest.node()) {
             List<LatencyDevices[]> pairs = new ArrayList<>();
             try {
                 for (boolean two : layouts) {
-                    LatencyDevices ours = LatencyDevices.ours(server, two, peerJvmArgs, peerArgs, jfr);
+                    LatencyDevices ours = LatencyDevices.ours(server, two, peerJvmArgs, peerArgs, jfr,
+                            stages.traceDir());
                     pairs.add(new LatencyDevices[] {ours, null});
-                    pairs.get(pairs.size() - 1)[1] = LatencyDevices.node(nodeServer, two);
+                    pairs.get(pairs.size() - 1)[1] = LatencyDevices.node(nodeServer, two, stages.traceDir());
                     clocks.add(LatencyDevices.describe(two) + ": ours " + ours.clockNote + "; Node "
                             + pairs.get(pairs.size() - 1)[1].clockNote);
                 }
@@ -89,12 +94,18 @@ public final class LatencyLayoutsBenchmark {
                     }
                 }
                 settle(pairs, rates, seconds, server, settling);
-                for (int round = 1; round <= rounds; round++) {
-                    for (int rate : rates) {
-                        for (LatencyDevices[] pair : pairs) {
-                            measured.add(round(pair, rate, seconds, round, server, nodeServer, serverGc));
+                stages.begin(server.port, nodeServer.port);
+                try {
+                    for (int round = 1; round <= rounds; round++) {
+                        for (int rate : rates) {
+                            for (LatencyDevices[] pair : pairs) {
+                                measured.add(round(pair, rate, seconds, round, server, nodeServer, serverGc,
+                                        stages));
+                            }
                         }
                     }
+                } finally {
+                    stages.end();
                 }
             } finally {
                 for (LatencyDevices[] pair : pairs) {
@@ -105,12 +116,13 @@ public final class LatencyLayoutsBenchmark {
                     }
                 }
             }
+            stagesSection = stages.section();
         }
         report(measured, rates, layouts, rounds, seconds, Report.num(warmUp, 0) + " s (split across the rates),"
                 + " then by passes of unmeasured rounds as the measured ones run until every round of a pass had the"
                 + " JIT compilers under " + Report.num(100 * LatencyBenchmark.SETTLED_JIT_SHARE, 0) + " % of the CPU"
                 + " of each of our JVMs (at most " + MAX_SETTLING_PASSES + "; Node's got as many): "
-                + JitShares.settled(settling) + ",", clocks, loadBefore).write(args);
+                + JitShares.settled(settling) + ",", clocks, loadBefore, stagesSection).write(args);
     }
 
     /**
@@ -144,7 +156,7 @@ public final class LatencyLayoutsBenchmark {
      * runs right after the other's load).
      */
     private static Round round(LatencyDevices[] pair, int rate, double seconds, int round, ServerUnderTest server,
-                               ServerUnderTest nodeServer, GcLog serverGc) throws Exception {
+                               ServerUnderTest nodeServer, GcLog serverGc, StageCapture stages) throws Exception {
         String load = LoadAverage.now();
         LatencyDevices.Measured ours = null;
         LatencyDevices.Measured node = null;
@@ -166,6 +178,7 @@ public final class LatencyLayoutsBenchmark {
                 long serverMark = serverGc.mark();
                 JitShares jit = JitShares.start(pids);
                 ours = devices.run(rate, seconds);
+                stages.ran(round, rate, devices, server.port);
                 oursCounts = devices.countsSince(pids, before, allocatedBefore, ours.received()) + ", "
                         + RunQueueWait.perMessage(RunQueueWait.of(pids).since(waitBefore), ours.received(),
                         devices.twoProcesses) + ", " + JitShares.describe(jit.shares(), devices.twoProcesses);
@@ -176,6 +189,7 @@ public final class LatencyLayoutsBenchmark {
                 serverPauses = serverGc.pausesSince(serverMark).toString();
             } else {
                 node = devices.run(rate, seconds);
+                stages.ran(round, rate, devices, nodeServer.port);
                 nodeCounts = devices.countsSince(pids, before, allocatedBefore, node.received()) + ", "
                         + RunQueueWait.perMessage(RunQueueWait.of(pids).since(waitBefore), node.received(),
                         devices.twoProcesses);
@@ -217,7 +231,7 @@ public final class LatencyLayoutsBenchmark {
     }
 
     static Report report(List<Round> rounds, int[] rates, List<Boolean> layouts, int roundCount, double seconds,
-                         String warmUp, List<String> clocks, String loadBefore) {
+                         String warmUp, List<String> clocks, String loadBefore, LatencyStagesTable.Section stages) {
         Report report = new Report("Reference server: latency with sender and receiver as devices");
         report.paragraph("The peers run as users run them, both stacks alike: sender and receiver each in a "
                 + "process of its own, as two users' devices" + (layouts.contains(false) ? ", and both in one "
@@ -278,6 +292,7 @@ public final class LatencyLayoutsBenchmark {
                     r.serverPauses(), r.load());
         }
         each.end();
+        LatencyStagesTable.add(report, stages);
         report.paragraph(LatencyLayoutsProse.WHY);
         return report;
     }
