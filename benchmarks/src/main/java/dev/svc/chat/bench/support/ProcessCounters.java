@@ -12,7 +12,12 @@ import java.nio.file.Paths;
  * parks and is woken counts one voluntary switch) and CPU time. A snapshot is taken before and after a measured
  * window and the difference divided by the messages of the window. Without /proc every count is -1.
  */
-public record ProcessCounters(long writes, long wakeUps, long cpuTicks) {
+public record ProcessCounters(long writes, long wakeUps, long cpuTicks, java.util.Map<String, Long> wakeUpsByTask) {
+
+    /** Counts without the threads' own (a difference, or none). */
+    public ProcessCounters(long writes, long wakeUps, long cpuTicks) {
+        this(writes, wakeUps, cpuTicks, java.util.Map.of());
+    }
 
     /** Returns the counts of process {@code pid} so far. */
     public static ProcessCounters of(long pid) {
@@ -25,12 +30,15 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks) {
                 }
             }
             long switches = 0;
+            java.util.Map<String, Long> byTask = new java.util.HashMap<>();
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
                 for (Path task : tasks) {
                     try {
                         for (String line : Files.readAllLines(task.resolve("status"))) {
                             if (line.startsWith("voluntary_ctxt_switches:")) {
-                                switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                                long n = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                                switches += n;
+                                byTask.put(task.getFileName().toString(), n);
                             }
                         }
                     } catch (IOException e) {
@@ -40,7 +48,8 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks) {
             }
             String stat = Files.readString(proc.resolve("stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return new ProcessCounters(writes, switches, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+            return new ProcessCounters(writes, switches, Long.parseLong(fields[11]) + Long.parseLong(fields[12]),
+                    byTask);
         } catch (IOException | RuntimeException e) {
             return new ProcessCounters(-1, -1, -1);
         }
@@ -91,12 +100,21 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks) {
         return of(ProcessHandle.current().pid());
     }
 
-    /** Returns what was counted between {@code before} and this snapshot. */
+    /**
+     * Returns what was counted between {@code before} and this snapshot. The wake-ups are summed thread by thread
+     * over the threads alive now (one started since counts all of its own): a thread that ended between the two,
+     * as an idle pool's does, takes its count with it, so the totals' difference would lose what it had woken
+     * before the window too, and could fall below zero.
+     */
     public ProcessCounters since(ProcessCounters before) {
         if (writes < 0 || before.writes < 0) {
             return new ProcessCounters(-1, -1, -1);
         }
-        return new ProcessCounters(writes - before.writes, wakeUps - before.wakeUps, cpuTicks - before.cpuTicks);
+        long woken = 0;
+        for (java.util.Map.Entry<String, Long> task : wakeUpsByTask.entrySet()) {
+            woken += Math.max(0, task.getValue() - before.wakeUpsByTask.getOrDefault(task.getKey(), 0L));
+        }
+        return new ProcessCounters(writes - before.writes, woken, cpuTicks - before.cpuTicks);
     }
 
     /** Returns the write system calls per message, or NaN without counts. */
