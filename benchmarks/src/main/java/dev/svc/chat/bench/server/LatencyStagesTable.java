@@ -47,10 +47,9 @@ final class LatencyStagesTable {
             slowestMedian[i] = Report.median(millis(slowest, STAGES.get(i)));
         }
         for (Split s : slowest) {
-            long[] stages = {s.sender(), s.server(), s.receiver()};
             int top = 0;
             for (int i = 1; i < 3; i++) {
-                if (stages[i] > stages[top]) {
+                if (STAGES.get(i).applyAsLong(s) > STAGES.get(top).applyAsLong(s)) {
                     top = i;
                 }
             }

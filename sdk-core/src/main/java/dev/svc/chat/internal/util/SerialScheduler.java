@@ -13,11 +13,10 @@ import dev.svc.chat.TaskScheduler;
  *
  * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one);
  * {@link #executeHere} and {@link #executeFromApp} run it there when the actor is idle, if this actor was made to
- * ({@link CallerRuns}). When the executor refuses
- * to run the queue (an app's executor that was shut down while a client still used it), the task is refused:
- * {@link #execute} returns false, as after {@link #shutdown()}, and so does every later one, since the client can
- * no longer run; tasks other threads queued meanwhile are dropped with it (and counted in the log). The queue
- * itself exists only while tasks wait: an idle client holds none.
+ * ({@link CallerRuns}). When the executor refuses to run the queue (an app's executor that was shut down while a
+ * client still used it), the task is refused: {@link #execute} returns false, as after {@link #shutdown()}, and so
+ * does every later one, since the client can no longer run; tasks other threads queued meanwhile are dropped with
+ * it (and counted in the log). The queue itself exists only while tasks wait: an idle client holds none.
  */
 public final class SerialScheduler implements Scheduler {
   private final SerialQueue queue;
