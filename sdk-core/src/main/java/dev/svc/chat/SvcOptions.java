@@ -342,8 +342,8 @@ public final class SvcOptions {
      * share one small pool. The client never shuts it down. Default: a pool of daemon threads named
      * {@code svc-chat-engine-N} (as many as cores) shared by every client of the JVM, which end when idle;
      * separate from the callback threads, so a blocking handler never holds up connections. On that default
-     * pool, a socket's reader thread that finds the client's engine idle hands it a frame that came alone by
-     * running the engine's work itself (no other thread woken), and so does an app's thread that sends: it queues
+     * pool, a socket's reader thread that finds the client's engine idle hands it the first two frames of a burst
+     * by running the engine's work itself (no other thread woken), and so does an app's thread that sends: it queues
      * the send and hands its frame to the socket before {@code sendMessage} returns, unless a {@link
      * #callbackExecutor} was given (a UI's thread never runs engine work); with an executor given, all of it runs
      * there.

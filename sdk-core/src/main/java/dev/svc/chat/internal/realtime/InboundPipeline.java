@@ -9,7 +9,8 @@ import dev.svc.chat.transport.TransportListener;
 /**
  * The inbound path of a client, from a socket's frame to the app's handler, as stages each in a class of its
  * own. Read it top to bottom; the thread of each stage is given, and there are at most two hand-offs between
- * threads (reader to actor, unless a frame comes alone to an idle actor; actor to callbacks, always).
+ * threads (reader to actor, unless a frame is one of the first two of a burst and finds the actor idle; actor to
+ * callbacks, always).
  *
  * <ol>
  *   <li><b>Socket reader</b> ({@link SocketReader}, the socket's transport thread: OkHttp's reader
@@ -18,8 +19,9 @@ import dev.svc.chat.transport.TransportListener;
  *       {@link InboundGate} (backpressure: the reader waits for slow handlers, then sheds what recovery
  *       restores; control frames never wait); while the actor is behind, the event's payload is read here by
  *       this socket's own {@link EventDecoder.Reader} (read ahead). Then the hand-off (reader thread to
- *       actor): frames and the socket's other reports, in order, drained by the actor in batches; a frame that
- *       comes alone to an idle actor is drained by the reader itself, in the actor's turn (no thread woken).
+ *       actor): frames and the socket's other reports, in order, drained by the actor in batches; the first two
+ *       frames of a burst (a send's acknowledgement and its own {@code new-message} come as a pair), each finding
+ *       the actor idle, are drained by the reader itself, in the actor's turn (no thread woken).
  *   <li><b>Connection</b> ({@link GatewayConnection}, actor): the frame decoder's strict stages
  *       ({@code EngineIoCodec}, {@code SocketIoCodec}) and the protocol: handshake, heartbeat, acknowledgements,
  *       binary attachments skipped; an event's payload is decoded by the client's one {@link EventDecoder}

@@ -28,14 +28,14 @@ import okio.Buffer;
  * {@link EventDecoder.Reader} while the actor is behind, then appended to a list, in order with the socket's
  * other reports (binary frames, closing, failure, as tasks), so a close never overtakes the frames before it.
  *
- * <p>The hand-off: the reader posts one drain task when none is pending, or, for a report that comes alone (after
- * {@link #QUIET_NANOS} without one), runs it itself when the actor is idle ({@link Scheduler#executeHere}: no
- * other thread woken, none waiting for a core); the drain takes the whole list at once (two lists swapped, nothing
- * allocated per frame) and hands it to the {@link GatewayConnection} in order, as one batch of deliveries
- * ({@link EngineListener#onInboundBatch}). Frames of a connection the engine abandoned are dropped. Once idle
- * after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists the burst grew: a fleet's
- * clients, each sent a burst at connect, would otherwise keep them for good. The reader touches the connection's
- * state only in the actor's turn, as a drain it runs itself.
+ * <p>The hand-off: the reader posts one drain task when none is pending, or, for the first
+ * {@value #REPORTS_TAKEN_HERE} reports after {@link #QUIET_NANOS} without one, runs it itself when the actor is
+ * idle ({@link Scheduler#executeHere}: no other thread woken, none waiting for a core); the drain takes the whole
+ * list at once (two lists swapped, nothing allocated per frame) and hands it to the {@link GatewayConnection} in
+ * order, as one batch of deliveries ({@link EngineListener#onInboundBatch}). Frames of a connection the engine
+ * abandoned are dropped. Once idle after a batch of more than {@value #SMALL_BATCH} frames, it drops the two lists
+ * the burst grew: a fleet's clients, each sent a burst at connect, would otherwise keep them for good. The reader
+ * touches the connection's state only in the actor's turn, as a drain it runs itself.
  *
  * <p>While the gate sheds, a {@code typing} or {@code tenant-presence} event is parked instead of queued, the
  * latest per room and user (per user for presence) replacing the one before, at most {@value #MAX_PARKED} keys;
@@ -257,12 +257,20 @@ final class SocketReader extends TransportListener {
   // ---------------------------------------------------------------- the hand-off to the actor
 
   /**
-   * A report that comes at least this long after the one before is alone: the reader runs its drain itself when
-   * the actor is idle. One of a burst is posted, so the actor, woken once, takes the burst in batches (one
-   * hand-off to the handlers' thread per batch, not per frame). 100 µs: longer than a pool thread's wake-up, far
-   * shorter than the gap between the messages of a busy conversation (200 µs at 5,000 a second).
+   * A report that comes at least this long after the one before starts a burst: the reader runs the drain of its
+   * first reports itself when the actor is idle ({@link #REPORTS_TAKEN_HERE}). The rest of a burst is posted, so
+   * the actor, woken once, takes it in batches (one hand-off to the handlers' thread per batch, not per frame).
+   * 100 µs: longer than a pool thread's wake-up, far shorter than the gap between the messages of a busy
+   * conversation (200 µs at 5,000 a second).
    */
   static final long QUIET_NANOS = 100_000;
+  /**
+   * The reports of a burst the reader still runs itself while the actor is idle: the first two, since the
+   * service answers a send with a pair of frames that come together (the acknowledgement, then the sender's own
+   * {@code new-message}), which would otherwise wake the actor for the second of every send. From the third on,
+   * the burst is the actor's.
+   */
+  static final int REPORTS_TAKEN_HERE = 2;
   private static final LongSupplier SYSTEM_NANOS = System::nanoTime;
   private final LongSupplier nanos;
   /**
@@ -270,6 +278,8 @@ final class SocketReader extends TransportListener {
    * threads: a race then only chooses the other hand-off).
    */
   private long lastOffer = Long.MIN_VALUE / 2;
+  /** The reports offered since the last quiet spell, this one included; the reader's, as {@link #lastOffer}. */
+  private int burst;
 
   /** Frames of a batch read before the gate's count of waiting frames is updated. */
   private static final int TAKEN_STEP = 64;
@@ -305,7 +315,7 @@ final class SocketReader extends TransportListener {
 
   private void offer(Object item) {
     long now = nanos.getAsLong();
-    boolean alone = now - lastOffer >= QUIET_NANOS;
+    burst = now - lastOffer >= QUIET_NANOS ? 1 : burst + 1;
     lastOffer = now;
     boolean post;
     synchronized (lock) {
@@ -314,9 +324,10 @@ final class SocketReader extends TransportListener {
       scheduled = true;
     }
     if (!post) return; // the pending drain takes it
-    // a report alone runs an idle actor's drain here: a frame reaches the handlers' thread with one hand-off, not
-    // two; one of a burst, or one for a busy actor, waits for the actor's next drain (refused only after shutdown)
-    if (alone) {
+    // the first reports of a burst run an idle actor's drain here: a frame reaches the handlers' thread with one
+    // hand-off, not two; the rest of a burst, or one for a busy actor, waits for the actor's next drain (refused
+    // only after shutdown)
+    if (burst <= REPORTS_TAKEN_HERE) {
       actor.executeHere(drain);
     } else {
       actor.execute(drain);

@@ -58,11 +58,20 @@ public final class SerialQueue {
   }
 
   /**
+   * The most tasks queued while {@link #executeHere}'s task ran that the calling thread runs after it. A task's
+   * own follow-ups are one or two (a send's answer, taken from the socket, queues the outbox's step for it), and
+   * waking a thread for a task of microseconds costs more than the task; the bound keeps the caller's turn short
+   * when other threads keep the queue busy.
+   */
+  static final int FOLLOW_UPS_HERE = 4;
+
+  /**
    * Runs {@code task} now, on the calling thread, when the queue is idle (no task running or waiting); else queues
    * it as {@link #execute} does. For a thread that hands the queue work it did not take from the queue (a
    * transport's reader): when the queue has nothing to do, running the task where it is saves waking another
-   * thread, and that thread's wait for a core. Tasks queued while it runs go to the executor after it, so the
-   * calling thread is back to its own work after one task. Returns false if the task will never run.
+   * thread, and that thread's wait for a core. Up to {@value #FOLLOW_UPS_HERE} tasks queued while it runs run
+   * after it on the same thread; the rest go to the executor, so the calling thread is soon back to its own work.
+   * Returns false if the task will never run.
    */
   public boolean executeHere(Runnable task) {
     if (shutdown) return false;
@@ -74,12 +83,18 @@ public final class SerialQueue {
       draining = true; // the queue is this thread's until the task ends: tasks posted meanwhile wait behind it
     }
     run(task);
-    synchronized (drain) {
-      if (queue == null || queue.isEmpty()) {
-        queue = null;
-        draining = false;
-        return true;
+    for (int followUps = 0; ; followUps++) {
+      Runnable next;
+      synchronized (drain) {
+        if (queue == null || queue.isEmpty()) {
+          queue = null;
+          draining = false;
+          return true;
+        }
+        if (followUps == FOLLOW_UPS_HERE) break;
+        next = queue.poll();
       }
+      run(next);
     }
     post(0); // refused: the queued tasks are dropped and logged; this task ran
     return true;

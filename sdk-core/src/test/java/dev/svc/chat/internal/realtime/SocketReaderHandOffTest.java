@@ -58,19 +58,32 @@ class SocketReaderHandOffTest {
   }
 
   @Test
-  void framesOfABurstAreLeftToTheActorWhichTakesThemInOneBatch() {
-    reader.onText(GateSockets.HOLDING, "3"); // alone: taken here
+  void aPairOfFramesIsTakenOnTheReadersThread() {
+    reader.onText(GateSockets.HOLDING, "3"); // a send's acknowledgement: the first of a burst, taken here
+    now.addAndGet(SocketReader.QUIET_NANOS / 10); // its new-message follows closely
+    reader.onText(GateSockets.HOLDING, "3");
+
+    assertEquals(0, gate.frames(), "a frame of the pair waits for the actor");
+    assertTrue(posted.isEmpty(), "the actor was woken for the second frame of a pair: " + posted.size()
+        + " task(s)");
+  }
+
+  @Test
+  void theRestOfABurstIsLeftToTheActorWhichTakesItInOneBatch() {
+    reader.onText(GateSockets.HOLDING, "3");
+    reader.onText(GateSockets.HOLDING, "3"); // the first two: taken here
     assertTrue(posted.isEmpty());
 
-    now.addAndGet(SocketReader.QUIET_NANOS / 10); // the next frames follow closely: a burst
+    now.addAndGet(SocketReader.QUIET_NANOS / 10); // the next frames follow closely: the rest of the burst
     reader.onText(GateSockets.HOLDING, "3");
     reader.onText(GateSockets.HOLDING, "3");
-    assertEquals(2, gate.frames(), "a frame of a burst was taken on the reader, alone in its batch");
-    assertEquals(1, posted.size(), "one drain of the actor takes the burst");
+    assertEquals(2, gate.frames(), "a frame past the second of a burst was taken on the reader, alone in its"
+        + " batch");
+    assertEquals(1, posted.size(), "one drain of the actor takes the rest of the burst");
     posted.remove(0).run();
     assertEquals(0, gate.frames());
 
-    now.addAndGet(SocketReader.QUIET_NANOS); // a quiet spell: the next one is alone again
+    now.addAndGet(SocketReader.QUIET_NANOS); // a quiet spell: the next one starts a burst again
     reader.onText(GateSockets.HOLDING, "3");
     assertEquals(0, gate.frames());
     assertTrue(posted.isEmpty());

@@ -95,18 +95,30 @@ class SerialSchedulerTest {
     runAll(posted);
     assertEquals(List.of("here, in the actor: true", "first", "second"), seen);
 
-    // what is posted while it runs here goes to the executor after it: the caller is back after one task
+    // a follow-up posted while it runs here runs here after it: no thread is woken for it
     seen.clear();
     assertTrue(actor.executeHere(() -> {
-      actor.execute(() -> seen.add("posted meanwhile"));
+      actor.execute(() -> seen.add("posted meanwhile, in the actor: " + actor.inActor()));
       seen.add("here");
     }));
-    assertEquals(List.of("here"), seen);
-    assertEquals(1, posted.size());
-    runAll(posted);
-    assertEquals(List.of("here", "posted meanwhile"), seen);
-    assertTrue(actor.executeHere(() -> seen.add("idle again")), "the queue is idle again after its drain");
+    assertEquals(List.of("here", "posted meanwhile, in the actor: true"), seen);
+    assertTrue(posted.isEmpty(), "the executor was woken for a follow-up of a task run here");
+    assertTrue(actor.executeHere(() -> seen.add("idle again")), "the queue is idle again after the follow-up");
     assertTrue(posted.isEmpty());
+
+    // past the bound, the rest goes to the executor: the caller is soon back to its own work
+    seen.clear();
+    assertTrue(actor.executeHere(() -> {
+      for (int i = 0; i < SerialQueue.FOLLOW_UPS_HERE + 2; i++) {
+        final int n = i;
+        actor.execute(() -> seen.add("follow-up " + n));
+      }
+    }));
+    assertEquals(SerialQueue.FOLLOW_UPS_HERE, seen.size(), "follow-ups run here: " + seen);
+    assertEquals(1, posted.size(), "one drain of the executor takes the rest");
+    runAll(posted);
+    assertEquals(SerialQueue.FOLLOW_UPS_HERE + 2, seen.size());
+    assertEquals("follow-up " + (SerialQueue.FOLLOW_UPS_HERE + 1), seen.get(seen.size() - 1), "in order");
 
     actor.shutdown();
     assertFalse(actor.executeHere(() -> seen.add("after shutdown")));
@@ -147,10 +159,10 @@ class SerialSchedulerTest {
 
     assertTrue(actor.executeHere(() -> {
       ran.incrementAndGet();
-      actor.execute(ran::incrementAndGet); // queued behind; the executor will refuse it
-      actor.execute(ran::incrementAndGet);
+      // queued behind: the first ones run here, the executor will refuse the rest
+      for (int i = 0; i < SerialQueue.FOLLOW_UPS_HERE + 2; i++) actor.execute(ran::incrementAndGet);
     }), "the task itself ran");
-    assertEquals(1, ran.get());
+    assertEquals(1 + SerialQueue.FOLLOW_UPS_HERE, ran.get());
     assertFalse(actor.execute(ran::incrementAndGet), "the client can no longer run");
     assertTrue(logger.mentions("2 other queued task(s) dropped"), String.valueOf(logger.lines));
   }
