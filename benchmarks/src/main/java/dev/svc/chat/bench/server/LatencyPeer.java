@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Our side of {@link LatencyLayoutsBenchmark}: one device's process, an SDK sender, an SDK receiver, or both
@@ -43,7 +44,9 @@ import java.util.concurrent.locks.LockSupport;
  * that hands them work ({@code Runnable::run}) instead of the SDK's pools, which takes that hand-off away;
  * {@code --transport jdk} (diagnosis) puts the clients on the JDK transport instead of OkHttp: there the engine's
  * thread writes a frame that finds the socket's queue idle, with no writer task and no write-timeout watchdog;
- * {@code --trace-dir DIR} (a receiver) keeps each message's stamp and receive time for REPORT to write.
+ * {@code --transport raw-okhttp} (diagnosis) runs no SDK at all: {@link RawSocketIoClient}s, OkHttp WebSockets
+ * that speak just enough of the protocol, with the receiver's handler on OkHttp's reader (the floor under an SDK
+ * on OkHttp); {@code --trace-dir DIR} (a receiver) keeps each message's stamp and receive time for REPORT to write.
  * Prints {@code READY} once its clients are connected (and its receiver listens).
  */
 public final class LatencyPeer {
@@ -99,12 +102,16 @@ public final class LatencyPeer {
         String transport = Report.option(args, "--transport", "okhttp");
         if (transport.equals("jdk")) {
             options.transport(JdkTransport.shared());
-        } else if (!transport.equals("okhttp")) {
-            throw new IllegalArgumentException("--transport okhttp|jdk, not " + transport);
+        } else if (!transport.equals("okhttp") && !transport.equals("raw-okhttp")) {
+            throw new IllegalArgumentException("--transport okhttp|jdk|raw-okhttp, not " + transport);
         }
         String trace = Report.option(args, "--trace-dir", null);
-        new LatencyPeer(trace == null ? null : Paths.get(trace))
-                .run(options.build(), room, senderAuth, receiverAuth);
+        LatencyPeer peer = new LatencyPeer(trace == null ? null : Paths.get(trace));
+        if (transport.equals("raw-okhttp")) {
+            peer.runRaw(api, room, senderAuth, receiverAuth);
+        } else {
+            peer.run(options.build(), room, senderAuth, receiverAuth);
+        }
     }
 
     private static String[] split(String userAndToken) {
@@ -122,18 +129,39 @@ public final class LatencyPeer {
             if (sender != null) {
                 sender.connect(senderAuth[0], senderAuth[1]).get(30, TimeUnit.SECONDS);
             }
-            System.out.println("READY");
-            System.out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            for (String line; (line = in.readLine()) != null; ) {
-                String[] cmd = line.trim().split(" ");
-                switch (cmd[0]) {
-                    case "CLOCK" -> answer("CLOCK " + System.nanoTime());
-                    case "SEND" -> answer("SENT " + cmd[1] + " " + send(sender, room, cmd[1],
-                            Integer.parseInt(cmd[2]), Double.parseDouble(cmd[3])));
-                    case "REPORT" -> answer(report(cmd[1], Integer.parseInt(cmd[2]), Long.parseLong(cmd[3])));
-                    default -> answer("ERROR unknown command " + line);
-                }
+            serve(sender == null ? null
+                    : text -> sender.sendMessage(room, List.of(MessagePart.text(text))));
+        }
+    }
+
+    /** As {@link #run}, with {@link RawSocketIoClient}s instead of the SDK's clients (diagnosis). */
+    private void runRaw(String api, String room, String[] senderAuth, String[] receiverAuth) throws Exception {
+        try (RawSocketIoClient sender = senderAuth == null ? null
+                : RawSocketIoClient.connect(api, senderAuth[0], senderAuth[1]);
+             RawSocketIoClient receiver = receiverAuth == null ? null
+                : RawSocketIoClient.connect(api, receiverAuth[0], receiverAuth[1])) {
+            if (receiver != null) {
+                receiver.onNewMessage(this::received);
+            }
+            serve(sender == null ? null : text -> sender.send(room, text));
+        } finally {
+            RawSocketIoClient.shutdown();
+        }
+    }
+
+    /** Prints READY, then answers the commands on stdin until it ends; {@code sender} sends a message's text. */
+    private void serve(Consumer<String> sender) throws IOException, InterruptedException {
+        System.out.println("READY");
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+            String[] cmd = line.trim().split(" ");
+            switch (cmd[0]) {
+                case "CLOCK" -> answer("CLOCK " + System.nanoTime());
+                case "SEND" -> answer("SENT " + cmd[1] + " " + send(sender, cmd[1],
+                        Integer.parseInt(cmd[2]), Double.parseDouble(cmd[3])));
+                case "REPORT" -> answer(report(cmd[1], Integer.parseInt(cmd[2]), Long.parseLong(cmd[3])));
+                default -> answer("ERROR unknown command " + line);
             }
         }
     }
@@ -144,7 +172,7 @@ public final class LatencyPeer {
     }
 
     /** Sends {@code rate * seconds} messages of {@code tag}, each due at its slot, as the in-process pair does. */
-    private static int send(ChatClient sender, String room, String tag, int rate, double seconds) {
+    private static int send(Consumer<String> sender, String tag, int rate, double seconds) {
         int total = (int) Math.round(rate * seconds);
         long interval = 1_000_000_000L / rate;
         long start = System.nanoTime();
@@ -152,7 +180,7 @@ public final class LatencyPeer {
         while (sent < total) {
             long due = Math.min(total, (System.nanoTime() - start) / interval + 1);
             while (sent < due) {
-                sender.sendMessage(room, List.of(MessagePart.text(tag + ":" + System.nanoTime())));
+                sender.accept(tag + ":" + System.nanoTime());
                 sent++;
             }
             LockSupport.parkNanos(Math.max(0, start + sent * interval - System.nanoTime()));
