@@ -32,6 +32,8 @@ public interface Scheduler {
    * Runs {@code task}, which an app's call hands the actor (a send), on the calling thread if the actor is idle and
    * the client lets its app's threads run its work ({@link CallerRuns#TRANSPORTS_AND_APP}), else later as {@link
    * #execute} does. The task must be short and never block: it runs on the app's thread before the call returns.
+   * Unlike {@link #executeHere}, the app's thread runs that task only: what others queue meanwhile waits for the
+   * actor's own thread.
    */
   default boolean executeFromApp(Runnable task) {
     return execute(task);

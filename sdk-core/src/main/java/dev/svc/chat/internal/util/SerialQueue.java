@@ -67,13 +67,25 @@ public final class SerialQueue {
 
   /**
    * Runs {@code task} now, on the calling thread, when the queue is idle (no task running or waiting); else queues
-   * it as {@link #execute} does. For a thread that hands the queue work it did not take from the queue (a
-   * transport's reader): when the queue has nothing to do, running the task where it is saves waking another
-   * thread, and that thread's wait for a core. Up to {@value #FOLLOW_UPS_HERE} tasks queued while it runs run
-   * after it on the same thread; the rest go to the executor, so the calling thread is soon back to its own work.
-   * Returns false if the task will never run.
+   * it as {@link #execute} does. For a thread of the client's own that hands the queue work it did not take from
+   * the queue (a transport's reader): when the queue has nothing to do, running the task where it is saves waking
+   * another thread, and that thread's wait for a core. Up to {@value #FOLLOW_UPS_HERE} tasks queued while it runs
+   * run after it on the same thread; the rest go to the executor, so the calling thread is soon back to its own
+   * work. Returns false if the task will never run.
    */
   public boolean executeHere(Runnable task) {
+    return executeHere(task, FOLLOW_UPS_HERE);
+  }
+
+  /**
+   * As {@link #executeHere(Runnable)}, but the calling thread runs {@code task} alone: for an app's thread, which
+   * runs the work its own call asked for and nothing another thread queued meanwhile.
+   */
+  public boolean executeHereAlone(Runnable task) {
+    return executeHere(task, 0);
+  }
+
+  private boolean executeHere(Runnable task, int mostFollowUps) {
     if (shutdown) return false;
     synchronized (drain) {
       if (draining) {
@@ -91,7 +103,7 @@ public final class SerialQueue {
           draining = false;
           return true;
         }
-        if (followUps == FOLLOW_UPS_HERE) break;
+        if (followUps == mostFollowUps) break;
         next = queue.poll();
       }
       run(next);

@@ -52,7 +52,7 @@ public final class SerialScheduler implements Scheduler {
 
   @Override
   public boolean executeFromApp(final Runnable task) {
-    return callerRuns == CallerRuns.TRANSPORTS_AND_APP ? queue.executeHere(task) : queue.execute(task);
+    return callerRuns == CallerRuns.TRANSPORTS_AND_APP ? queue.executeHereAlone(task) : queue.execute(task);
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.svc.chat.testing.FakeGateway;
@@ -139,6 +140,20 @@ class SerialSchedulerTest {
       assertEquals(here ? 0 : 1, posted.size(), callerRuns.name());
       runAll(posted);
       assertEquals(List.of("in the actor: true"), seen, callerRuns.name());
+
+      // what others queue while the app's task runs there is not the app's thread's to run
+      seen.clear();
+      AtomicBoolean returned = new AtomicBoolean();
+      assertTrue(actor.executeFromApp(() -> {
+        actor.execute(() -> seen.add("queued meanwhile, run after the app's call returned: " + returned.get()));
+        seen.add("the app's");
+      }));
+      returned.set(true);
+      runAll(posted);
+      assertEquals(List.of("the app's", "queued meanwhile, run after the app's call returned: true"), seen,
+          callerRuns.name());
+      seen.clear();
+      seen.add("in the actor: true");
 
       // a busy actor: the app's task waits its turn on the executor, whatever the policy
       assertTrue(actor.execute(() -> seen.add("first")));
