@@ -315,7 +315,7 @@ final class SocketReader extends TransportListener {
 
   private void offer(Object item) {
     long now = nanos.getAsLong();
-    burst = now - lastOffer >= QUIET_NANOS ? 1 : burst + 1;
+    burst = now - lastOffer >= QUIET_NANOS ? 1 : Math.min(burst + 1, REPORTS_TAKEN_HERE + 1);
     lastOffer = now;
     boolean post;
     synchronized (lock) {

@@ -13,7 +13,8 @@ public interface Scheduler {
 
   /**
    * Runs {@code task} on the actor, later, never on the calling thread (unless the actor's executor is a direct
-   * one). Returns true when the task will run; false, dropping it, when the client can no longer run tasks:
+   * one, or the caller is a task that {@link #executeHere} runs: then it may run after that task, on its thread).
+   * Returns true when the task will run; false, dropping it, when the client can no longer run tasks:
    * after {@link #shutdown()}, or once the executor has refused one (an app's executor shut down while the
    * client still used it). Callers treat false as "the client is closed".
    */

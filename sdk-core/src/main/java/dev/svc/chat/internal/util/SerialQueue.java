@@ -9,8 +9,9 @@ import java.util.concurrent.RejectedExecutionException;
  * executor's threads. Nothing here owns a thread, so many clients share one small pool. It is the client's actor
  * (inside {@link SerialScheduler}, which adds timers) and its I/O queue ({@link #io}).
  *
- * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one);
- * {@link #executeHere} runs it there when the queue is idle. A task that throws is
+ * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one),
+ * except after the task that posted it, as its follow-up, when {@link #executeHere} ran that one;
+ * {@link #executeHere} runs a task there when the queue is idle. A task that throws is
  * logged and the next one runs. When the executor refuses to run the queue (an app's executor shut down while a
  * client still used it), {@link #execute} returns false for that task and every later one, as after
  * {@link #shutdown()}, and the tasks other threads queued meanwhile are dropped with it (counted in the log):
@@ -26,6 +27,11 @@ public final class SerialQueue {
   private ArrayDeque<Runnable> queue;
   /** Whether a drain is posted or running, or {@link #executeHere} runs a task. Guarded by {@link #drain}. */
   private boolean draining;
+  /**
+   * The thread whose {@link #executeHere} run takes the follow-ups its tasks queue, null when none does; the
+   * tasks that thread queues meanwhile are marked {@link FollowUp}. Guarded by {@link #drain}.
+   */
+  private Thread followUpsOf;
   private volatile boolean shutdown;
   private volatile Thread runner;
 
@@ -50,18 +56,33 @@ public final class SerialQueue {
   public boolean execute(Runnable task) {
     if (shutdown) return false;
     synchronized (drain) {
-      enqueue(task);
+      enqueue(Thread.currentThread() == followUpsOf ? new FollowUp(task) : task);
       if (draining) return true; // the running drain takes it
       draining = true;
     }
     return post(1);
   }
 
+  /** A task queued by a task that {@link #executeHere} ran, on that thread: its follow-up. */
+  private static final class FollowUp implements Runnable {
+    final Runnable task;
+
+    FollowUp(Runnable task) {
+      this.task = task;
+    }
+
+    @Override
+    public void run() {
+      task.run();
+    }
+  }
+
   /**
-   * The most tasks queued while {@link #executeHere}'s task ran that the calling thread runs after it. A task's
-   * own follow-ups are one or two (a send's answer, taken from the socket, queues the outbox's step for it), and
-   * waking a thread for a task of microseconds costs more than the task; the bound keeps the caller's turn short
-   * when other threads keep the queue busy.
+   * The most follow-ups of {@link #executeHere}'s task that the calling thread runs after it: the tasks it queued
+   * itself, and those they queue. A task's own follow-ups are one or two (a send's answer, taken from the socket,
+   * queues the outbox's step for it), and waking a thread for a task of microseconds costs more than the task.
+   * What other threads queue meanwhile is never run there (a connect they ask for may block on a name lookup,
+   * which a transport's shared reader must not), nor anything behind it, so the order holds.
    */
   static final int FOLLOW_UPS_HERE = 4;
 
@@ -69,9 +90,9 @@ public final class SerialQueue {
    * Runs {@code task} now, on the calling thread, when the queue is idle (no task running or waiting); else queues
    * it as {@link #execute} does. For a thread of the client's own that hands the queue work it did not take from
    * the queue (a transport's reader): when the queue has nothing to do, running the task where it is saves waking
-   * another thread, and that thread's wait for a core. Up to {@value #FOLLOW_UPS_HERE} tasks queued while it runs
-   * run after it on the same thread; the rest go to the executor, so the calling thread is soon back to its own
-   * work. Returns false if the task will never run.
+   * another thread, and that thread's wait for a core. Up to {@value #FOLLOW_UPS_HERE} of its follow-ups run after
+   * it on the same thread while they come first in the queue; the rest go to the executor, so the calling thread
+   * is soon back to its own work. Returns false if the task will never run.
    */
   public boolean executeHere(Runnable task) {
     return executeHere(task, FOLLOW_UPS_HERE);
@@ -93,6 +114,7 @@ public final class SerialQueue {
         return true;
       }
       draining = true; // the queue is this thread's until the task ends: tasks posted meanwhile wait behind it
+      if (mostFollowUps > 0) followUpsOf = Thread.currentThread();
     }
     run(task);
     for (int followUps = 0; ; followUps++) {
@@ -101,10 +123,14 @@ public final class SerialQueue {
         if (queue == null || queue.isEmpty()) {
           queue = null;
           draining = false;
+          followUpsOf = null;
           return true;
         }
-        if (followUps == mostFollowUps) break;
-        next = queue.poll();
+        if (followUps == mostFollowUps || !(queue.peek() instanceof FollowUp)) {
+          followUpsOf = null;
+          break;
+        }
+        next = ((FollowUp) queue.poll()).task;
       }
       run(next);
     }

@@ -11,7 +11,8 @@ import dev.svc.chat.TaskScheduler;
  * thread: many clients may share one small pool and one timer thread, and with a direct executor and a
  * virtual scheduler a whole client runs on a test's thread, on virtual time.
  *
- * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one);
+ * <p>A task never runs on the thread that posts it by {@link #execute} (unless the executor is a direct one, or
+ * it is the follow-up of a task {@link #executeHere} runs, see {@link SerialQueue#executeHere});
  * {@link #executeHere} and {@link #executeFromApp} run it there when the actor is idle, if this actor was made to
  * ({@link CallerRuns}). When the executor refuses to run the queue (an app's executor that was shut down while a
  * client still used it), the task is refused: {@link #execute} returns false, as after {@link #shutdown()}, and so

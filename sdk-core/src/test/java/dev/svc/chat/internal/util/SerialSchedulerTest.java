@@ -118,12 +118,67 @@ class SerialSchedulerTest {
     assertEquals(SerialQueue.FOLLOW_UPS_HERE, seen.size(), "follow-ups run here: " + seen);
     assertEquals(1, posted.size(), "one drain of the executor takes the rest");
     runAll(posted);
-    assertEquals(SerialQueue.FOLLOW_UPS_HERE + 2, seen.size());
-    assertEquals("follow-up " + (SerialQueue.FOLLOW_UPS_HERE + 1), seen.get(seen.size() - 1), "in order");
+    List<String> inOrder = new ArrayList<>();
+    for (int i = 0; i < SerialQueue.FOLLOW_UPS_HERE + 2; i++) inOrder.add("follow-up " + i);
+    assertEquals(inOrder, seen);
 
     actor.shutdown();
     assertFalse(actor.executeHere(() -> seen.add("after shutdown")));
     assertFalse(seen.contains("after shutdown"));
+  }
+
+  @Test
+  void whatAnotherThreadQueuedMeanwhileIsNotRunHereNorAnythingBehindIt() {
+    List<Runnable> posted = new ArrayList<>();
+    SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(),
+        new Log(new RecordingLogger()), CallerRuns.TRANSPORTS);
+    List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    assertTrue(actor.executeHere(() -> {
+      Thread other = new Thread(() -> actor.execute(() -> seen.add("another thread's, on the executor: "
+          + Thread.currentThread().getName())), "app");
+      other.start();
+      assertDoesNotHang(other);
+      actor.execute(() -> seen.add("a follow-up, behind it"));
+      seen.add("here");
+    }));
+
+    assertEquals(List.of("here"), seen, "a task another thread queued ran on the reader's thread");
+    assertEquals(1, posted.size());
+    Thread pool = new Thread(posted.remove(0), "pool");
+    pool.start();
+    assertDoesNotHang(pool);
+    assertEquals(List.of("here", "another thread's, on the executor: pool", "a follow-up, behind it"), seen);
+  }
+
+  @Test
+  void aFollowUpThatThrowsIsLoggedAndTheNextOneRunsHere() {
+    List<Runnable> posted = new ArrayList<>();
+    RecordingLogger logger = new RecordingLogger();
+    SerialScheduler actor = new SerialScheduler(posted::add, new VirtualTaskScheduler(), new Log(logger),
+        CallerRuns.TRANSPORTS);
+    List<String> seen = new ArrayList<>();
+
+    assertTrue(actor.executeHere(() -> {
+      actor.execute(() -> {
+        throw new IllegalStateException("a bug in a follow-up");
+      });
+      actor.execute(() -> seen.add("the next follow-up"));
+    }));
+
+    assertEquals(List.of("the next follow-up"), seen);
+    assertTrue(posted.isEmpty());
+    assertTrue(logger.mentions("unexpected error"), String.valueOf(logger.lines));
+    assertTrue(actor.executeHere(() -> seen.add("idle again")));
+  }
+
+  private static void assertDoesNotHang(Thread thread) {
+    try {
+      thread.join(FakeGateway.TIMEOUT_SECONDS * 1000L);
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+    assertFalse(thread.isAlive(), thread + " did not end");
   }
 
   @Test
