@@ -186,7 +186,7 @@ final class LatencyLayoutsProse {
             + "socket's reader for an idle engine, queued the outbox's step for it, which the engine's pool "
             + "then ran (a thread woken for each send), and the sender's own `new-message` came within 100 µs "
             + "of the acknowledgement, which made it a frame of a burst, posted to the pool too. Now a reader "
-            + "that runs an idle engine's work runs up to 4 tasks queued meanwhile after it, and takes the "
+            + "that runs an idle engine's work runs after it up to 4 tasks that work queued itself, and takes the "
             + "first two frames of a burst itself: the sender's engine threads woke 0.02 times a message at "
             + "1,000 msg/s, against 0.96 before, 0.72 with the first change alone, and 0.96 with the second "
             + "alone; the sender's wake-ups a message went from 7.7 to 6.6 to 6.7 (the rest: OkHttp's task "
