@@ -5,6 +5,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Counts of one process that hold under load, read from Linux's /proc: write system calls ({@code syscw} of
@@ -12,11 +16,11 @@ import java.nio.file.Paths;
  * parks and is woken counts one voluntary switch) and CPU time. A snapshot is taken before and after a measured
  * window and the difference divided by the messages of the window. Without /proc every count is -1.
  */
-public record ProcessCounters(long writes, long wakeUps, long cpuTicks, java.util.Map<String, Long> wakeUpsByTask) {
+public record ProcessCounters(long writes, long wakeUps, long cpuTicks, Map<String, Long> wakeUpsByTask) {
 
     /** Counts without the threads' own (a difference, or none). */
     public ProcessCounters(long writes, long wakeUps, long cpuTicks) {
-        this(writes, wakeUps, cpuTicks, java.util.Map.of());
+        this(writes, wakeUps, cpuTicks, Map.of());
     }
 
     /** Returns the counts of process {@code pid} so far. */
@@ -30,19 +34,13 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks, java.uti
                 }
             }
             long switches = 0;
-            java.util.Map<String, Long> byTask = new java.util.HashMap<>();
+            Map<String, Long> byTask = new HashMap<>();
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
                 for (Path task : tasks) {
-                    try {
-                        for (String line : Files.readAllLines(task.resolve("status"))) {
-                            if (line.startsWith("voluntary_ctxt_switches:")) {
-                                long n = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                                switches += n;
-                                byTask.put(task.getFileName().toString(), n);
-                            }
-                        }
-                    } catch (IOException e) {
-                        // the thread ended meanwhile
+                    long n = voluntarySwitches(task);
+                    if (n >= 0) {
+                        switches += n;
+                        byTask.put(task.getFileName().toString(), n);
                     }
                 }
             }
@@ -59,18 +57,16 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks, java.uti
      * Returns the voluntary context switches of process {@code pid}'s threads so far, summed by thread name with
      * its digits dropped (a pool's threads count together), for finding which threads wake per message.
      */
-    public static java.util.Map<String, Long> wakeUpsByThread(long pid) {
-        java.util.Map<String, Long> byName = new java.util.TreeMap<>();
+    public static Map<String, Long> wakeUpsByThread(long pid) {
+        Map<String, Long> byName = new TreeMap<>();
         Path proc = Paths.get("/proc", String.valueOf(pid), "task");
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc)) {
             for (Path task : tasks) {
                 try {
                     String name = Files.readString(task.resolve("comm")).trim().replaceAll("[0-9]+", "#");
-                    for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches:")) {
-                            byName.merge(name, Long.parseLong(line.substring(line.indexOf(':') + 1).trim()),
-                                    Long::sum);
-                        }
+                    long n = voluntarySwitches(task);
+                    if (n >= 0) {
+                        byName.merge(name, n, Long::sum);
                     }
                 } catch (IOException e) {
                     // the thread ended meanwhile
@@ -82,15 +78,29 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks, java.uti
         return byName;
     }
 
+    /** Returns the voluntary context switches of thread {@code task} ({@code /proc/PID/task/TID}), -1 if it ended. */
+    private static long voluntarySwitches(Path task) {
+        try {
+            for (String line : Files.readAllLines(task.resolve("status"))) {
+                if (line.startsWith("voluntary_ctxt_switches:")) {
+                    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        } catch (IOException e) {
+            // the thread ended meanwhile
+        }
+        return -1;
+    }
+
     /** Returns {@code after} less {@code before}, name by name, per message, the largest first. */
-    public static String perMessage(java.util.Map<String, Long> before, java.util.Map<String, Long> after,
+    public static String perMessage(Map<String, Long> before, Map<String, Long> after,
             int messages) {
         StringBuilder out = new StringBuilder();
         after.entrySet().stream()
-                .map(e -> java.util.Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
                 .filter(e -> e.getValue() > 0)
                 .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
-                .forEach(e -> out.append(String.format(java.util.Locale.ROOT, "%s %.3f; ", e.getKey(),
+                .forEach(e -> out.append(String.format(Locale.ROOT, "%s %.3f; ", e.getKey(),
                         (double) e.getValue() / Math.max(1, messages))));
         return out.toString();
     }
@@ -111,7 +121,7 @@ public record ProcessCounters(long writes, long wakeUps, long cpuTicks, java.uti
             return new ProcessCounters(-1, -1, -1);
         }
         long woken = 0;
-        for (java.util.Map.Entry<String, Long> task : wakeUpsByTask.entrySet()) {
+        for (Map.Entry<String, Long> task : wakeUpsByTask.entrySet()) {
             woken += Math.max(0, task.getValue() - before.wakeUpsByTask.getOrDefault(task.getKey(), 0L));
         }
         return new ProcessCounters(writes - before.writes, woken, cpuTicks - before.cpuTicks);
