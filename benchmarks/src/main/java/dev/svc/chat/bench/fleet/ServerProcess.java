@@ -1,5 +1,6 @@
 package dev.svc.chat.bench.fleet;
 
+import dev.svc.chat.bench.support.EndsWithParent;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -32,7 +33,8 @@ final class ServerProcess implements AutoCloseable {
 
     static ServerProcess start() throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(java(), "-Xss512k", "-Xmx3g", "-cp", System.getProperty("java.class.path"),
-                "dev.svc.chat.reference.Main", "--host", "127.0.0.1", "--port", "0", "--tenant", "bench:" + API_KEY,
+                EndsWithParent.class.getName(), "dev.svc.chat.reference.Main",
+                "--host", "127.0.0.1", "--port", "0", "--tenant", "bench:" + API_KEY,
                 "--send-rate", "1000000", "--send-burst", "1000000"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

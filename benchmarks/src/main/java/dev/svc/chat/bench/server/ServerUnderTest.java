@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.svc.chat.bench.support.EndsWithParent;
 import dev.svc.chat.bench.support.Report;
 
 /**
@@ -68,7 +69,8 @@ final class ServerUnderTest implements AutoCloseable {
         command.add("-Xss512k");
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         command.addAll(jvmArgs);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.svc.chat.reference.Main",
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EndsWithParent.class.getName(),
+                "dev.svc.chat.reference.Main",
                 "--port", "0", "--send-rate", "1000000", "--send-burst", "1000000"));
         command.addAll(serverArgs);
         ChildProcess process = ChildProcess.start("reference-server", command, Map.of("SVC_API_KEY", API_KEY));
