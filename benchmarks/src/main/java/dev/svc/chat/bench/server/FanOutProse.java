@@ -177,6 +177,20 @@ final class FanOutProse {
             + " message (about 10 µs) over 10 deliveries, which the Node peer, without search, does not pay; not"
             + " changed here.";
 
+    static final String RUN_LENGTH = "Runs of some 100,000 deliveries in every room (30 Nov 2026). A run at 10"
+            + " members was 3,000 messages before, some 30,000 deliveries and about a second at Node's rate, so its"
+            + " p99 rested on some 300 deliveries, a few messages, and one pause of either process made it. In a"
+            + " run of that method the same afternoon (load average 1.8 to 5.1), at 10 members ours' p99 was 2.9 to"
+            + " 6.1 ms offered 1.00 times Node's rate, where its p50 was 0.54 to 0.69 ms against Node's 1.9 to 2.6,"
+            + " and one round of five missed Node's p99 at that load (5.68 against 5.35 ms), which put the worst"
+            + " round's deliveries at Node's p99 at 0; every step from 1.00 to 1.75 met Node's p99 in 3 or 4 rounds"
+            + " of 5. A run is now 100,000 deliveries whatever the room (10,000 messages at 10 members), and the"
+            + " paced loads include 1.6 times Node's, since an offer of 1.5 delivers a little under 1.5 (1.49× in"
+            + " the worst round of the run before, whose 1.75 step met Node's p99 in 4 rounds of 5). At 10 members"
+            + " the figure still sits in that noise: ours' p99 hardly moves from 1.00 to 1.75 times Node's rate (the"
+            + " paced table), and a step can miss in one round while a higher one meets in the same round; the"
+            + " summary counts a round's highest step that met, as the target is stated.";
+
     private FanOutProse() {
     }
 }

@@ -77,6 +77,7 @@ final class FanOutReport {
         report.paragraph(twoCores());
         report.paragraph(FanOutProse.DEVELOPMENT);
         report.paragraph(FanOutProse.UNPACED);
+        report.paragraph(FanOutProse.RUN_LENGTH);
         report.paragraph("Why API-key members in rooms of " + Report.num(apiKeyFrom, 0) + " (*): "
                 + FanOutProse.API_KEY_MEMBERS);
         report.paragraph(FanOutProse.SERVER_CPU);
