@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -27,7 +29,8 @@ import java.util.stream.Stream;
  * Uploads in the data directory's {@code files/} (owner-only): {@code <id>.bin} holds the bytes, {@code
  * <id>.json} the record and references, {@code <id>.t<size>} the thumbnails. A PATCH's bytes are written at
  * the committed offset and forced to the disk, then the record with the new offset replaces the old one
- * atomically (written, forced, renamed, the directory forced) before the PATCH is answered. The record is the
+ * atomically (written, forced, renamed, the directory forced) before the PATCH is answered, and only then does a
+ * reader (HEAD) see the new offset; references and record updates go to the disk first too. The record is the
  * truth: at start every unfinished {@code .bin} is cut back to its record's offset, so a {@code kill -9} drops at
  * most the bytes of the request it left unanswered.
  */
@@ -84,7 +87,7 @@ final class DirectoryFileStorage extends IndexedFileStorage<IndexedFileStorage.E
         try {
             Files.deleteIfExists(bin(record.id()));
             Files.createFile(bin(record.id()), OwnerOnlyFiles.fileAttributes());
-            writeMeta(entry);
+            writeMeta(record, entry.refs);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create an upload in " + dir, e);
         }
@@ -107,8 +110,7 @@ final class DirectoryFileStorage extends IndexedFileStorage<IndexedFileStorage.E
             });
             if (result.keep()) {
                 channel.force(true);
-                entry.record = record.withOffset(record.offset() + result.bytes(), now);
-                writeMeta(entry);
+                publish(entry, record.withOffset(record.offset() + result.bytes(), now));
             } else {
                 channel.truncate(record.offset());
             }
@@ -122,8 +124,11 @@ final class DirectoryFileStorage extends IndexedFileStorage<IndexedFileStorage.E
     public void update(FileRecord record) {
         Entry entry = entries.get(record.id());
         if (entry != null) {
-            entry.record = record;
-            writeMetaUnchecked(entry);
+            try {
+                publish(entry, record);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot store an upload's record in " + dir, e);
+            }
         }
     }
 
@@ -157,9 +162,21 @@ final class DirectoryFileStorage extends IndexedFileStorage<IndexedFileStorage.E
     @Override
     public void addRef(String fileId, FileRef ref) {
         Entry entry = entries.get(fileId);
-        if (entry != null && !entry.refs.contains(ref)) {
+        if (entry == null) {
+            return;
+        }
+        synchronized (entry) {
+            if (entry.refs.contains(ref)) {
+                return;
+            }
+            List<FileRef> refs = new ArrayList<>(entry.refs);
+            refs.add(ref);
+            try {
+                writeMeta(entry.record, refs);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot store an upload's record in " + dir, e);
+            }
             entry.refs.add(ref);
-            writeMetaUnchecked(entry);
         }
     }
 
@@ -193,32 +210,32 @@ final class DirectoryFileStorage extends IndexedFileStorage<IndexedFileStorage.E
         return dir.resolve(fileId + ".bin");
     }
 
-    private void writeMetaUnchecked(Entry entry) {
-        try {
-            writeMeta(entry);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot store an upload's record in " + dir, e);
+    /**
+     * Makes {@code record} the entry's: first on the disk ({@link #writeMeta}), then in memory, under the entry's
+     * lock. A reader (HEAD, a send referencing the file) never sees a record a {@code kill -9} could still undo.
+     */
+    private void publish(Entry entry, FileRecord record) throws IOException {
+        synchronized (entry) {
+            writeMeta(record, entry.refs);
+            entry.record = record;
         }
     }
 
-    /** Replaces {@code <id>.json} atomically and durably with the entry's current record and references. */
-    private void writeMeta(Entry entry) throws IOException {
-        synchronized (entry) {
-            FileRecord r = entry.record;
-            ObjectNode node = JSON.createObjectNode()
-                    .put("id", r.id()).put("tenantId", r.tenantId()).put("uploaderId", r.uploaderId())
-                    .put("length", r.length()).put("offset", r.offset()).put("name", r.name())
-                    .put("declaredType", r.declaredType()).put("createdAt", r.createdAt().toEpochMilli())
-                    .put("touchedAt", r.touchedAt().toEpochMilli())
-                    .put("completedAt", r.completedAt() == null ? null : r.completedAt().toEpochMilli())
-                    .put("sha256", r.sha256()).put("contentType", r.contentType())
-                    .put("width", r.width()).put("height", r.height());
-            ArrayNode refs = node.putArray("refs");
-            for (FileRef ref : entry.refs) {
-                refs.addObject().put("roomId", ref.roomId()).put("messageId", ref.messageId());
-            }
-            replace(dir.resolve(r.id() + ".json"), JSON.writeValueAsBytes(node), true);
+    /** Replaces {@code <id>.json} atomically and durably with {@code r} and {@code refs}. */
+    private void writeMeta(FileRecord r, List<FileRef> refs) throws IOException {
+        ObjectNode node = JSON.createObjectNode()
+                .put("id", r.id()).put("tenantId", r.tenantId()).put("uploaderId", r.uploaderId())
+                .put("length", r.length()).put("offset", r.offset()).put("name", r.name())
+                .put("declaredType", r.declaredType()).put("createdAt", r.createdAt().toEpochMilli())
+                .put("touchedAt", r.touchedAt().toEpochMilli())
+                .put("completedAt", r.completedAt() == null ? null : r.completedAt().toEpochMilli())
+                .put("sha256", r.sha256()).put("contentType", r.contentType())
+                .put("width", r.width()).put("height", r.height());
+        ArrayNode array = node.putArray("refs");
+        for (FileRef ref : refs) {
+            array.addObject().put("roomId", ref.roomId()).put("messageId", ref.messageId());
         }
+        replace(dir.resolve(r.id() + ".json"), JSON.writeValueAsBytes(node), true);
     }
 
     private static Entry readEntry(Path path) throws IOException {
