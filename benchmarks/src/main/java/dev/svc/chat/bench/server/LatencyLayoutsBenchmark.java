@@ -25,17 +25,18 @@ import java.util.function.ToDoubleFunction;
  * <p>Arguments: {@code --rates 1000,5000}, {@code --seconds 6}, {@code --rounds 5}, {@code --warm-up-seconds
  * 10}, {@code --layouts two|two,one}, {@code --peer-jvm-args "..."}, {@code --peer-args "..."} (our peers'
  * options, see {@link LatencyPeer}), {@code --server-args "..."},
- * {@code --server-jvm-args "..."}, {@code --jfr DIR} (the server's and our peers' recordings), {@code --per-thread yes} (each round's counts
- * per message by thread, on stderr), {@code --stages yes|no} (each measured round's latency split into sender,
- * server and receiver from a tcpdump capture of loopback, see {@link StageCapture}; without it, yes when tcpdump
- * can capture here, else the section says why not), {@code --out}.
+ * {@code --server-jvm-args "..."}, {@code --jfr DIR} (the server's and our peers' recordings), {@code --per-thread
+ * yes} (each round's wake-ups and bytes allocated a message by thread, on stderr; the wake-ups' medians are
+ * always in the report, {@link LatencyThreadWakeUps}), {@code --stages yes|no} (each measured round's latency
+ * split into sender, server and receiver from a tcpdump capture of loopback, see {@link StageCapture}; without
+ * it, yes when tcpdump can capture here, else the section says why not), {@code --out}.
  */
 public final class LatencyLayoutsBenchmark {
 
     /** One round of one rate in one layout: ours and Node's figures, the collectors' pauses, the load. */
     record Round(int rate, boolean twoProcesses, int round, LatencyDevices.Measured ours,
                  LatencyDevices.Measured node, String peerPauses, String serverPauses, String load,
-                 String oursCounts, String nodeCounts) {
+                 String oursCounts, String nodeCounts, List<LatencyThreadWakeUps.Sample> oursThreads) {
     }
 
     /**
@@ -45,7 +46,7 @@ public final class LatencyLayoutsBenchmark {
      */
     static final int MAX_SETTLING_PASSES = 8;
 
-    /** {@code --per-thread yes}: each round of ours also prints its counts per message by thread (diagnosis). */
+    /** {@code --per-thread yes}: each round of ours also prints its counts a message by thread (diagnosis). */
     private static boolean perThread;
 
     public static void main(String[] args) throws Exception {
@@ -164,12 +165,13 @@ public final class LatencyLayoutsBenchmark {
         String serverPauses = "";
         String oursCounts = "";
         String nodeCounts = "";
+        List<LatencyThreadWakeUps.Sample> oursThreads = List.of();
         for (int turn = 0; turn < 2; turn++) {
             boolean oursTurn = (turn == 0) == (round % 2 == 1);
             LatencyDevices devices = pair[oursTurn ? 0 : 1];
             long[] pids = devices.pids(oursTurn ? server : nodeServer);
             long[] allocatedBefore = devices.allocated(pids);
-            List<Map<String, Long>> wakeUpsBefore = perThread ? wakeUpsByThread(pids) : List.of();
+            List<Map<String, Long>> wakeUpsBefore = oursTurn ? LatencyThreadWakeUps.snapshot(pids) : List.of();
             List<Map<String, Long>> threadsBefore = perThread ? devices.allocatedByThread() : List.of();
             ProcessCounters[] before = LatencyDevices.counters(pids);
             RunQueueWait waitBefore = RunQueueWait.of(pids);
@@ -182,8 +184,12 @@ public final class LatencyLayoutsBenchmark {
                 oursCounts = devices.countsSince(pids, before, allocatedBefore, ours.received()) + ", "
                         + RunQueueWait.perMessage(RunQueueWait.of(pids).since(waitBefore), ours.received(),
                         devices.twoProcesses) + ", " + JitShares.describe(jit.shares(), devices.twoProcesses);
+                oursThreads = LatencyThreadWakeUps.since(rate, devices.twoProcesses, wakeUpsBefore,
+                        LatencyThreadWakeUps.snapshot(pids), ours.received());
                 if (perThread) {
-                    perThread(devices, pids, wakeUpsBefore, threadsBefore, ours.received());
+                    oursThreads.forEach(t -> System.err.println("  " + t.process() + " wake-ups a message by "
+                            + "thread: " + t.perMessage()));
+                    perThread(devices, threadsBefore, ours.received());
                 }
                 peerPauses = devices.pausesSince(marks);
                 serverPauses = serverGc.pausesSince(serverMark).toString();
@@ -196,37 +202,23 @@ public final class LatencyLayoutsBenchmark {
             }
         }
         Round r = new Round(rate, pair[0].twoProcesses, round, ours, node, peerPauses, serverPauses, load,
-                oursCounts, nodeCounts);
+                oursCounts, nodeCounts, oursThreads);
         System.err.println("round " + round + " " + rate + "/s " + LatencyDevices.describe(r.twoProcesses())
                 + ": ours " + ours + " " + oursCounts + ", node " + node + " " + nodeCounts
                 + "; peers' collections " + peerPauses + "; server's " + serverPauses + "; load " + load);
         return r;
     }
 
-    private static List<Map<String, Long>> wakeUpsByThread(long[] pids) {
-        List<Map<String, Long>> all = new ArrayList<>();
-        for (long pid : pids) {
-            all.add(ProcessCounters.wakeUpsByThread(pid));
-        }
-        return all;
-    }
-
-    /** Prints to stderr the wake-ups and bytes per message of each of our processes' threads in the round. */
-    private static void perThread(LatencyDevices devices, long[] pids, List<Map<String, Long>> wakeUpsBefore,
-                                  List<Map<String, Long>> allocatedBefore, int messages) {
-        List<Map<String, Long>> wakeUps = wakeUpsByThread(pids);
+    /** Prints to stderr the bytes per message of each of our processes' threads in the round. */
+    private static void perThread(LatencyDevices devices, List<Map<String, Long>> allocatedBefore, int messages) {
         List<Map<String, Long>> allocated = devices.allocatedByThread();
         String[] names = {"sender", "receiver", "server"};
-        for (int i = 0; i < pids.length; i++) {
+        for (int i = 0; i < allocated.size() && i < allocatedBefore.size(); i++) {
             if (i == 1 && !devices.twoProcesses) {
                 continue;
             }
-            System.err.println("  " + names[i] + " wake-ups a message by thread: "
-                    + ProcessCounters.perMessage(wakeUpsBefore.get(i), wakeUps.get(i), messages));
-            if (i < allocated.size() && i < allocatedBefore.size()) {
-                System.err.println("  " + names[i] + " bytes a message by thread: "
-                        + ProcessCounters.perMessage(allocatedBefore.get(i), allocated.get(i), messages));
-            }
+            System.err.println("  " + names[i] + " bytes a message by thread: "
+                    + ProcessCounters.perMessage(allocatedBefore.get(i), allocated.get(i), messages));
         }
     }
 
@@ -292,6 +284,7 @@ public final class LatencyLayoutsBenchmark {
                     r.serverPauses(), r.load());
         }
         each.end();
+        LatencyThreadWakeUps.add(report, rounds.stream().flatMap(r -> r.oursThreads().stream()).toList());
         LatencyStagesTable.add(report, stages);
         report.paragraph(LatencyLayoutsProse.WHY);
         return report;

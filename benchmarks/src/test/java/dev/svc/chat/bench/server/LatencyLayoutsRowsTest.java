@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class LatencyLayoutsRowsTest {
     private static Round round(int n, double oursP99, double nodeP99) {
         return new Round(1000, true, n, new Measured(6000, 6000, 0.3, oursP99, oursP99 * 2),
-                new Measured(6000, 6000, 0.25, nodeP99, nodeP99 * 2), "-", "-", "0.5 / 0.5", "", "");
+                new Measured(6000, 6000, 0.25, nodeP99, nodeP99 * 2), "-", "-", "0.5 / 0.5", "", "", List.of());
     }
 
     @Test
