@@ -51,14 +51,20 @@ class DirectoryFileStorageTest {
         return dataDir.resolve("files").resolve(id + ".json.tmp");
     }
 
+    /** Creates upload {@code id} of {@code length} bytes in {@code storage} and appends its first 10 bytes. */
+    private static FileRecord tenBytesIn(DirectoryFileStorage storage, String id, long length) {
+        FileRecord created = FileRecord.created(id, "t", "alice", length, "a.bin", "application/octet-stream", NOW);
+        storage.create(created);
+        append(storage, created);
+        FileRecord at10 = storage.find(id).orElseThrow();
+        assertEquals(10, at10.offset());
+        return at10;
+    }
+
     @Test
     void anOffsetWhoseRecordWasNotWrittenIsNotShown() throws Exception {
         DirectoryFileStorage storage = DirectoryFileStorage.open(dataDir);
-        FileRecord created = FileRecord.created("up1", "t", "alice", 100, "a.bin", "application/octet-stream", NOW);
-        storage.create(created);
-        append(storage, created);
-        FileRecord at10 = storage.find("up1").orElseThrow();
-        assertEquals(10, at10.offset());
+        FileRecord at10 = tenBytesIn(storage, "up1", 100);
 
         breakRecordWrites("up1");
         assertThrows(UncheckedIOException.class, () -> append(storage, at10));
@@ -76,10 +82,7 @@ class DirectoryFileStorageTest {
     @Test
     void aRecordUpdateOrReferenceThatWasNotWrittenIsNotShown() throws Exception {
         DirectoryFileStorage storage = DirectoryFileStorage.open(dataDir);
-        FileRecord created = FileRecord.created("up2", "t", "alice", 10, "a.bin", "application/octet-stream", NOW);
-        storage.create(created);
-        append(storage, created);
-        FileRecord at10 = storage.find("up2").orElseThrow();
+        FileRecord at10 = tenBytesIn(storage, "up2", 10);
 
         breakRecordWrites("up2");
         FileRecord touched = at10.withOffset(10, NOW.plusSeconds(60));
