@@ -71,10 +71,18 @@ final class RawSocketIoClient implements AutoCloseable {
         });
     }
 
-    /** Connects {@code userId} with {@code token} to the server at {@code api} and waits for the CONNECT answer. */
+    /**
+     * Connects {@code userId} with {@code token} to the server at {@code api} and waits for the CONNECT answer; a
+     * connect that fails or times out leaves no socket open.
+     */
     static RawSocketIoClient connect(String api, String userId, String token) throws Exception {
         RawSocketIoClient client = new RawSocketIoClient(api, userId, token);
-        client.connected.get(30, TimeUnit.SECONDS);
+        try {
+            client.connected.get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            client.socket.cancel();
+            throw e;
+        }
         return client;
     }
 
